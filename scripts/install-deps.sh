@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package that building, testing and running Rookery's demo need.
+# Idempotent and fast when everything is present: it only calls apt when something is missing.
+set -euo pipefail
+
+PACKAGES=(
+  # toolchain
+  build-essential cmake ninja-build ccache pkg-config git
+  # Qt 6: Widgets, Charts, SVG icons, Linguist tools (lupdate/lrelease), Qt Test (in base-dev)
+  qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  libgl-dev qt6-qpa-plugins
+  # LibTorch and an optimised BLAS for it (the reference libblas.so.3 is ~30x slower)
+  libtorch-dev libopenblas0-pthread libopenblas-dev
+  # ZeroMQ (built with libsodium: CURVE) and its C++ binding
+  libzmq3-dev cppzmq-dev libsodium-dev
+  # state, wire schema, logging, command line, JSON job specs, compression
+  libsqlite3-dev sqlite3 libprotobuf-dev protobuf-compiler libspdlog-dev libfmt-dev
+  libcli11-dev nlohmann-json3-dev libzstd-dev libxxhash-dev
+  # a real window without a display, and screenshots of it
+  xvfb xauth x11-utils imagemagick
+  # network namespaces and traffic shaping for the multi-host benchmarks
+  iproute2 procps
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${#missing[@]} package(s): ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# LibTorch multiplies through whatever libblas.so.3 resolves to: make it OpenBLAS.
+arch_triplet=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
+openblas="/usr/lib/${arch_triplet}/openblas-pthread/libblas.so.3"
+if [ -e "$openblas" ]; then
+  current=$(update-alternatives --query "libblas.so.3-${arch_triplet}" 2>/dev/null | awk '/^Value:/{print $2}')
+  if [ "$current" != "$openblas" ]; then
+    $SUDO update-alternatives --set "libblas.so.3-${arch_triplet}" "$openblas"
+  fi
+  openlapack="/usr/lib/${arch_triplet}/openblas-pthread/liblapack.so.3"
+  [ -e "$openlapack" ] && $SUDO update-alternatives --set "liblapack.so.3-${arch_triplet}" "$openlapack" >/dev/null 2>&1 || true
+fi
+echo "install-deps: all packages present"
