@@ -1,0 +1,164 @@
+// JobSpec: one training run as its owner publishes it — the model, the dataset, the
+// optimizer and the knobs of the asynchronous pipeline. Parsing is strict: an unknown key,
+// a wrong type or a value out of range is a JobSpecError naming the field, because a typo
+// in a spec that thousands of volunteers train on must not pass silently.
+//
+// The spec is plain data (no torch): the coordinator's planner, the GUI and the node all
+// read it; core/model and core/data turn it into modules and batches.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace rookery::job {
+
+/// Thrown for any invalid spec; what() starts with the field's path, e.g.
+/// "job.optimizer.lr: must be > 0, got -1".
+class JobSpecError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// ---- model ------------------------------------------------------------------------------
+
+/// GPT-style decoder-only language model. Blocks: token+position embedding, `depth` pre-LN
+/// transformer layers, final LayerNorm + LM head.
+struct GptSpec {
+    int64_t vocab = 256;      ///< 256 for a byte-level model
+    int64_t context = 64;     ///< tokens per sample (sequence length)
+    int64_t width = 128;      ///< model (residual stream) width
+    int64_t depth = 4;        ///< transformer layers
+    int64_t heads = 4;        ///< attention heads; width % heads == 0
+    int64_t mlp_ratio = 4;    ///< hidden width of the MLP = mlp_ratio * width
+    double dropout = 0.0;     ///< on embeddings, attention output and MLP output
+    friend bool operator==(const GptSpec&, const GptSpec&) = default;
+};
+
+/// Small image classifier. Blocks: one per stage (3x3 conv, ReLU, 2x2 max-pool, so each
+/// stage halves the image side), then a head (global average pool + linear).
+struct CnnSpec {
+    int64_t channels = 1;          ///< input channels
+    int64_t image_size = 28;       ///< input side (square images); divisible by 2^stages
+    int64_t classes = 10;
+    std::vector<int64_t> widths;   ///< output channels of each conv stage
+    friend bool operator==(const CnnSpec&, const CnnSpec&) = default;
+};
+
+/// Multi-layer perceptron classifier. Blocks: one per linear layer (hidden layers use ReLU;
+/// the last layer produces logits). The first block flattens its input.
+struct MlpSpec {
+    int64_t input = 784;
+    std::vector<int64_t> hidden;
+    int64_t output = 10;
+    friend bool operator==(const MlpSpec&, const MlpSpec&) = default;
+};
+
+enum class ModelKind { gpt, cnn, mlp };
+
+struct ModelSpec {
+    std::variant<GptSpec, CnnSpec, MlpSpec> arch;
+
+    ModelKind kind() const { return static_cast<ModelKind>(arch.index()); }
+    friend bool operator==(const ModelSpec&, const ModelSpec&) = default;
+};
+
+// ---- dataset ----------------------------------------------------------------------------
+
+enum class DatasetKind {
+    text,    ///< a UTF-8/plain text file, or a folder of them, read as bytes
+    tokens,  ///< uint16 little-endian token ids (nanoGPT's train.bin)
+    images,  ///< IDX (MNIST layout): unsigned-byte images + a labels file
+};
+
+struct DatasetSpec {
+    DatasetKind kind = DatasetKind::text;
+    /// File or folder. A relative path in a spec file is resolved against the file's folder.
+    std::filesystem::path path;
+    /// images only: the IDX labels file (resolved like `path`).
+    std::filesystem::path labels;
+    /// text/tokens: distance in tokens between the starts of consecutive windows; 1 makes
+    /// every offset a sample (nanoGPT's random crops), `context` makes windows disjoint.
+    int64_t stride = 1;
+    /// false keeps sample id == data position (useful to inspect data); true permutes ids.
+    bool shuffle = true;
+    friend bool operator==(const DatasetSpec&, const DatasetSpec&) = default;
+};
+
+// ---- optimizer --------------------------------------------------------------------------
+
+enum class OptimizerKind { adamw, sgd };
+enum class LrDecay { cosine, linear, constant };
+
+/// Learning rate over local optimizer steps: linear warm-up from 0 to lr over
+/// `warmup_steps`, then decay to lr * min_lr_ratio at `total_steps`, constant after.
+struct ScheduleSpec {
+    int64_t warmup_steps = 0;
+    LrDecay decay = LrDecay::constant;
+    int64_t total_steps = 0;      ///< required (> warmup_steps) unless decay is constant
+    double min_lr_ratio = 0.1;
+    friend bool operator==(const ScheduleSpec&, const ScheduleSpec&) = default;
+};
+
+struct OptimizerSpec {
+    OptimizerKind kind = OptimizerKind::adamw;
+    double lr = 1e-3;
+    std::array<double, 2> betas{0.9, 0.95};   ///< adamw
+    double eps = 1e-8;                        ///< adamw
+    double weight_decay = 0.0;                ///< applied to matrices only, never to biases/norms
+    double momentum = 0.0;                    ///< sgd
+    bool nesterov = false;                    ///< sgd; needs momentum > 0
+    ScheduleSpec schedule;
+    friend bool operator==(const OptimizerSpec&, const OptimizerSpec&) = default;
+};
+
+// ---- job --------------------------------------------------------------------------------
+
+/// How activations and gradients are compressed on the wire.
+enum class Codec { none, fp16, bf16, int8 };
+
+struct JobSpec {
+    std::string id;                 ///< stable identifier: [a-z0-9._-], 1..64 chars
+    std::string name;               ///< human-readable title (defaults to id)
+    ModelSpec model;
+    DatasetSpec dataset;
+    OptimizerSpec optimizer;
+    int64_t micro_batch_size = 8;   ///< samples per pipeline micro-batch
+    int64_t grad_accumulation = 1;  ///< micro-batches per optimizer step
+    int64_t staleness = 1;          ///< micro-batches the first stage keeps in flight (>= 1)
+    Codec codec = Codec::none;
+    int64_t averaging_period = 100; ///< local steps between multi-ring averages
+    uint64_t seed = 0;              ///< parameter init and data order derive from it
+    friend bool operator==(const JobSpec&, const JobSpec&) = default;
+};
+
+/// Parses and validates a spec. Relative dataset paths are resolved against `base_dir`
+/// when it is not empty (load_job_spec passes the spec file's folder).
+JobSpec parse_job_spec(std::string_view json, const std::filesystem::path& base_dir = {});
+
+/// Reads the file and parses it; errors name the file as well as the field.
+JobSpec load_job_spec(const std::filesystem::path& path);
+
+/// Canonical JSON (every field written, defaults included); parse_job_spec(to_json(s)) == s.
+std::string to_json(const JobSpec& spec, int indent = 2);
+
+/// Throws JobSpecError when the spec breaks a range or cross-field rule; parse_job_spec
+/// calls it, and code that builds a JobSpec by hand can too.
+void validate(const JobSpec& spec);
+
+/// The learning rate for local optimizer step `step` (0-based), per the schedule.
+double learning_rate_at(const OptimizerSpec& optimizer, int64_t step);
+
+// Names as they appear in JSON.
+std::string_view to_string(ModelKind);
+std::string_view to_string(DatasetKind);
+std::string_view to_string(OptimizerKind);
+std::string_view to_string(LrDecay);
+std::string_view to_string(Codec);
+
+}  // namespace rookery::job
