@@ -1,0 +1,103 @@
+#pragma once
+// Request/reply over ZeroMQ with Rookery's framing: a ROUTER server with one owning thread,
+// and a DEALER client owned by its caller's thread. Every wait has a timeout.
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <zmq.hpp>
+
+#include "net/secure_context.hpp"
+#include "wire/message.hpp"
+
+namespace rookery::net {
+
+struct Reply {
+  wire::pb::Envelope header;
+  std::vector<wire::OutgoingTensor> tensors;
+};
+
+struct RequestContext {
+  std::string peer_key;    // CURVE public key of the sender (empty on local sockets)
+  std::string routing_id;  // ROUTER identity of the connection
+};
+
+// Serves requests on a ROUTER socket from its own thread. A malformed request is answered
+// with an ErrorReply naming what was wrong (when it carried a request id) and counted;
+// the server keeps serving. Messages from keys that were revoked after they connected are
+// dropped, so removing a member cuts it off without waiting for its connection to close.
+class RpcServer {
+ public:
+  using Handler = std::function<std::optional<Reply>(const RequestContext&, wire::Message&)>;
+
+  struct Config {
+    std::string endpoint;         // "tcp://127.0.0.1:0", "ipc:///run/user/1000/rookery/control"
+    std::string domain;           // ZAP domain for tcp endpoints
+    wire::Limits limits;
+    SocketOptions socket;
+  };
+
+  // For tcp:// endpoints the socket is a CURVE server checked against `domain`'s allow-list;
+  // ipc:// endpoints rely on the file system (a 0700 folder) for who may connect.
+  RpcServer(SecureContext& ctx, const CurveKeyPair* identity, Config config, Handler handler);
+  ~RpcServer();
+  RpcServer(const RpcServer&) = delete;
+  RpcServer& operator=(const RpcServer&) = delete;
+
+  const std::string& endpoint() const { return endpoint_; }
+  std::uint64_t rejected() const { return rejected_.load(); }
+  std::uint64_t served() const { return served_.load(); }
+
+ private:
+  void run();
+
+  SecureContext& ctx_;
+  Config config_;
+  Handler handler_;
+  zmq::socket_t socket_;
+  zmq::socket_t stop_tx_;
+  zmq::socket_t stop_rx_;
+  std::string endpoint_;
+  std::atomic<std::uint64_t> rejected_{0}, served_{0};
+  std::thread thread_;
+};
+
+struct RpcResult {
+  enum class Status { Ok, Timeout, Malformed, RemoteError };
+  Status status = Status::Timeout;
+  std::optional<wire::Message> message;
+  std::string error;
+  bool ok() const { return status == Status::Ok; }
+};
+
+// Sends requests and waits for the matching reply. Not thread-safe: one thread owns it.
+class RpcClient {
+ public:
+  // tcp:// endpoints need `identity` and `server_key` (CURVE); ipc:// need neither.
+  RpcClient(SecureContext& ctx, const std::string& endpoint, const CurveKeyPair* identity = nullptr,
+            const std::string& server_key = {}, wire::Limits limits = {});
+
+  RpcResult request(wire::pb::Envelope header, std::vector<wire::OutgoingTensor> tensors,
+                    std::chrono::milliseconds timeout);
+  RpcResult request(wire::pb::Envelope header, std::chrono::milliseconds timeout) {
+    return request(std::move(header), {}, timeout);
+  }
+  const std::string& endpoint() const { return endpoint_; }
+
+ private:
+  zmq::socket_t socket_;
+  std::string endpoint_;
+  wire::Limits limits_;
+  std::uint64_t next_id_ = 1;
+};
+
+// Receives one multipart message, at most `max_parts` parts (the rest are drained and the
+// message reported as too long). Returns false if nothing was waiting (dontwait).
+bool recv_multipart_bounded(zmq::socket_t& s, std::vector<zmq::message_t>& out, std::size_t max_parts,
+                            bool& truncated);
+
+}  // namespace rookery::net
