@@ -349,6 +349,8 @@ void validate_optimizer(const OptimizerSpec& o) {
 
 }  // namespace
 
+void validate(const ModelSpec& model) { validate_model(model); }
+
 void validate(const JobSpec& spec) {
     check(!spec.id.empty() && spec.id.size() <= 64, "job.id",
           "must be 1..64 characters, got " + show(json(spec.id)));

@@ -150,6 +150,8 @@ std::string to_json(const JobSpec& spec, int indent = 2);
 /// Throws JobSpecError when the spec breaks a range or cross-field rule; parse_job_spec
 /// calls it, and code that builds a JobSpec by hand can too.
 void validate(const JobSpec& spec);
+/// The model section alone (field names still start with "job.model").
+void validate(const ModelSpec& model);
 
 /// The learning rate for local optimizer step `step` (0-based), per the schedule.
 double learning_rate_at(const OptimizerSpec& optimizer, int64_t step);

@@ -13,7 +13,7 @@
 
 #include <zmq.hpp>
 
-#include "envelope.pb.h"
+#include "rookery/envelope.pb.h"
 #include "wire/codec.hpp"
 
 namespace rookery::wire {

@@ -1,0 +1,43 @@
+// rookery-node: the core process. Trains, talks to peers, persists; driven by the GUI or
+// any local client over its control API, or run headless.
+#include <CLI/CLI.hpp>
+
+#include "logging.hpp"
+#include "net/paths.hpp"
+#include "node/node_service.hpp"
+#include "signals.hpp"
+
+int main(int argc, char** argv) {
+  rookery::app::StopSignals signals;
+  rookery::node::NodeConfig config;
+  std::string data_dir, runtime_dir, log_level = "info";
+  int telemetry_ms = 1000;
+
+  CLI::App cli{"rookery-node: contributes this PC's GPU or CPU to a Rookery training swarm"};
+  cli.set_version_flag("--version", std::string("rookery-node ") + ROOKERY_VERSION);
+  cli.add_option("--data-dir", data_dir, "keys, state and logs (default: $XDG_DATA_HOME/rookery)");
+  cli.add_option("--runtime-dir", runtime_dir, "control sockets (default: $XDG_RUNTIME_DIR/rookery)");
+  cli.add_option("--device", config.device, "auto, cpu or cuda:N")->capture_default_str();
+  cli.add_option("--threads", config.threads, "compute threads (0: all cores)")->check(CLI::Range(0, 1024));
+  cli.add_flag("--contribute", config.contribute_on_start, "start contributing at once");
+  cli.add_option("--telemetry-ms", telemetry_ms, "telemetry period")->check(CLI::Range(50, 60000))->capture_default_str();
+  cli.add_option("--benchmark-seconds", config.benchmark_seconds, "length of the start-up benchmark")
+      ->check(CLI::Range(0.05, 30.0))->capture_default_str();
+  cli.add_option("--coordinator", config.coordinator_endpoint, "coordinator endpoint, tcp://host:port");
+  cli.add_option("--coordinator-key", config.coordinator_key, "coordinator's CURVE public key (Z85)");
+  cli.add_option("--log-level", log_level, "trace, debug, info, warn, error")->capture_default_str();
+  CLI11_PARSE(cli, argc, argv);
+
+  if (!config.coordinator_endpoint.empty() && config.coordinator_key.size() != 40) {
+    std::fprintf(stderr, "--coordinator needs --coordinator-key (the coordinator's 40-character public key)\n");
+    return 2;
+  }
+  config.data_dir = data_dir.empty() ? rookery::net::default_data_dir() : std::filesystem::path(data_dir);
+  config.runtime_dir = runtime_dir.empty() ? rookery::net::default_runtime_dir() : std::filesystem::path(runtime_dir);
+  config.telemetry_interval = std::chrono::milliseconds(telemetry_ms);
+  rookery::app::setup_logging("node", log_level, config.data_dir / "logs");
+
+  rookery::node::NodeService service(config);
+  signals.on_stop([&](int sig) { service.request_quit("signal " + std::to_string(sig)); });
+  return service.run();
+}

@@ -1,0 +1,393 @@
+#include "node/node_service.hpp"
+
+#include <unistd.h>
+
+#include <spdlog/spdlog.h>
+
+#include "control/control_client.hpp"
+#include "device/blas_info.hpp"
+#include "device/compute_probe.hpp"
+#include "device/nvml.hpp"
+#include "device/system_info.hpp"
+#include "governor/thread_priority.hpp"
+#include "net/identity.hpp"
+#include "net/paths.hpp"
+#include "net/rpc.hpp"
+#include "node/workload.hpp"
+#include "wire/message.hpp"
+
+namespace rookery::node {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+std::int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+const char* state_name(pb::NodeState s) {
+  switch (s) {
+    case pb::STARTING: return "starting";
+    case pb::PAUSED: return "paused";
+    case pb::CONTRIBUTING: return "contributing";
+    case pb::STOPPING: return "stopping";
+    case pb::FAILED: return "failed";
+    default: return "unknown";
+  }
+}
+}  // namespace
+
+struct NodeService::Impl {
+  NodeConfig config;
+  net::CurveKeyPair identity;
+  const Clock::time_point started = Clock::now();
+
+  // --- shared state, guarded by mutex ---
+  std::mutex mutex;
+  std::condition_variable worker_cv;   // wakes the worker: contribute / quit
+  std::condition_variable loop_cv;     // wakes the event loop: a pending event / quit
+  bool ready = false;                  // start-up benchmark done
+  bool want_contribute = false;
+  bool quitting = false;
+  std::string failure;                 // non-empty: the worker failed
+  std::deque<std::pair<pb::ControlEvent::Kind, std::string>> pending_events;
+  pb::DeviceSnapshot device;
+  pb::WorkStats work;
+  pb::CoordinatorLink coordinator;
+  std::deque<std::pair<Clock::time_point, double>> recent_flops;  // for the current rate
+  std::string workload_description;
+  std::atomic<std::uint64_t> seq{0};   // last published event
+
+  std::thread worker;
+
+  pb::NodeState state_locked() const {
+    if (quitting) return pb::STOPPING;
+    if (!failure.empty()) return pb::FAILED;
+    if (!ready) return pb::STARTING;
+    return want_contribute ? pb::CONTRIBUTING : pb::PAUSED;
+  }
+
+  std::string reason_locked() const {
+    switch (state_locked()) {
+      case pb::STOPPING: return "stopping: saving state";
+      case pb::FAILED: return failure;
+      case pb::STARTING: return "measuring this PC's compute speed";
+      case pb::CONTRIBUTING: return workload_description;
+      default: return "paused: press Contribute to start";
+    }
+  }
+
+  pb::NodeSnapshot snapshot_locked() const {
+    pb::NodeSnapshot s;
+    s.set_seq(seq.load());
+    s.set_state(state_locked());
+    s.set_state_reason(reason_locked());
+    *s.mutable_device() = device;
+    *s.mutable_work() = work;
+    *s.mutable_coordinator() = coordinator;
+    s.set_version(ROOKERY_VERSION);
+    s.set_pid(::getpid());
+    s.set_node_key(identity.public_key);
+    s.set_uptime_seconds(std::chrono::duration<double>(Clock::now() - started).count());
+    s.set_data_dir(config.data_dir.string());
+    return s;
+  }
+
+  void post_event_locked(pb::ControlEvent::Kind kind, std::string message) {
+    pending_events.emplace_back(kind, std::move(message));
+    loop_cv.notify_all();
+  }
+
+  // --- the control API (RPC server thread) ---
+  std::optional<net::Reply> handle_control(const net::RequestContext&, wire::Message& msg) {
+    net::Reply reply;
+    auto* out = reply.header.mutable_control_reply();
+    if (!msg.header.has_control_request()) {
+      out->set_ok(false);
+      out->set_error("not a control request");
+      return reply;
+    }
+    std::lock_guard lock(mutex);
+    const auto before = state_locked();
+    switch (msg.header.control_request().kind()) {
+      case pb::ControlRequest::STATUS:
+        out->set_ok(true);
+        break;
+      case pb::ControlRequest::CONTRIBUTE:
+        if (!failure.empty()) {
+          out->set_error("cannot contribute: " + failure);
+          break;
+        }
+        want_contribute = true;
+        worker_cv.notify_all();
+        out->set_ok(true);
+        break;
+      case pb::ControlRequest::PAUSE:
+        want_contribute = false;
+        out->set_ok(true);
+        break;
+      case pb::ControlRequest::QUIT:
+        quitting = true;
+        worker_cv.notify_all();
+        loop_cv.notify_all();
+        out->set_ok(true);
+        break;
+      default:
+        out->set_error("unknown control request");
+        break;
+    }
+    const auto after = state_locked();
+    if (before != after) post_event_locked(pb::ControlEvent::STATE_CHANGED, std::string("state: ") + state_name(after));
+    *out->mutable_snapshot() = snapshot_locked();
+    return reply;
+  }
+
+  // --- the worker thread ---
+  void work_loop() {
+    const auto prio = governor::lower_current_thread_priority();
+    const auto cpu = device::read_cpu_info();
+    const int threads = config.threads > 0 ? config.threads : cpu.logical_cores;
+    device::set_compute_threads(threads);
+    std::string dev = config.device;
+    device::ComputeDevice compute;
+    std::unique_ptr<Workload> workload;
+    try {
+      compute = device::detect_compute_device();
+      if (dev == "auto") dev = compute.device;
+      if (dev.rfind("cuda", 0) == 0 && !compute.cuda_available) {
+        throw std::runtime_error("device " + dev + " requested but CUDA is not available to LibTorch");
+      }
+      const auto blas = device::detect_blas();
+      const auto bench = device::measure_matmul(dev, 1024, config.benchmark_seconds);
+      spdlog::info("compute on {} with {} thread(s) at {}; BLAS: {}", dev, threads, prio.description, blas.description);
+      spdlog::info("measured {:.1f} GFLOP/s (1024x1024 fp32 matmul, {} rounds)", bench.gflops, bench.rounds);
+      if (!blas.optimised && dev == "cpu") {
+        spdlog::warn("LibTorch multiplies through the reference BLAS: training will be ~30x slower than with "
+                     "OpenBLAS (run scripts/install-deps.sh, or: update-alternatives --config libblas.so.3-*)");
+      }
+      workload = make_matmul_workload(dev);
+      std::lock_guard lock(mutex);
+      device.set_compute_device(dev);
+      device.set_cuda_available(compute.cuda_available);
+      device.set_blas(blas.description);
+      device.set_measured_gflops(bench.gflops);
+      device.set_compute_threads(threads);
+      workload_description = workload->description();
+      work.set_activity(workload_description);
+      ready = true;
+      post_event_locked(pb::ControlEvent::STATE_CHANGED,
+                        std::string("state: ") + state_name(state_locked()));
+    } catch (const std::exception& e) {
+      std::lock_guard lock(mutex);
+      failure = std::string("the compute device failed: ") + e.what();
+      spdlog::error("{}", failure);
+      post_event_locked(pb::ControlEvent::STATE_CHANGED, failure);
+      return;
+    }
+
+    for (;;) {
+      {
+        std::unique_lock lock(mutex);
+        worker_cv.wait(lock, [&] { return quitting || want_contribute; });
+        if (quitting) return;
+      }
+      WorkUnitResult r;
+      try {
+        r = workload->run_unit();
+      } catch (const std::exception& e) {
+        std::lock_guard lock(mutex);
+        failure = std::string("work failed: ") + e.what();
+        spdlog::error("{}", failure);
+        post_event_locked(pb::ControlEvent::STATE_CHANGED, failure);
+        return;
+      }
+      std::lock_guard lock(mutex);
+      work.set_work_units(work.work_units() + 1);
+      work.set_flops(work.flops() + r.flops);
+      work.set_busy_seconds(work.busy_seconds() + r.seconds);
+      work.set_samples(work.samples() + static_cast<std::uint64_t>(r.samples));
+      if (r.loss >= 0) work.set_last_loss(r.loss);
+      const auto now = Clock::now();
+      recent_flops.emplace_back(now, r.flops);
+      while (!recent_flops.empty() && now - recent_flops.front().first > std::chrono::seconds(5)) {
+        recent_flops.pop_front();
+      }
+    }
+  }
+
+  // --- the event loop (caller of run()) ---
+  void refresh_telemetry(device::CpuLoadSampler& load, const device::Nvml& nvml, const device::CpuInfo& cpu) {
+    const auto sample = load.sample();
+    const auto gpus = nvml.read();
+    std::lock_guard lock(mutex);
+    device.set_cpu_model(cpu.model);
+    device.set_cpu_cores(cpu.logical_cores);
+    device.set_ram_total_bytes(cpu.ram_total_bytes);
+    device.set_ram_available_bytes(device::ram_available_bytes());
+    device.set_cpu_load_percent(sample.machine_percent);
+    device.set_node_cpu_percent(sample.self_percent);
+    device.set_gpu_status(nvml.status());
+    device.clear_gpus();
+    for (const auto& g : gpus) {
+      auto* t = device.add_gpus();
+      t->set_index(g.index);
+      t->set_name(g.name);
+      t->set_memory_total_bytes(g.memory_total_bytes);
+      t->set_memory_used_bytes(g.memory_used_bytes);
+      t->set_utilization_percent(g.utilization_percent);
+      t->set_temperature_c(g.temperature_c);
+      t->set_power_w(g.power_w);
+      t->set_power_limit_w(g.power_limit_w);
+    }
+    const auto now = Clock::now();
+    while (!recent_flops.empty() && now - recent_flops.front().first > std::chrono::seconds(5)) recent_flops.pop_front();
+    double flops = 0;
+    for (const auto& [t, f] : recent_flops) flops += f;
+    const double window = recent_flops.empty() ? 1.0 : std::max(1.0, std::chrono::duration<double>(now - recent_flops.front().first).count());
+    work.set_current_gflops(state_locked() == pb::CONTRIBUTING ? flops / window / 1e9 : 0.0);
+  }
+
+  void ping_coordinator(std::unique_ptr<net::RpcClient>& client, net::SecureContext& ctx) {
+    if (config.coordinator_endpoint.empty()) return;
+    if (!client) client = std::make_unique<net::RpcClient>(ctx, config.coordinator_endpoint, &identity, config.coordinator_key);
+    wire::pb::Envelope ping;
+    const auto sent = Clock::now();
+    ping.mutable_ping()->set_sent_unix_us(unix_ms() * 1000);
+    auto r = client->request(std::move(ping), std::chrono::milliseconds(700));
+    std::lock_guard lock(mutex);
+    coordinator.set_endpoint(config.coordinator_endpoint);
+    if (r.ok() && r.message->header.has_pong()) {
+      coordinator.set_reachable(true);
+      coordinator.set_rtt_ms(std::chrono::duration<double, std::milli>(Clock::now() - sent).count());
+      coordinator.set_status("connected to coordinator " + r.message->header.pong().version());
+    } else {
+      client.reset();  // a fresh connection next time
+      if (coordinator.reachable() || coordinator.status().empty()) {
+        post_event_locked(pb::ControlEvent::LOG, "coordinator unreachable: " + r.error);
+      }
+      coordinator.set_reachable(false);
+      coordinator.set_status("coordinator unreachable: " + r.error);
+    }
+  }
+};
+
+NodeService::NodeService(NodeConfig config) : impl_(std::make_unique<Impl>()) {
+  impl_->config = std::move(config);
+  if (impl_->config.data_dir.empty()) impl_->config.data_dir = net::default_data_dir();
+  if (impl_->config.runtime_dir.empty()) impl_->config.runtime_dir = net::default_runtime_dir();
+  impl_->want_contribute = impl_->config.contribute_on_start;
+}
+
+NodeService::~NodeService() {
+  request_quit("shutting down");
+  if (impl_->worker.joinable()) impl_->worker.join();
+}
+
+void NodeService::request_quit(const std::string& why) {
+  std::lock_guard lock(impl_->mutex);
+  if (!impl_->quitting) spdlog::info("quit requested: {}", why);
+  impl_->quitting = true;
+  impl_->worker_cv.notify_all();
+  impl_->loop_cv.notify_all();
+}
+
+int NodeService::run() {
+  auto& m = *impl_;
+  const auto endpoints = control::ControlEndpoints::in(m.config.runtime_dir);
+  try {
+    net::ensure_private_dir(m.config.data_dir);
+    net::ensure_private_dir(m.config.runtime_dir);
+    m.identity = net::CurveKeyPair::load_or_create(m.config.data_dir / "keys", "node");
+  } catch (const std::exception& e) {
+    spdlog::error("cannot prepare the node's folders: {}", e.what());
+    return 2;
+  }
+  {
+    // One node per user: a second one would steal the first one's control sockets.
+    control::ControlClient probe(endpoints);
+    auto a = probe.status(std::chrono::milliseconds(500));
+    if (a.ok) {
+      spdlog::error("another rookery-node (pid {}) is already running for this user at {}", a.snapshot.pid(),
+                    m.config.runtime_dir.string());
+      return 3;
+    }
+  }
+  spdlog::info("rookery-node {} (pid {}), identity {}, data in {}", ROOKERY_VERSION, ::getpid(),
+               net::short_key(m.identity.public_key), m.config.data_dir.string());
+
+  int rc = serve(endpoints);
+  // libzmq leaves ipc socket files behind; a client must not mistake them for a live node.
+  std::error_code ec;
+  std::filesystem::remove(m.config.runtime_dir / "control.sock", ec);
+  std::filesystem::remove(m.config.runtime_dir / "events.sock", ec);
+  return rc;
+}
+
+int NodeService::serve(const control::ControlEndpoints& endpoints) {
+  auto& m = *impl_;
+  net::SecureContext ctx(1);
+  zmq::socket_t publisher(ctx.zmq(), zmq::socket_type::pub);
+  publisher.set(zmq::sockopt::linger, 200);
+  publisher.set(zmq::sockopt::sndhwm, 1000);
+  publisher.bind(endpoints.events);
+  net::RpcServer::Config rc;
+  rc.endpoint = endpoints.requests;
+  net::RpcServer server(ctx, nullptr, rc, [&m](const net::RequestContext& c, wire::Message& msg) {
+    return m.handle_control(c, msg);
+  });
+  spdlog::info("control API at {}", m.config.runtime_dir.string());
+
+  m.worker = std::thread([&m] { m.work_loop(); });
+
+  device::CpuLoadSampler load;
+  device::Nvml nvml;
+  const auto cpu = device::read_cpu_info();
+  std::unique_ptr<net::RpcClient> coordinator;
+  auto publish = [&](pb::ControlEvent::Kind kind, const std::string& message) {
+    pb::ControlEvent ev;
+    {
+      std::lock_guard lock(m.mutex);
+      ev.set_seq(m.seq.load() + 1);
+      m.seq.store(ev.seq());
+      ev.set_kind(kind);
+      ev.set_message(message);
+      ev.set_unix_ms(unix_ms());
+      *ev.mutable_snapshot() = m.snapshot_locked();
+    }
+    wire::pb::Envelope env;
+    *env.mutable_control_event() = std::move(ev);
+    auto frames = wire::encode(std::move(env));
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+      publisher.send(frames[i], i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+    }
+  };
+
+  auto next_tick = Clock::now();
+  for (;;) {
+    std::deque<std::pair<pb::ControlEvent::Kind, std::string>> events;
+    bool quitting = false;
+    {
+      std::unique_lock lock(m.mutex);
+      m.loop_cv.wait_until(lock, next_tick, [&] { return m.quitting || !m.pending_events.empty(); });
+      events.swap(m.pending_events);
+      quitting = m.quitting;
+    }
+    for (auto& [kind, text] : events) publish(kind, text);
+    if (quitting) break;
+    if (Clock::now() >= next_tick) {
+      m.refresh_telemetry(load, nvml, cpu);
+      m.ping_coordinator(coordinator, ctx);
+      publish(pb::ControlEvent::TELEMETRY, {});
+      next_tick = Clock::now() + m.config.telemetry_interval;
+    }
+  }
+  if (m.worker.joinable()) m.worker.join();  // the current unit finishes first
+  publish(pb::ControlEvent::STATE_CHANGED, "state: stopping");
+  publish(pb::ControlEvent::SHUTDOWN, "rookery-node stopped");
+  spdlog::info("stopped cleanly after {:.0f} s; {} work units, {:.3f} TFLOP", 
+               std::chrono::duration<double>(Clock::now() - m.started).count(), m.work.work_units(), m.work.flops() / 1e12);
+  return 0;
+}
+
+}  // namespace rookery::node

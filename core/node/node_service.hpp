@@ -1,0 +1,52 @@
+#pragma once
+// The node process: owns the control API, the compute worker and the telemetry loop.
+// Threads: the caller of run() publishes events and telemetry; the RPC server thread
+// answers local clients; the worker thread computes at idle priority.
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "control/control_endpoints.hpp"
+#include "rookery/control.pb.h"
+
+namespace rookery::node {
+
+namespace pb = rookery::wire::pb;
+
+struct NodeConfig {
+  std::filesystem::path data_dir;     // keys, state, logs
+  std::filesystem::path runtime_dir;  // control sockets (0700)
+  std::string device = "auto";        // "auto" (CUDA when present), "cpu", "cuda:N"
+  int threads = 0;                    // intra-op threads; 0 = all logical cores
+  bool contribute_on_start = false;
+  std::chrono::milliseconds telemetry_interval{1000};
+  double benchmark_seconds = 0.5;     // start-up matmul benchmark
+  std::string coordinator_endpoint;   // optional: tcp://host:port
+  std::string coordinator_key;        // its CURVE public key (Z85)
+};
+
+class NodeService {
+ public:
+  explicit NodeService(NodeConfig config);
+  ~NodeService();
+  NodeService(const NodeService&) = delete;
+  NodeService& operator=(const NodeService&) = delete;
+
+  // Runs until quit is requested (control API, signal). Returns the process exit code.
+  int run();
+  // Thread-safe; may be called from a signal-waiting thread.
+  void request_quit(const std::string& why);
+
+ private:
+  int serve(const control::ControlEndpoints& endpoints);
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rookery::node
