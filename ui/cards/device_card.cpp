@@ -1,0 +1,131 @@
+#include "ui/cards/device_card.hpp"
+
+#include <QEvent>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include "ui/format.hpp"
+#include "ui/theme.hpp"
+#include "ui/widgets/meter_bar.hpp"
+
+namespace rookery::ui {
+
+namespace pb = wire::pb;
+
+DeviceCard::DeviceCard(QWidget* parent) : Card(tr("Device"), parent) {
+  setObjectName(QStringLiteral("deviceCard"));
+  kind_ = new QLabel(this);
+  kind_->setObjectName(QStringLiteral("deviceKind"));
+  name_ = new QLabel(this);
+  name_->setObjectName(QStringLiteral("deviceName"));
+  name_->setFont(theme::scaled(font(), 1.35, QFont::DemiBold));
+  name_->setWordWrap(true);
+  name_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  name_->setAccessibleName(tr("Device name"));
+  note_ = new QLabel(this);
+  note_->setObjectName(QStringLiteral("deviceNote"));
+  note_->setWordWrap(true);
+  grid_ = new MetricGrid(this);
+  gpu_memory_ = grid_->addRow(tr("GPU memory"), QStringLiteral("gpuMemory"), true);
+  gpu_utilisation_ = grid_->addRow(tr("Utilisation"), QStringLiteral("gpuUtilisation"), true);
+  gpu_temperature_ = grid_->addRow(tr("Temperature"), QStringLiteral("gpuTemperature"));
+  gpu_power_ = grid_->addRow(tr("Power"), QStringLiteral("gpuPower"));
+  processor_ = grid_->addRow(tr("Processor"), QStringLiteral("cpuSummary"));
+  cores_ = grid_->addRow(tr("Cores"), QStringLiteral("cpuCores"));
+  memory_ = grid_->addRow(tr("Memory"), QStringLiteral("ram"), true);
+  machine_load_ = grid_->addRow(tr("PC load"), QStringLiteral("machineLoad"), true);
+  node_share_ = grid_->addRow(tr("Rookery's share"), QStringLiteral("nodeCpu"), true);
+  blas_ = grid_->addRow(tr("Math library"), QStringLiteral("blas"));
+  speed_ = grid_->addRow(tr("Measured speed"), QStringLiteral("measuredSpeed"));
+  body()->addWidget(kind_);
+  body()->addWidget(name_);
+  body()->addSpacing(4);
+  body()->addWidget(grid_);
+  body()->addWidget(note_);
+  applyColours();
+  showDisconnected();
+}
+
+void DeviceCard::showSnapshot(const pb::DeviceSnapshot& d) {
+  // The GPU the node computes on ("cuda:N"), else the first one NVML reports.
+  const pb::GpuTelemetry* gpu = nullptr;
+  for (const auto& g : d.gpus()) {
+    if (d.compute_device() == "cuda:" + std::to_string(g.index())) gpu = &g;
+  }
+  if (!gpu && !d.gpus().empty()) gpu = &d.gpus(0);
+
+  const QString cpu_model = QString::fromStdString(d.cpu_model());
+  const QString cores = tr("%n logical core(s)", nullptr, d.cpu_cores());
+  if (gpu) {
+    kind_->setText(tr("GPU · computes on %1").arg(QString::fromStdString(d.compute_device())));
+    name_->setText(QString::fromStdString(gpu->name()));
+    gpu_memory_.value->setText(Format::bytesOf(gpu->memory_used_bytes(), gpu->memory_total_bytes()));
+    gpu_memory_.meter->setFraction(gpu->memory_total_bytes() ? double(gpu->memory_used_bytes()) / gpu->memory_total_bytes() : 0);
+    gpu_utilisation_.value->setText(Format::percent(gpu->utilization_percent()));
+    gpu_utilisation_.meter->setFraction(gpu->utilization_percent() / 100.0);
+    gpu_temperature_.value->setText(Format::temperature(gpu->temperature_c()));
+    gpu_power_.value->setText(Format::power(gpu->power_w(), gpu->power_limit_w()));
+    processor_.value->setText(tr("%1 · %2").arg(cpu_model, cores));
+    note_->setText(d.gpus_size() > 1 ? tr("%n more GPU(s) in this PC", nullptr, d.gpus_size() - 1) : QString());
+  } else {
+    kind_->setText(tr("CPU · computes on the processor"));
+    name_->setText(cpu_model.isEmpty() ? tr("Unknown processor") : cpu_model);
+    note_->setText(d.gpu_status().empty() ? QString()
+                                          : tr("No GPU telemetry: %1").arg(QString::fromStdString(d.gpu_status())));
+  }
+  cores_.value->setText(d.compute_threads() > 0 ? tr("%1 · Rookery uses %n", nullptr, d.compute_threads()).arg(cores)
+                                                : cores);
+  const quint64 ram_used = d.ram_total_bytes() > d.ram_available_bytes() ? d.ram_total_bytes() - d.ram_available_bytes() : 0;
+  memory_.value->setText(Format::bytesOf(ram_used, d.ram_total_bytes()));
+  memory_.meter->setFraction(d.ram_total_bytes() ? double(ram_used) / d.ram_total_bytes() : 0);
+  machine_load_.value->setText(Format::percent(d.cpu_load_percent()));
+  machine_load_.meter->setFraction(d.cpu_load_percent() / 100.0);
+  node_share_.value->setText(Format::percent(d.node_cpu_percent()));
+  node_share_.meter->setFraction(d.node_cpu_percent() / 100.0);
+  blas_.value->setText(d.blas().empty() ? tr("measuring…") : QString::fromStdString(d.blas()));
+  speed_.value->setText(d.measured_gflops() > 0 ? Format::gflopRate(d.measured_gflops()) : tr("measuring…"));
+
+  for (const auto* row : {&gpu_memory_, &gpu_utilisation_, &gpu_temperature_, &gpu_power_, &processor_}) {
+    grid_->setRowVisible(*row, gpu != nullptr);
+  }
+  for (const auto* row : {&cores_, &memory_, &machine_load_, &node_share_}) grid_->setRowVisible(*row, gpu == nullptr);
+  for (const auto* row : {&blas_, &speed_}) grid_->setRowVisible(*row, true);
+  note_->setVisible(!note_->text().isEmpty());
+}
+
+void DeviceCard::showDisconnected() {
+  kind_->setText(tr("Waiting for rookery-node"));
+  if (name_->text().isEmpty()) name_->setText(tr("This PC"));
+  for (const auto* row : {&gpu_memory_, &gpu_utilisation_, &gpu_temperature_, &gpu_power_, &processor_, &cores_,
+                          &memory_, &machine_load_, &node_share_, &blas_, &speed_}) {
+    grid_->setRowVisible(*row, false);
+  }
+  note_->setText(tr("The device is shown once rookery-node answers."));
+  note_->setVisible(true);
+}
+
+QString DeviceCard::deviceName() const { return name_->text(); }
+
+QString DeviceCard::summaryText() const {
+  QStringList parts{kind_->text(), name_->text()};
+  for (auto* label : grid_->findChildren<QLabel*>()) {
+    if (label->isVisibleTo(this)) parts << label->text();
+  }
+  if (note_->isVisibleTo(this)) parts << note_->text();
+  return parts.join(QLatin1Char('\n'));
+}
+
+void DeviceCard::changeEvent(QEvent* event) {
+  Card::changeEvent(event);
+  if (event->type() == QEvent::PaletteChange) applyColours();
+}
+
+void DeviceCard::applyColours() {
+  for (auto* l : {kind_, note_}) {
+    QPalette pal = l->palette();
+    pal.setColor(QPalette::WindowText, theme::secondaryText(palette()));
+    l->setPalette(pal);
+  }
+}
+
+}  // namespace rookery::ui

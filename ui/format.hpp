@@ -1,0 +1,28 @@
+#pragma once
+// Quantities in words the user reads: bytes, durations, FLOP counts and rates, node states.
+// Numbers follow the user's locale; units and words go through tr().
+#include <QCoreApplication>
+#include <QString>
+
+#include "rookery/control.pb.h"
+
+namespace rookery::ui {
+
+class Format {
+  Q_DECLARE_TR_FUNCTIONS(Format)
+
+ public:
+  static QString bytes(quint64 bytes);                       // "3.2 GiB"
+  static QString bytesOf(quint64 used, quint64 total);       // "3.2 / 24.0 GiB"
+  static QString duration(double seconds);                   // "2 h 05 min", "42 s"
+  static QString flopCount(double flops);                    // "1.23 TFLOP"
+  static QString gflopRate(double gflops);                   // "45.6 GFLOP/s", "1.20 TFLOP/s"
+  static QString percent(double percent);                    // "87 %"
+  static QString temperature(double celsius);                // "64 °C"
+  static QString power(double watts, double limit_watts);    // "220 W of 350 W"
+  static QString count(quint64 n);                           // "12,345"
+  // The node's state in words; `connected` false means no node answers.
+  static QString state(wire::pb::NodeState state, bool connected);
+};
+
+}  // namespace rookery::ui

@@ -1,0 +1,78 @@
+#pragma once
+// Rookery's main window: a header with the large Contribute / Pause button, and a dashboard
+// of cards (node state, device; later charts and contribution). It shows what the node
+// reports and sends the user's commands to it; it never trains anything itself.
+#include <QMainWindow>
+
+#include "rookery/control.pb.h"
+
+class QGridLayout;
+class QLabel;
+
+namespace rookery::ui {
+
+class NodeConnection;
+class NodeLauncher;
+class ContributeButton;
+class DeviceCard;
+class NodeStateCard;
+class TrayIcon;
+class Card;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  // `launcher` may be null: then the window only follows a node started elsewhere.
+  MainWindow(NodeConnection& node, NodeLauncher* launcher, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Adds a card to the dashboard, in reading order; later features add theirs here.
+  void addCard(Card* card, int column_span = 1);
+
+  ContributeButton* contributeButton() const { return button_; }
+  DeviceCard* deviceCard() const { return device_card_; }
+  NodeStateCard* nodeStateCard() const { return state_card_; }
+  TrayIcon* tray() const { return tray_; }
+  bool isQuitting() const { return quitting_; }
+
+ public Q_SLOTS:
+  // What the Contribute / Pause button does: pause when the node contributes, else contribute
+  // (starting rookery-node first when none runs).
+  void toggleContribution();
+  void contribute();
+  void pause();
+  void showAndRaise();
+  // Stops the node (bounded wait, with progress shown), then emits finished().
+  void quitRookery();
+
+ Q_SIGNALS:
+  // The GUI is done: the node has stopped (or was left running on purpose). The
+  // application exits on this.
+  void finished();
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void render();
+  void finishQuit();
+
+  NodeConnection& node_;
+  NodeLauncher* launcher_;
+  TrayIcon* tray_;
+  ContributeButton* button_;
+  QLabel* tagline_;
+  QLabel* footer_;
+  static constexpr int kDashboardColumns = 2;
+  QGridLayout* dashboard_;
+  int next_row_ = 0;
+  int next_column_ = 0;
+  NodeStateCard* state_card_;
+  DeviceCard* device_card_;
+  QString launch_problem_;
+  bool quitting_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace rookery::ui

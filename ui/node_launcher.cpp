@@ -1,0 +1,132 @@
+#include "ui/node_launcher.hpp"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTimer>
+
+#ifdef Q_OS_UNIX
+#include <cerrno>
+#include <signal.h>
+#endif
+
+#include "ui/node_connection.hpp"
+
+namespace rookery::ui {
+
+NodeLauncher::NodeLauncher(NodeConnection& connection, Options options, QObject* parent)
+    : QObject(parent),
+      connection_(connection),
+      options_(std::move(options)),
+      program_(findNodeProgram(options_.program)),
+      keep_alive_(options_.keep_alive) {
+  retry_ = new QTimer(this);
+  retry_->setSingleShot(true);
+  connect(retry_, &QTimer::timeout, this, [this] { ensureRunning(); });
+  connect(&connection_, &NodeConnection::connectionChanged, this, &NodeLauncher::onConnectionChanged);
+  connect(&connection_, &NodeConnection::nodeShutdown, this, [this] { announced_shutdown_ = true; });
+}
+
+QString NodeLauncher::findNodeProgram(const QString& explicit_program) {
+  const QString name = QStringLiteral("rookery-node");
+  if (!explicit_program.isEmpty()) return explicit_program;
+  const QString from_env = qEnvironmentVariable("ROOKERY_NODE_BIN");
+  if (!from_env.isEmpty()) return from_env;
+  const QString beside = QDir(QCoreApplication::applicationDirPath()).filePath(name);
+  if (QFileInfo(beside).isExecutable()) return beside;
+  return QStandardPaths::findExecutable(name);
+}
+
+bool NodeLauncher::launchPending() const {
+  return last_pid_ != 0 && since_launch_.isValid() && since_launch_.elapsed() < options_.answer_grace_ms &&
+         processAlive(last_pid_);
+}
+
+bool NodeLauncher::processAlive(qint64 pid) const {
+#ifdef Q_OS_UNIX
+  if (pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno != EPERM)) return false;
+#ifdef Q_OS_LINUX
+  // A detached node is reparented; where nobody reaps it, a dead one lingers as a zombie.
+  QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+  if (stat.open(QIODevice::ReadOnly)) {
+    const QByteArray line = stat.readAll();
+    const int close = line.lastIndexOf(')');
+    if (close > 0 && close + 2 < line.size() && (line[close + 2] == 'Z' || line[close + 2] == 'X')) return false;
+  }
+#endif
+  return true;
+#else
+  Q_UNUSED(pid);
+  return false;
+#endif
+}
+
+bool NodeLauncher::ensureRunning(bool contribute) {
+  if (connection_.isConnected() || connection_.refresh()) {
+    if (contribute && connection_.snapshot().state() != pb::CONTRIBUTING) connection_.contribute();
+    return true;
+  }
+  if (launchPending()) return true;
+  // The node we knew is alive but silent: starting another would take its sockets away.
+  const qint64 known = connection_.nodePid();
+  if (known != 0 && processAlive(known)) {
+    Q_EMIT launchFailed(tr("rookery-node (process %1) is running but does not answer").arg(known));
+    return false;
+  }
+  if (program_.isEmpty()) {
+    Q_EMIT launchFailed(tr("rookery-node was not found; set ROOKERY_NODE_BIN or install it beside rookery"));
+    return false;
+  }
+  if (failed_attempts_ >= options_.max_attempts) {
+    Q_EMIT launchFailed(tr("rookery-node did not start after %1 attempts; see its log").arg(failed_attempts_));
+    return false;
+  }
+  QStringList args = options_.extra_arguments;
+  args << QStringLiteral("--runtime-dir") << QString::fromStdString(connection_.runtimeDir().string());
+  if (contribute) args << QStringLiteral("--contribute");
+  QProcess process;
+  process.setProgram(program_);
+  process.setArguments(args);
+  // The node keeps its own log in its data folder; its console output has no reader here.
+  process.setStandardOutputFile(QProcess::nullDevice());
+  process.setStandardErrorFile(QProcess::nullDevice());
+  qint64 pid = 0;
+  ++launches_;
+  ++failed_attempts_;  // back to zero once a node answers
+  announced_shutdown_ = false;
+  if (!process.startDetached(&pid)) {
+    Q_EMIT launchFailed(tr("could not start %1: %2").arg(program_, process.errorString()));
+    return false;
+  }
+  last_pid_ = pid;
+  since_launch_.start();
+  QTimer::singleShot(options_.answer_grace_ms, this, [this, pid] {
+    if (!connection_.isConnected() && !connection_.refresh() && last_pid_ == pid) {
+      Q_EMIT launchFailed(processAlive(pid) ? tr("rookery-node (process %1) does not answer").arg(pid)
+                                            : tr("rookery-node stopped right after starting; see its log"));
+    }
+  });
+  Q_EMIT launched(pid);
+  return true;
+}
+
+void NodeLauncher::onConnectionChanged(bool connected) {
+  if (connected) {
+    failed_attempts_ = 0;
+    announced_shutdown_ = false;
+    retry_->stop();
+    return;
+  }
+  // Gone without a SHUTDOWN event, and its socket left behind: it crashed or was killed.
+  // A node that stopped cleanly (Quit from another client, a logout) stays stopped.
+  const bool clean_exit =
+      announced_shutdown_ || !std::filesystem::exists(connection_.runtimeDir() / "control.sock");
+  if (!keep_alive_ || clean_exit) return;
+  const int backoff_ms = std::min(30000, 500 << std::min(failed_attempts_, 6));
+  retry_->start(backoff_ms);
+}
+
+}  // namespace rookery::ui
