@@ -324,6 +324,14 @@
         <source>rookery-node stopped</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>rookery-node does not answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rookery-node is not running</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::NodeLauncher</name>

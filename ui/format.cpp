@@ -1,6 +1,7 @@
 #include "ui/format.hpp"
 
 #include <QLocale>
+#include <QRegularExpression>
 
 namespace rookery::ui {
 
@@ -54,6 +55,25 @@ QString Format::power(double watts, double limit_watts) {
 }
 
 QString Format::count(quint64 n) { return QLocale().toString(n); }
+
+QString Format::blas(const std::string& description) {
+  QString text = QString::fromStdString(description);
+  QString name = text;
+  for (const auto& cut : {QStringLiteral(" ("), QStringLiteral(" at ")}) {
+    const auto at = name.indexOf(cut);
+    if (at > 0) name.truncate(at);
+  }
+  static const QRegularExpression version(QStringLiteral("\\b\\d+\\.\\d+(\\.\\d+)?\\b"));
+  const auto m = version.match(text);
+  if (m.hasMatch() && !name.contains(m.captured())) name += QLatin1Char(' ') + m.captured();
+  return name;
+}
+
+QString Format::sentence(const std::string& text) {
+  QString s = QString::fromStdString(text);
+  if (!s.isEmpty()) s[0] = s[0].toUpper();
+  return s;
+}
 
 QString Format::state(wire::pb::NodeState state, bool connected) {
   if (!connected) return tr("Not running");

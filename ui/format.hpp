@@ -21,6 +21,10 @@ class Format {
   static QString temperature(double celsius);                // "64 °C"
   static QString power(double watts, double limit_watts);    // "220 W of 350 W"
   static QString count(quint64 n);                           // "12,345"
+  // The BLAS the node reports, short: "OpenBLAS 0.3.21" from its long description.
+  static QString blas(const std::string& description);
+  // Text from the node ("paused: press Contribute"), with a capital first letter.
+  static QString sentence(const std::string& text);
   // The node's state in words; `connected` false means no node answers.
   static QString state(wire::pb::NodeState state, bool connected);
 };

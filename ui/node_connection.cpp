@@ -44,7 +44,10 @@ bool NodeConnection::quit() { return send(pb::ControlRequest::QUIT, timing_.requ
 bool NodeConnection::send(pb::ControlRequest::Kind kind, std::chrono::milliseconds timeout) {
   auto answer = client_->request(kind, timeout);
   if (!answer.ok && answer.snapshot.pid() == 0) {  // no answer at all: the node is gone or hung
-    last_error_ = QString::fromStdString(answer.error);
+    drainEvents();  // its goodbye may be waiting
+    last_error_ = said_goodbye_ ? tr("rookery-node stopped")
+                  : std::filesystem::exists(runtime_dir_ / "control.sock") ? tr("rookery-node does not answer")
+                                                                           : tr("rookery-node is not running");
     setConnected(false);
     if (kind != pb::ControlRequest::STATUS) Q_EMIT requestFailed(last_error_);
     return false;
@@ -89,6 +92,7 @@ void NodeConnection::drainEvents() {
           Q_EMIT nodeMessage(QString::fromStdString(ev.message()));
           break;
         case pb::ControlEvent::SHUTDOWN:
+          said_goodbye_ = true;
           last_error_ = tr("rookery-node stopped");
           setConnected(false);
           Q_EMIT nodeShutdown();
@@ -127,7 +131,10 @@ void NodeConnection::apply(const pb::NodeSnapshot& snapshot) {
 void NodeConnection::setConnected(bool connected) {
   if (connected == connected_) return;
   connected_ = connected;
-  if (connected) last_error_.clear();
+  if (connected) {
+    last_error_.clear();
+    said_goodbye_ = false;
+  }
   Q_EMIT connectionChanged(connected);
 }
 

@@ -85,6 +85,7 @@ class NodeConnection : public QObject {
   pb::NodeSnapshot snapshot_;
   bool has_snapshot_ = false;
   bool connected_ = false;
+  bool said_goodbye_ = false;  // a SHUTDOWN event came since the last connection
   quint64 applied_seq_ = 0;    // the newest event seq the shown snapshot covers
   quint64 gaps_ = 0;
   QString last_error_;

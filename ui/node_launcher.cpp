@@ -25,7 +25,7 @@ NodeLauncher::NodeLauncher(NodeConnection& connection, Options options, QObject*
       keep_alive_(options_.keep_alive) {
   retry_ = new QTimer(this);
   retry_->setSingleShot(true);
-  connect(retry_, &QTimer::timeout, this, [this] { ensureRunning(); });
+  connect(retry_, &QTimer::timeout, this, &NodeLauncher::restartIfCrashed);
   connect(&connection_, &NodeConnection::connectionChanged, this, &NodeLauncher::onConnectionChanged);
   connect(&connection_, &NodeConnection::nodeShutdown, this, [this] { announced_shutdown_ = true; });
 }
@@ -120,13 +120,17 @@ void NodeLauncher::onConnectionChanged(bool connected) {
     retry_->stop();
     return;
   }
-  // Gone without a SHUTDOWN event, and its socket left behind: it crashed or was killed.
-  // A node that stopped cleanly (Quit from another client, a logout) stays stopped.
-  const bool clean_exit =
-      announced_shutdown_ || !std::filesystem::exists(connection_.runtimeDir() / "control.sock");
-  if (!keep_alive_ || clean_exit) return;
-  const int backoff_ms = std::min(30000, 500 << std::min(failed_attempts_, 6));
-  retry_->start(backoff_ms);
+  // Decide a little later: the node's goodbye (its SHUTDOWN event, its sockets removed) may
+  // still be on its way when the connection notices it is gone.
+  if (keep_alive_) retry_->start(std::min(30000, 500 << std::min(failed_attempts_, 6)));
 }
 
+void NodeLauncher::restartIfCrashed() {
+  if (!keep_alive_ || connection_.isConnected()) return;
+  // Gone without a goodbye, its socket left behind: it crashed or was killed. A node that
+  // stopped cleanly (Quit from another client, a logout) stays stopped.
+  const bool clean_exit = announced_shutdown_ || connection_.snapshot().state() == pb::STOPPING ||
+                          !std::filesystem::exists(connection_.runtimeDir() / "control.sock");
+  if (!clean_exit) ensureRunning();
+}
 }  // namespace rookery::ui

@@ -51,6 +51,7 @@ class NodeLauncher : public QObject {
 
  private:
   void onConnectionChanged(bool connected);
+  void restartIfCrashed();
   bool processAlive(qint64 pid) const;
 
   NodeConnection& connection_;

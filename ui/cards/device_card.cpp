@@ -82,7 +82,8 @@ void DeviceCard::showSnapshot(const pb::DeviceSnapshot& d) {
   machine_load_.meter->setFraction(d.cpu_load_percent() / 100.0);
   node_share_.value->setText(Format::percent(d.node_cpu_percent()));
   node_share_.meter->setFraction(d.node_cpu_percent() / 100.0);
-  blas_.value->setText(d.blas().empty() ? tr("measuring…") : QString::fromStdString(d.blas()));
+  blas_.value->setText(d.blas().empty() ? tr("measuring…") : Format::blas(d.blas()));
+  blas_.value->setToolTip(QString::fromStdString(d.blas()));
   speed_.value->setText(d.measured_gflops() > 0 ? Format::gflopRate(d.measured_gflops()) : tr("measuring…"));
 
   for (const auto* row : {&gpu_memory_, &gpu_utilisation_, &gpu_temperature_, &gpu_power_, &processor_}) {

@@ -74,7 +74,7 @@ void NodeStateCard::showSnapshot(const pb::NodeSnapshot& s) {
   connected_ = true;
   shown_state_ = s.state();
   state_->setText(Format::state(s.state(), true));
-  reason_->setText(QString::fromStdString(s.state_reason()));
+  reason_->setText(Format::sentence(s.state_reason()));
   const auto& w = s.work();
   units_.value->setText(Format::count(w.work_units()));
   done_.value->setText(Format::flopCount(w.flops()));
