@@ -67,10 +67,21 @@ class TestFormat : public QObject {
     QCOMPARE(Format::blas("no BLAS loaded (sgemm_ not found)"), QStringLiteral("no BLAS loaded"));
   }
 
+  void translationsLoadForTheLocale() {
+    // English carries only plural forms; the other languages are still being translated.
+    QVERIFY(rookery::ui::installTranslations(*QCoreApplication::instance(), QLocale(QLocale::English))
+                .startsWith(QStringLiteral("en")));
+    QCOMPARE(QCoreApplication::translate("rookery::ui::DeviceCard", "%n logical core(s)", nullptr, 1),
+             QStringLiteral("1 logical core"));
+    QCOMPARE(QCoreApplication::translate("rookery::ui::DeviceCard", "%n logical core(s)", nullptr, 8),
+             QStringLiteral("8 logical cores"));
+    QVERIFY(rookery::ui::installTranslations(*QCoreApplication::instance(), QLocale(QLocale::Welsh)).isEmpty());
+  }
+
   void resourcesAreCompiledIn() {
     rookery::ui::initResources();
     for (const char* name : {":/icons/rookery.svg", ":/icons/tray-contributing.svg", ":/icons/tray-paused.svg",
-                             ":/icons/tray-error.svg", ":/i18n/rookery_de.qm", ":/i18n/rookery_zh_CN.qm"}) {
+                             ":/icons/tray-error.svg", ":/i18n/rookery_de.qm", ":/i18n/rookery_en.qm", ":/i18n/rookery_zh_CN.qm"}) {
       QVERIFY2(QFile::exists(QString::fromLatin1(name)), name);
     }
   }

@@ -1,0 +1,449 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en_US">
+<context>
+    <name>Format</name>
+    <message>
+        <source>%1 GiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 KiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2 GiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 PFLOP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 TFLOP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 TFLOP/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GFLOP/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 °C</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 W of %2 W</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 W</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contributing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Rookery: lend this PC to a swarm that trains a neural network together.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder of rookery-node&apos;s control sockets (default: $XDG_RUNTIME_DIR/rookery).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rookery-node program to start when none runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start in the tray, without opening the window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::DeviceCard</name>
+    <message numerus="yes">
+        <source>%n logical core(s)</source>
+        <translation>
+            <numerusform>%n logical core</numerusform>
+            <numerusform>%n logical cores</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more GPU(s) in this PC</source>
+        <translation>
+            <numerusform>%n more GPU in this PC</numerusform>
+            <numerusform>%n more GPUs in this PC</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · Rookery uses %n</source>
+        <translation>
+            <numerusform>%1 · Rookery uses %n</numerusform>
+            <numerusform>%1 · Rookery uses %n</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Utilisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Processor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cores</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PC load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rookery&apos;s share</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Math library</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU · computes on %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU · computes on the processor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown processor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No GPU telemetry: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>measuring…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for rookery-node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This PC</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The device is shown once rookery-node answers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::MainWindow</name>
+    <message>
+        <source>Rookery</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rookery logo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lend this PC to a swarm of volunteers training a neural network together.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starts or pauses this PC&apos;s contribution to the training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rookery-node refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Started rookery-node (process %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rookery-node %1 · process %2 · data in %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rookery-node stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting rookery-node…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting to rookery-node…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contribute</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rookery is still running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rookery keeps working in the tray. Use its menu to pause or quit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rookery keeps contributing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This PC goes on contributing in the background. Open Rookery again to pause it or to quit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping rookery-node: it finishes its current work unit and saves…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close Now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quitting Rookery</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::NodeConnection</name>
+    <message>
+        <source>rookery-node stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rookery-node does not answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rookery-node is not running</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::NodeLauncher</name>
+    <message>
+        <source>rookery-node (process %1) is running but does not answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rookery-node was not found; set ROOKERY_NODE_BIN or install it beside rookery</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rookery-node did not start after %1 attempts; see its log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>could not start %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rookery-node (process %1) does not answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rookery-node stopped right after starting; see its log</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::NodeStateCard</name>
+    <message>
+        <source>Node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Work units</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Work done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Current speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Coordinator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting to rookery-node…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none: computing a local benchmark workload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::TrayIcon</name>
+    <message>
+        <source>Rookery tray menu</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contribute</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Rookery</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop contributing, stop rookery-node and close Rookery</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rookery</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rookery: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+</TS>
