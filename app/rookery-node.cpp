@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "logging.hpp"
+#include "net/identity.hpp"
 #include "net/paths.hpp"
 #include "node/node_service.hpp"
 #include "signals.hpp"
@@ -12,6 +13,9 @@ int main(int argc, char** argv) {
   rookery::node::NodeConfig config;
   std::string data_dir, runtime_dir, log_level = "info";
   int telemetry_ms = 1000;
+  std::string plan;
+  bool print_identity = false;
+  rookery::node::StageWorkloadOptions stage;
 
   CLI::App cli{"rookery-node: contributes this PC's GPU or CPU to a Rookery training swarm"};
   cli.set_version_flag("--version", std::string("rookery-node ") + ROOKERY_VERSION);
@@ -23,8 +27,20 @@ int main(int argc, char** argv) {
   cli.add_option("--telemetry-ms", telemetry_ms, "telemetry period")->check(CLI::Range(50, 60000))->capture_default_str();
   cli.add_option("--benchmark-seconds", config.benchmark_seconds, "length of the start-up benchmark")
       ->check(CLI::Range(0.05, 30.0))->capture_default_str();
-  cli.add_option("--coordinator", config.coordinator_endpoint, "coordinator endpoint, tcp://host:port");
-  cli.add_option("--coordinator-key", config.coordinator_key, "coordinator's CURVE public key (Z85)");
+  cli.add_option("--coordinator", config.coordinator_endpoint, "coordinator endpoint, tcp://host:port")
+      ->envname("ROOKERY_COORDINATOR");
+  cli.add_option("--coordinator-key", config.coordinator_key, "coordinator's CURVE public key (Z85)")
+      ->envname("ROOKERY_COORDINATOR_KEY");
+  cli.add_option("--plan", plan, "train a stage of this static pipeline plan (JSON)")->check(CLI::ExistingFile);
+  cli.add_option("--stage", stage.stage, "which stage of --plan this node is (0-based)")->check(CLI::NonNegativeNumber);
+  cli.add_option("--max-micro-batches", stage.max_micro_batches, "first stage: feed this many micro-batches, then wait")
+      ->check(CLI::NonNegativeNumber);
+  cli.add_option("--checkpoint-interval", stage.checkpoint_interval_s, "seconds between checkpoints")
+      ->check(CLI::Range(1, 86400))->capture_default_str();
+  cli.add_option("--micro-batch-timeout-ms", stage.micro_batch_timeout_ms,
+                 "drop a micro-batch whose gradient has not come back by then")
+      ->check(CLI::Range(100, 3600000))->capture_default_str();
+  cli.add_flag("--print-identity", print_identity, "print this node's public key (creating it) and exit");
   cli.add_option("--log-level", log_level, "trace, debug, info, warn, error")->capture_default_str();
   CLI11_PARSE(cli, argc, argv);
 
@@ -35,6 +51,21 @@ int main(int argc, char** argv) {
   config.data_dir = data_dir.empty() ? rookery::net::default_data_dir() : std::filesystem::path(data_dir);
   config.runtime_dir = runtime_dir.empty() ? rookery::net::default_runtime_dir() : std::filesystem::path(runtime_dir);
   config.telemetry_interval = std::chrono::milliseconds(telemetry_ms);
+  if (print_identity) {
+    try {
+      rookery::net::ensure_private_dir(config.data_dir);
+      std::printf("%s\n", rookery::net::CurveKeyPair::load_or_create(config.data_dir / "keys", "node").public_key.c_str());
+      return 0;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      return 2;
+    }
+  }
+  if (!plan.empty()) {
+    stage.plan_path = plan;
+    stage.checkpoint_dir = config.data_dir / "checkpoints";
+    config.stage = stage;
+  }
   rookery::app::setup_logging("node", log_level, config.data_dir / "logs");
 
   rookery::node::NodeService service(config);

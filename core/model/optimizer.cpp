@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include <sstream>
 #include <stdexcept>
 
 namespace rookery::model {
@@ -32,6 +33,25 @@ int64_t Optimizer::steps_taken() const { return impl_->steps; }
 void Optimizer::set_steps_taken(int64_t steps) {
     if (steps < 0) throw std::invalid_argument("Optimizer::set_steps_taken: negative step count");
     impl_->steps = steps;
+}
+
+std::string Optimizer::save_state() const {
+    torch::serialize::OutputArchive archive;
+    impl_->torch_optimizer->save(archive);
+    std::ostringstream out;
+    archive.save_to(out);
+    return out.str();
+}
+
+void Optimizer::load_state(const std::string& bytes) {
+    try {
+        std::istringstream in(bytes);
+        torch::serialize::InputArchive archive;
+        archive.load_from(in);
+        impl_->torch_optimizer->load(archive);
+    } catch (const c10::Error& e) {
+        throw std::runtime_error(std::string("optimizer state does not fit this optimizer: ") + e.what_without_backtrace());
+    }
 }
 
 double Optimizer::next_learning_rate() const { return job::learning_rate_at(impl_->spec, impl_->steps); }

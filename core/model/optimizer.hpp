@@ -6,6 +6,7 @@
 #include "model/block_chain.hpp"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace rookery::model {
@@ -29,6 +30,12 @@ public:
 
     /// The rate the next step() will use.
     double next_learning_rate() const;
+
+    /// The optimizer's state (Adam moments, momentum buffers) as bytes, for checkpoints.
+    std::string save_state() const;
+    /// Restores what save_state() wrote for the same parameters. Throws std::runtime_error
+    /// if the bytes are not an optimizer state of this kind and shape.
+    void load_state(const std::string& bytes);
 
 private:
     friend Optimizer make_optimizer(const job::OptimizerSpec&, const std::vector<NamedTensor>&);

@@ -57,6 +57,10 @@ struct NodeService::Impl {
   pb::CoordinatorLink coordinator;
   std::deque<std::pair<Clock::time_point, double>> recent_flops;  // for the current rate
   std::string workload_description;
+  std::shared_ptr<Workload> workload;  // set once by the worker; describe() is thread-safe
+  int exit_code = 0;
+  Clock::time_point last_progress_log = Clock::now();
+  std::uint64_t last_progress_samples = 0;
   std::atomic<std::uint64_t> seq{0};   // last published event
 
   std::thread worker;
@@ -91,6 +95,7 @@ struct NodeService::Impl {
     s.set_node_key(identity.public_key);
     s.set_uptime_seconds(std::chrono::duration<double>(Clock::now() - started).count());
     s.set_data_dir(config.data_dir.string());
+    if (workload) workload->describe(s);
     return s;
   }
 
@@ -151,7 +156,7 @@ struct NodeService::Impl {
     device::set_compute_threads(threads);
     std::string dev = config.device;
     device::ComputeDevice compute;
-    std::unique_ptr<Workload> workload;
+    std::shared_ptr<Workload> work_source;
     try {
       compute = device::detect_compute_device();
       if (dev == "auto") dev = compute.device;
@@ -166,23 +171,35 @@ struct NodeService::Impl {
         spdlog::warn("LibTorch multiplies through the reference BLAS: training will be ~30x slower than with "
                      "OpenBLAS (run scripts/install-deps.sh, or: update-alternatives --config libblas.so.3-*)");
       }
-      workload = make_matmul_workload(dev);
+      if (config.stage) {
+        auto options = *config.stage;
+        options.device = dev;
+        work_source = make_stage_workload(options, identity);
+      } else {
+        work_source = make_matmul_workload(dev);
+      }
       std::lock_guard lock(mutex);
+      workload = work_source;
       device.set_compute_device(dev);
       device.set_cuda_available(compute.cuda_available);
       device.set_blas(blas.description);
       device.set_measured_gflops(bench.gflops);
       device.set_compute_threads(threads);
-      workload_description = workload->description();
+      workload_description = work_source->description();
       work.set_activity(workload_description);
       ready = true;
       post_event_locked(pb::ControlEvent::STATE_CHANGED,
                         std::string("state: ") + state_name(state_locked()));
     } catch (const std::exception& e) {
       std::lock_guard lock(mutex);
-      failure = std::string("the compute device failed: ") + e.what();
+      failure = std::string("cannot start: ") + e.what();
       spdlog::error("{}", failure);
       post_event_locked(pb::ControlEvent::STATE_CHANGED, failure);
+      if (config.stage) {  // headless pipeline stage: nothing to wait for, exit with the reason
+        exit_code = 4;
+        quitting = true;
+        loop_cv.notify_all();
+      }
       return;
     }
 
@@ -190,11 +207,11 @@ struct NodeService::Impl {
       {
         std::unique_lock lock(mutex);
         worker_cv.wait(lock, [&] { return quitting || want_contribute; });
-        if (quitting) return;
+        if (quitting) break;
       }
       WorkUnitResult r;
       try {
-        r = workload->run_unit();
+        r = work_source->run_unit();
       } catch (const std::exception& e) {
         std::lock_guard lock(mutex);
         failure = std::string("work failed: ") + e.what();
@@ -202,6 +219,7 @@ struct NodeService::Impl {
         post_event_locked(pb::ControlEvent::STATE_CHANGED, failure);
         return;
       }
+      if (!r.did_work) continue;
       std::lock_guard lock(mutex);
       work.set_work_units(work.work_units() + 1);
       work.set_flops(work.flops() + r.flops);
@@ -214,6 +232,7 @@ struct NodeService::Impl {
         recent_flops.pop_front();
       }
     }
+    work_source->finish();  // the current unit is done: save state
   }
 
   // --- the event loop (caller of run()) ---
@@ -246,6 +265,21 @@ struct NodeService::Impl {
     for (const auto& [t, f] : recent_flops) flops += f;
     const double window = recent_flops.empty() ? 1.0 : std::max(1.0, std::chrono::duration<double>(now - recent_flops.front().first).count());
     work.set_current_gflops(state_locked() == pb::CONTRIBUTING ? flops / window / 1e9 : 0.0);
+  }
+
+  // A line every few seconds while training: what a headless volunteer watches.
+  void log_progress() {
+    std::lock_guard lock(mutex);
+    const auto now = Clock::now();
+    if (state_locked() != pb::CONTRIBUTING || now - last_progress_log < std::chrono::seconds(5)) return;
+    const double dt = std::chrono::duration<double>(now - last_progress_log).count();
+    const auto samples = work.samples();
+    if (work.last_loss() > 0 || samples > 0) {
+      spdlog::info("progress: {} units, {} samples ({:.1f}/s), loss {:.4f}, {:.2f} GFLOP/s", work.work_units(), samples,
+                   (samples - last_progress_samples) / dt, work.last_loss(), work.current_gflops());
+    }
+    last_progress_log = now;
+    last_progress_samples = samples;
   }
 
   void ping_coordinator(std::unique_ptr<net::RpcClient>& client, net::SecureContext& ctx) {
@@ -377,6 +411,7 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
     if (quitting) break;
     if (Clock::now() >= next_tick) {
       m.refresh_telemetry(load, nvml, cpu);
+      m.log_progress();
       m.ping_coordinator(coordinator, ctx);
       publish(pb::ControlEvent::TELEMETRY, {});
       next_tick = Clock::now() + m.config.telemetry_interval;
@@ -385,6 +420,7 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
   if (m.worker.joinable()) m.worker.join();  // the current unit finishes first
   publish(pb::ControlEvent::STATE_CHANGED, "state: stopping");
   publish(pb::ControlEvent::SHUTDOWN, "rookery-node stopped");
+  if (m.exit_code != 0) return m.exit_code;
   spdlog::info("stopped cleanly after {:.0f} s; {} work units, {:.3f} TFLOP", 
                std::chrono::duration<double>(Clock::now() - m.started).count(), m.work.work_units(), m.work.flops() / 1e12);
   return 0;

@@ -9,10 +9,12 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
 #include "control/control_endpoints.hpp"
+#include "node/workload.hpp"
 #include "rookery/control.pb.h"
 
 namespace rookery::node {
@@ -29,6 +31,7 @@ struct NodeConfig {
   double benchmark_seconds = 0.5;     // start-up matmul benchmark
   std::string coordinator_endpoint;   // optional: tcp://host:port
   std::string coordinator_key;        // its CURVE public key (Z85)
+  std::optional<StageWorkloadOptions> stage;  // train this pipeline stage (else: benchmark work)
 };
 
 class NodeService {

@@ -1,12 +1,19 @@
 #pragma once
 // What the node computes while contributing, one unit at a time. The node pauses, slows
 // down and counts work only at unit boundaries, so a unit is short (well under a second).
+#include <filesystem>
 #include <memory>
 #include <string>
 
+#include "net/identity.hpp"
+#include "rookery/control.pb.h"
+
 namespace rookery::node {
 
+namespace pb = rookery::wire::pb;
+
 struct WorkUnitResult {
+  bool did_work = true;  // false: waited for work that did not come
   double flops = 0;
   double seconds = 0;
   long samples = 0;
@@ -18,10 +25,29 @@ class Workload {
   virtual ~Workload() = default;
   virtual std::string description() const = 0;
   virtual WorkUnitResult run_unit() = 0;
+  // Called once on a clean stop, from the thread that ran the units (save state here).
+  virtual void finish() {}
+  // Extra state for the node's snapshot (the pipeline shard, when there is one).
+  virtual void describe(pb::NodeSnapshot& snapshot) const { (void)snapshot; }
 };
 
 // Runs the device's matmul benchmark as the unit of work: real floating-point work on the
 // device the node would train on, used until the node has a pipeline shard to train.
 std::unique_ptr<Workload> make_matmul_workload(const std::string& device, int n = 768, double unit_seconds = 0.2);
+
+struct StageWorkloadOptions {
+  std::filesystem::path plan_path;     // the static stage plan (JSON)
+  int stage = 0;                       // which of its stages this node is
+  std::string device = "cpu";
+  std::filesystem::path checkpoint_dir;
+  int checkpoint_interval_s = 300;
+  long max_micro_batches = 0;          // first stage: stop feeding after this many (tests)
+  int micro_batch_timeout_ms = 20000;
+};
+
+// Trains the node's shard of a pipeline (core/pipeline's StageRuntime) as the unit of work:
+// each unit is one forward, backward, or new micro-batch. Throws for an unusable plan or a
+// corrupt checkpoint, with the reason.
+std::unique_ptr<Workload> make_stage_workload(const StageWorkloadOptions& options, const net::CurveKeyPair& identity);
 
 }  // namespace rookery::node

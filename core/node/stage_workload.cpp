@@ -1,0 +1,116 @@
+#include "node/workload.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "model/cost.hpp"
+#include "net/secure_context.hpp"
+#include "pipeline/stage_plan.hpp"
+#include "pipeline/stage_runtime.hpp"
+
+namespace rookery::node {
+
+namespace {
+class StageWorkload final : public Workload {
+ public:
+  StageWorkload(const StageWorkloadOptions& o, const net::CurveKeyPair& identity) : ctx_(1) {
+    plan_ = pipeline::load_stage_plan(o.plan_path);
+    if (o.stage < 0 || static_cast<std::size_t>(o.stage) >= plan_.stages.size()) {
+      throw std::runtime_error("--stage " + std::to_string(o.stage) + " is not in the plan (it has " +
+                               std::to_string(plan_.stages.size()) + " stages)");
+    }
+    plan_.validate(static_cast<std::int64_t>(model::block_costs(plan_.job.model).size()));
+    stage_index_ = static_cast<std::size_t>(o.stage);
+    const auto& me = plan_.stages[stage_index_];
+    if (me.key != identity.public_key) {
+      throw std::runtime_error("the plan lists key " + me.key.substr(0, 8) + "… for stage " + std::to_string(o.stage) +
+                               " but this node's identity is " + identity.public_key.substr(0, 8) +
+                               "… (run rookery-node --print-identity with this --data-dir)");
+    }
+    pipeline::StageConfig c;
+    c.job = plan_.job;
+    c.pipeline = plan_.pipeline;
+    c.blocks = {me.first_block, me.last_block};
+    c.listen = me.endpoint;
+    c.advertise = me.endpoint;
+    if (stage_index_ + 1 < plan_.stages.size()) {
+      c.next = {plan_.stages[stage_index_ + 1].endpoint, plan_.stages[stage_index_ + 1].key};
+    }
+    for (const auto& s : plan_.stages) c.peer_keys.push_back(s.key);
+    c.device = o.device;
+    if (!o.checkpoint_dir.empty()) {
+      c.checkpoint_path = o.checkpoint_dir / (plan_.job.id + "-p" + std::to_string(plan_.pipeline) + "-b" +
+                                              std::to_string(me.first_block) + "-" + std::to_string(me.last_block) + ".ckpt");
+    }
+    c.checkpoint_interval = std::chrono::seconds(o.checkpoint_interval_s);
+    c.max_micro_batches = o.max_micro_batches;
+    c.micro_batch_timeout = std::chrono::milliseconds(o.micro_batch_timeout_ms);
+    stage_ = std::make_unique<pipeline::StageRuntime>(ctx_, identity, c);
+    spdlog::info("stage {} of {}: {} listening on {}", stage_index_ + 1, plan_.stages.size(), stage_->description(),
+                 stage_->endpoint());
+  }
+
+  std::string description() const override { return stage_->description(); }
+
+  WorkUnitResult run_unit() override {
+    const auto w = stage_->run_once(std::chrono::milliseconds(200));
+    WorkUnitResult r;
+    r.did_work = w.did_work;
+    r.flops = w.flops;
+    r.seconds = w.seconds;
+    r.samples = w.samples;
+    r.loss = w.loss;
+    if (stage_->finished() && !reported_finished_) {
+      reported_finished_ = true;
+      spdlog::info("fed all {} micro-batches and none is in flight", stage_->config().max_micro_batches);
+    }
+    return r;
+  }
+
+  void finish() override {
+    try {
+      stage_->checkpoint_now();
+    } catch (const std::exception& e) {
+      spdlog::error("final checkpoint failed: {}", e.what());
+    }
+  }
+
+  void describe(pb::NodeSnapshot& snapshot) const override {
+    const auto s = stage_->stats();
+    const auto& c = stage_->config();
+    auto* out = snapshot.mutable_stage();
+    out->set_job_id(c.job.id);
+    out->set_job_name(c.job.name.empty() ? c.job.id : c.job.name);
+    out->set_pipeline(c.pipeline);
+    out->set_stage(static_cast<std::uint32_t>(stage_index_));
+    out->set_stage_count(static_cast<std::uint32_t>(plan_.stages.size()));
+    out->set_first_block(c.blocks.first);
+    out->set_last_block(c.blocks.last);
+    out->set_block_count(plan_.stages.back().last_block);
+    if (stage_index_ > 0) out->set_prev_endpoint(plan_.stages[stage_index_ - 1].endpoint);
+    out->set_next_endpoint(c.next.endpoint);
+    out->set_optimizer_steps(s.optimizer_steps);
+    out->set_micro_batches(s.backwards);
+    out->set_in_flight(s.in_flight);
+    out->set_live_versions(s.live_versions);
+    out->set_stash_bytes(s.stash_bytes);
+    out->set_dropped(s.dropped);
+    out->set_rejected(s.rejected);
+    out->set_bytes_sent(s.bytes_sent);
+    out->set_checkpoints(s.checkpoints);
+    out->set_finished(stage_->finished());
+  }
+
+ private:
+  net::SecureContext ctx_;
+  pipeline::StagePlan plan_;
+  std::size_t stage_index_ = 0;
+  std::unique_ptr<pipeline::StageRuntime> stage_;
+  bool reported_finished_ = false;
+};
+}  // namespace
+
+std::unique_ptr<Workload> make_stage_workload(const StageWorkloadOptions& options, const net::CurveKeyPair& identity) {
+  return std::make_unique<StageWorkload>(options, identity);
+}
+
+}  // namespace rookery::node

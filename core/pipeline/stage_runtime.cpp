@@ -1,0 +1,593 @@
+#include <torch/torch.h>
+
+#include "pipeline/stage_runtime.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <random>
+
+#include <spdlog/spdlog.h>
+
+#include "data/batch.hpp"
+#include "data/open_dataset.hpp"
+#include "model/optimizer.hpp"
+#include "net/identity.hpp"
+#include "net/rpc.hpp"
+#include "pipeline/checkpoint.hpp"
+#include "pipeline/tensor_codec.hpp"
+
+namespace rookery::pipeline {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+// The weights one or more in-flight micro-batches were forwarded with. Never modified while
+// in_flight > 0, so their retained graphs stay valid.
+struct WeightVersion {
+  explicit WeightVersion(model::Shard s) : shard(std::move(s)) {
+    for (auto& p : shard.parameters()) params.push_back(p.tensor);
+  }
+  std::uint64_t id = 0;
+  model::Shard shard;
+  std::vector<torch::Tensor> params;
+  int in_flight = 0;
+};
+
+struct InFlight {
+  std::shared_ptr<WeightVersion> version;
+  torch::Tensor input;   // requires grad on non-first stages: its .grad goes back
+  torch::Tensor output;  // the retained graph
+  net::PeerAddress return_to;
+  std::int64_t first_sample = 0;
+  std::int64_t samples = 0;
+  Clock::time_point started;
+};
+
+struct Inbound {
+  bool backward = false;
+  std::uint64_t micro_batch = 0;
+  std::int64_t first_sample = 0;
+  std::int64_t samples = 0;
+  double loss = -1;
+  net::PeerAddress return_to;
+  torch::Tensor tensor;   // activations (forward) or gradient (backward)
+  torch::Tensor targets;  // forward only
+  std::string sender;
+};
+
+double sum_flops(const std::vector<model::BlockCost>& costs, model::BlockRange r, bool backward) {
+  double f = 0;
+  for (auto b = r.first; b < r.last; ++b) {
+    f += backward ? costs[static_cast<std::size_t>(b)].backward_flops_per_sample
+                  : costs[static_cast<std::size_t>(b)].forward_flops_per_sample;
+  }
+  return f;
+}
+}  // namespace
+
+struct StageRuntime::Impl {
+  Impl(net::SecureContext& c, const net::CurveKeyPair& id, StageConfig cfg)
+      : config(std::move(cfg)),
+        ctx(c),
+        identity(id),
+        chain(model::BlockChain::from_job(config.job)),
+        device(config.device),
+        master(chain.shard(config.blocks)),
+        optimizer(std::nullopt) {}
+
+  StageConfig config;
+  net::SecureContext& ctx;
+  net::CurveKeyPair identity;
+  model::BlockChain chain;
+  torch::Device device;
+  model::Shard master;
+  std::vector<torch::Tensor> master_params;
+  std::optional<model::Optimizer> optimizer;
+  std::unique_ptr<data::Dataset> dataset;
+  wire::Codec codec = wire::Codec::None;
+  double forward_flops_per_sample = 0, backward_flops_per_sample = 0;
+  std::int64_t param_bytes = 0;
+
+  // --- compute thread only ---
+  std::shared_ptr<WeightVersion> current;
+  std::vector<std::shared_ptr<WeightVersion>> pool;
+  std::uint64_t next_version_id = 1;
+  std::map<std::uint64_t, InFlight> in_flight;
+  std::int64_t accumulated = 0;
+  std::uint64_t incarnation = 0;
+  std::uint64_t micro_batch_counter = 0;
+  std::int64_t fed = 0;
+  Clock::time_point last_checkpoint = Clock::now();
+
+  // --- shared with the receiver thread and readers of stats() ---
+  mutable std::mutex mutex;
+  std::condition_variable inbox_cv;
+  std::deque<Inbound> forwards, backwards;
+  StageStats stats;
+  std::size_t inbox_capacity = 8;
+
+  std::unique_ptr<net::PeerSender> sender;
+  std::unique_ptr<net::RpcServer> server;
+  std::string endpoint;
+
+  bool first() const { return config.blocks.first == 0; }
+  bool last() const { return config.blocks.last == chain.block_count(); }
+
+  // ---- weight versions ----
+  std::shared_ptr<WeightVersion> new_version() {
+    if (!pool.empty()) {
+      auto v = pool.back();
+      pool.pop_back();
+      return v;
+    }
+    auto shard = chain.shard(config.blocks);
+    shard.to(device);
+    shard.set_training(true);
+    return std::make_shared<WeightVersion>(std::move(shard));
+  }
+
+  void copy_master_into(WeightVersion& v) {
+    torch::NoGradGuard no_grad;
+    for (std::size_t i = 0; i < master_params.size(); ++i) v.params[i].copy_(master_params[i]);
+    v.id = next_version_id++;
+  }
+
+  // After the master changed: the version forwards use from now on.
+  void publish_version() {
+    if (current && current->in_flight == 0) {
+      copy_master_into(*current);  // nobody holds a graph on it: refresh in place
+      return;
+    }
+    auto v = new_version();
+    copy_master_into(*v);
+    current = v;
+  }
+
+  std::shared_ptr<WeightVersion> acquire() {
+    ++current->in_flight;
+    return current;
+  }
+
+  void release(const std::shared_ptr<WeightVersion>& v) {
+    --v->in_flight;
+    if (v->in_flight == 0 && v != current) {
+      for (auto& p : v->params) p.mutable_grad() = torch::Tensor();
+      if (pool.size() < static_cast<std::size_t>(config.job.staleness)) pool.push_back(v);
+    }
+  }
+
+  void refresh_memory_stats_locked() {
+    std::set<const WeightVersion*> live{current.get()};
+    for (const auto& [id, f] : in_flight) live.insert(f.version.get());
+    stats.live_versions = static_cast<std::int64_t>(live.size());
+    stats.stash_bytes = static_cast<std::int64_t>(live.size() - 1) * param_bytes;
+    stats.in_flight = static_cast<std::int64_t>(in_flight.size());
+  }
+
+  // Gradients of a finished backward join the master's accumulated gradients.
+  void accumulate_from(WeightVersion& v) {
+    torch::NoGradGuard no_grad;
+    for (std::size_t i = 0; i < master_params.size(); ++i) {
+      auto& g = v.params[i].mutable_grad();
+      if (g.defined()) master_params[i].mutable_grad().add_(g);
+      g = torch::Tensor();
+    }
+  }
+
+  void maybe_step() {
+    if (++accumulated < config.job.grad_accumulation) return;
+    {
+      torch::NoGradGuard no_grad;
+      if (accumulated > 1) {
+        for (auto& p : master_params) p.mutable_grad().div_(static_cast<double>(accumulated));
+      }
+    }
+    optimizer->step();
+    {
+      torch::NoGradGuard no_grad;
+      for (auto& p : master_params) p.mutable_grad().zero_();
+    }
+    accumulated = 0;
+    publish_version();
+    std::lock_guard lock(mutex);
+    ++stats.optimizer_steps;
+  }
+
+  // ---- messages ----
+  void send_forward(std::uint64_t mb, std::int64_t first_sample, std::int64_t samples, torch::Tensor activations,
+                    torch::Tensor targets) {
+    auto job_id = config.job.id;
+    auto pipeline = config.pipeline;
+    net::PeerAddress me{endpoint, identity.public_key};
+    const auto c = codec;
+    sender->send(config.next, [=]() {
+      wire::pb::Envelope h;
+      h.set_job_id(job_id);
+      auto* f = h.mutable_forward();
+      f->set_pipeline(pipeline);
+      f->set_micro_batch(mb);
+      f->set_first_sample(first_sample);
+      f->set_samples(static_cast<std::int32_t>(samples));
+      f->mutable_return_to()->set_endpoint(me.endpoint);
+      f->mutable_return_to()->set_key(me.key);
+      std::vector<wire::OutgoingTensor> t;
+      t.push_back(encode_tensor("activations", activations, c));
+      t.push_back(encode_tensor("targets", targets, wire::Codec::None));
+      return wire::encode(std::move(h), std::move(t));
+    });
+  }
+
+  void send_backward(const net::PeerAddress& to, std::uint64_t mb, std::int64_t samples, double loss, torch::Tensor grad) {
+    auto job_id = config.job.id;
+    auto pipeline = config.pipeline;
+    const auto c = codec;
+    sender->send(to, [=]() {
+      wire::pb::Envelope h;
+      h.set_job_id(job_id);
+      auto* b = h.mutable_backward();
+      b->set_pipeline(pipeline);
+      b->set_micro_batch(mb);
+      b->set_loss(loss);
+      b->set_samples(static_cast<std::int32_t>(samples));
+      std::vector<wire::OutgoingTensor> t;
+      t.push_back(encode_tensor("grad", grad, c));
+      return wire::encode(std::move(h), std::move(t));
+    });
+  }
+
+  // Receiver thread: validate and decode, then queue for the compute thread.
+  std::optional<net::Reply> receive(const net::RequestContext& req, wire::Message& msg) {
+    Inbound in;
+    in.sender = req.peer_key;
+    try {
+      if (msg.header.job_id() != config.job.id) throw std::runtime_error("message for job '" + msg.header.job_id() + "'");
+      if (msg.header.has_forward()) {
+        const auto& f = msg.header.forward();
+        if (f.pipeline() != config.pipeline) throw std::runtime_error("forward for pipeline " + std::to_string(f.pipeline()));
+        if (first()) throw std::runtime_error("the first stage takes no activations");
+        const auto* act = msg.tensor("activations");
+        const auto* tgt = msg.tensor("targets");
+        if (!act || !tgt) throw std::runtime_error("forward without activations or targets");
+        if (f.samples() <= 0 || act->shape().empty() || act->shape()[0] != f.samples() || tgt->shape().empty() ||
+            tgt->shape()[0] != f.samples()) {
+          throw std::runtime_error("forward's tensors do not hold " + std::to_string(f.samples()) + " samples");
+        }
+        if (!net::is_z85_key(f.return_to().key()) || f.return_to().endpoint().rfind("tcp://", 0) != 0) {
+          throw std::runtime_error("forward without a valid return address");
+        }
+        in.micro_batch = f.micro_batch();
+        in.first_sample = f.first_sample();
+        in.samples = f.samples();
+        in.return_to = {f.return_to().endpoint(), f.return_to().key()};
+        in.tensor = decode_tensor(*act, device);
+        in.targets = decode_tensor(*tgt, device);
+        if (in.tensor.scalar_type() != torch::kFloat32 || in.targets.scalar_type() != torch::kInt64) {
+          throw std::runtime_error("activations must be f32 and targets int64");
+        }
+      } else if (msg.header.has_backward()) {
+        const auto& b = msg.header.backward();
+        if (b.pipeline() != config.pipeline) throw std::runtime_error("backward for pipeline " + std::to_string(b.pipeline()));
+        if (last()) throw std::runtime_error("the last stage takes no gradients");
+        const auto* g = msg.tensor("grad");
+        if (!g) throw std::runtime_error("backward without a gradient");
+        in.backward = true;
+        in.micro_batch = b.micro_batch();
+        in.samples = b.samples();
+        in.loss = b.loss();
+        in.tensor = decode_tensor(*g, device);
+        if (in.tensor.scalar_type() != torch::kFloat32) throw std::runtime_error("gradient must be f32");
+      } else {
+        throw std::runtime_error("not a pipeline message");
+      }
+    } catch (const std::exception& e) {
+      std::lock_guard lock(mutex);
+      ++stats.rejected;
+      spdlog::warn("stage rejected a message from {}: {}", net::short_key(req.peer_key), e.what());
+      return std::nullopt;
+    }
+    std::lock_guard lock(mutex);
+    auto& q = in.backward ? backwards : forwards;
+    if (q.size() >= inbox_capacity) {
+      ++stats.rejected;
+      spdlog::warn("stage inbox full ({} waiting): dropped a message from {}", q.size(), net::short_key(req.peer_key));
+      return std::nullopt;
+    }
+    q.push_back(std::move(in));
+    inbox_cv.notify_one();
+    return std::nullopt;
+  }
+
+  // ---- compute ----
+  bool can_feed() const {
+    if (!first()) return false;
+    if (config.max_micro_batches > 0 && fed >= config.max_micro_batches) return false;
+    return static_cast<std::int64_t>(in_flight.size()) < config.job.staleness;
+  }
+
+  // The last stage (or a one-stage pipeline): loss, backward, step, gradient back.
+  void finish_last(StageWork& w, std::uint64_t mb, const std::shared_ptr<WeightVersion>& v, torch::Tensor input,
+                   torch::Tensor output, torch::Tensor targets, std::int64_t samples, const net::PeerAddress& return_to) {
+    auto loss = v->shard.loss(output, targets);
+    loss.backward();
+    const double value = loss.item<double>();
+    accumulate_from(*v);
+    release(v);
+    if (!first()) send_backward(return_to, mb, samples, value, input.grad());
+    w.flops += samples * backward_flops_per_sample;
+    w.samples += samples;
+    w.loss = value;
+    {
+      std::lock_guard lock(mutex);
+      ++stats.backwards;
+      stats.samples += samples;
+      stats.last_loss = value;
+      stats.backward_flops += samples * backward_flops_per_sample;
+    }
+    maybe_step();
+  }
+
+  void feed(StageWork& w) {
+    const auto n = config.job.micro_batch_size;
+    const std::int64_t first_sample = stats_next_sample();
+    auto batch = data::make_batch(*dataset, first_sample, n);
+    const std::uint64_t mb = incarnation | micro_batch_counter++;
+    ++fed;
+    {
+      std::lock_guard lock(mutex);
+      stats.next_sample = first_sample + n;
+    }
+    auto inputs = batch.inputs.to(device);
+    auto targets = batch.targets.to(device);
+    auto v = acquire();
+    auto out = v->shard.forward(inputs);
+    count_forward(w, n);
+    if (last()) {
+      finish_last(w, mb, v, inputs, out, targets, n, {});
+      return;
+    }
+    send_forward(mb, first_sample, n, out.detach(), targets);
+    in_flight.emplace(mb, InFlight{v, inputs, out, {}, first_sample, n, Clock::now()});
+  }
+
+  std::int64_t stats_next_sample() {
+    std::lock_guard lock(mutex);
+    return stats.next_sample;
+  }
+
+  void count_forward(StageWork& w, std::int64_t samples) {
+    w.flops += samples * forward_flops_per_sample;
+    std::lock_guard lock(mutex);
+    ++stats.forwards;
+    stats.forward_flops += samples * forward_flops_per_sample;
+  }
+
+  void forward(StageWork& w, Inbound& in) {
+    auto x = in.tensor.detach().requires_grad_(true);
+    auto v = acquire();
+    torch::Tensor out;
+    try {
+      out = v->shard.forward(x);
+    } catch (const c10::Error& e) {
+      release(v);
+      std::lock_guard lock(mutex);
+      ++stats.rejected;
+      spdlog::warn("stage rejected micro-batch {:x}: activations do not fit this shard ({})", in.micro_batch,
+                   e.what_without_backtrace());
+      return;
+    }
+    count_forward(w, in.samples);
+    if (last()) {
+      try {
+        finish_last(w, in.micro_batch, v, x, out, in.targets, in.samples, in.return_to);
+      } catch (const c10::Error& e) {
+        std::lock_guard lock(mutex);
+        ++stats.rejected;
+        spdlog::warn("stage rejected micro-batch {:x}: targets do not fit ({})", in.micro_batch, e.what_without_backtrace());
+      }
+      return;
+    }
+    send_forward(in.micro_batch, in.first_sample, in.samples, out.detach(), in.targets);
+    in_flight.emplace(in.micro_batch, InFlight{v, x, out, in.return_to, in.first_sample, in.samples, Clock::now()});
+  }
+
+  void backward(StageWork& w, Inbound& in) {
+    auto it = in_flight.find(in.micro_batch);
+    if (it == in_flight.end()) {
+      std::lock_guard lock(mutex);
+      ++stats.unknown_backwards;  // dropped after a timeout, or from before a restart
+      return;
+    }
+    InFlight f = std::move(it->second);
+    in_flight.erase(it);
+    if (!in.tensor.sizes().equals(f.output.sizes())) {
+      release(f.version);
+      std::lock_guard lock(mutex);
+      ++stats.rejected;
+      spdlog::warn("stage rejected the gradient of micro-batch {:x}: shape does not match its activations", in.micro_batch);
+      return;
+    }
+    f.output.backward(in.tensor);
+    accumulate_from(*f.version);
+    release(f.version);
+    if (!first()) send_backward(f.return_to, in.micro_batch, f.samples, in.loss, f.input.grad());
+    w.flops += f.samples * backward_flops_per_sample;
+    w.samples += f.samples;
+    w.loss = in.loss;
+    {
+      std::lock_guard lock(mutex);
+      ++stats.backwards;
+      stats.samples += f.samples;
+      stats.last_loss = in.loss;
+      stats.backward_flops += f.samples * backward_flops_per_sample;
+    }
+    maybe_step();
+  }
+
+  void expire() {
+    const auto now = Clock::now();
+    for (auto it = in_flight.begin(); it != in_flight.end();) {
+      if (now - it->second.started > config.micro_batch_timeout) {
+        spdlog::warn("micro-batch {:x} got no gradient within {} ms: dropped (a peer is slow or gone)", it->first,
+                     config.micro_batch_timeout.count());
+        release(it->second.version);
+        it = in_flight.erase(it);
+        std::lock_guard lock(mutex);
+        ++stats.dropped;
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  void checkpoint() {
+    if (config.checkpoint_path.empty()) return;
+    CheckpointCounters c;
+    c.job_id = config.job.id;
+    c.pipeline = config.pipeline;
+    c.blocks = config.blocks;
+    {
+      std::lock_guard lock(mutex);
+      c.micro_batches = stats.backwards;
+      c.samples = stats.samples;
+      c.next_sample = stats.next_sample;
+    }
+    save_checkpoint(config.checkpoint_path, master, *optimizer, c);
+    last_checkpoint = Clock::now();
+    std::lock_guard lock(mutex);
+    ++stats.checkpoints;
+  }
+};
+
+StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& identity, StageConfig config)
+    : impl_(std::make_unique<Impl>(ctx, identity, std::move(config))) {
+  auto& m = *impl_;
+  const auto& job = m.config.job;
+  if (m.config.blocks.first < 0 || m.config.blocks.last > m.chain.block_count() || m.config.blocks.size() <= 0) {
+    throw std::invalid_argument("stage blocks out of range");
+  }
+  if (!m.last() && m.config.next.empty()) throw std::invalid_argument("a stage that is not last needs a next stage");
+  m.master.to(m.device);
+  m.master.set_training(true);
+  for (auto& p : m.master.parameters()) {
+    m.master_params.push_back(p.tensor);
+    p.tensor.mutable_grad() = torch::zeros_like(p.tensor);
+    m.param_bytes += static_cast<std::int64_t>(p.tensor.nbytes());
+  }
+  m.optimizer.emplace(model::make_optimizer(job.optimizer, m.master.parameters()));
+  m.codec = to_wire_codec(static_cast<int>(job.codec));
+  m.forward_flops_per_sample = sum_flops(m.chain.costs(), m.config.blocks, false);
+  m.backward_flops_per_sample = sum_flops(m.chain.costs(), m.config.blocks, true);
+  m.inbox_capacity = static_cast<std::size_t>(2 * job.staleness + 4);
+  m.stats.next_sample = m.config.first_sample;
+  std::random_device rd;
+  m.incarnation = static_cast<std::uint64_t>(rd()) << 32;
+
+  if (!m.config.checkpoint_path.empty() && std::filesystem::exists(m.config.checkpoint_path)) {
+    auto c = load_checkpoint(m.config.checkpoint_path, m.master, *m.optimizer, job.id, m.config.blocks);
+    m.stats.backwards = c.micro_batches;
+    m.stats.samples = c.samples;
+    m.stats.optimizer_steps = m.optimizer->steps_taken();
+    if (m.first()) m.stats.next_sample = c.next_sample;
+    spdlog::info("resumed from checkpoint {}: {} optimizer steps, {} samples", m.config.checkpoint_path.string(),
+                 m.optimizer->steps_taken(), c.samples);
+  }
+  m.current = m.new_version();
+  m.copy_master_into(*m.current);
+  if (m.first()) m.dataset = data::open_dataset(job);
+
+  m.ctx.auth().replace(net::kPeerDomain, m.config.peer_keys);
+  net::SocketOptions sock;
+  sock.send_hwm = sock.recv_hwm = static_cast<int>(2 * job.staleness + 4);
+  m.sender = std::make_unique<net::PeerSender>(m.ctx, m.identity, static_cast<std::size_t>(job.staleness + 2), sock);
+  net::RpcServer::Config rc;
+  rc.endpoint = m.config.listen;
+  rc.domain = net::kPeerDomain;
+  rc.socket = sock;
+  m.server = std::make_unique<net::RpcServer>(m.ctx, &m.identity, rc, [this](const net::RequestContext& r, wire::Message& msg) {
+    return impl_->receive(r, msg);
+  });
+  m.endpoint = m.config.advertise.empty() ? m.server->endpoint() : m.config.advertise;
+}
+
+StageRuntime::~StageRuntime() {
+  impl_->server.reset();  // stop receiving first
+  impl_->sender.reset();
+}
+
+StageWork StageRuntime::run_once(std::chrono::milliseconds wait) {
+  auto& m = *impl_;
+  StageWork w;
+  m.expire();
+  if (!m.config.checkpoint_path.empty() && Clock::now() - m.last_checkpoint > m.config.checkpoint_interval) {
+    try {
+      m.checkpoint();
+    } catch (const std::exception& e) {
+      spdlog::error("{}", e.what());
+      m.last_checkpoint = Clock::now();  // try again after the next interval
+    }
+  }
+  std::optional<Inbound> item;
+  {
+    std::unique_lock lock(m.mutex);
+    auto ready = [&] { return !m.backwards.empty() || !m.forwards.empty() || m.can_feed(); };
+    if (!ready()) m.inbox_cv.wait_for(lock, wait, ready);
+    // Backward first: it frees memory and a weight version, and unblocks the first stage.
+    if (!m.backwards.empty()) {
+      item = std::move(m.backwards.front());
+      m.backwards.pop_front();
+    } else if (!m.forwards.empty()) {
+      item = std::move(m.forwards.front());
+      m.forwards.pop_front();
+    }
+  }
+  const auto t0 = Clock::now();
+  if (item) {
+    if (item->backward) {
+      m.backward(w, *item);
+    } else {
+      m.forward(w, *item);
+    }
+  } else if (m.can_feed()) {
+    m.feed(w);
+  } else {
+    return w;
+  }
+  w.did_work = true;
+  w.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::lock_guard lock(m.mutex);
+  m.stats.busy_seconds += w.seconds;
+  m.refresh_memory_stats_locked();
+  return w;
+}
+
+void StageRuntime::checkpoint_now() { impl_->checkpoint(); }
+
+StageStats StageRuntime::stats() const {
+  std::lock_guard lock(impl_->mutex);
+  auto s = impl_->stats;
+  if (impl_->sender) s.bytes_sent = impl_->sender->bytes_sent();
+  return s;
+}
+
+std::string StageRuntime::endpoint() const { return impl_->endpoint; }
+bool StageRuntime::is_first() const { return impl_->first(); }
+bool StageRuntime::is_last() const { return impl_->last(); }
+const StageConfig& StageRuntime::config() const { return impl_->config; }
+
+bool StageRuntime::finished() const {
+  const auto& m = *impl_;
+  return m.first() && m.config.max_micro_batches > 0 && m.fed >= m.config.max_micro_batches && m.in_flight.empty();
+}
+
+std::string StageRuntime::description() const {
+  const auto& m = *impl_;
+  return "training blocks [" + std::to_string(m.config.blocks.first) + ", " + std::to_string(m.config.blocks.last) +
+         ") of " + std::to_string(m.chain.block_count()) + " in pipeline " + std::to_string(m.config.pipeline) + " of '" +
+         (m.config.job.name.empty() ? m.config.job.id : m.config.job.name) + "' on " + m.config.device;
+}
+
+}  // namespace rookery::pipeline

@@ -1,0 +1,102 @@
+#pragma once
+// StageRuntime: one pipeline stage of Ravnest's zero-bubble asynchronous model parallelism.
+//
+// The stage holds blocks [first, last) of the model. It runs forward as soon as input
+// arrives and backward as soon as the gradient arrives, steps its own optimizer after each
+// (accumulated) backward, and never flushes: the first stage keeps at most `staleness`
+// micro-batches in flight. Weight stashing (PipeDream): every forward runs on a weight
+// *version* that is never changed while micro-batches it started are in flight, so each
+// backward runs through the graph its forward built, with exactly the weights it used.
+// The optimizer updates a master copy; a version is refreshed from it, or a new one taken
+// from a small pool, after each step. Versions nobody needs are recycled at once.
+//
+// Threads: the RPC server thread receives and decodes messages into the inbox; the caller
+// of run_once() computes; the PeerSender thread encodes (codec) and sends. Queues are
+// bounded by the staleness, and nothing busy-waits.
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "job/job_spec.hpp"
+#include "model/block_chain.hpp"
+#include "net/peer_sender.hpp"
+#include "net/secure_context.hpp"
+
+namespace rookery::pipeline {
+
+struct StageConfig {
+  job::JobSpec job;
+  std::uint32_t pipeline = 0;
+  model::BlockRange blocks;
+  std::string listen = "tcp://127.0.0.1:0";   // where this stage receives
+  std::string advertise;                      // what peers should connect to (default: the bound endpoint)
+  net::PeerAddress next;                      // empty for the last stage
+  std::vector<std::string> peer_keys;         // keys allowed to send to this stage
+  std::string device = "cpu";
+  std::filesystem::path checkpoint_path;      // empty: no checkpoints
+  std::chrono::seconds checkpoint_interval{300};
+  std::chrono::milliseconds micro_batch_timeout{20000};  // in flight longer: dropped and counted
+  std::int64_t max_micro_batches = 0;         // first stage: stop feeding after this many; 0 = unbounded
+  std::int64_t first_sample = 0;              // first stage: where sample ids start (unless resumed)
+};
+
+struct StageStats {
+  std::int64_t forwards = 0;          // micro-batches forwarded by this stage
+  std::int64_t backwards = 0;         // micro-batches whose backward finished here
+  std::int64_t samples = 0;           // samples whose backward finished here
+  std::int64_t optimizer_steps = 0;
+  std::int64_t dropped = 0;           // timed out in flight (a peer died or stalled)
+  std::int64_t rejected = 0;          // malformed or unusable messages
+  std::int64_t unknown_backwards = 0; // gradients for micro-batches no longer in flight
+  std::int64_t in_flight = 0;
+  std::int64_t live_versions = 0;     // weight versions held for in-flight micro-batches
+  std::int64_t stash_bytes = 0;       // memory those versions take
+  std::int64_t next_sample = 0;
+  double last_loss = -1;
+  double forward_flops = 0, backward_flops = 0;
+  double busy_seconds = 0;
+  std::uint64_t bytes_sent = 0;
+  std::int64_t checkpoints = 0;
+};
+
+struct StageWork {
+  bool did_work = false;
+  double flops = 0;
+  double seconds = 0;
+  std::int64_t samples = 0;   // samples completed (backward) in this call
+  double loss = -1;           // the loss of a micro-batch completed in this call, if any
+};
+
+class StageRuntime {
+ public:
+  // Binds the stage's socket and loads the checkpoint at config.checkpoint_path if there is
+  // one. Throws CheckpointError for a corrupt checkpoint (never trains from a bad one).
+  StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& identity, StageConfig config);
+  ~StageRuntime();
+  StageRuntime(const StageRuntime&) = delete;
+  StageRuntime& operator=(const StageRuntime&) = delete;
+
+  // Does one item of work (a backward, a forward, or, on the first stage, a new
+  // micro-batch), waiting up to `wait` for one. Call from one thread only.
+  StageWork run_once(std::chrono::milliseconds wait);
+  // Writes a checkpoint now (the compute thread; also on a clean stop).
+  void checkpoint_now();
+
+  StageStats stats() const;
+  std::string endpoint() const;      // the address peers send to
+  bool is_first() const;
+  bool is_last() const;
+  // First stage with max_micro_batches set: all fed and none left in flight.
+  bool finished() const;
+  std::string description() const;
+  const StageConfig& config() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rookery::pipeline
