@@ -103,6 +103,10 @@
         <source>Unknown</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 GFLOP</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -315,6 +319,10 @@
     </message>
     <message>
         <source>Quitting Rookery</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notice</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -37,7 +37,7 @@ QString Format::duration(double seconds) {
 QString Format::flopCount(double flops) {
   if (flops >= 1e15) return tr("%1 PFLOP").arg(number(flops / 1e15, decimalsFor(flops / 1e15)));
   if (flops >= 1e12) return tr("%1 TFLOP").arg(number(flops / 1e12, decimalsFor(flops / 1e12)));
-  return tr("%1 TFLOP").arg(number(flops / 1e12, 3));
+  return tr("%1 GFLOP").arg(number(flops / 1e9, decimalsFor(flops / 1e9)));
 }
 
 QString Format::gflopRate(double gflops) {

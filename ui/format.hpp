@@ -15,7 +15,7 @@ class Format {
   static QString bytes(quint64 bytes);                       // "3.2 GiB"
   static QString bytesOf(quint64 used, quint64 total);       // "3.2 / 24.0 GiB"
   static QString duration(double seconds);                   // "2 h 05 min", "42 s"
-  static QString flopCount(double flops);                    // "1.23 TFLOP"
+  static QString flopCount(double flops);                    // "1.23 TFLOP", "512 GFLOP"
   static QString gflopRate(double gflops);                   // "45.6 GFLOP/s", "1.20 TFLOP/s"
   static QString percent(double percent);                    // "87 %"
   static QString temperature(double celsius);                // "64 °C"

@@ -70,25 +70,30 @@ MainWindow::MainWindow(NodeConnection& node, NodeLauncher* launcher, QWidget* pa
   dashboard_ = new QGridLayout;
   dashboard_->setSpacing(16);
   for (int c = 0; c < kDashboardColumns; ++c) dashboard_->setColumnStretch(c, 1);
-  page->addLayout(dashboard_, 1);
+  page->addLayout(dashboard_);
+  page->addStretch(1);
   state_card_ = new NodeStateCard(central);
   device_card_ = new DeviceCard(central);
   addCard(state_card_);
   addCard(device_card_);
 
+  notice_ = new QLabel(central);
+  notice_->setObjectName(QStringLiteral("notice"));
+  notice_->setWordWrap(true);
+  notice_->setAccessibleName(tr("Notice"));
+  notice_->hide();
+  notice_timer_ = new QTimer(this);
+  notice_timer_->setSingleShot(true);
+  connect(notice_timer_, &QTimer::timeout, notice_, &QLabel::hide);
+  page->addWidget(notice_);
   footer_ = new QLabel(central);
   footer_->setObjectName(QStringLiteral("footer"));
   footer_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   page->addWidget(footer_);
-  {
-    QPalette pal = footer_->palette();
-    pal.setColor(QPalette::WindowText, theme::secondaryText(palette()));
-    footer_->setPalette(pal);
-    tagline_->setPalette(pal);
-  }
+  applyColours();
   setCentralWidget(central);
-  resize(900, 560);
-  setMinimumSize(720, 480);
+  resize(900, 460);
+  setMinimumSize(720, 440);
 
   tray_ = new TrayIcon(this);
   connect(tray_, &TrayIcon::contributeRequested, this, &MainWindow::contribute);
@@ -101,15 +106,15 @@ MainWindow::MainWindow(NodeConnection& node, NodeLauncher* launcher, QWidget* pa
   connect(&node_, &NodeConnection::snapshotChanged, this, &MainWindow::render);
   connect(&node_, &NodeConnection::connectionChanged, this, &MainWindow::render);
   connect(&node_, &NodeConnection::nodeMessage, this, [this](const QString& message) {
-    footer_->setText(message);
+    showNotice(message);
   });
   connect(&node_, &NodeConnection::requestFailed, this, [this](const QString& error) {
-    footer_->setText(tr("rookery-node refused: %1").arg(error));
+    showNotice(tr("rookery-node refused: %1").arg(error));
   });
   if (launcher_) {
     connect(launcher_, &NodeLauncher::launched, this, [this](qint64 pid) {
       launch_problem_.clear();
-      footer_->setText(tr("Started rookery-node (process %1)").arg(pid));
+      showNotice(tr("Started rookery-node (process %1)").arg(pid));
       render();
     });
     connect(launcher_, &NodeLauncher::launchFailed, this, [this](const QString& error) {
@@ -200,6 +205,28 @@ void MainWindow::render() {
   }
   button_->setAccessibleName(button_->text());
   button_->updateGeometry();
+}
+
+void MainWindow::showNotice(const QString& text) {
+  notice_->setText(text);
+  notice_->show();
+  notice_timer_->start(20000);
+}
+
+void MainWindow::changeEvent(QEvent* event) {
+  QMainWindow::changeEvent(event);
+  if (event->type() == QEvent::PaletteChange) applyColours();
+}
+
+void MainWindow::applyColours() {
+  for (auto* label : {tagline_, footer_}) {
+    QPalette pal = label->palette();
+    pal.setColor(QPalette::WindowText, theme::secondaryText(palette()));
+    label->setPalette(pal);
+  }
+  QPalette pal = notice_->palette();
+  pal.setColor(QPalette::WindowText, theme::warning(palette()));
+  notice_->setPalette(pal);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -8,6 +8,7 @@
 
 class QGridLayout;
 class QLabel;
+class QTimer;
 
 namespace rookery::ui {
 
@@ -53,8 +54,12 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void changeEvent(QEvent* event) override;
 
  private:
+  void applyColours();
+  // A message from the node or about it, shown for a while above the footer.
+  void showNotice(const QString& text);
   void render();
   void finishQuit();
 
@@ -63,6 +68,8 @@ class MainWindow : public QMainWindow {
   TrayIcon* tray_;
   ContributeButton* button_;
   QLabel* tagline_;
+  QLabel* notice_;
+  QTimer* notice_timer_;
   QLabel* footer_;
   static constexpr int kDashboardColumns = 2;
   QGridLayout* dashboard_;

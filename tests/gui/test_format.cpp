@@ -46,7 +46,8 @@ class TestFormat : public QObject {
   }
 
   void flops() {
-    QCOMPARE(Format::flopCount(0), QStringLiteral("0.000 TFLOP"));
+    QCOMPARE(Format::flopCount(0), QStringLiteral("0.00 GFLOP"));
+    QCOMPARE(Format::flopCount(512e9), QStringLiteral("512 GFLOP"));
     QCOMPARE(Format::flopCount(1.234e12), QStringLiteral("1.23 TFLOP"));
     QCOMPARE(Format::flopCount(456e12), QStringLiteral("456 TFLOP"));
     QCOMPARE(Format::flopCount(2.5e15), QStringLiteral("2.50 PFLOP"));

@@ -1,6 +1,8 @@
 // The main window against a real rookery-node: the device card shows the node's device,
 // the Contribute button and the tray menu start and pause the node, Quit stops it.
 #include <QAction>
+#include <QApplication>
+#include <QDir>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QTest>
@@ -34,6 +36,9 @@ class TestMainWindow : public QObject {
   pb::NodeSnapshot nodeSays();
   // Waits for `n` more snapshots to reach the window (telemetry every 200 ms).
   bool waitSnapshots(int n);
+  // With $ROOKERY_GUI_SCREENSHOTS set to a folder, saves the window in a light and a dark
+  // palette there: a quick look at a layout change without a display.
+  void saveScreenshots(const QString& name);
 
   QTemporaryDir dir_;
   TestNode node_;
@@ -49,6 +54,25 @@ pb::NodeSnapshot TestMainWindow::nodeSays() {
 bool TestMainWindow::waitSnapshots(int n) {
   QSignalSpy spy(connection_.get(), &ui::NodeConnection::snapshotChanged);
   return QTest::qWaitFor([&] { return spy.count() >= n; }, 10000);
+}
+
+void TestMainWindow::saveScreenshots(const QString& name) {
+  const QString dir = qEnvironmentVariable("ROOKERY_GUI_SCREENSHOTS");
+  if (dir.isEmpty()) return;
+  const QPalette light = QApplication::palette();
+  QPalette dark;
+  dark.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
+  dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+  dark.setColor(QPalette::Base, QColor(0x1f, 0x21, 0x24));
+  dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+  dark.setColor(QPalette::Button, QColor(0x35, 0x37, 0x3a));
+  dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
+  for (const auto& [suffix, palette] : {std::pair{QStringLiteral("light"), light}, std::pair{QStringLiteral("dark"), dark}}) {
+    QApplication::setPalette(palette);
+    QCoreApplication::processEvents();
+    window_->grab().save(QDir(dir).filePath(name + QLatin1Char('-') + suffix + QStringLiteral(".png")));
+  }
+  QApplication::setPalette(light);
 }
 
 void TestMainWindow::initTestCase() {
@@ -94,6 +118,7 @@ void TestMainWindow::contributeButtonStartsAndPausesTheNode() {
   QCOMPARE(button->text(), QStringLiteral("Pause"));
   QTRY_VERIFY_WITH_TIMEOUT(nodeSays().work().work_units() >= units_before + 2, 15000);
   QTRY_VERIFY_WITH_TIMEOUT(connection_->snapshot().work().work_units() >= units_before + 2, 5000);
+  saveScreenshots(QStringLiteral("contributing"));
 
   QTest::mouseClick(button, Qt::LeftButton);
   QCOMPARE(nodeSays().state(), pb::PAUSED);

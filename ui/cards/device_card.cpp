@@ -25,6 +25,7 @@ DeviceCard::DeviceCard(QWidget* parent) : Card(tr("Device"), parent) {
   note_ = new QLabel(this);
   note_->setObjectName(QStringLiteral("deviceNote"));
   note_->setWordWrap(true);
+  note_->setFont(theme::scaled(font(), 0.9));
   grid_ = new MetricGrid(this);
   gpu_memory_ = grid_->addRow(tr("GPU memory"), QStringLiteral("gpuMemory"), true);
   gpu_utilisation_ = grid_->addRow(tr("Utilisation"), QStringLiteral("gpuUtilisation"), true);

@@ -50,9 +50,12 @@ void ContributeButton::paintEvent(QPaintEvent*) {
     ink = theme::onAccent();
     border = fill;
   } else {
-    fill = theme::cardBackground(pal);
-    if (hover) fill = theme::meterTrack(pal);
-    if (down) fill = fill.darker(115);
+    // Pause: a quiet tint of the accent, so the action that stops work does not shout.
+    const QColor base = theme::cardBackground(pal), a = theme::accent(pal);
+    const double t = down ? 0.30 : hover ? 0.20 : 0.10;
+    fill = QColor::fromRgbF(static_cast<float>(base.redF() * (1 - t) + a.redF() * t),
+                            static_cast<float>(base.greenF() * (1 - t) + a.greenF() * t),
+                            static_cast<float>(base.blueF() * (1 - t) + a.blueF() * t));
     ink = pal.color(QPalette::WindowText);
     border = theme::accent(pal);
   }
