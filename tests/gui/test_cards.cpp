@@ -1,0 +1,144 @@
+// The dashboard cards from hand-made snapshots: the GPU path (which the test machines may
+// lack), the CPU path, and the node state in words.
+#include <QDir>
+#include <QLabel>
+#include <QTest>
+
+#include "ui/cards/device_card.hpp"
+#include "ui/cards/node_state_card.hpp"
+
+namespace pb = rookery::wire::pb;
+using rookery::ui::DeviceCard;
+using rookery::ui::NodeStateCard;
+
+namespace {
+pb::DeviceSnapshot gpuMachine() {
+  pb::DeviceSnapshot d;
+  d.set_compute_device("cuda:0");
+  d.set_cpu_model("AMD Ryzen 9 7950X 16-Core Processor");
+  d.set_cpu_cores(32);
+  d.set_ram_total_bytes(64ull << 30);
+  d.set_ram_available_bytes(40ull << 30);
+  d.set_cuda_available(true);
+  d.set_blas("cuBLAS 12.4");
+  d.set_measured_gflops(61234);
+  auto* g = d.add_gpus();
+  g->set_index(0);
+  g->set_name("NVIDIA GeForce RTX 4090");
+  g->set_memory_total_bytes(24ull << 30);
+  g->set_memory_used_bytes(3ull << 30);
+  g->set_utilization_percent(87);
+  g->set_temperature_c(64);
+  g->set_power_w(220);
+  g->set_power_limit_w(450);
+  return d;
+}
+
+QString valueOf(const QWidget& card, const char* name) {
+  auto* label = card.findChild<QLabel*>(QString::fromLatin1(name));
+  return label && label->isVisibleTo(&card) ? label->text() : QString();
+}
+
+void maybeSave(QWidget& w, const QString& name) {
+  const QString dir = qEnvironmentVariable("ROOKERY_GUI_SCREENSHOTS");
+  if (!dir.isEmpty()) w.grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
+}
+}  // namespace
+
+class TestCards : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase() { QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates)); }
+
+  void deviceCardShowsTheGpu() {
+    DeviceCard card;
+    card.resize(420, 360);
+    card.show();
+    card.showSnapshot(gpuMachine());
+    QCOMPARE(card.deviceName(), QStringLiteral("NVIDIA GeForce RTX 4090"));
+    QCOMPARE(valueOf(card, "gpuMemory"), QStringLiteral("3.0 / 24.0 GiB"));
+    QCOMPARE(valueOf(card, "gpuUtilisation"), QStringLiteral("87 %"));
+    QCOMPARE(valueOf(card, "gpuTemperature"), QStringLiteral("64 °C"));
+    QCOMPARE(valueOf(card, "gpuPower"), QStringLiteral("220 W of 450 W"));
+    QVERIFY(valueOf(card, "cpuSummary").contains(QStringLiteral("AMD Ryzen 9 7950X")));
+    QVERIFY(valueOf(card, "cpuSummary").contains(QStringLiteral("32")));
+    QCOMPARE(valueOf(card, "measuredSpeed"), QStringLiteral("61.2 TFLOP/s"));
+    QVERIFY(valueOf(card, "machineLoad").isEmpty());  // CPU rows give way to the GPU's
+    maybeSave(card, QStringLiteral("device-card-gpu"));
+  }
+
+  void deviceCardPicksTheGpuTheNodeComputesOn() {
+    auto d = gpuMachine();
+    auto* second = d.add_gpus();
+    second->set_index(1);
+    second->set_name("NVIDIA RTX A6000");
+    d.set_compute_device("cuda:1");
+    DeviceCard card;
+    card.showSnapshot(d);
+    QCOMPARE(card.deviceName(), QStringLiteral("NVIDIA RTX A6000"));
+    QVERIFY(card.summaryText().contains(QStringLiteral("1 more GPU")));
+  }
+
+  void deviceCardShowsTheCpuWithoutGpu() {
+    pb::DeviceSnapshot d;
+    d.set_compute_device("cpu");
+    d.set_cpu_model("Intel(R) Core(TM) i5-8250U CPU @ 1.60GHz");
+    d.set_cpu_cores(8);
+    d.set_ram_total_bytes(16ull << 30);
+    d.set_ram_available_bytes(12ull << 30);
+    d.set_cpu_load_percent(23);
+    d.set_node_cpu_percent(12);
+    d.set_compute_threads(4);
+    d.set_gpu_status("no NVIDIA driver (libnvidia-ml.so.1 not found)");
+    d.set_blas("OpenBLAS (OpenBLAS 0.3.21 DYNAMIC_ARCH) at /usr/lib/libblas.so.3");
+    d.set_measured_gflops(95.5);
+    DeviceCard card;
+    card.show();
+    card.showSnapshot(d);
+    QCOMPARE(card.deviceName(), QStringLiteral("Intel(R) Core(TM) i5-8250U CPU @ 1.60GHz"));
+    QVERIFY(valueOf(card, "cpuCores").contains(QStringLiteral("8")));
+    QCOMPARE(valueOf(card, "ram"), QStringLiteral("4.0 / 16.0 GiB"));
+    QCOMPARE(valueOf(card, "machineLoad"), QStringLiteral("23 %"));
+    QCOMPARE(valueOf(card, "nodeCpu"), QStringLiteral("12 %"));
+    QCOMPARE(valueOf(card, "blas"), QStringLiteral("OpenBLAS 0.3.21"));
+    QVERIFY(valueOf(card, "gpuMemory").isEmpty());
+    QVERIFY(card.summaryText().contains(QStringLiteral("libnvidia-ml.so.1")));
+  }
+
+  void nodeStateCardSaysTheState_data() {
+    QTest::addColumn<int>("state");
+    QTest::addColumn<QString>("words");
+    QTest::newRow("starting") << int(pb::STARTING) << "Starting";
+    QTest::newRow("paused") << int(pb::PAUSED) << "Paused";
+    QTest::newRow("contributing") << int(pb::CONTRIBUTING) << "Contributing";
+    QTest::newRow("stopping") << int(pb::STOPPING) << "Stopping";
+    QTest::newRow("failed") << int(pb::FAILED) << "Failed";
+  }
+  void nodeStateCardSaysTheState() {
+    QFETCH(int, state);
+    QFETCH(QString, words);
+    pb::NodeSnapshot s;
+    s.set_state(static_cast<pb::NodeState>(state));
+    s.set_state_reason("paused: press Contribute to start");
+    s.mutable_work()->set_work_units(1234);
+    s.mutable_work()->set_flops(2.5e12);
+    s.mutable_work()->set_current_gflops(45.6);
+    s.set_uptime_seconds(3725);
+    NodeStateCard card;
+    card.showSnapshot(s);
+    QCOMPARE(card.stateText(), words);
+    QCOMPARE(card.reasonText(), QStringLiteral("Paused: press Contribute to start"));
+    QCOMPARE(valueOf(card, "workUnits"), QStringLiteral("1,234"));
+    QCOMPARE(valueOf(card, "workDone"), QStringLiteral("2.50 TFLOP"));
+    QCOMPARE(valueOf(card, "uptime"), QStringLiteral("1 h 02 min"));
+    QCOMPARE(valueOf(card, "currentSpeed"),
+             state == pb::CONTRIBUTING ? QStringLiteral("45.6 GFLOP/s") : QStringLiteral("idle"));
+    card.showDisconnected(QStringLiteral("rookery-node is not running"));
+    QCOMPARE(card.stateText(), QStringLiteral("Not running"));
+    QCOMPARE(card.reasonText(), QStringLiteral("rookery-node is not running"));
+  }
+};
+
+QTEST_MAIN(TestCards)
+#include "test_cards.moc"
