@@ -186,6 +186,7 @@ void MainWindow::render() {
     state_card_->showDisconnected(why);
     if (!node_.hasSnapshot()) device_card_->showDisconnected();
     tray_->showDisconnected(why);
+    tray_->contributeAction()->setEnabled(launcher_ != nullptr && !quitting_);
   }
 
   // The button offers what the node's reported state allows next.
