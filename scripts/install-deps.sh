@@ -8,7 +8,7 @@ PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
   # Qt 6: Widgets, Charts, SVG icons, Linguist tools (lupdate/lrelease), Qt Test (in base-dev)
   qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
-  libgl-dev qt6-qpa-plugins
+  libgl-dev libqt6opengl6-dev qt6-qpa-plugins
   # LibTorch and an optimised BLAS for it (the reference libblas.so.3 is ~30x slower)
   libtorch-dev libopenblas0-pthread libopenblas-dev
   # ZeroMQ (built with libsodium: CURVE) and its C++ binding

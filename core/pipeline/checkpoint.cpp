@@ -96,7 +96,9 @@ void save_checkpoint(const std::filesystem::path& path, const model::Shard& shar
   const std::uint64_t sum = XXH3_64bits(file.data(), file.size());
   file.append(reinterpret_cast<const char*>(&sum), 8);
 
-  std::filesystem::create_directories(path.parent_path());
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec) throw CheckpointError("cannot create the checkpoint folder " + path.parent_path().string() + ": " + ec.message());
   const auto tmp = path.string() + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) throw CheckpointError("cannot create " + tmp + ": " + std::strerror(errno));
