@@ -2,6 +2,9 @@
 // commands; it starts the node when none runs. Composition only: the parts live in ui/.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QProcess>
+
+#include <algorithm>
 
 #include "net/paths.hpp"
 #include "ui/app_resources.hpp"
@@ -37,7 +40,11 @@ int main(int argc, char** argv) {
       QStringLiteral("path"));
   const QCommandLineOption minimized_option(
       QStringLiteral("minimized"), QCoreApplication::translate("main", "Start in the tray, without opening the window."));
-  cli.addOptions({runtime_dir_option, node_bin_option, minimized_option});
+  const QCommandLineOption contribute_option(
+      QStringLiteral("contribute"),
+      QCoreApplication::translate("main", "Contribute at once: ask rookery-node to contribute as soon as it answers "
+                                          "(starting it when none runs)."));
+  cli.addOptions({runtime_dir_option, node_bin_option, minimized_option, contribute_option});
   cli.process(app);
 
   const std::filesystem::path runtime_dir = cli.isSet(runtime_dir_option)
@@ -47,12 +54,25 @@ int main(int argc, char** argv) {
   rookery::ui::NodeConnection node(runtime_dir);
   rookery::ui::NodeLauncher::Options launch;
   launch.program = cli.value(node_bin_option);
+  // A node this GUI starts gets $ROOKERY_NODE_ARGS (split as a shell would: the demo makes
+  // it a pipeline stage with "--plan … --stage 0") and the data folder of $ROOKERY_DATA_DIR,
+  // which the node would read from its environment anyway; explicit, it shows in `ps`.
+  launch.extra_arguments = QProcess::splitCommand(qEnvironmentVariable("ROOKERY_NODE_ARGS"));
+  const QString data_dir = qEnvironmentVariable("ROOKERY_DATA_DIR");
+  const bool has_data_dir = std::any_of(launch.extra_arguments.cbegin(), launch.extra_arguments.cend(),
+                                        [](const QString& a) { return a == QLatin1String("--data-dir") ||
+                                                                      a.startsWith(QLatin1String("--data-dir=")); });
+  if (!data_dir.isEmpty() && !has_data_dir) launch.extra_arguments << QStringLiteral("--data-dir") << data_dir;
   rookery::ui::NodeLauncher launcher(node, launch);
   rookery::ui::MainWindow window(node, &launcher);
   QObject::connect(&window, &rookery::ui::MainWindow::finished, &app, &QCoreApplication::quit);
 
   node.start();
-  if (!node.isConnected()) launcher.ensureRunning();
+  if (cli.isSet(contribute_option)) {
+    window.contribute();  // the running node, or a new one started with --contribute
+  } else if (!node.isConnected()) {
+    launcher.ensureRunning();
+  }
   // Without a tray there would be no way back to a hidden window.
   if (!cli.isSet(minimized_option) || !rookery::ui::TrayIcon::available()) window.show();
   return app.exec();
