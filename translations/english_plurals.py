@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Fills the English plural forms in rookery_en.ts after `update_translations`.
 
-English needs a translation file only for messages with %n ("%n logical core(s)"): Qt then
-picks "1 logical core" or "8 logical cores". Every other English message stays untranslated
+English needs a translation file only for messages with %n ("%n logical core(s)",
+"%n micro-batch(es)"): Qt then picks "1 logical core" or "8 logical cores". Every other English message stays untranslated
 and shows its source text.
 """
 import pathlib
@@ -17,7 +17,8 @@ pattern = re.compile(
 
 def fill(match):
     source = match.group("source")
-    one, many = source.replace("(s)", ""), source.replace("(s)", "s")
+    one = source.replace("(es)", "").replace("(s)", "")
+    many = source.replace("(es)", "es").replace("(s)", "s")
     return (f'{match.group(1)}<translation>\n            <numerusform>{one}</numerusform>\n'
             f'            <numerusform>{many}</numerusform>\n        </translation>')
 

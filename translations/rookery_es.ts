@@ -107,6 +107,18 @@
         <source>%1 GFLOP</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>block %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>blocks %1–%2 of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 samples/s</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -124,6 +136,10 @@
     </message>
     <message>
         <source>Start in the tray, without opening the window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contribute at once: ask rookery-node to contribute as soon as it answers (starting it when none runs).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -416,6 +432,229 @@
     </message>
     <message>
         <source>%1 (%2 ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none: training a stage of a fixed pipeline plan</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::PipelineDiagram</name>
+    <message>
+        <source>Pipeline diagram</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This PC is not in a pipeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>A pipeline of %n stage(s), from the data to the loss.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This PC is stage %1 and holds %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage %1 · this PC</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::SwarmCard</name>
+    <message>
+        <source>Your place in the swarm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Place in the pipeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Receives from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sends to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight versions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dropped · rejected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent to peers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not in a pipeline yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contributing benchmark work</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Benchmark work only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This PC computes a benchmark workload until a coordinator places it in a pipeline.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When you contribute, this PC computes a benchmark workload until a coordinator places it in a pipeline.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pipeline %1 · stage %2 of %3 · %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the dataset (first stage)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nobody: computes the loss (last stage)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n micro-batch(es)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 stashed · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dropped: micro-batches whose gradient did not come back in time. Rejected: messages that did not match what this stage expected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fed every micro-batch it was asked to; none is in flight.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for rookery-node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The swarm is shown once rookery-node answers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::TrainingCard</name>
+    <message>
+        <source>Training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Moving average</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>micro-batches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loss chart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loss of each micro-batch this stage completed (faint) and its moving average</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimizer steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No model to train yet: the loss curve appears here once this PC trains a stage of a pipeline.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for the first micro-batch to come back through the pipeline…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Press Contribute to train: the loss curve appears here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · average %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The training is shown once rookery-node answers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No loss yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loss %1 after %2 micro-batches; %3 at micro-batch %4</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

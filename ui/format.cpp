@@ -56,6 +56,17 @@ QString Format::power(double watts, double limit_watts) {
 
 QString Format::count(quint64 n) { return QLocale().toString(n); }
 
+QString Format::blockRange(qint64 first, qint64 last, qint64 total) {
+  if (last - first <= 1) return tr("block %1 of %2").arg(first).arg(total);
+  return tr("blocks %1–%2 of %3").arg(first).arg(last - 1).arg(total);
+}
+
+QString Format::loss(double loss) { return number(loss, loss < 10 ? 3 : 2); }
+
+QString Format::sampleRate(double per_second) {
+  return tr("%1 samples/s").arg(number(per_second, per_second < 10 ? 1 : 0));
+}
+
 QString Format::blas(const std::string& description) {
   QString text = QString::fromStdString(description);
   QString name = text;

@@ -21,6 +21,10 @@ class Format {
   static QString temperature(double celsius);                // "64 °C"
   static QString power(double watts, double limit_watts);    // "220 W of 350 W"
   static QString count(quint64 n);                           // "12,345"
+  // A shard [first, last) of a model of `total` blocks, as block indices: "blocks 0–2 of 6".
+  static QString blockRange(qint64 first, qint64 last, qint64 total);
+  static QString loss(double loss);                          // "2.314"
+  static QString sampleRate(double per_second);              // "123 samples/s", "4.5 samples/s"
   // The BLAS the node reports, short: "OpenBLAS 0.3.21" from its long description.
   static QString blas(const std::string& description);
   // Text from the node ("paused: press Contribute"), with a capital first letter.

@@ -7,6 +7,8 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -14,6 +16,8 @@
 #include "ui/app_resources.hpp"
 #include "ui/cards/device_card.hpp"
 #include "ui/cards/node_state_card.hpp"
+#include "ui/cards/swarm_card.hpp"
+#include "ui/cards/training_card.hpp"
 #include "ui/format.hpp"
 #include "ui/node_connection.hpp"
 #include "ui/node_launcher.hpp"
@@ -67,15 +71,35 @@ MainWindow::MainWindow(NodeConnection& node, NodeLauncher* launcher, QWidget* pa
   header->addWidget(button_, 0, Qt::AlignVCenter);
   page->addLayout(header);
 
+  // The dashboard scrolls where the window is smaller than the cards (200 % scale on a
+  // small screen); Tab into a card's chart or diagram scrolls it into view.
+  auto* scroll = new QScrollArea(central);
+  scroll->setObjectName(QStringLiteral("dashboardScroll"));
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setFocusPolicy(Qt::NoFocus);
+  scroll->viewport()->setAutoFillBackground(false);
+  auto* cards = new QWidget(scroll);
+  cards->setObjectName(QStringLiteral("dashboard"));
+  cards->setAutoFillBackground(false);
+  auto* cards_page = new QVBoxLayout(cards);
+  cards_page->setContentsMargins(0, 0, 0, 0);
   dashboard_ = new QGridLayout;
   dashboard_->setSpacing(16);
   for (int c = 0; c < kDashboardColumns; ++c) dashboard_->setColumnStretch(c, 1);
-  page->addLayout(dashboard_);
-  page->addStretch(1);
-  state_card_ = new NodeStateCard(central);
-  device_card_ = new DeviceCard(central);
+  cards_page->addLayout(dashboard_);
+  cards_page->addStretch(1);
+  scroll->setWidget(cards);
+  page->addWidget(scroll, 1);
+  state_card_ = new NodeStateCard(cards);
+  device_card_ = new DeviceCard(cards);
+  swarm_card_ = new SwarmCard(cards);
+  training_card_ = new TrainingCard(cards);
   addCard(state_card_);
   addCard(device_card_);
+  addCard(swarm_card_);
+  addCard(training_card_);
 
   notice_ = new QLabel(central);
   notice_->setObjectName(QStringLiteral("notice"));
@@ -92,8 +116,11 @@ MainWindow::MainWindow(NodeConnection& node, NodeLauncher* launcher, QWidget* pa
   page->addWidget(footer_);
   applyColours();
   setCentralWidget(central);
-  resize(900, 460);
-  setMinimumSize(720, 440);
+  // Room for two rows of cards where the screen has it, else what the screen allows.
+  QSize size(1060, 880);
+  if (const QScreen* s = screen()) size = size.boundedTo(s->availableGeometry().size() * 0.92);
+  resize(size);
+  setMinimumSize(720, 480);
 
   tray_ = new TrayIcon(this);
   connect(tray_, &TrayIcon::contributeRequested, this, &MainWindow::contribute);
@@ -172,6 +199,8 @@ void MainWindow::render() {
   if (connected) {
     state_card_->showSnapshot(s);
     device_card_->showSnapshot(s.device());
+    swarm_card_->showSnapshot(s);
+    training_card_->showSnapshot(s);
     tray_->showNodeState(s);
     footer_->setText(tr("rookery-node %1 · process %2 · data in %3")
                          .arg(QString::fromStdString(s.version()))
@@ -185,6 +214,8 @@ void MainWindow::render() {
                                                             : tr("Connecting to rookery-node…");
     state_card_->showDisconnected(why);
     if (!node_.hasSnapshot()) device_card_->showDisconnected();
+    swarm_card_->showDisconnected();
+    training_card_->showDisconnected();
     tray_->showDisconnected(why);
     tray_->contributeAction()->setEnabled(launcher_ != nullptr && !quitting_);
   }

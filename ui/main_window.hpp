@@ -1,6 +1,6 @@
 #pragma once
 // Rookery's main window: a header with the large Contribute / Pause button, and a dashboard
-// of cards (node state, device; later charts and contribution). It shows what the node
+// of cards (node state, device, place in the swarm, training; later contribution). It shows what the node
 // reports and sends the user's commands to it; it never trains anything itself.
 #include <QMainWindow>
 
@@ -17,6 +17,8 @@ class NodeLauncher;
 class ContributeButton;
 class DeviceCard;
 class NodeStateCard;
+class SwarmCard;
+class TrainingCard;
 class TrayIcon;
 class Card;
 
@@ -34,6 +36,8 @@ class MainWindow : public QMainWindow {
   ContributeButton* contributeButton() const { return button_; }
   DeviceCard* deviceCard() const { return device_card_; }
   NodeStateCard* nodeStateCard() const { return state_card_; }
+  SwarmCard* swarmCard() const { return swarm_card_; }
+  TrainingCard* trainingCard() const { return training_card_; }
   TrayIcon* tray() const { return tray_; }
   bool isQuitting() const { return quitting_; }
 
@@ -77,6 +81,8 @@ class MainWindow : public QMainWindow {
   int next_column_ = 0;
   NodeStateCard* state_card_;
   DeviceCard* device_card_;
+  SwarmCard* swarm_card_;
+  TrainingCard* training_card_;
   QString launch_problem_;
   bool quitting_ = false;
   bool finished_ = false;

@@ -4,12 +4,22 @@
 // a node directly (a ControlClient of the test's own) and to watch processes the GUI
 // started detached, which the test cannot wait for as a parent.
 #include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <csignal>
 #include <filesystem>
+#include <memory>
+#include <vector>
 
 #include "control/control_client.hpp"
 
@@ -92,6 +102,132 @@ class TestNode {
  private:
   QProcess process_;
   std::filesystem::path runtime_dir_;
+};
+
+// A loopback TCP port nobody listens on now (the kernel picks it; a race with another
+// program taking it before the node binds is possible but unlikely).
+inline int freeLoopbackPort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return 0;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  socklen_t len = sizeof addr;
+  int port = 0;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+    port = ntohs(addr.sin_port);
+  }
+  ::close(fd);
+  return port;
+}
+
+// A static pipeline of real rookery-node processes on loopback training the demo job, the
+// way scripts/run-pipeline.sh starts one: a key per stage from --print-identity, blocks
+// split as evenly as the model allows, one plan file. Stage 0 is left paused (the GUI under
+// test contributes it); the others contribute from the start.
+class TestPipeline {
+ public:
+  ~TestPipeline() {
+    for (auto& p : processes_) {
+      if (p->state() == QProcess::NotRunning) continue;
+      p->kill();
+      p->waitForFinished(5000);
+    }
+  }
+
+  static QString demoJob() { return QStringLiteral(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json"); }
+
+  // Blocks of the demo job's model, counted as the model library does (GPT: embedding,
+  // depth layers, head).
+  static int demoBlocks() {
+    QFile f(demoJob());
+    if (!f.open(QIODevice::ReadOnly)) return 0;
+    const auto model = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("model")).toObject();
+    return model.value(QStringLiteral("depth")).toInt() + 2;
+  }
+
+  bool start(const QTemporaryDir& dir, int stages) {
+    dir_ = dir.path();
+    const int blocks = demoBlocks();
+    if (blocks < stages) return false;
+    QJsonArray plan_stages;
+    for (int i = 0; i < stages; ++i) {
+      QProcess identity;
+      identity.start(nodeProgram(), {QStringLiteral("--data-dir"), dataDir(i), QStringLiteral("--print-identity")});
+      if (!identity.waitForFinished(10000) || identity.exitCode() != 0) return false;
+      const int port = freeLoopbackPort();
+      if (port == 0) return false;
+      endpoints_ << QStringLiteral("tcp://127.0.0.1:%1").arg(port);
+      blocks_.push_back({i * blocks / stages, (i + 1) * blocks / stages});
+      plan_stages.append(QJsonObject{
+          {QStringLiteral("blocks"), QJsonArray{blocks_.back().first, blocks_.back().second}},
+          {QStringLiteral("endpoint"), endpoints_.back()},
+          {QStringLiteral("key"), QString::fromUtf8(identity.readAllStandardOutput()).trimmed()}});
+    }
+    block_count_ = blocks;
+    QFile plan(planPath());
+    if (!plan.open(QIODevice::WriteOnly)) return false;
+    plan.write(QJsonDocument(QJsonObject{{QStringLiteral("job"), demoJob()},
+                                         {QStringLiteral("pipeline"), 0},
+                                         {QStringLiteral("stages"), plan_stages}})
+                   .toJson());
+    plan.close();
+    // The last stage first: each stage connects to the next one when it starts.
+    for (int i = stages - 1; i >= 0; --i) {
+      auto p = std::make_unique<QProcess>();
+      p->setProcessChannelMode(QProcess::MergedChannels);
+      p->setStandardOutputFile(QDir(dir_).filePath(QStringLiteral("stage%1.log").arg(i)));
+      QStringList args{QStringLiteral("--data-dir"),   dataDir(i),
+                       QStringLiteral("--runtime-dir"), QString::fromStdString(runtimeDir(i).string()),
+                       QStringLiteral("--plan"),       planPath(),
+                       QStringLiteral("--stage"),      QString::number(i),
+                       QStringLiteral("--benchmark-seconds"), QStringLiteral("0.1"),
+                       QStringLiteral("--telemetry-ms"), QStringLiteral("200"),
+                       QStringLiteral("--threads"),    QStringLiteral("1")};
+      if (i > 0) args << QStringLiteral("--contribute");
+      p->start(nodeProgram(), args);
+      if (!p->waitForStarted(5000)) return false;
+      processes_.insert(processes_.begin(), std::move(p));
+    }
+    return true;
+  }
+
+  // Waits until every stage answers with its stage in the snapshot.
+  bool waitReady(int timeout_ms = 30000) {
+    return QTest::qWaitFor(
+        [this] {
+          for (std::size_t i = 0; i < processes_.size(); ++i) {
+            auto a = askNode(runtimeDir(static_cast<int>(i)));
+            if (!a.ok || a.snapshot.state() == pb::STARTING || !a.snapshot.has_stage()) return false;
+          }
+          return true;
+        },
+        timeout_ms);
+  }
+
+  QString log(int stage) const {
+    QFile f(QDir(dir_).filePath(QStringLiteral("stage%1.log").arg(stage)));
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+  }
+
+  QString dataDir(int stage) const { return QDir(dir_).filePath(QStringLiteral("stage%1").arg(stage)); }
+  std::filesystem::path runtimeDir(int stage) const {
+    return std::filesystem::path(QDir(dir_).filePath(QStringLiteral("run%1").arg(stage)).toStdString());
+  }
+  QString planPath() const { return QDir(dir_).filePath(QStringLiteral("plan.json")); }
+  QString endpoint(int stage) const { return endpoints_.value(stage); }
+  std::pair<int, int> blocks(int stage) const { return blocks_.at(static_cast<std::size_t>(stage)); }
+  int blockCount() const { return block_count_; }
+  QProcess& process(int stage) { return *processes_.at(static_cast<std::size_t>(stage)); }
+
+ private:
+  QString dir_;
+  QStringList endpoints_;
+  std::vector<std::pair<int, int>> blocks_;
+  int block_count_ = 0;
+  std::vector<std::unique_ptr<QProcess>> processes_;
 };
 
 }  // namespace rookery::gui_test

@@ -68,6 +68,15 @@ class TestFormat : public QObject {
     QCOMPARE(Format::blas("no BLAS loaded (sgemm_ not found)"), QStringLiteral("no BLAS loaded"));
   }
 
+  void pipelineQuantities() {
+    QCOMPARE(Format::blockRange(0, 3, 6), QStringLiteral("blocks 0–2 of 6"));
+    QCOMPARE(Format::blockRange(5, 6, 6), QStringLiteral("block 5 of 6"));
+    QCOMPARE(Format::loss(2.31449), QStringLiteral("2.314"));
+    QCOMPARE(Format::loss(12.5), QStringLiteral("12.50"));
+    QCOMPARE(Format::sampleRate(4.54), QStringLiteral("4.5 samples/s"));
+    QCOMPARE(Format::sampleRate(123.4), QStringLiteral("123 samples/s"));
+  }
+
   void translationsLoadForTheLocale() {
     // English carries only plural forms; the other languages are still being translated.
     QVERIFY(rookery::ui::installTranslations(*QCoreApplication::instance(), QLocale(QLocale::English))

@@ -82,7 +82,8 @@ void NodeStateCard::showSnapshot(const pb::NodeSnapshot& s) {
   uptime_.value->setText(Format::duration(s.uptime_seconds()));
   const auto& c = s.coordinator();
   if (c.endpoint().empty()) {
-    coordinator_.value->setText(tr("none: computing a local benchmark workload"));
+    coordinator_.value->setText(s.has_stage() ? tr("none: training a stage of a fixed pipeline plan")
+                                              : tr("none: computing a local benchmark workload"));
   } else if (c.reachable()) {
     coordinator_.value->setText(
         tr("%1 (%2 ms)").arg(QString::fromStdString(c.status()), QLocale().toString(c.rtt_ms(), 'f', 0)));

@@ -1,0 +1,151 @@
+#include "ui/cards/swarm_card.hpp"
+
+#include <QEvent>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include "ui/format.hpp"
+#include "ui/theme.hpp"
+#include "ui/widgets/pipeline_diagram.hpp"
+
+namespace rookery::ui {
+
+namespace pb = wire::pb;
+
+SwarmCard::SwarmCard(QWidget* parent) : Card(tr("Your place in the swarm"), parent) {
+  setObjectName(QStringLiteral("swarmCard"));
+  job_ = new QLabel(this);
+  job_->setObjectName(QStringLiteral("jobName"));
+  job_->setFont(theme::scaled(font(), 1.2, QFont::DemiBold));
+  job_->setWordWrap(true);
+  job_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  job_->setAccessibleName(tr("Job"));
+  position_ = new QLabel(this);
+  position_->setObjectName(QStringLiteral("stagePosition"));
+  position_->setWordWrap(true);
+  position_->setAccessibleName(tr("Place in the pipeline"));
+  diagram_ = new PipelineDiagram(this);
+  note_ = new QLabel(this);
+  note_->setObjectName(QStringLiteral("swarmNote"));
+  note_->setWordWrap(true);
+  note_->setFont(theme::scaled(font(), 0.9));
+  grid_ = new MetricGrid(this);
+  previous_ = grid_->addRow(tr("Receives from"), QStringLiteral("previousStage"));
+  next_ = grid_->addRow(tr("Sends to"), QStringLiteral("nextStage"));
+  in_flight_ = grid_->addRow(tr("In flight"), QStringLiteral("inFlight"));
+  versions_ = grid_->addRow(tr("Weight versions"), QStringLiteral("weightVersions"));
+  lost_ = grid_->addRow(tr("Dropped · rejected"), QStringLiteral("droppedRejected"));
+  sent_ = grid_->addRow(tr("Sent to peers"), QStringLiteral("bytesSent"));
+  body()->addWidget(job_);
+  body()->addWidget(position_);
+  body()->addSpacing(2);
+  body()->addWidget(diagram_);
+  body()->addSpacing(2);
+  body()->addWidget(grid_);
+  body()->addWidget(note_);
+  applyColours();
+  showDisconnected();
+}
+
+void SwarmCard::showSnapshot(const pb::NodeSnapshot& s) {
+  in_pipeline_ = s.has_stage() && s.stage().stage_count() > 0;
+  if (!in_pipeline_) {
+    job_->setText(tr("Not in a pipeline yet"));
+    position_->setText(s.state() == pb::CONTRIBUTING ? tr("Contributing benchmark work") : tr("Benchmark work only"));
+    note_->setText(s.state() == pb::CONTRIBUTING
+                       ? tr("This PC computes a benchmark workload until a coordinator places it in a pipeline.")
+                       : tr("When you contribute, this PC computes a benchmark workload until a coordinator places "
+                            "it in a pipeline."));
+    note_->setVisible(true);
+    diagram_->setShape({});
+    diagram_->setVisible(false);
+    showRows(false);
+    return;
+  }
+
+  const auto& st = s.stage();
+  job_->setText(QString::fromStdString(st.job_name().empty() ? st.job_id() : st.job_name()));
+  job_->setToolTip(tr("Job %1").arg(QString::fromStdString(st.job_id())));
+  position_->setText(tr("Pipeline %1 · stage %2 of %3 · %4")
+                         .arg(st.pipeline() + 1)
+                         .arg(st.stage() + 1)
+                         .arg(st.stage_count())
+                         .arg(Format::blockRange(st.first_block(), st.last_block(), st.block_count())));
+  PipelineDiagram::Shape shape;
+  shape.stage_count = static_cast<int>(st.stage_count());
+  shape.stage = static_cast<int>(st.stage());
+  shape.first_block = st.first_block();
+  shape.last_block = st.last_block();
+  shape.block_count = st.block_count();
+  shape.active = s.state() == pb::CONTRIBUTING;
+  diagram_->setShape(shape);
+  diagram_->setVisible(true);
+
+  previous_.value->setText(st.prev_endpoint().empty() ? tr("the dataset (first stage)")
+                                                      : QString::fromStdString(st.prev_endpoint()));
+  next_.value->setText(st.next_endpoint().empty() ? tr("nobody: computes the loss (last stage)")
+                                                  : QString::fromStdString(st.next_endpoint()));
+  in_flight_.value->setText(tr("%n micro-batch(es)", nullptr, static_cast<int>(st.in_flight())));
+  versions_.value->setText(tr("%1 stashed · %2")
+                               .arg(Format::count(static_cast<quint64>(std::max<qint64>(0, st.live_versions()))),
+                                    Format::bytes(static_cast<quint64>(std::max<qint64>(0, st.stash_bytes())))));
+  lost_.value->setText(tr("%1 · %2")
+                           .arg(Format::count(static_cast<quint64>(std::max<qint64>(0, st.dropped()))),
+                                Format::count(static_cast<quint64>(std::max<qint64>(0, st.rejected())))));
+  lost_.value->setToolTip(tr("Dropped: micro-batches whose gradient did not come back in time. Rejected: messages "
+                             "that did not match what this stage expected."));
+  sent_.value->setText(Format::bytes(st.bytes_sent()));
+  showRows(true);
+
+  QString note;
+  if (st.finished()) note = tr("Fed every micro-batch it was asked to; none is in flight.");
+  note_->setText(note);
+  note_->setVisible(!note.isEmpty());
+  applyColours();
+}
+
+void SwarmCard::showDisconnected() {
+  // The place of a node that is gone stays visible, dimmed by the state card's "Not running".
+  if (in_pipeline_) return;
+  job_->setText(tr("Not in a pipeline yet"));
+  position_->setText(tr("Waiting for rookery-node"));
+  note_->setText(tr("The swarm is shown once rookery-node answers."));
+  note_->setVisible(true);
+  diagram_->setVisible(false);
+  showRows(false);
+}
+
+void SwarmCard::showRows(bool visible) {
+  for (const auto* row : {&previous_, &next_, &in_flight_, &versions_, &lost_, &sent_}) {
+    grid_->setRowVisible(*row, visible);
+  }
+  grid_->setVisible(visible);
+}
+
+QString SwarmCard::jobText() const { return job_->text(); }
+
+QString SwarmCard::positionText() const { return position_->text(); }
+
+QString SwarmCard::summaryText() const {
+  QStringList parts{job_->text(), position_->text()};
+  for (auto* label : grid_->findChildren<QLabel*>()) {
+    if (label->isVisibleTo(this)) parts << label->text();
+  }
+  if (note_->isVisibleTo(this)) parts << note_->text();
+  return parts.join(QLatin1Char('\n'));
+}
+
+void SwarmCard::changeEvent(QEvent* event) {
+  Card::changeEvent(event);
+  if (event->type() == QEvent::PaletteChange) applyColours();
+}
+
+void SwarmCard::applyColours() {
+  for (auto* l : {position_, note_}) {
+    QPalette pal = l->palette();
+    pal.setColor(QPalette::WindowText, theme::secondaryText(palette()));
+    l->setPalette(pal);
+  }
+}
+
+}  // namespace rookery::ui

@@ -1,0 +1,48 @@
+#pragma once
+// "Your place in the swarm": the job this PC trains, its pipeline, its stage and the blocks
+// it holds, the neighbours it receives activations from and sends them to, a diagram of the
+// pipeline with this PC highlighted, and the stage's own bookkeeping (micro-batches in
+// flight, stashed weight versions, dropped and rejected work). Without a stage the node
+// computes benchmark work, and the card says so.
+#include "rookery/control.pb.h"
+#include "ui/widgets/card.hpp"
+#include "ui/widgets/metric_grid.hpp"
+
+class QLabel;
+
+namespace rookery::ui {
+
+class PipelineDiagram;
+
+class SwarmCard : public Card {
+  Q_OBJECT
+
+ public:
+  explicit SwarmCard(QWidget* parent = nullptr);
+
+  void showSnapshot(const wire::pb::NodeSnapshot& snapshot);
+  void showDisconnected();
+
+  bool inPipeline() const { return in_pipeline_; }
+  QString jobText() const;
+  QString positionText() const;  // "Pipeline 1 · stage 1 of 2 · blocks 0–2 of 6"
+  QString summaryText() const;   // every visible value, for tests and screen readers
+  PipelineDiagram* diagram() const { return diagram_; }
+
+ protected:
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void applyColours();
+  void showRows(bool visible);
+
+  bool in_pipeline_ = false;
+  QLabel* job_;
+  QLabel* position_;
+  QLabel* note_;
+  PipelineDiagram* diagram_;
+  MetricGrid* grid_;
+  MetricGrid::Row previous_, next_, in_flight_, versions_, lost_, sent_;
+};
+
+}  // namespace rookery::ui

@@ -1,0 +1,214 @@
+#include "ui/cards/training_card.hpp"
+
+#include <QChart>
+#include <QChartView>
+#include <QEvent>
+#include <QGraphicsLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QStackedWidget>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/format.hpp"
+#include "ui/theme.hpp"
+
+namespace rookery::ui {
+
+namespace pb = wire::pb;
+
+namespace {
+constexpr int kChartHeight = 190;
+}
+
+TrainingCard::TrainingCard(QWidget* parent) : Card(tr("Training"), parent) {
+  setObjectName(QStringLiteral("trainingCard"));
+
+  chart_ = new QChart;
+  chart_->legend()->hide();
+  chart_->setBackgroundVisible(false);
+  chart_->setPlotAreaBackgroundVisible(false);
+  chart_->setMargins(QMargins(0, 0, 0, 0));
+  chart_->setBackgroundRoundness(0);
+  chart_->layout()->setContentsMargins(0, 0, 0, 0);
+  loss_series_ = new QLineSeries(chart_);
+  loss_series_->setName(tr("Loss"));
+  average_series_ = new QLineSeries(chart_);
+  average_series_->setName(tr("Moving average"));
+  chart_->addSeries(loss_series_);
+  chart_->addSeries(average_series_);
+  x_axis_ = new QValueAxis(chart_);
+  x_axis_->setLabelFormat(QStringLiteral("%d"));
+  x_axis_->setTitleText(tr("micro-batches"));
+  x_axis_->setTickCount(5);
+  y_axis_ = new QValueAxis(chart_);
+  y_axis_->setLabelFormat(QStringLiteral("%.2f"));
+  y_axis_->setTickCount(5);
+  chart_->addAxis(x_axis_, Qt::AlignBottom);
+  chart_->addAxis(y_axis_, Qt::AlignLeft);
+  for (auto* series : {loss_series_, average_series_}) {
+    series->attachAxis(x_axis_);
+    series->attachAxis(y_axis_);
+  }
+
+  view_ = new QChartView(chart_, this);
+  view_->setObjectName(QStringLiteral("lossChart"));
+  view_->setRenderHint(QPainter::Antialiasing);
+  view_->setFrameShape(QFrame::NoFrame);
+  view_->setBackgroundBrush(Qt::NoBrush);
+  view_->setStyleSheet(QStringLiteral("background: transparent"));
+  view_->setFocusPolicy(Qt::TabFocus);
+  view_->setAccessibleName(tr("Loss chart"));
+  view_->setMinimumHeight(kChartHeight);
+  placeholder_ = new QLabel(this);
+  placeholder_->setObjectName(QStringLiteral("trainingPlaceholder"));
+  placeholder_->setAlignment(Qt::AlignCenter);
+  placeholder_->setWordWrap(true);
+  placeholder_->setMargin(16);
+  stack_ = new QStackedWidget(this);
+  stack_->addWidget(placeholder_);
+  stack_->addWidget(view_);
+  stack_->setMinimumHeight(kChartHeight);
+  caption_ = new QLabel(tr("Loss of each micro-batch this stage completed (faint) and its moving average"), this);
+  caption_->setObjectName(QStringLiteral("lossCaption"));
+  caption_->setWordWrap(true);
+  caption_->setFont(theme::scaled(font(), 0.85));
+
+  grid_ = new MetricGrid(this);
+  loss_ = grid_->addRow(tr("Loss"), QStringLiteral("loss"));
+  samples_ = grid_->addRow(tr("Samples"), QStringLiteral("samples"));
+  rate_ = grid_->addRow(tr("Speed"), QStringLiteral("sampleRate"));
+  steps_ = grid_->addRow(tr("Optimizer steps"), QStringLiteral("optimizerSteps"));
+  body()->addWidget(stack_);
+  body()->addWidget(caption_);
+  body()->addSpacing(2);
+  body()->addWidget(grid_);
+  applyColours();
+  showDisconnected();
+}
+
+void TrainingCard::showSnapshot(const pb::NodeSnapshot& s) {
+  history_.add(s);
+  if (!s.has_stage()) {
+    placeholder_->setText(tr("No model to train yet: the loss curve appears here once this PC trains a stage of "
+                             "a pipeline."));
+    stack_->setCurrentWidget(placeholder_);
+    caption_->hide();
+    showRows(false);
+    updateChart();
+    return;
+  }
+  const auto& st = s.stage();
+  const auto& w = s.work();
+  if (history_.hasLoss()) {
+    stack_->setCurrentWidget(view_);
+    caption_->show();
+  } else {
+    placeholder_->setText(s.state() == pb::CONTRIBUTING
+                              ? tr("Waiting for the first micro-batch to come back through the pipeline…")
+                              : tr("Press Contribute to train: the loss curve appears here."));
+    stack_->setCurrentWidget(placeholder_);
+    caption_->hide();
+  }
+  loss_.value->setText(history_.hasLoss()
+                           ? tr("%1 · average %2")
+                                 .arg(Format::loss(w.last_loss()), Format::loss(history_.averageLoss().back().y()))
+                           : tr("none yet"));
+  samples_.value->setText(Format::count(w.samples()));
+  rate_.value->setText(s.state() == pb::CONTRIBUTING || history_.samplesPerSecond() > 0
+                           ? Format::sampleRate(history_.samplesPerSecond())
+                           : tr("idle"));
+  steps_.value->setText(Format::count(static_cast<quint64>(std::max<qint64>(0, st.optimizer_steps()))));
+  showRows(true);
+  updateChart();
+}
+
+void TrainingCard::showDisconnected() {
+  // The curve of a node that is gone stays until another node answers (and replaces it).
+  if (history_.hasLoss()) {
+    rate_.value->setText(tr("idle"));
+    return;
+  }
+  placeholder_->setText(tr("The training is shown once rookery-node answers."));
+  stack_->setCurrentWidget(placeholder_);
+  caption_->hide();
+  showRows(false);
+}
+
+void TrainingCard::showRows(bool visible) {
+  for (const auto* row : {&loss_, &samples_, &rate_, &steps_}) grid_->setRowVisible(*row, visible);
+  grid_->setVisible(visible);
+}
+
+void TrainingCard::updateChart() {
+  const auto& points = history_.loss();
+  loss_series_->replace(points);
+  average_series_->replace(history_.averageLoss());
+  if (points.isEmpty()) {
+    view_->setAccessibleDescription(tr("No loss yet"));
+    return;
+  }
+  double lo = points.front().y(), hi = lo;
+  for (const auto& p : points) {
+    lo = std::min(lo, p.y());
+    hi = std::max(hi, p.y());
+  }
+  const double pad = std::max((hi - lo) * 0.08, 0.02);
+  y_axis_->setRange(std::max(0.0, lo - pad), hi + pad);
+  y_axis_->applyNiceNumbers();
+  const double x0 = points.front().x();
+  const double x1 = std::max(points.back().x(), x0 + 10);
+  x_axis_->setRange(x0, x1);
+  view_->setAccessibleDescription(
+      tr("Loss %1 after %2 micro-batches; %3 at micro-batch %4")
+          .arg(Format::loss(points.back().y()), Format::count(static_cast<quint64>(points.back().x())),
+               Format::loss(points.front().y()), Format::count(static_cast<quint64>(points.front().x()))));
+}
+
+bool TrainingCard::chartShown() const { return stack_->currentWidget() == view_; }
+
+QString TrainingCard::placeholderText() const { return placeholder_->text(); }
+
+QString TrainingCard::summaryText() const {
+  QStringList parts;
+  if (stack_->currentWidget() == placeholder_) parts << placeholder_->text();
+  for (auto* label : grid_->findChildren<QLabel*>()) {
+    if (label->isVisibleTo(this)) parts << label->text();
+  }
+  return parts.join(QLatin1Char('\n'));
+}
+
+void TrainingCard::changeEvent(QEvent* event) {
+  Card::changeEvent(event);
+  if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) applyColours();
+}
+
+void TrainingCard::applyColours() {
+  const QPalette& pal = palette();
+  const QColor muted = theme::secondaryText(pal);
+  const QColor grid = theme::cardBorder(pal);
+  QColor faint = theme::accent(pal);
+  faint.setAlphaF(0.35f);
+  loss_series_->setPen(QPen(faint, 1.2));
+  average_series_->setPen(QPen(theme::accent(pal), 2.4, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+  const QFont label_font = theme::scaled(font(), 0.82);
+  for (auto* axis : {x_axis_, y_axis_}) {
+    axis->setLabelsColor(muted);
+    axis->setLabelsFont(label_font);
+    axis->setTitleBrush(muted);
+    axis->setTitleFont(label_font);
+    axis->setGridLineColor(grid);
+    axis->setLinePenColor(grid);
+    axis->setMinorGridLineVisible(false);
+  }
+  for (auto* l : {placeholder_, caption_}) {
+    QPalette lp = l->palette();
+    lp.setColor(QPalette::WindowText, muted);
+    l->setPalette(lp);
+  }
+}
+
+}  // namespace rookery::ui

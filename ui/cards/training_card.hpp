@@ -1,0 +1,59 @@
+#pragma once
+// "Training": the loss of the micro-batches this PC's stage completed, live (Qt Charts: each
+// micro-batch's loss, faint, and its moving average), with the samples processed, the
+// sample rate and the optimizer steps. The history is kept in a TrainingHistory and starts
+// over when the node restarts or takes another stage.
+#include "rookery/control.pb.h"
+#include "ui/training_history.hpp"
+#include "ui/widgets/card.hpp"
+#include "ui/widgets/metric_grid.hpp"
+
+class QChart;
+class QChartView;
+class QLabel;
+class QLineSeries;
+class QStackedWidget;
+class QValueAxis;
+
+namespace rookery::ui {
+
+class TrainingCard : public Card {
+  Q_OBJECT
+
+ public:
+  explicit TrainingCard(QWidget* parent = nullptr);
+
+  void showSnapshot(const wire::pb::NodeSnapshot& snapshot);
+  void showDisconnected();
+
+  const TrainingHistory& history() const { return history_; }
+  QLineSeries* lossSeries() const { return loss_series_; }
+  QLineSeries* averageSeries() const { return average_series_; }
+  QChartView* chartView() const { return view_; }
+  bool chartShown() const;
+  QString placeholderText() const;
+  QString summaryText() const;  // every visible value, for tests and screen readers
+
+ protected:
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void applyColours();
+  void updateChart();
+  void showRows(bool visible);
+
+  TrainingHistory history_;
+  QStackedWidget* stack_;
+  QLabel* placeholder_;
+  QChartView* view_;
+  QChart* chart_;
+  QLineSeries* loss_series_;
+  QLineSeries* average_series_;
+  QValueAxis* x_axis_;
+  QValueAxis* y_axis_;
+  QLabel* caption_;
+  MetricGrid* grid_;
+  MetricGrid::Row loss_, samples_, rate_, steps_;
+};
+
+}  // namespace rookery::ui
