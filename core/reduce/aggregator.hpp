@@ -1,0 +1,37 @@
+#pragma once
+// How a slice's values from all members become one: the hook where robust aggregation
+// (BTARD's CenteredClip) plugs in. The default, WeightedMean, is decomposable, so the ring
+// sums partial slices on the way and no member sees another's raw values; an aggregator
+// that is not (a clipped mean, a median) gets every member's raw slice at the slice's owner.
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace rookery::reduce {
+
+struct Contribution {
+  std::string_view member;
+  double weight = 0;                // samples this member processed since the last average
+  std::span<const float> values;
+};
+
+class Aggregator {
+ public:
+  virtual ~Aggregator() = default;
+  virtual std::string_view name() const = 0;
+  // True when the result is exactly sum(w_i * x_i) / sum(w_i), which lets the ring reduce
+  // partial sums along the way (reduce-scatter) instead of gathering raw slices.
+  virtual bool is_weighted_mean() const { return false; }
+  // Writes the aggregate of `contributions` (in ring order, all the same length) into `out`.
+  // Called on the slice's owner, from a ring's thread: must be thread-safe.
+  virtual void aggregate(std::span<const Contribution> contributions, std::span<float> out) const = 0;
+};
+
+class WeightedMean final : public Aggregator {
+ public:
+  std::string_view name() const override { return "weighted-mean"; }
+  bool is_weighted_mean() const override { return true; }
+  void aggregate(std::span<const Contribution> contributions, std::span<float> out) const override;
+};
+
+}  // namespace rookery::reduce

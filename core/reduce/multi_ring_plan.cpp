@@ -1,0 +1,78 @@
+#include "reduce/multi_ring_plan.hpp"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+namespace rookery::reduce {
+
+MultiRingPlan::MultiRingPlan(std::vector<std::int64_t> block_values, std::vector<PipelinePartition> pipelines)
+    : pipelines_(std::move(pipelines)) {
+  const auto blocks = std::int64_t(block_values.size());
+  if (blocks == 0) throw std::invalid_argument("multi-ring plan: the model has no blocks");
+  offsets_.assign(1, 0);
+  for (auto v : block_values) {
+    if (v < 0) throw std::invalid_argument("multi-ring plan: a block cannot have a negative size");
+    offsets_.push_back(offsets_.back() + std::uint64_t(v));
+  }
+  std::set<std::int64_t> cuts;
+  std::set<std::string> seen;
+  for (std::size_t p = 0; p < pipelines_.size(); ++p) {
+    const auto& part = pipelines_[p];
+    const auto& b = part.boundaries;
+    const std::string where = "multi-ring plan: pipeline " + std::to_string(p) + ": ";
+    if (b.size() < 2 || b.front() != 0 || b.back() != blocks) {
+      throw std::invalid_argument(where + "boundaries must run from 0 to " + std::to_string(blocks));
+    }
+    if (part.nodes.size() + 1 != b.size()) throw std::invalid_argument(where + "one node per stage expected");
+    for (std::size_t s = 0; s + 1 < b.size(); ++s) {
+      if (b[s] >= b[s + 1]) throw std::invalid_argument(where + "stages must be non-empty and in order");
+    }
+    for (const auto& n : part.nodes) {
+      if (n.empty() || !seen.insert(n).second) throw std::invalid_argument(where + "node '" + n + "' is empty or repeated");
+    }
+    cuts.insert(b.begin(), b.end());
+  }
+  if (pipelines_.empty()) return;
+  const std::vector<std::int64_t> c(cuts.begin(), cuts.end());
+  for (std::size_t i = 0; i + 1 < c.size(); ++i) {
+    ReduceRange r;
+    r.first_block = c[i];
+    r.last_block = c[i + 1];
+    r.first = offsets_[std::size_t(c[i])];
+    r.last = offsets_[std::size_t(c[i + 1])];
+    for (const auto& part : pipelines_) {
+      // The stage whose [b_s, b_{s+1}) contains the range's first block.
+      const auto it = std::upper_bound(part.boundaries.begin(), part.boundaries.end(), c[i]);
+      r.members.push_back(part.nodes[std::size_t(it - part.boundaries.begin() - 1)]);
+    }
+    ranges_.push_back(std::move(r));
+  }
+}
+
+std::vector<ReduceRange> MultiRingPlan::rings() const {
+  std::vector<ReduceRange> out;
+  for (const auto& r : ranges_) {
+    if (r.members.size() >= 2 && r.size() > 0) out.push_back(r);
+  }
+  return out;
+}
+
+NodeRanges MultiRingPlan::for_node(const std::string& node) const {
+  for (const auto& part : pipelines_) {
+    for (std::size_t s = 0; s < part.nodes.size(); ++s) {
+      if (part.nodes[s] != node) continue;
+      NodeRanges out;
+      out.node = node;
+      out.shard_first = offsets_[std::size_t(part.boundaries[s])];
+      out.shard_last = offsets_[std::size_t(part.boundaries[s + 1])];
+      for (const auto& r : rings()) {
+        if (std::find(r.members.begin(), r.members.end(), node) != r.members.end()) out.ranges.push_back(r);
+      }
+      return out;
+    }
+  }
+  throw std::invalid_argument("multi-ring plan: node '" + node + "' is in no pipeline");
+}
+
+}  // namespace rookery::reduce

@@ -1,0 +1,57 @@
+#pragma once
+// Ravnest's parallel multi-ring all-reduce, planned: which parameters each ring averages and
+// who its members are, derived only from the pipelines' partitions (a pure function, so a
+// re-partition simply re-derives it on every node alike).
+//
+// Every pipeline holds the whole model, cut at its own block boundaries. The union of all
+// pipelines' boundaries cuts the model's flat parameter vector into ranges; inside a range
+// every pipeline has exactly one owner, and at each cut some pipeline's owner changes. Each
+// range with owners in two or more pipelines is one ring whose members are those owners,
+// in pipeline order. A node sits in every ring whose range lies in its shard, and runs
+// them all at once.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rookery::reduce {
+
+struct PipelinePartition {
+  std::vector<std::int64_t> boundaries;  // [0, b1, ..., block_count]: stage s holds [b_s, b_{s+1})
+  std::vector<std::string> nodes;        // nodes[s] holds stage s (member ids: CURVE public keys)
+};
+
+struct ReduceRange {
+  std::int64_t first_block = 0, last_block = 0;   // blocks [first, last)
+  std::uint64_t first = 0, last = 0;              // flat parameter offsets [first, last) in the whole model
+  std::vector<std::string> members;               // one owner per pipeline, in pipeline order
+  std::uint64_t size() const { return last - first; }
+  friend bool operator==(const ReduceRange&, const ReduceRange&) = default;
+};
+
+// What one node averages: its shard's flat span and the ranges (rings) inside it.
+struct NodeRanges {
+  std::string node;
+  std::uint64_t shard_first = 0, shard_last = 0;  // the node's flat parameters, in whole-model offsets
+  std::vector<ReduceRange> ranges;                // rings it sits in; local offset = first - shard_first
+};
+
+class MultiRingPlan {
+ public:
+  // `block_values[b]`: values block b contributes (parameters and buffers, in the shard's
+  // flat order). Throws std::invalid_argument for partitions that do not cover the model
+  // with non-empty stages, or a node that appears twice.
+  MultiRingPlan(std::vector<std::int64_t> block_values, std::vector<PipelinePartition> pipelines);
+
+  const std::vector<ReduceRange>& ranges() const { return ranges_; }   // all ranges, in order
+  std::vector<ReduceRange> rings() const;                              // ranges with >= 2 members
+  NodeRanges for_node(const std::string& node) const;                  // throws if `node` is unknown
+  std::uint64_t total_values() const { return offsets_.back(); }
+  std::uint64_t block_offset(std::int64_t block) const { return offsets_.at(std::size_t(block)); }
+
+ private:
+  std::vector<std::uint64_t> offsets_;   // offsets_[b]: flat offset of block b; back() = total
+  std::vector<PipelinePartition> pipelines_;
+  std::vector<ReduceRange> ranges_;
+};
+
+}  // namespace rookery::reduce

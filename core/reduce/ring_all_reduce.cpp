@@ -1,0 +1,324 @@
+#include "reduce/ring_all_reduce.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <spdlog/spdlog.h>
+
+namespace rookery::reduce {
+
+namespace {
+constexpr std::uint64_t kFnvOffset = 1469598103934665603ull;
+constexpr std::uint64_t kFnvPrime = 1099511628211ull;
+
+void fnv(std::uint64_t& h, const void* data, std::size_t n) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * kFnvPrime;
+}
+}  // namespace
+
+std::uint64_t ring_key(std::string_view buffer, std::uint64_t first, std::uint64_t last) {
+  std::uint64_t h = kFnvOffset;
+  fnv(h, buffer.data(), buffer.size());
+  fnv(h, &first, sizeof first);
+  fnv(h, &last, sizeof last);
+  return h;
+}
+
+std::uint64_t view_hash(std::span<const std::string> members) {
+  std::uint64_t h = kFnvOffset;
+  for (const auto& m : members) {
+    fnv(h, m.data(), m.size());
+    fnv(h, "\0", 1);
+  }
+  return h | 1;  // never 0, which votes use
+}
+
+struct RingAllReduce::Attempt {
+  const RingSpec* ring = nullptr;
+  std::uint64_t round = 0;
+  std::uint32_t number = 0;
+  std::vector<std::string> view;
+  std::uint64_t view_id = 0;
+  std::size_t n = 0, r = 0;
+  std::string next, prev;
+  double weight = 0;
+  std::shared_ptr<const std::vector<float>> pristine;
+  std::shared_ptr<std::vector<float>> work;
+  std::vector<std::size_t> bounds;   // chunk c is [bounds[c], bounds[c+1])
+  std::size_t segment_values = 0;
+  bool voted = false;
+
+  struct Range {
+    std::size_t first, last;
+  };
+  std::vector<Range> segments(std::size_t c) const {
+    const std::size_t b = bounds[c], len = bounds[c + 1] - bounds[c];
+    if (len == 0) return {};
+    const std::size_t count =
+        std::max<std::size_t>((len + segment_values - 1) / segment_values, std::min<std::size_t>(2, len));
+    std::vector<Range> out(count);
+    for (std::size_t i = 0; i < count; ++i) out[i] = {b + len * i / count, b + len * (i + 1) / count};
+    return out;
+  }
+  SegmentTag tag(Phase phase, std::uint32_t step, std::uint32_t segment) const {
+    return {ring->key, round, number, view_id, phase, step, segment};
+  }
+  std::span<float> slice(Range s) const { return std::span<float>(*work).subspan(s.first, s.last - s.first); }
+  std::size_t owner_of(std::size_t chunk) const { return (chunk + n - 1) % n; }  // member r owns chunk r+1
+};
+
+RingAllReduce::RingAllReduce(Transport& transport, RingOptions options)
+    : transport_(transport), options_(std::move(options)) {
+  if (!options_.aggregator) options_.aggregator = std::make_shared<WeightedMean>();
+  if (options_.segment_values == 0) throw std::invalid_argument("ring all-reduce: segment_values must be > 0");
+  if (options_.max_attempts == 0) options_.max_attempts = 1;
+}
+
+void RingAllReduce::send_values(Attempt& a, const std::string& to, SegmentTag tag, double weight,
+                                std::span<const float> values, const std::shared_ptr<const void>& owner) {
+  OutgoingSegment out;
+  out.tag = tag;
+  out.weight = weight;
+  out.codec = options_.codec;
+  out.block_size = options_.int8_block;
+  out.count = values.size();
+  if (options_.codec == wire::Codec::None) {
+    out.bytes = {values.data(), values.size_bytes(), owner};  // zero-copy from the working buffer
+  } else {
+    std::vector<std::byte> encoded(wire::encoded_bytes(options_.codec, values.size(), options_.int8_block));
+    wire::encode_f32(options_.codec, values, encoded, options_.int8_block);
+    out.bytes = wire::Payload::own(std::move(encoded));
+  }
+  (void)a;
+  transport_.send(to, std::move(out));
+}
+
+void RingAllReduce::send_vote(Attempt& a, bool ok) {
+  if (a.voted) return;
+  a.voted = true;
+  for (const auto& m : a.view) {
+    if (m == transport_.self()) continue;
+    OutgoingSegment v;
+    v.tag = {a.ring->key, a.round, a.number, 0, Phase::Vote, 0, 0};
+    v.ok = ok;
+    v.weight = a.weight;
+    v.sender_view = a.view_id;
+    transport_.send(m, std::move(v));
+  }
+}
+
+// The chunk's owner turns the reduced sum into the result and sends its first all-gather
+// hop. With a codec it keeps the decoded bytes it sends, so it matches everyone else bit for bit.
+void RingAllReduce::finish_segment(Attempt& a, std::span<float> seg, double total_weight, std::uint32_t index) {
+  if (options_.aggregator->is_weighted_mean()) {
+    for (auto& v : seg) v = static_cast<float>(v / total_weight);
+  }
+  if (a.n < 2) return;
+  OutgoingSegment out;
+  out.tag = a.tag(Phase::AllGather, 0, index);
+  out.weight = total_weight;
+  out.codec = options_.codec;
+  out.block_size = options_.int8_block;
+  out.count = seg.size();
+  if (options_.codec == wire::Codec::None) {
+    out.bytes = {seg.data(), seg.size_bytes(), a.work};
+  } else {
+    std::vector<std::byte> encoded(wire::encoded_bytes(options_.codec, seg.size(), options_.int8_block));
+    wire::encode_f32(options_.codec, seg, encoded, options_.int8_block);
+    wire::decode_f32(options_.codec, encoded, seg, options_.int8_block);
+    out.bytes = wire::Payload::own(std::move(encoded));
+  }
+  transport_.send(a.next, std::move(out));
+}
+
+bool RingAllReduce::reduce_scatter_ring(Attempt& a) {
+  const std::size_t n = a.n, r = a.r;
+  const float w = static_cast<float>(a.weight);
+  for (auto& v : *a.work) v *= w;
+  const auto timeout = options_.timeout;
+  {
+    const auto segs = a.segments(r);
+    for (std::uint32_t i = 0; i < segs.size(); ++i) {
+      send_values(a, a.next, a.tag(Phase::ReduceScatter, 0, i), a.weight, a.slice(segs[i]), a.work);
+    }
+  }
+  for (std::uint32_t k = 0; k + 1 < n; ++k) {
+    const std::size_t c = (r + 2 * n - k - 1) % n;
+    const auto segs = a.segments(c);
+    for (std::uint32_t i = 0; i < segs.size(); ++i) {
+      auto got = transport_.mailbox().take(a.prev, a.tag(Phase::ReduceScatter, k, i), Clock::now() + timeout);
+      if (got.status != Mailbox::TakeStatus::Ok) return false;
+      auto seg = a.slice(segs[i]);
+      got.segment->decode_add(seg);
+      const double sum_weight = got.segment->weight + a.weight;
+      if (k + 2 < n) {
+        send_values(a, a.next, a.tag(Phase::ReduceScatter, k + 1, i), sum_weight, seg, a.work);
+      } else {
+        finish_segment(a, seg, sum_weight, i);
+      }
+    }
+  }
+  return true;
+}
+
+// Reduce-scatter for aggregators that need every member's raw slice: each member sends its
+// slice of chunk c straight to c's owner, which aggregates them in ring order.
+bool RingAllReduce::reduce_scatter_gather(Attempt& a) {
+  const std::size_t n = a.n, r = a.r;
+  const auto timeout = options_.timeout;
+  std::span<const float> mine(*a.pristine);
+  for (std::size_t c = 0; c < n; ++c) {
+    const std::size_t owner = a.owner_of(c);
+    if (owner == r) continue;
+    const auto segs = a.segments(c);
+    for (std::uint32_t i = 0; i < segs.size(); ++i) {
+      send_values(a, a.view[owner], a.tag(Phase::Gather, 0, i), a.weight,
+                  mine.subspan(segs[i].first, segs[i].last - segs[i].first), a.pristine);
+    }
+  }
+  const std::size_t c = (r + 1) % n;
+  const auto segs = a.segments(c);
+  std::vector<std::vector<float>> theirs(n);
+  std::vector<Contribution> contributions(n);
+  for (std::uint32_t i = 0; i < segs.size(); ++i) {
+    const std::size_t len = segs[i].last - segs[i].first;
+    double total = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j == r) {
+        contributions[j] = {a.view[j], a.weight, mine.subspan(segs[i].first, len)};
+      } else {
+        auto got = transport_.mailbox().take(a.view[j], a.tag(Phase::Gather, 0, i), Clock::now() + timeout);
+        if (got.status != Mailbox::TakeStatus::Ok) return false;
+        theirs[j].resize(len);
+        got.segment->decode_into(theirs[j]);
+        contributions[j] = {a.view[j], got.segment->weight, theirs[j]};
+      }
+      total += contributions[j].weight;
+    }
+    auto seg = a.slice(segs[i]);
+    options_.aggregator->aggregate(contributions, seg);
+    finish_segment(a, seg, total, i);
+  }
+  return true;
+}
+
+bool RingAllReduce::all_gather(Attempt& a) {
+  const std::size_t n = a.n, r = a.r;
+  for (std::uint32_t k = 0; k + 1 < n; ++k) {
+    const std::size_t c = (r + n - k) % n;
+    const auto segs = a.segments(c);
+    for (std::uint32_t i = 0; i < segs.size(); ++i) {
+      auto got = transport_.mailbox().take(a.prev, a.tag(Phase::AllGather, k, i), Clock::now() + options_.timeout);
+      if (got.status != Mailbox::TakeStatus::Ok) return false;
+      got.segment->decode_into(a.slice(segs[i]));
+      if (k + 2 < n) {
+        // Forward the owner's bytes as they came: no copy, no re-encoding, no drift.
+        OutgoingSegment out;
+        out.tag = a.tag(Phase::AllGather, k + 1, i);
+        out.weight = got.segment->weight;
+        out.codec = got.segment->codec;
+        out.block_size = got.segment->block_size;
+        out.count = got.segment->count;
+        out.bytes = got.segment->payload();
+        transport_.send(a.next, std::move(out));
+      }
+    }
+  }
+  return true;
+}
+
+bool RingAllReduce::run_attempt(Attempt& a) {
+  try {
+    const bool reduced =
+        options_.aggregator->is_weighted_mean() ? reduce_scatter_ring(a) : reduce_scatter_gather(a);
+    return reduced && all_gather(a);
+  } catch (const std::exception& e) {
+    // A malformed segment (wrong size or codec) fails the attempt like a missing one.
+    spdlog::warn("ring {:016x} round {} attempt {}: {}", a.ring->key, a.round, a.number, e.what());
+    return false;
+  }
+}
+
+// Agreement. After each attempt every member votes to every other member of the attempt's
+// view: "ok" if it finished, "failed" as soon as it gave up (which also aborts the others'
+// waits, so a dead member costs one timeout, not one per segment). Each member then waits
+// up to `timeout` for all votes. It commits only if every member of the view voted ok for
+// the same view; otherwise it retries with the members it heard from (plus itself). A
+// dead or stalled member sends no vote, so every survivor drops it and the survivors'
+// next views are equal; data segments carry the view's hash, so members whose views still
+// differ (a vote lost in flight) cannot mix data, fail that attempt, and converge on the
+// next. Commit needs all-ok from the whole view, so a committed result always contains
+// exactly the view's members: the contributors every committing member reports are the same.
+// (The one window left open, as in any protocol without a further round: a member that
+// dies between sending its "ok" to some members and to others.)
+RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, std::span<float> values, double weight) {
+  const auto start = Clock::now();
+  const std::string& self = transport_.self();
+  if (std::find(ring.members.begin(), ring.members.end(), self) == ring.members.end()) {
+    throw std::invalid_argument("ring all-reduce: " + self + " is not a member of the ring");
+  }
+  if (!(weight > 0)) throw std::invalid_argument("ring all-reduce: weight must be positive");
+  auto pristine = std::make_shared<const std::vector<float>>(values.begin(), values.end());
+  std::vector<std::string> view = ring.members;
+  RingOutcome outcome;
+  outcome.contributors = {self};
+  outcome.total_weight = weight;
+  for (std::uint32_t number = 0; number < options_.max_attempts && view.size() > 1; ++number) {
+    outcome.attempts = number + 1;
+    Attempt a;
+    a.ring = &ring;
+    a.round = round;
+    a.number = number;
+    a.view = view;
+    a.view_id = view_hash(view);
+    a.n = view.size();
+    a.r = std::size_t(std::find(view.begin(), view.end(), self) - view.begin());
+    a.next = view[(a.r + 1) % a.n];
+    a.prev = view[(a.r + a.n - 1) % a.n];
+    a.weight = weight;
+    a.pristine = pristine;
+    a.work = std::make_shared<std::vector<float>>(*pristine);
+    a.segment_values = options_.segment_values;
+    a.bounds.resize(a.n + 1);
+    for (std::size_t c = 0; c <= a.n; ++c) a.bounds[c] = values.size() * c / a.n;
+
+    const bool finished = run_attempt(a);
+    send_vote(a, finished);
+
+    const auto deadline = Clock::now() + options_.timeout;
+    std::vector<std::string> heard{};
+    bool all_ok = finished;
+    double total = 0;
+    for (const auto& m : view) {
+      if (m == self) {
+        heard.push_back(m);
+        total += weight;
+        continue;
+      }
+      auto vote = transport_.mailbox().take(m, {ring.key, round, number, 0, Phase::Vote, 0, 0}, deadline, false);
+      if (vote.status != Mailbox::TakeStatus::Ok) {
+        all_ok = false;
+        continue;
+      }
+      heard.push_back(m);
+      total += vote.segment->weight;
+      all_ok = all_ok && vote.segment->ok && vote.segment->sender_view == a.view_id;
+    }
+    if (all_ok) {
+      std::copy(a.work->begin(), a.work->end(), values.begin());
+      outcome.contributors = view;
+      outcome.total_weight = total;
+      break;
+    }
+    spdlog::info("ring {:016x} round {} attempt {}: {} of {} members voted; retrying among them", ring.key, round,
+                 number, heard.size(), view.size());
+    view = std::move(heard);
+  }
+  if (outcome.contributors.size() == 1) std::copy(pristine->begin(), pristine->end(), values.begin());
+  transport_.mailbox().finish(ring.key, round);
+  outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return outcome;
+}
+
+}  // namespace rookery::reduce

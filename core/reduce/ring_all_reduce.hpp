@@ -1,0 +1,83 @@
+#pragma once
+// Ring all-reduce of one flat f32 range among the members of one ring (Gloo's layering:
+// the algorithm is written against `Transport`).
+//
+// Reduce-scatter then all-gather. The range is cut into one chunk per member and every
+// chunk into segments (at least two), and each segment is forwarded as soon as it is
+// reduced, so several are in flight and the reduction overlaps the transfer. The owner of
+// a chunk finishes it (divides by the total weight, encodes it once) and the all-gather
+// forwards those exact bytes, so every member ends with bit-identical values.
+//
+// Failures: every wait has a deadline (`timeout`). An attempt that cannot finish is
+// abandoned by everyone (a failing member's "failed" vote aborts the others' waits), and
+// the round is retried among the members that every survivor still hears from; see
+// RingAllReduce::run for the agreement step.
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "reduce/aggregator.hpp"
+#include "reduce/transport.hpp"
+#include "wire/codec.hpp"
+
+namespace rookery::reduce {
+
+struct RingOptions {
+  wire::Codec codec = wire::Codec::None;        // compression of reduction traffic (f32 accumulation)
+  std::uint32_t int8_block = wire::kDefaultInt8Block;
+  std::size_t segment_values = 256 * 1024;      // at most 1 MiB of f32 per segment
+  std::chrono::milliseconds timeout{10000};     // every wait: a segment, a vote
+  std::uint32_t max_attempts = 4;
+  std::shared_ptr<const Aggregator> aggregator; // null: WeightedMean
+};
+
+struct RingSpec {
+  std::uint64_t key = 0;              // same on every member: ring_key(buffer, range)
+  std::vector<std::string> members;   // ring order, the same on every member; includes self
+};
+
+struct RingOutcome {
+  std::vector<std::string> contributors;  // whose values are in the result, in ring order
+  double total_weight = 0;
+  std::uint32_t attempts = 0;             // 1 when nobody failed
+  double seconds = 0;
+  bool averaged() const { return contributors.size() > 1; }
+};
+
+// A stable 64-bit key for a ring (FNV-1a of the buffer name and the range's bounds).
+std::uint64_t ring_key(std::string_view buffer, std::uint64_t first, std::uint64_t last);
+// Hash of a member list, carried in every data segment so members on different views never mix.
+std::uint64_t view_hash(std::span<const std::string> members);
+
+class RingAllReduce {
+ public:
+  RingAllReduce(Transport& transport, RingOptions options);
+
+  // Replaces `values` with the aggregate (by default the weighted mean, `weight` = samples)
+  // over the members that delivered in `round`, and says who they were. Every member of the
+  // ring calls it with the same `ring` and `round` and equally long `values`. Never hangs:
+  // returns within about (max_attempts + 1) x timeout in the worst case, and when no other
+  // member can be reached, leaves `values` as they were (contributors = {self}).
+  RingOutcome run(const RingSpec& ring, std::uint64_t round, std::span<float> values, double weight);
+
+  const RingOptions& options() const { return options_; }
+
+ private:
+  struct Attempt;
+  bool run_attempt(Attempt& a);
+  bool reduce_scatter_ring(Attempt& a);
+  bool reduce_scatter_gather(Attempt& a);
+  bool all_gather(Attempt& a);
+  void finish_segment(Attempt& a, std::span<float> seg, double total_weight, std::uint32_t index);
+  void send_values(Attempt& a, const std::string& to, SegmentTag tag, double weight, std::span<const float> values,
+                   const std::shared_ptr<const void>& owner);
+  void send_vote(Attempt& a, bool ok);
+
+  Transport& transport_;
+  RingOptions options_;
+};
+
+}  // namespace rookery::reduce

@@ -1,0 +1,253 @@
+// Ring all-reduce on the in-process transport: exactness against a direct computation for
+// 2-5 members, uneven sizes, fp32 and every codec; the aggregation hook; members that die
+// or straggle mid-round; the mailbox keeping early segments and refusing late ones.
+#include <QtTest/QtTest>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "reduce/local_transport.hpp"
+#include "reduce/ring_all_reduce.hpp"
+#include "reduce_test_support.hpp"
+
+using namespace rookery;
+using namespace rookery::reduce;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::vector<std::string> member_ids(int n) {
+  std::vector<std::string> ids;
+  for (int i = 0; i < n; ++i) ids.push_back("member-" + std::to_string(i));
+  return ids;
+}
+
+struct RoundRun {
+  std::vector<std::vector<float>> inputs;
+  std::vector<std::vector<float>> outputs;
+  std::vector<RingOutcome> outcomes;
+  std::vector<double> weights;
+};
+
+// Runs one round among `n` members, each on its own thread. `before(fabric)` may inject faults;
+// `delay[m]` holds member m back before it starts.
+RoundRun run_round(int n, std::size_t count, RingOptions options, const std::function<void(LocalFabric&)>& before = {},
+                   std::vector<std::chrono::milliseconds> delay = {}) {
+  LocalFabric fabric;
+  const auto ids = member_ids(n);
+  RoundRun run;
+  for (int m = 0; m < n; ++m) {
+    run.inputs.push_back(testing::member_values(count, std::uint32_t(m)));
+    run.weights.push_back(double(10 + 37 * m));  // samples: unequal on purpose
+    fabric.join(ids[std::size_t(m)]);
+  }
+  if (before) before(fabric);
+  run.outputs = run.inputs;
+  run.outcomes.resize(std::size_t(n));
+  std::vector<std::thread> threads;
+  for (int m = 0; m < n; ++m) {
+    threads.emplace_back([&, m] {
+      if (std::size_t(m) < delay.size()) std::this_thread::sleep_for(delay[std::size_t(m)]);
+      RingAllReduce ring(fabric.join(ids[std::size_t(m)]), options);
+      run.outcomes[std::size_t(m)] =
+          ring.run({ring_key("params", 0, count), ids}, 1, run.outputs[std::size_t(m)], run.weights[std::size_t(m)]);
+    });
+  }
+  for (auto& t : threads) t.join();
+  return run;
+}
+
+bool bit_identical(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+// Median of each coordinate: an aggregator that is not a weighted mean, so the ring must
+// gather raw slices at their owners (the path CenteredClip will take).
+class CoordinateMedian final : public Aggregator {
+ public:
+  std::string_view name() const override { return "median"; }
+  void aggregate(std::span<const Contribution> contributions, std::span<float> out) const override {
+    std::vector<float> column(contributions.size());
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      for (std::size_t m = 0; m < contributions.size(); ++m) column[m] = contributions[m].values[i];
+      std::nth_element(column.begin(), column.begin() + long(column.size() / 2), column.end());
+      out[i] = column[column.size() / 2];
+    }
+  }
+};
+
+}  // namespace
+
+class TestRingAllReduce : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void exactness_data() {
+    QTest::addColumn<int>("members");
+    QTest::addColumn<int>("count");
+    QTest::addColumn<int>("codec");
+    for (int n : {2, 3, 4, 5}) {
+      for (int count : {1, 4, 1001, 65537}) {  // fewer values than members; primes that divide into nothing
+        for (auto c : {wire::Codec::None, wire::Codec::Fp16, wire::Codec::Bf16, wire::Codec::Int8Block}) {
+          QTest::addRow("n%d-%d-%s", n, count, std::string(wire::codec_name(c)).c_str()) << n << count << int(c);
+        }
+      }
+    }
+  }
+  void exactness() {
+    QFETCH(int, members);
+    QFETCH(int, count);
+    QFETCH(int, codec);
+    RingOptions options;
+    options.codec = static_cast<wire::Codec>(codec);
+    options.segment_values = 4096;  // many segments in flight even for small buffers
+    options.timeout = 5s;
+    const auto run = run_round(members, std::size_t(count), options);
+    const auto expected = testing::weighted_mean(run.inputs, run.weights);
+    const auto bounds = testing::error_bounds(run.inputs, run.weights, options.codec);
+    double total = 0;
+    for (auto w : run.weights) total += w;
+    for (int m = 0; m < members; ++m) {
+      const auto& out = run.outcomes[std::size_t(m)];
+      QCOMPARE(out.contributors, member_ids(members));
+      QCOMPARE(out.attempts, 1u);
+      QCOMPARE(out.total_weight, total);
+      QVERIFY2(bit_identical(run.outputs[std::size_t(m)], run.outputs[0]), "members disagree bit-wise");
+    }
+    double worst = 0;
+    for (std::size_t i = 0; i < std::size_t(count); ++i) {
+      const double err = std::fabs(double(run.outputs[0][i]) - expected[i]);
+      worst = std::max(worst, err / bounds[i]);
+      QVERIFY2(err <= bounds[i], qPrintable(QString("i=%1 got %2 expected %3 bound %4")
+                                                .arg(i).arg(run.outputs[0][i]).arg(expected[i]).arg(bounds[i])));
+    }
+    if (count == 65537 && members == 5) qInfo("worst error / bound: %.3f", worst);
+  }
+
+  // The aggregation hook: a non-decomposable aggregator sees every member's raw slice.
+  void aggregatorHookGathersRawSlices_data() {
+    QTest::addColumn<int>("members");
+    for (int n : {2, 3, 5}) QTest::addRow("n%d", n) << n;
+  }
+  void aggregatorHookGathersRawSlices() {
+    QFETCH(int, members);
+    RingOptions options;
+    options.aggregator = std::make_shared<CoordinateMedian>();
+    options.segment_values = 1000;
+    const std::size_t count = 10007;
+    const auto run = run_round(members, count, options);
+    for (std::size_t i = 0; i < count; ++i) {
+      std::vector<float> column;
+      for (const auto& in : run.inputs) column.push_back(in[i]);
+      std::sort(column.begin(), column.end());
+      QCOMPARE(run.outputs[0][i], column[column.size() / 2]);
+    }
+    for (const auto& out : run.outputs) QVERIFY(bit_identical(out, run.outputs[0]));
+  }
+
+  // A member that dies after sending part of its data: the others abandon the attempt,
+  // agree to drop it, and finish with the weighted mean of the rest.
+  void deadMemberIsExcluded_data() {
+    QTest::addColumn<int>("members");
+    QTest::addColumn<int>("victim");
+    QTest::addColumn<int>("sends");  // segments the victim delivers before dying
+    QTest::addColumn<int>("codec");
+    QTest::newRow("3-middle-early") << 3 << 1 << 2 << int(wire::Codec::None);
+    QTest::newRow("4-first-late") << 4 << 0 << 9 << int(wire::Codec::None);
+    QTest::newRow("5-last-mid-int8") << 5 << 4 << 5 << int(wire::Codec::Int8Block);
+    QTest::newRow("2-alone-left") << 2 << 1 << 1 << int(wire::Codec::None);
+  }
+  void deadMemberIsExcluded() {
+    QFETCH(int, members);
+    QFETCH(int, victim);
+    QFETCH(int, sends);
+    QFETCH(int, codec);
+    RingOptions options;
+    options.codec = static_cast<wire::Codec>(codec);
+    options.segment_values = 500;
+    options.timeout = 300ms;
+    const auto ids = member_ids(members);
+    const auto start = std::chrono::steady_clock::now();
+    const auto run = run_round(members, 6007, options, [&](LocalFabric& f) {
+      f.cut_off_after(ids[std::size_t(victim)], std::uint64_t(sends));
+    });
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::vector<std::string> survivors;
+    std::vector<std::vector<float>> inputs;
+    std::vector<double> weights;
+    for (int m = 0; m < members; ++m) {
+      if (m == victim) continue;
+      survivors.push_back(ids[std::size_t(m)]);
+      inputs.push_back(run.inputs[std::size_t(m)]);
+      weights.push_back(run.weights[std::size_t(m)]);
+    }
+    const auto expected = testing::weighted_mean(inputs, weights);
+    const auto bounds = testing::error_bounds(inputs, weights, options.codec);
+    const int first = victim == 0 ? 1 : 0;
+    for (int m = 0; m < members; ++m) {
+      if (m == victim) continue;
+      const auto& out = run.outcomes[std::size_t(m)];
+      QCOMPARE(out.contributors, survivors.size() > 1 ? survivors : std::vector<std::string>{ids[std::size_t(m)]});
+      QVERIFY(out.attempts >= 2 || survivors.size() == 1);
+      QVERIFY(bit_identical(run.outputs[std::size_t(m)], run.outputs[std::size_t(first)]));
+    }
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      QVERIFY2(std::fabs(run.outputs[std::size_t(first)][i] - expected[i]) <= bounds[i], qPrintable(QString::number(i)));
+    }
+    // The victim, cut off, ends alone with its own values.
+    QCOMPARE(run.outcomes[std::size_t(victim)].contributors, std::vector<std::string>{ids[std::size_t(victim)]});
+    QVERIFY(bit_identical(run.outputs[std::size_t(victim)], run.inputs[std::size_t(victim)]));
+    // One timeout to notice the silence, one to collect the votes, then the retry.
+    qInfo("finished in %.2f s with a timeout of 0.3 s", seconds);
+    QVERIFY2(seconds < 3 * 0.3 + 1.0, qPrintable(QString::number(seconds)));
+  }
+
+  // A member that starts far too late does not hold the others back beyond the timeout.
+  void stragglerCostsAtMostTheTimeout() {
+    RingOptions options;
+    options.timeout = 300ms;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<double> finish(3);
+    const auto run = run_round(3, 5000, options, {}, {0ms, 0ms, 1500ms});
+    const auto ids = member_ids(3);
+    QCOMPARE(run.outcomes[0].contributors, (std::vector<std::string>{ids[0], ids[1]}));
+    QCOMPARE(run.outcomes[1].contributors, (std::vector<std::string>{ids[0], ids[1]}));
+    QVERIFY(run.outcomes[0].seconds < 2 * 0.3 + 0.5);
+    // The straggler finds nobody and keeps its own values.
+    QCOMPARE(run.outcomes[2].contributors, std::vector<std::string>{ids[2]});
+    QVERIFY(bit_identical(run.outputs[2], run.inputs[2]));
+    (void)t0;
+  }
+
+  // Segments that arrive before the round starts are kept; after it finished, refused.
+  void mailboxKeepsEarlyAndRefusesLate() {
+    Mailbox box;
+    IncomingSegment s;
+    s.from = "a";
+    s.tag = {42, 7, 0, 1, Phase::ReduceScatter, 0, 0};
+    box.deliver(s);
+    auto got = box.take("a", s.tag, Clock::now() + 10ms);
+    QVERIFY(got.status == Mailbox::TakeStatus::Ok);
+    QVERIFY(box.take("a", s.tag, Clock::now() + 10ms).status == Mailbox::TakeStatus::Timeout);
+    box.finish(42, 7);
+    box.deliver(s);
+    QCOMPARE(box.kept(), std::size_t(0));
+    QCOMPARE(box.dropped(), std::uint64_t(1));
+    // A failing vote aborts waits of that attempt at once.
+    IncomingSegment vote;
+    vote.from = "b";
+    vote.tag = {42, 8, 0, 0, Phase::Vote, 0, 0};
+    vote.ok = false;
+    box.deliver(vote);
+    const auto t0 = Clock::now();
+    auto aborted = box.take("a", {42, 8, 0, 1, Phase::AllGather, 0, 0}, Clock::now() + 5s);
+    QVERIFY(aborted.status == Mailbox::TakeStatus::Aborted);
+    QVERIFY(Clock::now() - t0 < 1s);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestRingAllReduce)
+#include "test_ring_all_reduce.moc"
