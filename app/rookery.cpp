@@ -3,6 +3,8 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QProcess>
+#include <QSettings>
+#include <QStyle>
 
 #include <algorithm>
 
@@ -11,6 +13,7 @@
 #include "ui/main_window.hpp"
 #include "ui/node_connection.hpp"
 #include "ui/node_launcher.hpp"
+#include "ui/theme.hpp"
 #include "ui/tray_icon.hpp"
 
 int main(int argc, char** argv) {
@@ -44,8 +47,26 @@ int main(int argc, char** argv) {
       QStringLiteral("contribute"),
       QCoreApplication::translate("main", "Contribute at once: ask rookery-node to contribute as soon as it answers "
                                           "(starting it when none runs)."));
-  cli.addOptions({runtime_dir_option, node_bin_option, minimized_option, contribute_option});
+  const QCommandLineOption colours_option(
+      QStringLiteral("colours"),
+      QCoreApplication::translate("main", "Light or dark colours, or those of the desktop (default: the "
+                                          "appearance/colours setting, else system)."),
+      QStringLiteral("system|light|dark"));
+  cli.addOptions({runtime_dir_option, node_bin_option, minimized_option, contribute_option, colours_option});
   cli.process(app);
+
+  // Qt follows the desktop's palette where its platform theme reports one; "dark" covers
+  // desktops where it cannot, "light" keeps the style's own.
+  const QString colours = cli.isSet(colours_option)
+                              ? cli.value(colours_option)
+                              : QSettings().value(QStringLiteral("appearance/colours"), QStringLiteral("system")).toString();
+  if (colours == QLatin1String("dark")) {
+    QApplication::setStyle(QStringLiteral("Fusion"));
+    QApplication::setPalette(rookery::ui::theme::darkPalette());
+  } else if (colours == QLatin1String("light")) {
+    QApplication::setStyle(QStringLiteral("Fusion"));
+    QApplication::setPalette(QApplication::style()->standardPalette());
+  }
 
   const std::filesystem::path runtime_dir = cli.isSet(runtime_dir_option)
                                                 ? std::filesystem::path(cli.value(runtime_dir_option).toStdString())

@@ -142,6 +142,10 @@
         <source>Contribute at once: ask rookery-node to contribute as soon as it answers (starting it when none runs).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Light or dark colours, or those of the desktop (default: the appearance/colours setting, else system).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::DeviceCard</name>

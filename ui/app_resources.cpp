@@ -42,7 +42,13 @@ QString installTranslations(QCoreApplication& app, const QLocale& locale) {
   }
   auto* rookery = new QTranslator(&app);
   if (!rookery->load(locale, QStringLiteral("rookery"), QStringLiteral("_"), QStringLiteral(":/i18n"))) {
-    delete rookery;
+    // No translation for this language (or the C locale of a bare session): English, with
+    // its plural forms ("1 micro-batch", "3 micro-batches").
+    if (rookery->load(QStringLiteral("rookery_en"), QStringLiteral(":/i18n"))) {
+      QCoreApplication::installTranslator(rookery);
+    } else {
+      delete rookery;
+    }
     return {};
   }
   QCoreApplication::installTranslator(rookery);

@@ -18,7 +18,8 @@ enum class TrayState { Contributing, Paused, Error };
 QIcon trayIcon(TrayState state);
 
 // Installs Qt's own and Rookery's translations for `locale` into `app`. Returns the
-// language loaded ("de_DE"), or an empty string when Rookery has none for it (English stays).
+// language loaded ("de_DE"), or an empty string when Rookery has none for it (English stays,
+// with its plural forms).
 QString installTranslations(QCoreApplication& app, const QLocale& locale = QLocale());
 
 }  // namespace rookery::ui

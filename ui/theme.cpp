@@ -12,6 +12,35 @@ QColor mix(const QColor& a, const QColor& b, double t) {
 
 bool isDark(const QPalette& palette) { return palette.color(QPalette::Window).lightnessF() < 0.5; }
 
+QPalette darkPalette() {
+  const QColor window(0x26, 0x28, 0x2b), base(0x1d, 0x1f, 0x21), text(0xe6, 0xe7, 0xe8), button(0x33, 0x35, 0x39);
+  const QColor disabled(0x7d, 0x80, 0x85);
+  QPalette p;
+  p.setColor(QPalette::Window, window);
+  p.setColor(QPalette::WindowText, text);
+  p.setColor(QPalette::Base, base);
+  p.setColor(QPalette::AlternateBase, window);
+  p.setColor(QPalette::Text, text);
+  p.setColor(QPalette::Button, button);
+  p.setColor(QPalette::ButtonText, text);
+  p.setColor(QPalette::BrightText, QColor(Qt::white));
+  p.setColor(QPalette::ToolTipBase, base);
+  p.setColor(QPalette::ToolTipText, text);
+  p.setColor(QPalette::PlaceholderText, disabled);
+  p.setColor(QPalette::Light, button.lighter(140));
+  p.setColor(QPalette::Midlight, button.lighter(115));
+  p.setColor(QPalette::Mid, button.darker(120));
+  p.setColor(QPalette::Dark, base.darker(130));
+  p.setColor(QPalette::Shadow, QColor(Qt::black));
+  p.setColor(QPalette::Link, QColor(0x3c, 0xc4, 0x9f));
+  p.setColor(QPalette::Highlight, QColor(0x1f, 0x8f, 0x74));
+  p.setColor(QPalette::HighlightedText, QColor(Qt::white));
+  for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText}) {
+    p.setColor(QPalette::Disabled, role, disabled);
+  }
+  return p;
+}
+
 QColor accent(const QPalette& palette) { return isDark(palette) ? QColor(0x3c, 0xc4, 0x9f) : QColor(0x12, 0x85, 0x6c); }
 
 QColor onAccent() { return QColor(Qt::white); }

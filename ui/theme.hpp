@@ -11,6 +11,10 @@ namespace rookery::ui::theme {
 
 bool isDark(const QPalette& palette);
 
+// A dark palette for the Fusion style, for desktops whose dark scheme Qt cannot see (or a
+// user who prefers Rookery dark): neutral greys with the accent as highlight.
+QPalette darkPalette();
+
 // The accent: a rook-feather teal, lifted a little on dark backgrounds.
 QColor accent(const QPalette& palette);
 QColor onAccent();  // text and glyphs drawn on the accent

@@ -78,6 +78,12 @@ class TestFormat : public QObject {
   }
 
   void translationsLoadForTheLocale() {
+    // A language Rookery has no translation for (or the C locale) gets English plurals.
+    QVERIFY(rookery::ui::installTranslations(*QCoreApplication::instance(), QLocale::c()).isEmpty());
+    QCOMPARE(QCoreApplication::translate("rookery::ui::SwarmCard", "%n micro-batch(es)", nullptr, 1),
+             QStringLiteral("1 micro-batch"));
+    QCOMPARE(QCoreApplication::translate("rookery::ui::SwarmCard", "%n micro-batch(es)", nullptr, 3),
+             QStringLiteral("3 micro-batches"));
     // English carries only plural forms; the other languages are still being translated.
     QVERIFY(rookery::ui::installTranslations(*QCoreApplication::instance(), QLocale(QLocale::English))
                 .startsWith(QStringLiteral("en")));

@@ -22,7 +22,34 @@ namespace pb = wire::pb;
 
 namespace {
 constexpr int kChartHeight = 190;
+
+// A round step (1, 2, 2.5 or 5 × 10^k) that cuts `span` into about `parts`.
+double niceStep(double span, int parts) {
+  const double raw = std::max(span / parts, 1e-9);
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 2.5, 5.0}) {
+    if (raw <= m * magnitude) return m * magnitude;
+  }
+  return 10 * magnitude;
 }
+
+// Ticks at multiples of a round step inside [lo, hi], without widening the range: the
+// curve keeps the whole plot.
+void setRoundTicks(QValueAxis* axis, double lo, double hi, double min_step) {
+  const double step = std::max(niceStep(hi - lo, 4), min_step);
+  axis->setRange(lo, hi);
+  axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setTickAnchor(0);
+  axis->setTickInterval(step);
+  int decimals = 0;  // as many as the step needs: 0.25 → 2, 0.5 → 1, 5 → 0
+  while (decimals < 4) {
+    const double scaled = step * std::pow(10.0, decimals);
+    if (std::abs(scaled - std::round(scaled)) < 1e-6) break;
+    ++decimals;
+  }
+  axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+}
+}  // namespace
 
 TrainingCard::TrainingCard(QWidget* parent) : Card(tr("Training"), parent) {
   setObjectName(QStringLiteral("trainingCard"));
@@ -41,12 +68,8 @@ TrainingCard::TrainingCard(QWidget* parent) : Card(tr("Training"), parent) {
   chart_->addSeries(loss_series_);
   chart_->addSeries(average_series_);
   x_axis_ = new QValueAxis(chart_);
-  x_axis_->setLabelFormat(QStringLiteral("%d"));
   x_axis_->setTitleText(tr("micro-batches"));
-  x_axis_->setTickCount(5);
   y_axis_ = new QValueAxis(chart_);
-  y_axis_->setLabelFormat(QStringLiteral("%.2f"));
-  y_axis_->setTickCount(5);
   chart_->addAxis(x_axis_, Qt::AlignBottom);
   chart_->addAxis(y_axis_, Qt::AlignLeft);
   for (auto* series : {loss_series_, average_series_}) {
@@ -157,11 +180,9 @@ void TrainingCard::updateChart() {
     hi = std::max(hi, p.y());
   }
   const double pad = std::max((hi - lo) * 0.08, 0.02);
-  y_axis_->setRange(std::max(0.0, lo - pad), hi + pad);
-  y_axis_->applyNiceNumbers();
+  setRoundTicks(y_axis_, std::max(0.0, lo - pad), hi + pad, 0.01);
   const double x0 = points.front().x();
-  const double x1 = std::max(points.back().x(), x0 + 10);
-  x_axis_->setRange(x0, x1);
+  setRoundTicks(x_axis_, x0, std::max(points.back().x(), x0 + 10), 1);
   view_->setAccessibleDescription(
       tr("Loss %1 after %2 micro-batches; %3 at micro-batch %4")
           .arg(Format::loss(points.back().y()), Format::count(static_cast<quint64>(points.back().x())),
