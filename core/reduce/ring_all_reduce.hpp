@@ -30,7 +30,7 @@ struct RingOptions {
   std::uint32_t int8_block = wire::kDefaultInt8Block;
   std::size_t segment_values = 256 * 1024;      // at most 1 MiB of f32 per segment
   std::chrono::milliseconds timeout{10000};     // every wait: a segment, a vote
-  std::uint32_t max_attempts = 4;
+  std::uint32_t max_attempts = 6;
   std::shared_ptr<const Aggregator> aggregator; // null: WeightedMean
 };
 

@@ -118,7 +118,8 @@ class Transport {
   // that cannot be delivered within the transport's send timeout is dropped: the receiver's
   // deadline turns that into an excluded member, not a hang.
   virtual void send(const std::string& to, OutgoingSegment segment) = 0;
-  Mailbox& mailbox() { return mailbox_; }
+  // Where this member's incoming segments wait (virtual so a wrapper can share its inner one).
+  virtual Mailbox& mailbox() { return mailbox_; }
 
  protected:
   Mailbox mailbox_;

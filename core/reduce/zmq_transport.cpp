@@ -99,7 +99,8 @@ void ZmqTransport::send(const std::string& to, OutgoingSegment segment) {
     ot.bytes = std::move(segment.bytes);
     tensors.push_back(std::move(ot));
   }
-  Outgoing out{to, wire::encode(std::move(env), std::move(tensors)), Clock::now() + config_.send_timeout};
+  Outgoing out{to, wire::encode(std::move(env), std::move(tensors)), Clock::now() + config_.send_timeout,
+               t.phase == Phase::Vote};
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return;
@@ -195,8 +196,14 @@ void ZmqTransport::send_loop() {
         s.set(zmq::sockopt::sndbuf, config_.socket_buffer_bytes);
         it = links.emplace(o.to, PeerLink{std::move(s), {}, {}}).first;
       }
-      it->second.pending.push_back(std::move(o.frames));
-      it->second.deadlines.push_back(o.deadline);
+      // Votes overtake queued data: they are tiny, and a late vote costs a whole attempt.
+      if (o.vote) {
+        it->second.pending.push_front(std::move(o.frames));
+        it->second.deadlines.push_front(o.deadline);
+      } else {
+        it->second.pending.push_back(std::move(o.frames));
+        it->second.deadlines.push_back(o.deadline);
+      }
     }
     incoming.clear();
 

@@ -61,6 +61,7 @@ class ZmqTransport final : public Transport {
     std::string to;
     std::vector<zmq::message_t> frames;
     Clock::time_point deadline;
+    bool vote = false;
   };
   void receive_loop();
   void send_loop();

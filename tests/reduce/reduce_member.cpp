@@ -1,0 +1,123 @@
+// One ring member in its own process, for the multi-process tests: ZeroMQ transport with
+// CURVE on loopback, addresses exchanged through files in --dir. With --hold-after-sends K
+// it stops in the middle of the round after K segments and waits to be killed (-9).
+//
+//   reduce_member --dir D --rank r --world n --count N [--timeout-ms T] [--codec int8]
+//                 [--hold-after-sends K]
+// Writes D/member-<r>.result ("ranks <r...>\nweight <w>\nattempts <a>\nfinished_ms <unix ms>")
+// and D/member-<r>.values (the result, raw f32).
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "net/secure_context.hpp"
+#include "reduce/ring_all_reduce.hpp"
+#include "reduce/zmq_transport.hpp"
+#include "reduce_test_support.hpp"
+
+using namespace rookery;
+using namespace rookery::reduce;
+namespace fs = std::filesystem;
+
+namespace {
+// Forwards to the real transport until `sends` segments went out, then freezes the caller.
+class HoldingTransport final : public Transport {
+ public:
+  HoldingTransport(Transport& inner, std::uint64_t sends, fs::path marker)
+      : inner_(inner), left_(sends), marker_(std::move(marker)) {}
+  const std::string& self() const override { return inner_.self(); }
+  Mailbox& mailbox() override { return inner_.mailbox(); }
+  void send(const std::string& to, OutgoingSegment s) override {
+    if (left_ == 0) {
+      std::ofstream(marker_) << "holding\n";
+      for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+    }
+    --left_;
+    inner_.send(to, std::move(s));
+  }
+
+ private:
+  Transport& inner_;
+  std::uint64_t left_;
+  fs::path marker_;
+};
+
+void write_atomically(const fs::path& path, const std::string& text) {
+  const fs::path tmp = path.string() + ".tmp";
+  std::ofstream(tmp) << text;
+  fs::rename(tmp, path);
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::map<std::string, std::string> a;
+  for (int i = 1; i + 1 < argc; i += 2) a[argv[i]] = argv[i + 1];
+  const fs::path dir = a.at("--dir");
+  const int rank = std::stoi(a.at("--rank")), world = std::stoi(a.at("--world"));
+  const std::size_t count = std::stoull(a.at("--count"));
+  const auto timeout = std::chrono::milliseconds(a.count("--timeout-ms") ? std::stoi(a["--timeout-ms"]) : 2000);
+  RingOptions options;
+  options.timeout = timeout;
+  options.codec = wire::codec_from_name(a.count("--codec") ? a["--codec"] : "none");
+
+  net::SecureContext ctx;
+  const auto identity = net::CurveKeyPair::generate();
+  ZmqTransportConfig config;
+  config.send_timeout = timeout;
+  ZmqTransport transport(ctx, identity, config);
+  write_atomically(dir / ("member-" + std::to_string(rank) + ".addr"), transport.endpoint() + " " + identity.public_key);
+
+  std::vector<std::string> members(static_cast<std::size_t>(world));
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (int r = 0; r < world; ++r) {
+    const fs::path f = dir / ("member-" + std::to_string(r) + ".addr");
+    while (!fs::exists(f)) {
+      if (std::chrono::steady_clock::now() > give_up) {
+        std::cerr << "member " << rank << ": no address from member " << r << "\n";
+        return 2;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    std::ifstream in(f);
+    std::string endpoint, key;
+    in >> endpoint >> key;
+    members[std::size_t(r)] = key;
+    if (r != rank) transport.add_peer(key, endpoint);
+  }
+
+  auto values = testing::member_values(count, std::uint32_t(rank));
+  const double weight = 10 + 37 * rank;
+  std::unique_ptr<HoldingTransport> holding;
+  Transport* t = &transport;
+  if (a.count("--hold-after-sends")) {
+    holding = std::make_unique<HoldingTransport>(transport, std::stoull(a["--hold-after-sends"]),
+                                                 dir / ("member-" + std::to_string(rank) + ".holding"));
+    t = holding.get();
+  }
+  RingAllReduce ring(*t, options);
+  const auto outcome = ring.run({ring_key("params", 0, count), members}, 1, values, weight);
+
+  std::ostringstream result;
+  result << "ranks";
+  for (const auto& c : outcome.contributors) {
+    result << ' ' << (std::find(members.begin(), members.end(), c) - members.begin());
+  }
+  const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch()).count();
+  result << "\nweight " << outcome.total_weight << "\nattempts " << outcome.attempts << "\nfinished_ms " << now_ms
+         << "\nseconds " << outcome.seconds << "\n";
+  {
+    std::ofstream out(dir / ("member-" + std::to_string(rank) + ".values"), std::ios::binary);
+    out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size() * sizeof(float)));
+  }
+  write_atomically(dir / ("member-" + std::to_string(rank) + ".result"), result.str());
+  return 0;
+}
