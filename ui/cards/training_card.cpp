@@ -35,8 +35,8 @@ double niceStep(double span, int parts) {
 
 // Ticks at multiples of a round step inside [lo, hi], without widening the range: the
 // curve keeps the whole plot.
-void setRoundTicks(QValueAxis* axis, double lo, double hi, double min_step) {
-  const double step = std::max(niceStep(hi - lo, 4), min_step);
+void setRoundTicks(QValueAxis* axis, double lo, double hi, double min_step, int parts) {
+  const double step = std::max(niceStep(hi - lo, parts), min_step);
   axis->setRange(lo, hi);
   axis->setTickType(QValueAxis::TicksDynamic);
   axis->setTickAnchor(0);
@@ -180,9 +180,9 @@ void TrainingCard::updateChart() {
     hi = std::max(hi, p.y());
   }
   const double pad = std::max((hi - lo) * 0.08, 0.02);
-  setRoundTicks(y_axis_, std::max(0.0, lo - pad), hi + pad, 0.01);
+  setRoundTicks(y_axis_, std::max(0.0, lo - pad), hi + pad, 0.01, 5);
   const double x0 = points.front().x();
-  setRoundTicks(x_axis_, x0, std::max(points.back().x(), x0 + 10), 1);
+  setRoundTicks(x_axis_, x0, std::max(points.back().x(), x0 + 10), 1, 4);
   view_->setAccessibleDescription(
       tr("Loss %1 after %2 micro-batches; %3 at micro-batch %4")
           .arg(Format::loss(points.back().y()), Format::count(static_cast<quint64>(points.back().x())),

@@ -133,7 +133,10 @@ void PipelineDiagram::paintEvent(QPaintEvent*) {
     }
     if (text.isEmpty()) continue;
     p.setFont(label_font);
-    p.setPen(mine ? (s.active ? theme::onAccent() : pal.color(QPalette::WindowText)) : muted);
+    // On the filled box: white on the deep light-palette accent, near-black on the brighter
+    // dark-palette one (white on it would be hard to read).
+    const QColor on_accent = accent.lightnessF() > 0.5 ? QColor(0x0b, 0x24, 0x1d) : theme::onAccent();
+    p.setPen(mine ? (s.active ? on_accent : pal.color(QPalette::WindowText)) : muted);
     p.drawText(box, Qt::AlignCenter, text);
   }
 
