@@ -2,11 +2,8 @@
 // commands; it starts the node when none runs. Composition only: the parts live in ui/.
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QProcess>
 #include <QSettings>
 #include <QStyle>
-
-#include <algorithm>
 
 #include "net/paths.hpp"
 #include "ui/app_resources.hpp"
@@ -78,12 +75,8 @@ int main(int argc, char** argv) {
   // A node this GUI starts gets $ROOKERY_NODE_ARGS (split as a shell would: the demo makes
   // it a pipeline stage with "--plan … --stage 0") and the data folder of $ROOKERY_DATA_DIR,
   // which the node would read from its environment anyway; explicit, it shows in `ps`.
-  launch.extra_arguments = QProcess::splitCommand(qEnvironmentVariable("ROOKERY_NODE_ARGS"));
-  const QString data_dir = qEnvironmentVariable("ROOKERY_DATA_DIR");
-  const bool has_data_dir = std::any_of(launch.extra_arguments.cbegin(), launch.extra_arguments.cend(),
-                                        [](const QString& a) { return a == QLatin1String("--data-dir") ||
-                                                                      a.startsWith(QLatin1String("--data-dir=")); });
-  if (!data_dir.isEmpty() && !has_data_dir) launch.extra_arguments << QStringLiteral("--data-dir") << data_dir;
+  launch.extra_arguments = rookery::ui::NodeLauncher::argumentsFrom(qEnvironmentVariable("ROOKERY_NODE_ARGS"),
+                                                                     qEnvironmentVariable("ROOKERY_DATA_DIR"));
   rookery::ui::NodeLauncher launcher(node, launch);
   rookery::ui::MainWindow window(node, &launcher);
   QObject::connect(&window, &rookery::ui::MainWindow::finished, &app, &QCoreApplication::quit);

@@ -8,6 +8,8 @@
 #include <QStandardPaths>
 #include <QTimer>
 
+#include <algorithm>
+
 #ifdef Q_OS_UNIX
 #include <cerrno>
 #include <signal.h>
@@ -38,6 +40,54 @@ QString NodeLauncher::findNodeProgram(const QString& explicit_program) {
   const QString beside = QDir(QCoreApplication::applicationDirPath()).filePath(name);
   if (QFileInfo(beside).isExecutable()) return beside;
   return QStandardPaths::findExecutable(name);
+}
+
+namespace {
+// Words as a POSIX shell splits them, without expansions: blanks separate, '…' is literal,
+// "…" keeps blanks and honours \" and \\, a backslash outside quotes escapes the next
+// character. (QProcess::splitCommand knows only double quotes.)
+QStringList shellWords(const QString& text) {
+  QStringList words;
+  QString word;
+  bool in_word = false;
+  for (qsizetype i = 0; i < text.size(); ++i) {
+    const QChar c = text[i];
+    if (c == QLatin1Char('\'')) {
+      in_word = true;
+      for (++i; i < text.size() && text[i] != QLatin1Char('\''); ++i) word += text[i];
+    } else if (c == QLatin1Char('"')) {
+      in_word = true;
+      for (++i; i < text.size() && text[i] != QLatin1Char('"'); ++i) {
+        if (text[i] == QLatin1Char('\\') && i + 1 < text.size() &&
+            QStringLiteral("\"\\$`").contains(text[i + 1])) {
+          ++i;
+        }
+        word += text[i];
+      }
+    } else if (c == QLatin1Char('\\')) {
+      in_word = true;
+      if (i + 1 < text.size()) word += text[++i];
+    } else if (c.isSpace()) {
+      if (in_word) words << word;
+      word.clear();
+      in_word = false;
+    } else {
+      in_word = true;
+      word += c;
+    }
+  }
+  if (in_word) words << word;
+  return words;
+}
+}  // namespace
+
+QStringList NodeLauncher::argumentsFrom(const QString& node_args, const QString& data_dir) {
+  QStringList args = shellWords(node_args);
+  const bool has_data_dir = std::any_of(args.cbegin(), args.cend(), [](const QString& a) {
+    return a == QLatin1String("--data-dir") || a.startsWith(QLatin1String("--data-dir="));
+  });
+  if (!data_dir.isEmpty() && !has_data_dir) args << QStringLiteral("--data-dir") << data_dir;
+  return args;
 }
 
 bool NodeLauncher::launchPending() const {

@@ -29,6 +29,11 @@ class NodeLauncher : public QObject {
 
   NodeLauncher(NodeConnection& connection, Options options, QObject* parent = nullptr);
 
+  // The node arguments the environment asks for: `node_args` ($ROOKERY_NODE_ARGS) split as
+  // a shell would ("--plan '/my plans/p.json' --stage 0"), then --data-dir `data_dir`
+  // ($ROOKERY_DATA_DIR) unless the arguments name one already or it is empty.
+  static QStringList argumentsFrom(const QString& node_args, const QString& data_dir);
+
   // The explicit path when given, else $ROOKERY_NODE_BIN, else rookery-node beside this
   // executable, else rookery-node on PATH. Empty when none is found.
   static QString findNodeProgram(const QString& explicit_program = {});

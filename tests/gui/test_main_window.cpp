@@ -15,6 +15,7 @@
 #include "ui/format.hpp"
 #include "ui/main_window.hpp"
 #include "ui/node_connection.hpp"
+#include "ui/theme.hpp"
 #include "ui/tray_icon.hpp"
 #include "ui/widgets/contribute_button.hpp"
 
@@ -60,13 +61,7 @@ void TestMainWindow::saveScreenshots(const QString& name) {
   const QString dir = qEnvironmentVariable("ROOKERY_GUI_SCREENSHOTS");
   if (dir.isEmpty()) return;
   const QPalette light = QApplication::palette();
-  QPalette dark;
-  dark.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
-  dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-  dark.setColor(QPalette::Base, QColor(0x1f, 0x21, 0x24));
-  dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-  dark.setColor(QPalette::Button, QColor(0x35, 0x37, 0x3a));
-  dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
+  const QPalette dark = ui::theme::darkPalette();
   for (const auto& [suffix, palette] : {std::pair{QStringLiteral("light"), light}, std::pair{QStringLiteral("dark"), dark}}) {
     QApplication::setPalette(palette);
     QCoreApplication::processEvents();

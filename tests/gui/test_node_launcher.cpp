@@ -18,6 +18,8 @@ class TestNodeLauncher : public QObject {
 
  private Q_SLOTS:
   void initTestCase();
+  void argumentsFromTheEnvironment_data();
+  void argumentsFromTheEnvironment();
   void startsANodeWhenNoneRuns();
   void startsNoSecondNodeWhileOneAnswers();
   void startsTheNodeAgainAfterItWasKilled();
@@ -32,6 +34,30 @@ class TestNodeLauncher : public QObject {
   std::unique_ptr<TestNode> external_;
   QList<qint64> launched_pids_;
 };
+
+void TestNodeLauncher::argumentsFromTheEnvironment_data() {
+  QTest::addColumn<QString>("nodeArgs");
+  QTest::addColumn<QString>("dataDir");
+  QTest::addColumn<QStringList>("expected");
+  QTest::newRow("nothing") << "" << "" << QStringList{};
+  QTest::newRow("data dir only") << "" << "/d" << QStringList{"--data-dir", "/d"};
+  QTest::newRow("stage, quoted path")
+      << "--plan '/my plans/p.json' --stage 0" << "/d"
+      << QStringList{"--plan", "/my plans/p.json", "--stage", "0", "--data-dir", "/d"};
+  QTest::newRow("double quotes, escapes")
+      << R"(--plan "/a \"b\"/p.json" --stage\ x '' --n)" << ""
+      << QStringList{"--plan", R"(/a "b"/p.json)", "--stage x", "", "--n"};
+  QTest::newRow("data dir given twice: the arguments win")
+      << "--data-dir /a --stage 1" << "/d" << QStringList{"--data-dir", "/a", "--stage", "1"};
+  QTest::newRow("--data-dir=") << "--data-dir=/a" << "/d" << QStringList{"--data-dir=/a"};
+}
+
+void TestNodeLauncher::argumentsFromTheEnvironment() {
+  QFETCH(QString, nodeArgs);
+  QFETCH(QString, dataDir);
+  QFETCH(QStringList, expected);
+  QCOMPARE(ui::NodeLauncher::argumentsFrom(nodeArgs, dataDir), expected);
+}
 
 void TestNodeLauncher::initTestCase() {
   QVERIFY(dir_.isValid());
