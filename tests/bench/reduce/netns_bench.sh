@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Four hosts in network namespaces, each joined to a switch namespace by a veth pair shaped
+# to RATE (default 100 Mbit/s) in both directions with tc tbf. Runs bench_reduce with one
+# rank per host: uncompressed (ours and Gloo, side by side) and 8-bit, and prints bus
+# bandwidth as a fraction of the link rate. Needs root (CAP_NET_ADMIN); exits 77 (skipped)
+# where namespaces cannot be created.
+#
+#   netns_bench.sh path/to/bench_reduce [--sizes-mb 16] [--iters 3]
+set -euo pipefail
+BENCH=${1:?usage: netns_bench.sh path/to/bench_reduce [bench args]}
+shift
+RATE_MBIT=${RATE_MBIT:-100}
+HOSTS=4
+P=rkb$$_
+SW=${P}sw
+
+cleanup() {
+  for i in $(seq 0 $((HOSTS - 1))); do ip netns del "${P}$i" 2>/dev/null || true; done
+  ip netns del "$SW" 2>/dev/null || true
+}
+if ! ip netns add "$SW" 2>/dev/null; then
+  echo "netns_bench: cannot create network namespaces here (needs root / CAP_NET_ADMIN); skipped"
+  exit 77
+fi
+trap cleanup EXIT
+ip -n "$SW" link add br0 type bridge
+ip -n "$SW" link set br0 up
+addrs=()
+for i in $(seq 0 $((HOSTS - 1))); do
+  ns="${P}$i"
+  ip netns add "$ns"
+  ip link add "h$i" netns "$ns" type veth peer name "s$i" netns "$SW"
+  ip -n "$ns" addr add "10.77.0.$((i + 1))/24" dev "h$i"
+  ip -n "$ns" link set "h$i" up
+  ip -n "$ns" link set lo up
+  ip -n "$SW" link set "s$i" master br0 up
+  # Shape both directions of the link: the host's upload and its download.
+  for side in "$ns h$i" "$SW s$i"; do
+    set -- $side
+    ip netns exec "$1" tc qdisc add dev "$2" root tbf rate "${RATE_MBIT}mbit" burst 64kb latency 100ms
+  done
+  addrs+=("10.77.0.$((i + 1))")
+done
+hosts=$(IFS=,; echo "${addrs[*]}")
+link_mbs=$(awk "BEGIN { print $RATE_MBIT / 8 }")   # MB/s (1e6 bytes)
+
+echo "== 4 hosts, ${RATE_MBIT} Mbit/s tbf links (${link_mbs} MB/s); bus bandwidth = bytes x 2(n-1)/n / time"
+run() {
+  "$BENCH" --ranks 4 --hosts "$hosts" --netns-prefix "$P" "$@" | tee /dev/stderr |
+    awk -v link="$link_mbs" 'NR > 1 { for (i = 1; i <= NF; i++) if ($(i+1) == "MB/s" && !seen[NR]++) { printf "   %s %s: %.2f x link rate\n", $2, $3, $i / link } }'
+}
+echo "-- uncompressed (f32), ours and Gloo"
+run --impl both "$@"
+echo "-- 8-bit blockwise (effective: f32 bytes averaged per second)"
+run --impl ours --codec int8 "$@"
