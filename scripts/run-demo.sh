@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Runs the demo from an existing build: a coordinator on loopback and the GUI, which starts
-# its own rookery-node. All state lives in build/demo (delete it to start afresh).
+# Runs the demo from an existing build: a coordinator on loopback, a 3-stage pipeline that
+# trains the demo GPT, and the Rookery window whose own rookery-node is stage 0 (it feeds
+# the data, so the swarm trains while you contribute and waits while you pause).
+# All state lives in build/demo; delete it to start afresh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${ROOKERY_BUILD_DIR:-build}
 DEMO_DIR=${ROOKERY_DEMO_DIR:-$PWD/$BUILD_DIR/demo}
+JOB=$PWD/resources/demo/demo-job.json
+NODE="$PWD/$BUILD_DIR/app/rookery-node"
+STAGES=3
 mkdir -p "$DEMO_DIR"
-export ROOKERY_DATA_DIR="$DEMO_DIR/node" ROOKERY_RUNTIME_DIR="$DEMO_DIR/run"
-export ROOKERY_NODE_BIN="$PWD/$BUILD_DIR/app/rookery-node"
 
 pids=()
 cleanup() {
@@ -16,26 +19,52 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# The coordinator (admission and, in later versions, planning); the GUI shows its link.
 rm -f "$DEMO_DIR/coordinator.ready"
 "$BUILD_DIR/app/rookery-coordinator" --bind tcp://127.0.0.1:0 --data-dir "$DEMO_DIR/coordinator" \
-  --ready-file "$DEMO_DIR/coordinator.ready" > "$DEMO_DIR/coordinator.out" 2>&1 &
+  --ready-file "$DEMO_DIR/coordinator.ready" > "$DEMO_DIR/coordinator.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do [ -f "$DEMO_DIR/coordinator.ready" ] && break; sleep 0.1; done
 read -r COORD_ENDPOINT COORD_KEY < "$DEMO_DIR/coordinator.ready"
 echo "demo: coordinator at $COORD_ENDPOINT"
-export ROOKERY_COORDINATOR="$COORD_ENDPOINT" ROOKERY_COORDINATOR_KEY="$COORD_KEY"
 
-gui=("$BUILD_DIR/app/rookery")
+# The pipeline plan: stage 0 is the GUI's node (data dir $DEMO_DIR/you), the others are
+# volunteers on this machine.
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+BLOCKS=$(python3 -c "import json; print(json.load(open('$JOB'))['model']['depth'] + 2)")
+stages_json=""
+for i in $(seq 0 $((STAGES - 1))); do
+  dir=$DEMO_DIR/peer$i; [ "$i" -eq 0 ] && dir=$DEMO_DIR/you
+  key=$("$NODE" --data-dir "$dir" --print-identity)
+  first=$((i * BLOCKS / STAGES)); last=$(((i + 1) * BLOCKS / STAGES))
+  stages_json+="${stages_json:+,}{\"blocks\":[$first,$last],\"endpoint\":\"tcp://127.0.0.1:$(port)\",\"key\":\"$key\"}"
+done
+printf '{"job":"%s","pipeline":0,"stages":[%s]}\n' "$JOB" "$stages_json" > "$DEMO_DIR/plan.json"
+for i in $(seq 1 $((STAGES - 1))); do
+  "$NODE" --data-dir "$DEMO_DIR/peer$i" --runtime-dir "$DEMO_DIR/run-peer$i" --plan "$DEMO_DIR/plan.json" \
+    --stage "$i" --contribute --threads 1 --coordinator "$COORD_ENDPOINT" --coordinator-key "$COORD_KEY" \
+    > "$DEMO_DIR/peer$i.log" 2>&1 &
+  pids+=($!)
+done
+echo "demo: $((STAGES - 1)) volunteer stages running (logs in $DEMO_DIR/peer*.log)"
+
+export ROOKERY_DATA_DIR="$DEMO_DIR/you" ROOKERY_RUNTIME_DIR="$DEMO_DIR/run-you"
+export ROOKERY_NODE_BIN="$NODE"
+export ROOKERY_COORDINATOR="$COORD_ENDPOINT" ROOKERY_COORDINATOR_KEY="$COORD_KEY"
+export ROOKERY_NODE_ARGS="--plan $DEMO_DIR/plan.json --stage 0 --threads 1"
+
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-  "${gui[@]}" "$@"
+  "$BUILD_DIR/app/rookery" "$@"
 else
   shot="$DEMO_DIR/screenshot.png"
-  echo "demo: no display; running under Xvfb, screenshot in $shot"
-  xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
-    "$@" &
-    gui=$!
-    sleep "${ROOKERY_DEMO_SECONDS:-20}"
-    import -window root "'"$shot"'"
-    kill $gui; wait $gui' _ "${gui[@]}" --contribute "$@"
+  seconds=${ROOKERY_DEMO_SECONDS:-45}
+  echo "demo: no display; running the window under Xvfb for ${seconds}s, then saving $shot"
+  xvfb-run -a -s "-screen 0 1400x900x24" bash -c '
+    "$1" --contribute & gui=$!
+    sleep "$2"
+    import -window root "$3"
+    kill $gui; wait $gui' _ "$BUILD_DIR/app/rookery" "$seconds" "$shot"
   echo "demo: screenshot saved to $shot"
 fi
+# The GUI's node outlives the window (it keeps contributing from the tray); end it here.
+if [ -f "$ROOKERY_RUNTIME_DIR/node.pid" ]; then kill "$(cat "$ROOKERY_RUNTIME_DIR/node.pid")" 2>/dev/null || true; fi

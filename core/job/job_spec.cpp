@@ -383,6 +383,7 @@ JobSpec parse_job_spec(std::string_view text, const std::filesystem::path& base_
     spec.micro_batch_size = r.integer("micro_batch_size", spec.micro_batch_size);
     spec.grad_accumulation = r.integer("grad_accumulation", spec.grad_accumulation);
     spec.staleness = r.integer("staleness", spec.staleness);
+    spec.weight_prediction = r.boolean("weight_prediction", spec.weight_prediction);
     spec.codec = r.choice<Codec>("codec", spec.codec, kCodecs);
     spec.averaging_period = r.integer("averaging_period", spec.averaging_period);
     spec.seed = r.unsigned_integer("seed", spec.seed);
@@ -467,6 +468,7 @@ std::string to_json(const JobSpec& spec, int indent) {
     doc["micro_batch_size"] = spec.micro_batch_size;
     doc["grad_accumulation"] = spec.grad_accumulation;
     doc["staleness"] = spec.staleness;
+    doc["weight_prediction"] = spec.weight_prediction;
     doc["codec"] = to_string(spec.codec);
     doc["averaging_period"] = spec.averaging_period;
     doc["seed"] = spec.seed;

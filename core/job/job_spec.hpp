@@ -131,6 +131,9 @@ struct JobSpec {
     int64_t micro_batch_size = 8;   ///< samples per pipeline micro-batch
     int64_t grad_accumulation = 1;  ///< micro-batches per optimizer step
     int64_t staleness = 1;          ///< micro-batches the first stage keeps in flight (>= 1)
+    /// Forward on the weights predicted for when the gradient lands (SpecTrain/PipeMare);
+    /// corrects the staleness of asynchronous pipelines. No effect with staleness 1.
+    bool weight_prediction = true;
     Codec codec = Codec::none;
     int64_t averaging_period = 100; ///< local steps between multi-ring averages
     uint64_t seed = 0;              ///< parameter init and data order derive from it

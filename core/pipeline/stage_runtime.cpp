@@ -32,6 +32,7 @@ struct WeightVersion {
     for (auto& p : shard.parameters()) params.push_back(p.tensor);
   }
   std::uint64_t id = 0;
+  std::int64_t created_at_step = 0;  // the master's optimizer steps when these weights were made
   model::Shard shard;
   std::vector<torch::Tensor> params;
   int in_flight = 0;
@@ -98,6 +99,13 @@ struct StageRuntime::Impl {
   std::uint64_t next_version_id = 1;
   std::map<std::uint64_t, InFlight> in_flight;
   std::int64_t accumulated = 0;
+  std::int64_t steps = 0;                 // optimizer steps taken by this process
+  // Weight prediction (SpecTrain, PipeMare): a micro-batch's gradient reaches the master
+  // `delay` steps after its forward, so the forward runs on the weights predicted for that
+  // moment, master + delay x (last update), instead of weights already `delay` steps old.
+  // The delay is measured, not assumed: it is 0 on the last stage and with staleness 1.
+  std::vector<torch::Tensor> last_update;
+  double delay_ema = 0;
   std::uint64_t incarnation = 0;
   std::uint64_t micro_batch_counter = 0;
   std::int64_t fed = 0;
@@ -132,8 +140,16 @@ struct StageRuntime::Impl {
 
   void copy_master_into(WeightVersion& v) {
     torch::NoGradGuard no_grad;
-    for (std::size_t i = 0; i < master_params.size(); ++i) v.params[i].copy_(master_params[i]);
+    const double delay = config.job.weight_prediction ? std::round(delay_ema) : 0.0;
+    for (std::size_t i = 0; i < master_params.size(); ++i) {
+      if (delay > 0 && last_update[i].defined()) {
+        torch::add_out(v.params[i], master_params[i], last_update[i], delay);
+      } else {
+        v.params[i].copy_(master_params[i]);
+      }
+    }
     v.id = next_version_id++;
+    v.created_at_step = steps;
   }
 
   // After the master changed: the version forwards use from now on.
@@ -171,6 +187,7 @@ struct StageRuntime::Impl {
   // Gradients of a finished backward join the master's accumulated gradients.
   void accumulate_from(WeightVersion& v) {
     torch::NoGradGuard no_grad;
+    delay_ema = 0.9 * delay_ema + 0.1 * static_cast<double>(steps - v.created_at_step);
     for (std::size_t i = 0; i < master_params.size(); ++i) {
       auto& g = v.params[i].mutable_grad();
       if (g.defined()) master_params[i].mutable_grad().add_(g);
@@ -186,10 +203,22 @@ struct StageRuntime::Impl {
         for (auto& p : master_params) p.mutable_grad().div_(static_cast<double>(accumulated));
       }
     }
+    const bool predict = config.job.weight_prediction && config.job.staleness > 1;
+    if (predict) {
+      torch::NoGradGuard no_grad;
+      for (std::size_t i = 0; i < master_params.size(); ++i) {
+        if (!last_update[i].defined()) last_update[i] = torch::empty_like(master_params[i]);
+        last_update[i].copy_(master_params[i]);
+      }
+    }
     optimizer->step();
+    ++steps;
     {
       torch::NoGradGuard no_grad;
-      for (auto& p : master_params) p.mutable_grad().zero_();
+      for (std::size_t i = 0; i < master_params.size(); ++i) {
+        master_params[i].mutable_grad().zero_();
+        if (predict) torch::sub_out(last_update[i], master_params[i], last_update[i]);
+      }
     }
     accumulated = 0;
     publish_version();
@@ -456,6 +485,7 @@ struct StageRuntime::Impl {
       c.next_sample = stats.next_sample;
     }
     save_checkpoint(config.checkpoint_path, master, *optimizer, c);
+    spdlog::debug("checkpoint after {} steps; measured gradient delay {:.2f} steps", steps, delay_ema);
     last_checkpoint = Clock::now();
     std::lock_guard lock(mutex);
     ++stats.checkpoints;
@@ -478,6 +508,7 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
     m.param_bytes += static_cast<std::int64_t>(p.tensor.nbytes());
   }
   m.optimizer.emplace(model::make_optimizer(job.optimizer, m.master.parameters()));
+  m.last_update.resize(m.master_params.size());
   m.codec = to_wire_codec(static_cast<int>(job.codec));
   m.forward_flops_per_sample = sum_flops(m.chain.costs(), m.config.blocks, false);
   m.backward_flops_per_sample = sum_flops(m.chain.costs(), m.config.blocks, true);

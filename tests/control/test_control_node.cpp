@@ -54,7 +54,9 @@ class TestControlNode : public QObject {
     QVERIFY2(a.ok, a.error.c_str());
     QCOMPARE(a.snapshot.state(), pb::CONTRIBUTING);
     QTRY_VERIFY_WITH_TIMEOUT(client.status().snapshot.work().work_units() >= 3, 15000);
-    QVERIFY(client.status().snapshot.work().flops() > 0);
+    // Each unit is at least one 768^3 matrix product, so the node's FLOP count is real work.
+    const auto w = client.status().snapshot.work();
+    QVERIFY(w.flops() >= static_cast<double>(w.work_units()) * 2.0 * 768 * 768 * 768);
 
     a = client.request(pb::ControlRequest::PAUSE);
     QVERIFY(a.ok);

@@ -19,11 +19,12 @@ class TestDemoTraining : public QObject {
 private Q_SLOTS:
     void initTestCase() { torch::set_num_threads(1); }
 
-    // Measured (one thread, 10–25 s): loss 5.57 at step 0 (ln 256 = 5.55), 2.43 at step 25,
-    // ~2.0 by step 100 (the text's byte-bigram entropy is 2.05 nats), then past it as the
-    // model learns words: mean of steps 190–199 1.44 (0.97 by step 300). Deterministic on
-    // one thread; the 1.8 threshold (still below the bigram plateau) leaves margin for
-    // other BLAS builds.
+    // Measured (one thread, ~13 s) at the demo's learning rate 3e-4, chosen so that the
+    // asynchronous pipeline stays within 5% of synchronous training (at 3e-3 a gradient
+    // delay of even one step costs 40%+; see tests/pipeline/test_pipeline_training.cpp):
+    // loss 5.57 at step 0 (ln 256 = 5.55), 2.29 at step 125, mean of steps 190–199 2.06,
+    // at the text's byte-bigram entropy (2.05 nats). Deterministic on one thread; the 2.3
+    // threshold leaves margin for other BLAS builds.
     void demoModelLearnsTheDemoText() {
         const job::JobSpec job = job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
         const auto dataset = data::open_dataset(job);
@@ -55,7 +56,7 @@ private Q_SLOTS:
         for (int s = kSteps - 10; s < kSteps; ++s) tail += losses[size_t(s)] / 10;
         qInfo("%d steps in %.1f s; first loss %.3f, mean of the last 10 %.3f", kSteps, seconds, losses[0], tail);
         QVERIFY2(std::abs(losses[0] - std::log(256.0)) < 0.3, "untrained loss should be near ln 256");
-        QVERIFY2(tail < 1.8, qPrintable(QString::number(tail)));
+        QVERIFY2(tail < 2.3, qPrintable(QString::number(tail)));
     }
 };
 

@@ -28,18 +28,24 @@ class TestPipelineTraining : public QObject {
  private Q_SLOTS:
   void initTestCase() { torch::set_num_threads(1); }
 
+  // The demo job as shipped (staleness 3 = its 3 stages here), against the same job trained
+  // synchronously in one process on the same samples.
   void asynchronousPipelineMatchesSynchronousLoss() {
     constexpr int kMicroBatches = 150;
-    const QString json = testing::gpt_job_json("async", 3, "none");
-    std::string id;
-    const auto piped = train_pipeline(json, {{0, 1}, {1, 3}, {3, 4}}, kMicroBatches, &id);
-    QVERIFY(!piped.empty());
+    QFile demo(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
+    QVERIFY(demo.open(QIODevice::ReadOnly));
+    QString json = QString::fromUtf8(demo.readAll());
+    json.replace("\"demo-text.txt\"", "\"" ROOKERY_SOURCE_DIR "/resources/demo/demo-text.txt\"");
     const auto job = job::parse_job_spec(json.toStdString());
+    QCOMPARE(job.staleness, std::int64_t{3});
+    std::string id;
+    const auto piped = train_pipeline(json, {{0, 2}, {2, 4}, {4, 6}}, kMicroBatches, &id);
+    QVERIFY(!piped.empty());
     const double async_loss = testing::evaluate(job, piped);
     const double sync_loss = testing::evaluate(job, testing::train_in_one_process(job, kMicroBatches));
     const double start_loss = testing::evaluate(job, testing::initial_parameters(job));
-    qInfo("held-out loss: start %.4f, synchronous %.4f, asynchronous (staleness 3, 3 stages) %.4f (%+.2f%%)", start_loss,
-          sync_loss, async_loss, 100.0 * (async_loss - sync_loss) / sync_loss);
+    qInfo("demo job, held-out loss: start %.4f, synchronous %.4f, asynchronous (staleness 3, 3 stages) %.4f (%+.2f%%)",
+          start_loss, sync_loss, async_loss, 100.0 * (async_loss - sync_loss) / sync_loss);
     QVERIFY(sync_loss < 0.7 * start_loss);  // both really trained
     QVERIFY(std::abs(async_loss - sync_loss) <= 0.05 * sync_loss);
   }
@@ -47,8 +53,9 @@ class TestPipelineTraining : public QObject {
   void eightBitActivationsAndGradientsMatchFp32() {
     constexpr int kMicroBatches = 120;
     std::string id;
-    const QString fp32_json = testing::gpt_job_json("codec-fp32", 2, "none");
-    const QString int8_json = testing::gpt_job_json("codec-int8", 2, "int8");
+    // At the demo's learning rate (3e-4): see asynchronousPipelineMatchesSynchronousLoss.
+    const QString fp32_json = testing::gpt_job_json("codec-fp32", 2, "none", 2, 64, 3e-4);
+    const QString int8_json = testing::gpt_job_json("codec-int8", 2, "int8", 2, 64, 3e-4);
     const auto fp32 = train_pipeline(fp32_json, {{0, 2}, {2, 4}}, kMicroBatches, &id);
     const auto int8 = train_pipeline(int8_json, {{0, 2}, {2, 4}}, kMicroBatches, &id);
     QVERIFY(!fp32.empty() && !int8.empty());
