@@ -13,7 +13,6 @@ find_package(SQLite3 REQUIRED)
 find_package(spdlog REQUIRED)          # logging
 find_package(CLI11 CONFIG REQUIRED)    # command-line parsing
 find_package(nlohmann_json REQUIRED)   # job specs (JSON)
-pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 
 # LibTorch: Debian installs it as a regular CMake package.
 find_package(Torch REQUIRED)

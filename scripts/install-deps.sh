@@ -13,9 +13,11 @@ PACKAGES=(
   libtorch-dev libopenblas0-pthread libopenblas-dev
   # ZeroMQ (built with libsodium: CURVE) and its C++ binding
   libzmq3-dev cppzmq-dev libsodium-dev
-  # state, wire schema, logging, command line, JSON job specs, compression
+  # state, wire schema, logging, command line, JSON job specs and plans, checksums
   libsqlite3-dev sqlite3 libprotobuf-dev protobuf-compiler libspdlog-dev libfmt-dev
-  libcli11-dev nlohmann-json3-dev libzstd-dev libxxhash-dev
+  libcli11-dev nlohmann-json3-dev libxxhash-dev
+  # Gloo: the reference ring all-reduce in the benchmark
+  libgloo-dev
   # a real window without a display, and screenshots of it
   xvfb xauth x11-utils imagemagick
   # network namespaces and traffic shaping for the multi-host benchmarks
