@@ -40,6 +40,9 @@ int main(int argc, char** argv) {
   cli.add_option("--micro-batch-timeout-ms", stage.micro_batch_timeout_ms,
                  "drop a micro-batch whose gradient has not come back by then")
       ->check(CLI::Range(100, 3600000))->capture_default_str();
+  cli.add_option("--flush-every", stage.flush_every,
+                 "first stage: GPipe's synchronous schedule, a flush after every N micro-batches (benchmarks)")
+      ->check(CLI::NonNegativeNumber);
   cli.add_flag("--print-identity", print_identity, "print this node's public key (creating it) and exit");
   cli.add_option("--log-level", log_level, "trace, debug, info, warn, error")->capture_default_str();
   CLI11_PARSE(cli, argc, argv);

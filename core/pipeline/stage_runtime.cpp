@@ -334,6 +334,9 @@ struct StageRuntime::Impl {
   bool can_feed() const {
     if (!first()) return false;
     if (config.max_micro_batches > 0 && fed >= config.max_micro_batches) return false;
+    if (config.flush_every > 0) {  // GPipe: a group of micro-batches, then a flush
+      return fed % config.flush_every != 0 || in_flight.empty();
+    }
     return static_cast<std::int64_t>(in_flight.size()) < config.job.staleness;
   }
 

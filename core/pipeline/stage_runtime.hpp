@@ -41,6 +41,10 @@ struct StageConfig {
   std::chrono::milliseconds micro_batch_timeout{20000};  // in flight longer: dropped and counted
   std::int64_t max_micro_batches = 0;         // first stage: stop feeding after this many; 0 = unbounded
   std::int64_t first_sample = 0;              // first stage: where sample ids start (unless resumed)
+  // First stage: 0 runs Ravnest's schedule (never flush). N > 0 runs GPipe's synchronous
+  // schedule instead: feed N micro-batches, then wait until all are back before feeding
+  // more (with grad_accumulation = N, one step per flush). The baseline in benchmarks.
+  std::int64_t flush_every = 0;
 };
 
 struct StageStats {
