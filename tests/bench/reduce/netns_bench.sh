@@ -35,10 +35,8 @@ for i in $(seq 0 $((HOSTS - 1))); do
   ip -n "$ns" link set lo up
   ip -n "$SW" link set "s$i" master br0 up
   # Shape both directions of the link: the host's upload and its download.
-  for side in "$ns h$i" "$SW s$i"; do
-    set -- $side
-    ip netns exec "$1" tc qdisc add dev "$2" root tbf rate "${RATE_MBIT}mbit" burst 64kb latency 100ms
-  done
+  ip netns exec "$ns" tc qdisc add dev "h$i" root tbf rate "${RATE_MBIT}mbit" burst 64kb latency 100ms
+  ip netns exec "$SW" tc qdisc add dev "s$i" root tbf rate "${RATE_MBIT}mbit" burst 64kb latency 100ms
   addrs+=("10.77.0.$((i + 1))")
 done
 hosts=$(IFS=,; echo "${addrs[*]}")
@@ -47,7 +45,8 @@ link_mbs=$(awk "BEGIN { print $RATE_MBIT / 8 }")   # MB/s (1e6 bytes)
 echo "== 4 hosts, ${RATE_MBIT} Mbit/s tbf links (${link_mbs} MB/s); bus bandwidth = bytes x 2(n-1)/n / time"
 run() {
   "$BENCH" --ranks 4 --hosts "$hosts" --netns-prefix "$P" "$@" | tee /dev/stderr |
-    awk -v link="$link_mbs" 'NR > 1 { for (i = 1; i <= NF; i++) if ($(i+1) == "MB/s" && !seen[NR]++) { printf "   %s %s: %.2f x link rate\n", $2, $3, $i / link } }'
+    awk -v link="$link_mbs" 'NR > 1 { printf "   %s %s: ours %.2f x link rate", $2, $3, $4 / link;
+                                      if ($6 + 0 > 0) printf ", gloo %.2f x link rate", $6 / link; printf "\n" }'
 }
 echo "-- uncompressed (f32), ours and Gloo"
 run --impl both "$@"
