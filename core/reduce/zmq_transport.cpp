@@ -163,10 +163,12 @@ void ZmqTransport::receive_loop() {
 void ZmqTransport::send_loop() {
   std::map<std::string, PeerLink> links;
   std::deque<Outgoing> incoming;
-  for (;;) {
+  for (bool last_pass = false; !last_pass;) {
     {
       std::lock_guard lock(mutex_);
-      if (stopping_) return;
+      // On stop, one last pass hands what is queued to ZeroMQ, whose linger then flushes
+      // it: a member that committed and leaves must still deliver its votes.
+      last_pass = stopping_;
       incoming.swap(outbox_);
     }
     for (auto& o : incoming) {
@@ -194,6 +196,7 @@ void ZmqTransport::send_loop() {
           s.connect(endpoint);
         }
         s.set(zmq::sockopt::sndbuf, config_.socket_buffer_bytes);
+        s.set(zmq::sockopt::linger, config_.linger_ms);
         it = links.emplace(o.to, PeerLink{std::move(s), {}, {}}).first;
       }
       // Votes overtake queued data: they are tiny, and a late vote costs a whole attempt.
@@ -238,6 +241,7 @@ void ZmqTransport::send_loop() {
         next_deadline = std::min(next_deadline, link.deadlines.front());
       }
     }
+    if (last_pass) break;
     auto wait = std::chrono::milliseconds(-1);
     if (next_deadline != Clock::time_point::max()) {
       wait = std::chrono::duration_cast<std::chrono::milliseconds>(next_deadline - Clock::now()) +

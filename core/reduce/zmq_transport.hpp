@@ -35,6 +35,7 @@ struct ZmqTransportConfig {
   int hwm = 512;                   // messages queued per peer pipe before the sender waits
   int socket_buffer_bytes = 4 << 20;   // kernel send/receive buffers (SO_SNDBUF/SO_RCVBUF)
   std::chrono::milliseconds send_timeout{10000};
+  int linger_ms = 2000;            // on shutdown, how long ZeroMQ keeps flushing queued segments
   wire::Limits limits{.max_frames = 2};
 };
 
