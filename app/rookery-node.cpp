@@ -2,6 +2,9 @@
 // any local client over its control API, or run headless.
 #include <CLI/CLI.hpp>
 
+#include <thread>
+
+#include "control/control_client.hpp"
 #include "logging.hpp"
 #include "net/identity.hpp"
 #include "net/paths.hpp"
@@ -15,6 +18,7 @@ int main(int argc, char** argv) {
   int telemetry_ms = 1000;
   std::string plan;
   bool print_identity = false;
+  bool stop = false;
   rookery::node::StageWorkloadOptions stage;
 
   CLI::App cli{"rookery-node: contributes this PC's GPU or CPU to a Rookery training swarm"};
@@ -43,6 +47,7 @@ int main(int argc, char** argv) {
   cli.add_option("--flush-every", stage.flush_every,
                  "first stage: GPipe's synchronous schedule, a flush after every N micro-batches (benchmarks)")
       ->check(CLI::NonNegativeNumber);
+  cli.add_flag("--stop", stop, "ask the node running for this user (--runtime-dir) to stop cleanly, and wait");
   cli.add_flag("--print-identity", print_identity, "print this node's public key (creating it) and exit");
   cli.add_option("--log-level", log_level, "trace, debug, info, warn, error")->capture_default_str();
   CLI11_PARSE(cli, argc, argv);
@@ -54,6 +59,19 @@ int main(int argc, char** argv) {
   config.data_dir = data_dir.empty() ? rookery::net::default_data_dir() : std::filesystem::path(data_dir);
   config.runtime_dir = runtime_dir.empty() ? rookery::net::default_runtime_dir() : std::filesystem::path(runtime_dir);
   config.telemetry_interval = std::chrono::milliseconds(telemetry_ms);
+  if (stop) {
+    rookery::control::ControlClient client(rookery::control::ControlEndpoints::in(config.runtime_dir));
+    auto a = client.request(rookery::wire::pb::ControlRequest::QUIT, std::chrono::seconds(3));
+    if (!a.ok) {
+      std::fprintf(stderr, "%s\n", a.error.c_str());
+      return a.error == "rookery-node is not running" ? 0 : 1;
+    }
+    for (int i = 0; i < 600 && std::filesystem::exists(config.runtime_dir / "control.sock"); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    std::printf("rookery-node (pid %lld) stopped\n", static_cast<long long>(a.snapshot.pid()));
+    return 0;
+  }
   if (print_identity) {
     try {
       rookery::net::ensure_private_dir(config.data_dir);

@@ -9,11 +9,17 @@ BUILD_DIR=${ROOKERY_BUILD_DIR:-build}
 DEMO_DIR=${ROOKERY_DEMO_DIR:-$PWD/$BUILD_DIR/demo}
 JOB=$PWD/resources/demo/demo-job.json
 NODE="$PWD/$BUILD_DIR/app/rookery-node"
+GUI="$PWD/$BUILD_DIR/app/rookery"
 STAGES=3
+for program in "$NODE" "$GUI" "$PWD/$BUILD_DIR/app/rookery-coordinator"; do
+  [ -x "$program" ] || { echo "demo: $program is missing: build first (scripts/build.sh, with the GUI on)" >&2; exit 1; }
+done
 mkdir -p "$DEMO_DIR"
 
 pids=()
 cleanup() {
+  # The GUI leaves its node contributing from the tray; the demo's swarm ends here, so stop it.
+  [ -n "${ROOKERY_RUNTIME_DIR:-}" ] && "$NODE" --runtime-dir "$ROOKERY_RUNTIME_DIR" --stop > /dev/null 2>&1 || true
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
 }
@@ -54,7 +60,7 @@ export ROOKERY_COORDINATOR="$COORD_ENDPOINT" ROOKERY_COORDINATOR_KEY="$COORD_KEY
 export ROOKERY_NODE_ARGS="--plan $DEMO_DIR/plan.json --stage 0 --threads 1"
 
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-  "$BUILD_DIR/app/rookery" "$@"
+  "$GUI" "$@"
 else
   shot="$DEMO_DIR/screenshot.png"
   seconds=${ROOKERY_DEMO_SECONDS:-45}
@@ -62,9 +68,7 @@ else
   xvfb-run -a -s "-screen 0 1400x900x24" bash -c '
     "$1" --contribute & gui=$!
     sleep "$2"
-    import -window root "$3"
-    kill $gui; wait $gui' _ "$BUILD_DIR/app/rookery" "$seconds" "$shot"
+    timeout 30 import -window root "$3" || echo "demo: the screenshot failed"
+    kill $gui 2>/dev/null; sleep 2; kill -9 $gui 2>/dev/null; wait $gui 2>/dev/null; exit 0' _ "$GUI" "$seconds" "$shot"
   echo "demo: screenshot saved to $shot"
 fi
-# The GUI's node outlives the window (it keeps contributing from the tray); end it here.
-if [ -f "$ROOKERY_RUNTIME_DIR/node.pid" ]; then kill "$(cat "$ROOKERY_RUNTIME_DIR/node.pid")" 2>/dev/null || true; fi
