@@ -53,7 +53,8 @@ class TestControlNode : public QObject {
     auto a = client.request(pb::ControlRequest::CONTRIBUTE);
     QVERIFY2(a.ok, a.error.c_str());
     QCOMPARE(a.snapshot.state(), pb::CONTRIBUTING);
-    QTRY_VERIFY_WITH_TIMEOUT(client.status().snapshot.work().work_units() >= 3, 15000);
+    // The worker runs at idle priority: on a busy machine it waits for spare CPU by design.
+    QTRY_VERIFY_WITH_TIMEOUT(client.status().snapshot.work().work_units() >= 3, 90000);
     // Each unit is at least one 768^3 matrix product, so the node's FLOP count is real work.
     const auto w = client.status().snapshot.work();
     QVERIFY(w.flops() >= static_cast<double>(w.work_units()) * 2.0 * 768 * 768 * 768);
