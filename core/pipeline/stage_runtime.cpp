@@ -349,14 +349,19 @@ struct StageRuntime::Impl {
     accumulate_from(*v);
     release(v);
     if (!first()) send_backward(return_to, mb, samples, value, input.grad());
+    complete_backward(w, samples, value);
+  }
+
+  // A micro-batch's backward finished here: count it, then step when enough have accumulated.
+  void complete_backward(StageWork& w, std::int64_t samples, double loss) {
     w.flops += samples * backward_flops_per_sample;
     w.samples += samples;
-    w.loss = value;
+    w.loss = loss;
     {
       std::lock_guard lock(mutex);
       ++stats.backwards;
       stats.samples += samples;
-      stats.last_loss = value;
+      stats.last_loss = loss;
       stats.backward_flops += samples * backward_flops_per_sample;
     }
     maybe_step();
@@ -446,17 +451,7 @@ struct StageRuntime::Impl {
     accumulate_from(*f.version);
     release(f.version);
     if (!first()) send_backward(f.return_to, in.micro_batch, f.samples, in.loss, f.input.grad());
-    w.flops += f.samples * backward_flops_per_sample;
-    w.samples += f.samples;
-    w.loss = in.loss;
-    {
-      std::lock_guard lock(mutex);
-      ++stats.backwards;
-      stats.samples += f.samples;
-      stats.last_loss = in.loss;
-      stats.backward_flops += f.samples * backward_flops_per_sample;
-    }
-    maybe_step();
+    complete_backward(w, f.samples, in.loss);
   }
 
   void expire() {

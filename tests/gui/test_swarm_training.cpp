@@ -108,7 +108,7 @@ void TestSwarmTraining::swarmCardShowsTheNodesStage() {
   auto* training = window_->trainingCard();
   QVERIFY(!training->chartShown());
   QCOMPARE(training->lossSeries()->count(), 0);
-  QVERIFY2(training->placeholderText().contains(QStringLiteral("Contribute")), qPrintable(training->placeholderText()));
+  QVERIFY2(training->emptyMessage().contains(QStringLiteral("Contribute")), qPrintable(training->emptyMessage()));
 }
 
 void TestSwarmTraining::trainingCardFollowsTheLossWhileContributing() {

@@ -175,7 +175,7 @@ class TestSwarmTrainingCards : public QObject {
     card.show();
     card.showSnapshot(benchmarkNode(pb::CONTRIBUTING));
     QVERIFY(!card.chartShown());
-    QVERIFY(card.placeholderText().contains(QStringLiteral("once this PC trains a stage")));
+    QVERIFY(card.emptyMessage().contains(QStringLiteral("once this PC trains a stage")));
     QCOMPARE(card.lossSeries()->count(), 0);
     QVERIFY(valueOf(card, "samples").isEmpty());
     QVERIFY(valueOf(card, "loss").isEmpty());
@@ -187,7 +187,7 @@ class TestSwarmTrainingCards : public QObject {
     card.show();
     card.showSnapshot(middleStage(0, 10, 0, 0));
     QVERIFY(!card.chartShown());
-    QVERIFY(card.placeholderText().contains(QStringLiteral("first micro-batch")));
+    QVERIFY(card.emptyMessage().contains(QStringLiteral("first micro-batch")));
     QCOMPARE(valueOf(card, "loss"), QStringLiteral("none yet"));
     // One snapshot a second, 4 micro-batches of 16 samples each time.
     for (int i = 1; i <= 6; ++i) card.showSnapshot(middleStage(4 * i, 10 + i, 64u * i, 5.0 - 0.1 * i));

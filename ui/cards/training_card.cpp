@@ -86,13 +86,13 @@ TrainingCard::TrainingCard(QWidget* parent) : Card(tr("Training"), parent) {
   view_->setFocusPolicy(Qt::TabFocus);
   view_->setAccessibleName(tr("Loss chart"));
   view_->setMinimumHeight(kChartHeight);
-  placeholder_ = new QLabel(this);
-  placeholder_->setObjectName(QStringLiteral("trainingPlaceholder"));
-  placeholder_->setAlignment(Qt::AlignCenter);
-  placeholder_->setWordWrap(true);
-  placeholder_->setMargin(16);
+  empty_message_ = new QLabel(this);
+  empty_message_->setObjectName(QStringLiteral("trainingEmptyMessage"));
+  empty_message_->setAlignment(Qt::AlignCenter);
+  empty_message_->setWordWrap(true);
+  empty_message_->setMargin(16);
   stack_ = new QStackedWidget(this);
-  stack_->addWidget(placeholder_);
+  stack_->addWidget(empty_message_);
   stack_->addWidget(view_);
   stack_->setMinimumHeight(kChartHeight);
   caption_ = new QLabel(tr("Loss of each micro-batch this stage completed (faint) and its moving average"), this);
@@ -116,9 +116,9 @@ TrainingCard::TrainingCard(QWidget* parent) : Card(tr("Training"), parent) {
 void TrainingCard::showSnapshot(const pb::NodeSnapshot& s) {
   history_.add(s);
   if (!s.has_stage()) {
-    placeholder_->setText(tr("No model to train yet: the loss curve appears here once this PC trains a stage of "
+    empty_message_->setText(tr("No model to train yet: the loss curve appears here once this PC trains a stage of "
                              "a pipeline."));
-    stack_->setCurrentWidget(placeholder_);
+    stack_->setCurrentWidget(empty_message_);
     caption_->hide();
     showRows(false);
     updateChart();
@@ -130,10 +130,10 @@ void TrainingCard::showSnapshot(const pb::NodeSnapshot& s) {
     stack_->setCurrentWidget(view_);
     caption_->show();
   } else {
-    placeholder_->setText(s.state() == pb::CONTRIBUTING
+    empty_message_->setText(s.state() == pb::CONTRIBUTING
                               ? tr("Waiting for the first micro-batch to come back through the pipeline…")
                               : tr("Press Contribute to train: the loss curve appears here."));
-    stack_->setCurrentWidget(placeholder_);
+    stack_->setCurrentWidget(empty_message_);
     caption_->hide();
   }
   loss_.value->setText(history_.hasLoss()
@@ -155,8 +155,8 @@ void TrainingCard::showDisconnected() {
     rate_.value->setText(tr("idle"));
     return;
   }
-  placeholder_->setText(tr("The training is shown once rookery-node answers."));
-  stack_->setCurrentWidget(placeholder_);
+  empty_message_->setText(tr("The training is shown once rookery-node answers."));
+  stack_->setCurrentWidget(empty_message_);
   caption_->hide();
   showRows(false);
 }
@@ -191,11 +191,11 @@ void TrainingCard::updateChart() {
 
 bool TrainingCard::chartShown() const { return stack_->currentWidget() == view_; }
 
-QString TrainingCard::placeholderText() const { return placeholder_->text(); }
+QString TrainingCard::emptyMessage() const { return empty_message_->text(); }
 
 QString TrainingCard::summaryText() const {
   QStringList parts;
-  if (stack_->currentWidget() == placeholder_) parts << placeholder_->text();
+  if (stack_->currentWidget() == empty_message_) parts << empty_message_->text();
   for (auto* label : grid_->findChildren<QLabel*>()) {
     if (label->isVisibleTo(this)) parts << label->text();
   }
@@ -225,7 +225,7 @@ void TrainingCard::applyColours() {
     axis->setLinePenColor(grid);
     axis->setMinorGridLineVisible(false);
   }
-  for (auto* l : {placeholder_, caption_}) {
+  for (auto* l : {empty_message_, caption_}) {
     QPalette lp = l->palette();
     lp.setColor(QPalette::WindowText, muted);
     l->setPalette(lp);

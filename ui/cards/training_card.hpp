@@ -31,7 +31,7 @@ class TrainingCard : public Card {
   QLineSeries* averageSeries() const { return average_series_; }
   QChartView* chartView() const { return view_; }
   bool chartShown() const;
-  QString placeholderText() const;
+  QString emptyMessage() const;
   QString summaryText() const;  // every visible value, for tests and screen readers
 
  protected:
@@ -44,7 +44,7 @@ class TrainingCard : public Card {
 
   TrainingHistory history_;
   QStackedWidget* stack_;
-  QLabel* placeholder_;
+  QLabel* empty_message_;
   QChartView* view_;
   QChart* chart_;
   QLineSeries* loss_series_;
