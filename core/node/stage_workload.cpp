@@ -45,6 +45,7 @@ class StageWorkload final : public Workload {
     c.max_micro_batches = o.max_micro_batches;
     c.micro_batch_timeout = std::chrono::milliseconds(o.micro_batch_timeout_ms);
     c.flush_every = o.flush_every;
+    c.stages_before = static_cast<std::int64_t>(stage_index_);
     stage_ = std::make_unique<pipeline::StageRuntime>(ctx_, identity, c);
     spdlog::info("stage {} of {}: {} listening on {}", stage_index_ + 1, plan_.stages.size(), stage_->description(),
                  stage_->endpoint());

@@ -340,6 +340,12 @@ struct StageRuntime::Impl {
     return static_cast<std::int64_t>(in_flight.size()) < config.job.staleness;
   }
 
+  // A forward from the previous stage waits in the inbox while this stage is at its bound.
+  bool can_forward() const {
+    const auto limit = std::max<std::int64_t>(1, config.job.staleness - config.stages_before);
+    return config.flush_every > 0 || static_cast<std::int64_t>(in_flight.size()) < limit;
+  }
+
   // The last stage (or a one-stage pipeline): loss, backward, step, gradient back.
   void finish_last(StageWork& w, std::uint64_t mb, const std::shared_ptr<WeightVersion>& v, torch::Tensor input,
                    torch::Tensor output, torch::Tensor targets, std::int64_t samples, const net::PeerAddress& return_to) {
@@ -562,13 +568,13 @@ StageWork StageRuntime::run_once(std::chrono::milliseconds wait) {
   std::optional<Inbound> item;
   {
     std::unique_lock lock(m.mutex);
-    auto ready = [&] { return !m.backwards.empty() || !m.forwards.empty() || m.can_feed(); };
+    auto ready = [&] { return !m.backwards.empty() || (!m.forwards.empty() && m.can_forward()) || m.can_feed(); };
     if (!ready()) m.inbox_cv.wait_for(lock, wait, ready);
     // Backward first: it frees memory and a weight version, and unblocks the first stage.
     if (!m.backwards.empty()) {
       item = std::move(m.backwards.front());
       m.backwards.pop_front();
-    } else if (!m.forwards.empty()) {
+    } else if (!m.forwards.empty() && m.can_forward()) {
       item = std::move(m.forwards.front());
       m.forwards.pop_front();
     }

@@ -45,6 +45,12 @@ struct StageConfig {
   // schedule instead: feed N micro-batches, then wait until all are back before feeding
   // more (with grad_accumulation = N, one step per flush). The baseline in benchmarks.
   std::int64_t flush_every = 0;
+  // Stages after this one in the pipeline. A stage holds at most (staleness - stages_before)
+  // micro-batches in flight, at least one, as in PipeDream's 1F1B: the gradient delay of each
+  // stage is then bounded by its place in the pipeline, not by how the operating system
+  // happens to schedule the processes (a slow next stage would otherwise let a middle stage
+  // fill up to the first stage's bound, and a longer delay costs training quality).
+  std::int64_t stages_before = 0;
 };
 
 struct StageStats {
