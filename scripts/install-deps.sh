@@ -22,6 +22,8 @@ PACKAGES=(
   xvfb xauth x11-utils imagemagick
   # network namespaces and traffic shaping for the multi-host benchmarks
   iproute2 procps
+  # fuzzing (scripts/fuzz.sh): clang, and libFuzzer + ASan/UBSan runtimes for it
+  clang libclang-rt-14-dev
 )
 
 missing=()
