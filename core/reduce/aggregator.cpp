@@ -2,7 +2,16 @@
 
 #include <stdexcept>
 
+#include "reduce/simd.hpp"
+
 namespace rookery::reduce {
+
+namespace {
+ROOKERY_SIMD_CLONES
+void add_scaled(float* out, const float* in, float w, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] += in[i] * w;
+}
+}  // namespace
 
 void WeightedMean::aggregate(std::span<const Contribution> contributions, std::span<float> out) const {
   double total = 0;
@@ -14,8 +23,7 @@ void WeightedMean::aggregate(std::span<const Contribution> contributions, std::s
   // Same arithmetic as the ring path: f32 sum of weight-scaled values, then one division.
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = 0;
   for (const auto& c : contributions) {
-    const float w = static_cast<float>(c.weight);
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] += c.values[i] * w;
+    add_scaled(out.data(), c.values.data(), static_cast<float>(c.weight), out.size());
   }
   for (auto& v : out) v = static_cast<float>(v / total);
 }

@@ -1,0 +1,119 @@
+#pragma once
+// CenteredClip: the Byzantine-tolerant aggregator of BTARD ("Secure Distributed Training at
+// Scale", Gorbunov et al., ICML 2022), applied to one reduction slice at a time (the ring
+// calls it per segment of a chunk, so it fits the multi-ring: every range is aggregated
+// where it is owned).
+//
+//   1. Reject: a contribution with a NaN/Inf value, a weight that is not a positive finite
+//      number, or a norm above `reject_norm_factor` x the median norm of the contributions
+//      never enters the aggregate.
+//   2. Weights: a member's weight (samples it claims) is capped at `weight_cap` x the median
+//      weight, so a minority cannot outweigh the majority by claiming more samples.
+//   3. Start at the coordinate-wise median m; tau_abs = tau x the median distance ||g_i - m||
+//      (tau is relative, so one value works for parameters and optimizer state alike).
+//   4. Iterate  x <- x + sum_i w_i (g_i - x) min(1, tau_abs / ||g_i - x||) / sum_i w_i
+//      until ||step|| <= tolerance x tau_abs or `max_iterations` steps were taken.
+//
+// Step 4 runs in coefficient space: x always stays m + sum_i b_i (g_i - m), so with the Gram
+// matrix of the centred inputs every norm the iteration needs is an n x n product, and the
+// data are read three times in all (median and Gram in one blocked pass, the result in a
+// second) however many iterations it takes.
+//
+// Each call can report, per member, whether it was rejected (and why), clipped, or clipped
+// hard (scaled by less than `hard_clip_factor` at the result), to an AggregationObserver, so
+// repeat offenders can be found. Stateless apart from that: thread-safe when the observer is.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "reduce/aggregator.hpp"
+
+namespace rookery::reduce {
+
+struct CenteredClipOptions {
+  double tau = 1.0;                  // clip radius, x the median distance of the inputs from their median
+  std::uint32_t max_iterations = 50;
+  double tolerance = 1e-5;           // stop when the step is at most tolerance x the clip radius
+  double reject_norm_factor = 100;   // reject ||g_i|| > this x the median norm; 0 disables the check
+  double weight_cap = 1.0;           // weights capped at this x the median weight; 0: no cap
+  double hard_clip_factor = 0.5;     // clipped hard: scaled by less than this at the result
+};
+
+// Throws std::invalid_argument naming the bad field (tau must be > 0, and so on).
+void validate(const CenteredClipOptions& options);
+
+enum class Verdict : std::uint8_t {
+  accepted,           // entered the aggregate unscaled
+  clipped,            // entered it scaled by clip_factor in [hard_clip_factor, 1)
+  clipped_hard,       // scaled by less than hard_clip_factor
+  rejected_non_finite,
+  rejected_weight,    // weight not a positive finite number
+  rejected_norm,      // norm above reject_norm_factor x the median norm
+};
+std::string_view to_string(Verdict v);
+inline bool is_rejected(Verdict v) { return v >= Verdict::rejected_non_finite; }
+
+struct MemberReport {
+  std::string member;
+  Verdict verdict = Verdict::accepted;
+  double weight = 0;        // the weight used (after the cap); 0 when rejected
+  double norm = 0;          // ||g_i|| (inf or NaN when non-finite)
+  double distance = 0;      // ||g_i - x|| at the result (0 when rejected)
+  double clip_factor = 1;   // min(1, tau_abs / distance) at the result
+};
+
+struct AggregationReport {
+  std::size_t values = 0;       // length of the slice
+  double median_norm = 0;
+  double tau = 0;               // the absolute clip radius used
+  std::uint32_t iterations = 0;
+  bool converged = false;       // the last step was below the tolerance
+  std::vector<MemberReport> members;   // in contribution order
+};
+
+// Called once per aggregate() call, possibly from several ring threads at once.
+class AggregationObserver {
+ public:
+  virtual ~AggregationObserver() = default;
+  virtual void on_aggregate(const AggregationReport& report) = 0;
+};
+
+// Counts, per member, the calls in which it was rejected or clipped hard: what a node will
+// report to the coordinator about repeat offenders. Thread-safe.
+class AggregationTally final : public AggregationObserver {
+ public:
+  struct Counts {
+    std::uint64_t seen = 0, rejected = 0, clipped_hard = 0, clipped = 0;
+    friend bool operator==(const Counts&, const Counts&) = default;
+  };
+  void on_aggregate(const AggregationReport& report) override;
+  std::map<std::string, Counts> counts() const;
+  std::uint64_t calls() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, Counts> counts_;
+  std::uint64_t calls_ = 0;
+};
+
+class CenteredClip final : public Aggregator {
+ public:
+  explicit CenteredClip(CenteredClipOptions options = {}, std::shared_ptr<AggregationObserver> observer = {});
+  std::string_view name() const override { return "centered-clip"; }
+  // Throws std::invalid_argument when there are no contributions, their lengths differ from
+  // out's, or every contribution is rejected.
+  void aggregate(std::span<const Contribution> contributions, std::span<float> out) const override;
+  // The same, also returning the report (and passing it to the observer).
+  AggregationReport aggregate_with_report(std::span<const Contribution> contributions, std::span<float> out) const;
+
+  const CenteredClipOptions& options() const { return options_; }
+
+ private:
+  CenteredClipOptions options_;
+  std::shared_ptr<AggregationObserver> observer_;
+};
+
+}  // namespace rookery::reduce
