@@ -16,13 +16,20 @@ ControlClient::~ControlClient() {
 void ControlClient::reconnect_requests() { rpc_ = std::make_unique<net::RpcClient>(ctx_, endpoints_.requests); }
 
 ControlClient::Answer ControlClient::request(pb::ControlRequest::Kind kind, std::chrono::milliseconds timeout) {
+  pb::ControlRequest r;
+  r.set_kind(kind);
+  return request(r, timeout);
+}
+
+ControlClient::Answer ControlClient::request(const pb::ControlRequest& request, std::chrono::milliseconds timeout,
+                                             pb::ControlReply* reply) {
   Answer answer;
   if (!std::filesystem::exists(endpoints_.runtime_dir / "control.sock")) {
     answer.error = "rookery-node is not running";
     return answer;
   }
   wire::pb::Envelope env;
-  env.mutable_control_request()->set_kind(kind);
+  *env.mutable_control_request() = request;
   auto result = rpc_->request(std::move(env), timeout);
   if (!result.ok()) {
     // A DEALER keeps a dead request queued; start afresh so the next request is not stuck
@@ -40,6 +47,7 @@ ControlClient::Answer ControlClient::request(pb::ControlRequest::Kind kind, std:
   answer.ok = h.control_reply().ok();
   answer.error = h.control_reply().error();
   answer.snapshot = h.control_reply().snapshot();
+  if (reply) *reply = h.control_reply();
   return answer;
 }
 

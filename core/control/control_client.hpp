@@ -33,6 +33,10 @@ class ControlClient {
   };
 
   Answer request(pb::ControlRequest::Kind kind, std::chrono::milliseconds timeout = std::chrono::seconds(3));
+  // A request with arguments (preferences, snooze, presence); `reply` receives the node's
+  // full reply when given.
+  Answer request(const pb::ControlRequest& request, std::chrono::milliseconds timeout = std::chrono::seconds(3),
+                 pb::ControlReply* reply = nullptr);
   Answer status(std::chrono::milliseconds timeout = std::chrono::seconds(3)) {
     return request(pb::ControlRequest::STATUS, timeout);
   }

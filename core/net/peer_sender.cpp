@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "net/token_bucket.hpp"
+
 namespace rookery::net {
 
 namespace {
@@ -18,6 +20,7 @@ PeerSender::~PeerSender() {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
+  stop_flag_ = true;
   not_empty_.notify_all();
   not_full_.notify_all();
   if (thread_.joinable()) thread_.join();
@@ -91,8 +94,9 @@ void PeerSender::run() {
         it = sockets.emplace(item.to.endpoint, std::move(s)).first;
       }
       auto frames = item.build();
+      for (const auto& f : frames) bytes += f.size();
+      if (!upload_bucket().acquire(bytes, &stop_flag_)) break;  // stopping while held back by the upload cap
       for (std::size_t i = 0; i < frames.size(); ++i) {
-        bytes += frames[i].size();
         // Blocks at the high-water mark: the peer is slower than us, so we wait for it.
         const auto r = it->second.send(frames[i], i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
         if (!r) {

@@ -2,7 +2,9 @@
 // One-way messages to peers from a thread of its own: callers enqueue a closure that builds
 // the frames (so encoding, compression included, runs off the caller's thread), the sender
 // thread owns one DEALER socket per peer and sends. Sends block only at the high-water mark,
-// which is the backpressure a pipeline wants.
+// which is the backpressure a pipeline wants. Every message first passes the process's
+// upload token bucket (net::upload_bucket(), the governor's upload cap).
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -58,6 +60,7 @@ class PeerSender {
   std::deque<Item> queue_;
   std::vector<std::string> forget_;
   bool stopping_ = false;
+  std::atomic<bool> stop_flag_{false};  // stopping_, readable without the mutex (bandwidth waits)
   std::uint64_t sent_ = 0, failed_ = 0, bytes_ = 0;
   std::thread thread_;
 };
