@@ -18,6 +18,8 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev libxxhash-dev
   # Gloo: the reference ring all-reduce in the benchmark
   libgloo-dev
+  # the desktop's input idleness and full-screen state for the resource governor (X11 screensaver extension)
+  libxss-dev
   # a real window without a display, and screenshots of it
   xvfb xauth x11-utils imagemagick
   # network namespaces and traffic shaping for the multi-host benchmarks
