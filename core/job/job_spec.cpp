@@ -56,6 +56,9 @@ constexpr std::array<std::pair<std::string_view, LrDecay>, 3> kDecays{
 constexpr std::array<std::pair<std::string_view, Codec>, 4> kCodecs{
     {{"none", Codec::none}, {"fp16", Codec::fp16}, {"bf16", Codec::bf16}, {"int8", Codec::int8}}};
 
+constexpr std::array<std::pair<std::string_view, AggregatorKind>, 2> kAggregatorKinds{
+    {{"centered_clip", AggregatorKind::centered_clip}, {"mean", AggregatorKind::mean}}};
+
 template <typename Enum, size_t N>
 std::string_view enum_name(Enum e, const std::array<std::pair<std::string_view, Enum>, N>& names) {
     for (const auto& [name, value] : names)
@@ -245,6 +248,20 @@ OptimizerSpec parse_optimizer(ObjectReader r) {
     return o;
 }
 
+AggregatorSpec parse_aggregator(ObjectReader r) {
+    AggregatorSpec a;
+    a.kind = r.choice<AggregatorKind>("kind", a.kind, kAggregatorKinds);
+    // The mean has no knobs: CenteredClip's on it are a mistake.
+    if (a.kind == AggregatorKind::centered_clip) {
+        a.tau = r.number("tau", a.tau);
+        a.iterations = r.integer("iterations", a.iterations);
+        a.reject_norm_factor = r.number("reject_norm_factor", a.reject_norm_factor);
+        a.weight_cap = r.number("weight_cap", a.weight_cap);
+    }
+    r.finish();
+    return a;
+}
+
 void check(bool ok, const std::string& field, const std::string& message) {
     if (!ok) fail(field, message);
 }
@@ -347,6 +364,20 @@ void validate_optimizer(const OptimizerSpec& o) {
           "must be in [0, 1], got " + show(s.min_lr_ratio));
 }
 
+void validate_aggregator(const AggregatorSpec& a) {
+    const std::string f = "job.aggregator";
+    finite(a.tau, f + ".tau");
+    check(a.tau > 0, f + ".tau", "must be > 0, got " + show(a.tau));
+    at_least(a.iterations, 1, f + ".iterations");
+    at_most(a.iterations, 10000, f + ".iterations");
+    finite(a.reject_norm_factor, f + ".reject_norm_factor");
+    check(a.reject_norm_factor == 0 || a.reject_norm_factor >= 1, f + ".reject_norm_factor",
+          "must be 0 (off) or >= 1, got " + show(a.reject_norm_factor));
+    finite(a.weight_cap, f + ".weight_cap");
+    check(a.weight_cap == 0 || a.weight_cap >= 1, f + ".weight_cap",
+          "must be 0 (no cap) or >= 1, got " + show(a.weight_cap));
+}
+
 }  // namespace
 
 void validate(const ModelSpec& model) { validate_model(model); }
@@ -364,6 +395,7 @@ void validate(const JobSpec& spec) {
     at_least(spec.grad_accumulation, 1, "job.grad_accumulation");
     at_least(spec.staleness, 1, "job.staleness");
     at_least(spec.averaging_period, 1, "job.averaging_period");
+    validate_aggregator(spec.aggregator);
 }
 
 JobSpec parse_job_spec(std::string_view text, const std::filesystem::path& base_dir) {
@@ -386,6 +418,8 @@ JobSpec parse_job_spec(std::string_view text, const std::filesystem::path& base_
     spec.weight_prediction = r.boolean("weight_prediction", spec.weight_prediction);
     spec.codec = r.choice<Codec>("codec", spec.codec, kCodecs);
     spec.averaging_period = r.integer("averaging_period", spec.averaging_period);
+    if (const auto* aggregator = r.find("aggregator"))
+        spec.aggregator = parse_aggregator(ObjectReader(*aggregator, "job.aggregator"));
     spec.seed = r.unsigned_integer("seed", spec.seed);
     r.finish();
     validate(spec);
@@ -471,6 +505,15 @@ std::string to_json(const JobSpec& spec, int indent) {
     doc["weight_prediction"] = spec.weight_prediction;
     doc["codec"] = to_string(spec.codec);
     doc["averaging_period"] = spec.averaging_period;
+    ojson aggregator;
+    aggregator["kind"] = to_string(spec.aggregator.kind);
+    if (spec.aggregator.kind == AggregatorKind::centered_clip) {
+        aggregator["tau"] = spec.aggregator.tau;
+        aggregator["iterations"] = spec.aggregator.iterations;
+        aggregator["reject_norm_factor"] = spec.aggregator.reject_norm_factor;
+        aggregator["weight_cap"] = spec.aggregator.weight_cap;
+    }
+    doc["aggregator"] = std::move(aggregator);
     doc["seed"] = spec.seed;
     return doc.dump(indent);
 }
@@ -493,5 +536,6 @@ std::string_view to_string(DatasetKind v) { return enum_name(v, kDatasetKinds); 
 std::string_view to_string(OptimizerKind v) { return enum_name(v, kOptimizerKinds); }
 std::string_view to_string(LrDecay v) { return enum_name(v, kDecays); }
 std::string_view to_string(Codec v) { return enum_name(v, kCodecs); }
+std::string_view to_string(AggregatorKind v) { return enum_name(v, kAggregatorKinds); }
 
 }  // namespace rookery::job

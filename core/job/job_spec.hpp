@@ -117,6 +117,26 @@ struct OptimizerSpec {
     friend bool operator==(const OptimizerSpec&, const OptimizerSpec&) = default;
 };
 
+// ---- aggregation ------------------------------------------------------------------------
+
+enum class AggregatorKind { centered_clip, mean };
+
+/// How the multi-ring average combines the members' values. centered_clip is BTARD's robust
+/// aggregator (core/reduce/centered_clip.hpp); mean is the plain weighted mean, which a single
+/// lying member can drag anywhere (for comparison runs only).
+struct AggregatorSpec {
+    AggregatorKind kind = AggregatorKind::centered_clip;
+    /// centered_clip only. The clip radius, as a multiple of the median distance of the
+    /// members' values from their coordinate-wise median.
+    double tau = 1.0;
+    int64_t iterations = 50;            ///< at most this many clipping iterations
+    /// Values whose norm exceeds this multiple of the median norm are rejected (0: off).
+    double reject_norm_factor = 100.0;
+    /// A member's weight counts at most this multiple of the median weight (0: no cap).
+    double weight_cap = 1.0;
+    friend bool operator==(const AggregatorSpec&, const AggregatorSpec&) = default;
+};
+
 // ---- job --------------------------------------------------------------------------------
 
 /// How activations and gradients are compressed on the wire.
@@ -136,6 +156,7 @@ struct JobSpec {
     bool weight_prediction = true;
     Codec codec = Codec::none;
     int64_t averaging_period = 100; ///< local steps between multi-ring averages
+    AggregatorSpec aggregator;      ///< how those averages combine the members' values
     uint64_t seed = 0;              ///< parameter init and data order derive from it
     friend bool operator==(const JobSpec&, const JobSpec&) = default;
 };
@@ -165,5 +186,6 @@ std::string_view to_string(DatasetKind);
 std::string_view to_string(OptimizerKind);
 std::string_view to_string(LrDecay);
 std::string_view to_string(Codec);
+std::string_view to_string(AggregatorKind);
 
 }  // namespace rookery::job

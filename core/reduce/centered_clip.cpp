@@ -389,4 +389,22 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
   return report;
 }
 
+std::shared_ptr<const Aggregator> make_aggregator(const job::AggregatorSpec& spec,
+                                                  std::shared_ptr<AggregationObserver> observer) {
+  switch (spec.kind) {
+    case job::AggregatorKind::mean: return std::make_shared<WeightedMean>();
+    case job::AggregatorKind::centered_clip: {
+      CenteredClipOptions o;
+      o.tau = spec.tau;
+      if (spec.iterations < 1 || spec.iterations > std::int64_t(std::numeric_limits<std::uint32_t>::max()))
+        throw std::invalid_argument("centered clip: iterations must be >= 1, got " + std::to_string(spec.iterations));
+      o.max_iterations = std::uint32_t(spec.iterations);
+      o.reject_norm_factor = spec.reject_norm_factor;
+      o.weight_cap = spec.weight_cap;
+      return std::make_shared<CenteredClip>(o, std::move(observer));
+    }
+  }
+  throw std::invalid_argument("unknown aggregator kind");
+}
+
 }  // namespace rookery::reduce

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "job/job_spec.hpp"
 #include "reduce/aggregator.hpp"
 
 namespace rookery::reduce {
@@ -115,5 +116,10 @@ class CenteredClip final : public Aggregator {
   CenteredClipOptions options_;
   std::shared_ptr<AggregationObserver> observer_;
 };
+
+// The aggregator a job asks for (job.aggregator): CenteredClip with the spec's knobs, or the
+// plain WeightedMean. The observer, if any, receives CenteredClip's per-call reports.
+std::shared_ptr<const Aggregator> make_aggregator(const job::AggregatorSpec& spec,
+                                                  std::shared_ptr<AggregationObserver> observer = {});
 
 }  // namespace rookery::reduce

@@ -72,6 +72,23 @@ private Q_SLOTS:
         QCOMPARE(s.staleness, 1);
         QVERIFY(s.codec == Codec::none);
         QVERIFY(s.optimizer.schedule.decay == LrDecay::constant);
+        QVERIFY(s.aggregator == AggregatorSpec{});   // robust by default
+        QVERIFY(s.aggregator.kind == AggregatorKind::centered_clip);
+        QCOMPARE(s.aggregator.tau, 1.0);
+    }
+
+    void parsesAggregator() {
+        json doc = valid_gpt_doc();
+        doc["aggregator"] = json::parse(R"({"kind": "centered_clip", "tau": 2.5, "iterations": 20,
+            "reject_norm_factor": 0, "weight_cap": 3})");
+        const JobSpec s = parse_job_spec(doc.dump());
+        QVERIFY(s.aggregator.kind == AggregatorKind::centered_clip);
+        QCOMPARE(s.aggregator.tau, 2.5);
+        QCOMPARE(s.aggregator.iterations, 20);
+        QCOMPARE(s.aggregator.reject_norm_factor, 0.0);
+        QCOMPARE(s.aggregator.weight_cap, 3.0);
+        doc["aggregator"] = json::parse(R"({"kind": "mean"})");
+        QVERIFY(parse_job_spec(doc.dump()).aggregator.kind == AggregatorKind::mean);
     }
 
     void roundTrips_data() {
@@ -88,6 +105,12 @@ private Q_SLOTS:
             "hidden": [256, 128], "output": 10},
             "dataset": {"kind": "images", "path": "/x", "labels": "/y"},
             "optimizer": {"lr": 0.001}})");
+        json with_mean = valid_gpt_doc();
+        with_mean["aggregator"] = {{"kind", "mean"}};
+        QTest::newRow("gpt+mean") << QString::fromStdString(with_mean.dump());
+        json with_clip = valid_gpt_doc();
+        with_clip["aggregator"] = {{"tau", 0.5}, {"iterations", 7}, {"weight_cap", 0}};
+        QTest::newRow("gpt+centered_clip") << QString::fromStdString(with_clip.dump());
     }
     void roundTrips() {
         QFETCH(QString, doc);
@@ -149,6 +172,18 @@ private Q_SLOTS:
                                        << "job.model.widths: must list at least one conv stage";
         QTest::newRow("mlp hidden") << "/model" << R"({"kind": "mlp", "input": 4, "hidden": [8, 0], "output": 2})"
                                     << "job.model.hidden[1]: must be >= 1, got 0";
+        QTest::newRow("aggregator kind") << "/aggregator/kind" << "\"median\""
+                                         << "job.aggregator.kind: must be one of centered_clip, mean; got \"median\"";
+        QTest::newRow("aggregator not object") << "/aggregator" << "\"mean\"" << "job.aggregator: must be an object";
+        QTest::newRow("tau zero") << "/aggregator/tau" << "0" << "job.aggregator.tau: must be > 0, got 0";
+        QTest::newRow("tau string") << "/aggregator/tau" << "\"wide\"" << "job.aggregator.tau: must be a number";
+        QTest::newRow("iterations zero") << "/aggregator/iterations" << "0" << "job.aggregator.iterations: must be >= 1, got 0";
+        QTest::newRow("iterations huge") << "/aggregator/iterations" << "100000" << "job.aggregator.iterations: must be <= 10000";
+        QTest::newRow("reject factor") << "/aggregator/reject_norm_factor" << "0.5"
+                                       << "job.aggregator.reject_norm_factor: must be 0 (off) or >= 1, got 0.5";
+        QTest::newRow("weight cap") << "/aggregator/weight_cap" << "-1" << "job.aggregator.weight_cap: must be 0 (no cap) or >= 1, got -1";
+        QTest::newRow("typo aggregator") << "/aggregator/taus" << "1" << "job.aggregator.taus: unknown key";
+        QTest::newRow("tau on mean") << "/aggregator" << R"({"kind": "mean", "tau": 1})" << "job.aggregator.tau: unknown key";
         QTest::newRow("sgd nesterov") << "/optimizer" << R"({"kind": "sgd", "lr": 0.1, "nesterov": true})"
                                       << "job.optimizer.nesterov: requires momentum > 0";
     }

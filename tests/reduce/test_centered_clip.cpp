@@ -406,6 +406,23 @@ class TestCenteredClip : public QObject {
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, CenteredClip{bad_tau});
   }
 
+  void madeFromJobSpec() {
+    rookery::job::AggregatorSpec spec;
+    spec.tau = 0.75;
+    spec.iterations = 9;
+    spec.reject_norm_factor = 0;
+    spec.weight_cap = 2;
+    const auto made = make_aggregator(spec);
+    QCOMPARE(made->name(), std::string_view("centered-clip"));
+    const auto& o = dynamic_cast<const CenteredClip&>(*made).options();
+    QCOMPARE(o.tau, 0.75);
+    QCOMPARE(o.max_iterations, 9u);
+    QCOMPARE(o.reject_norm_factor, 0.0);
+    QCOMPARE(o.weight_cap, 2.0);
+    spec.kind = rookery::job::AggregatorKind::mean;
+    QVERIFY(make_aggregator(spec)->is_weighted_mean());
+  }
+
   // The report names the offenders; the tally counts them across calls from several threads.
   void tallyCountsOffendersAcrossThreads() {
     auto tally = std::make_shared<AggregationTally>();
