@@ -16,3 +16,15 @@ if(ROOKERY_SANITIZE)
   endforeach()
   target_compile_options(rookery_flags INTERFACE -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
 endif()
+
+# libFuzzer targets (tests/fuzz): clang only, in a build directory of their own (scripts/fuzz.sh).
+# Every Rookery target is instrumented for coverage, ASan and UBSan; only tests/fuzz links libFuzzer.
+option(ROOKERY_FUZZ "Build the libFuzzer targets in tests/fuzz (clang; see scripts/fuzz.sh)" OFF)
+if(ROOKERY_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "ROOKERY_FUZZ needs clang (CC=clang CXX=clang++), not ${CMAKE_CXX_COMPILER_ID}")
+  endif()
+  target_compile_options(rookery_flags INTERFACE -fsanitize=fuzzer-no-link,address,undefined
+    -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  target_link_options(rookery_flags INTERFACE -fsanitize=address,undefined)
+endif()

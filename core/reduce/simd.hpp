@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstring>
 
-#if defined(__GNUC__)
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"   // the helpers below are always inlined
 #endif
 

@@ -1,0 +1,39 @@
+// libFuzzer target: the wire decoder (core/wire/message.hpp decode) on arbitrary frames.
+// Input: frames as [u16 little-endian length][bytes]...; the bytes left after the last whole
+// frame form one more frame. Every decoded tensor is also decoded to f32 where that applies.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <vector>
+
+#include "wire/message.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace rookery::wire;
+  std::vector<zmq::message_t> frames;
+  std::size_t at = 0;
+  while (at + 2 <= size && frames.size() < 80) {
+    const std::size_t len = std::size_t(data[at]) | (std::size_t(data[at + 1]) << 8);
+    at += 2;
+    const std::size_t take = std::min(len, size - at);
+    frames.emplace_back(data + at, take);
+    at += take;
+  }
+  if (at < size) frames.emplace_back(data + at, size - at);
+  Limits limits;
+  limits.max_tensor_bytes = 1 << 20;
+  limits.max_total_bytes = 1 << 21;
+  auto result = decode(std::move(frames), limits);
+  if (!result) {
+    (void)decode_error_name(result.error().kind);
+    return 0;
+  }
+  for (const auto& t : result.message().tensors) {
+    try {
+      (void)t.to_f32();
+    } catch (const std::exception&) {  // not an f32 tensor: a clear refusal is fine
+    }
+  }
+  return 0;
+}
