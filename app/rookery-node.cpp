@@ -26,7 +26,9 @@ int main(int argc, char** argv) {
   cli.add_option("--data-dir", data_dir, "keys, state and logs (default: $XDG_DATA_HOME/rookery)");
   cli.add_option("--runtime-dir", runtime_dir, "control sockets (default: $XDG_RUNTIME_DIR/rookery)");
   cli.add_option("--device", config.device, "auto, cpu or cuda:N")->capture_default_str();
-  cli.add_option("--threads", config.threads, "compute threads (0: all cores)")->check(CLI::Range(0, 1024));
+  cli.add_option("--threads", config.threads, "compute threads at most (0: all cores; the governor's core share applies within)")
+      ->check(CLI::Range(0, 1024))
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   cli.add_flag("--contribute", config.contribute_on_start, "start contributing at once");
   cli.add_option("--telemetry-ms", telemetry_ms, "telemetry period")->check(CLI::Range(50, 60000))->capture_default_str();
   cli.add_option("--benchmark-seconds", config.benchmark_seconds, "length of the start-up benchmark")
@@ -47,6 +49,9 @@ int main(int argc, char** argv) {
   cli.add_option("--flush-every", stage.flush_every,
                  "first stage: GPipe's synchronous schedule, a flush after every N micro-batches (benchmarks)")
       ->check(CLI::NonNegativeNumber);
+  std::vector<std::string> preferences;
+  cli.add_option("--preference", preferences,
+                 "store a governor preference before starting, KEY=VALUE (repeatable; e.g. in_use.cpu_time_percent=50)");
   cli.add_flag("--stop", stop, "ask the node running for this user (--runtime-dir) to stop cleanly, and wait");
   cli.add_flag("--print-identity", print_identity, "print this node's public key (creating it) and exit");
   cli.add_option("--log-level", log_level, "trace, debug, info, warn, error")->capture_default_str();
@@ -59,6 +64,14 @@ int main(int argc, char** argv) {
   config.data_dir = data_dir.empty() ? rookery::net::default_data_dir() : std::filesystem::path(data_dir);
   config.runtime_dir = runtime_dir.empty() ? rookery::net::default_runtime_dir() : std::filesystem::path(runtime_dir);
   config.telemetry_interval = std::chrono::milliseconds(telemetry_ms);
+  for (const auto& p : preferences) {
+    const auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      std::fprintf(stderr, "--preference %s: expected KEY=VALUE\n", p.c_str());
+      return 2;
+    }
+    config.set_preferences[p.substr(0, eq)] = p.substr(eq + 1);
+  }
   if (stop) {
     rookery::control::ControlClient client(rookery::control::ControlEndpoints::in(config.runtime_dir));
     auto a = client.request(rookery::wire::pb::ControlRequest::QUIT, std::chrono::seconds(3));

@@ -9,11 +9,18 @@
 #include "device/compute_probe.hpp"
 #include "device/nvml.hpp"
 #include "device/system_info.hpp"
+#include "governor/duty_cycle.hpp"
+#include "governor/governor.hpp"
+#include "governor/preferences.hpp"
+#include "governor/sensors.hpp"
 #include "governor/thread_priority.hpp"
 #include "net/identity.hpp"
 #include "net/paths.hpp"
 #include "net/rpc.hpp"
+#include "net/token_bucket.hpp"
 #include "node/workload.hpp"
+#include "store/database.hpp"
+#include "store/settings.hpp"
 #include "wire/message.hpp"
 
 namespace rookery::node {
@@ -34,6 +41,19 @@ const char* state_name(pb::NodeState s) {
     case pb::STOPPING: return "stopping";
     case pb::FAILED: return "failed";
     default: return "unknown";
+  }
+}
+
+constexpr const char* kSnoozeKey = "governor.state.snoozed_until_unix_ms";
+constexpr auto kDefaultPresenceValidity = std::chrono::seconds(10);
+constexpr auto kProgramScanInterval = std::chrono::seconds(2);
+constexpr auto kBatteryInterval = std::chrono::seconds(5);
+
+pb::GovernorSnapshot::Decision to_pb(governor::Decision::State s) {
+  switch (s) {
+    case governor::Decision::State::Running: return pb::GovernorSnapshot::RUNNING;
+    case governor::Decision::State::Slowed: return pb::GovernorSnapshot::SLOWED;
+    default: return pb::GovernorSnapshot::PAUSED;
   }
 }
 }  // namespace
@@ -65,6 +85,161 @@ struct NodeService::Impl {
 
   std::thread worker;
 
+  // --- the resource governor (guarded by mutex) ---
+  std::unique_ptr<store::Database> state_db;
+  std::unique_ptr<store::Settings> settings;
+  std::unique_ptr<governor::PreferenceStore> preference_store;
+  governor::SystemClock wall_clock;
+  governor::Governor gov{wall_clock};
+  governor::Preferences prefs = governor::Preferences::defaults();
+  governor::Decision decision;             // what the worker obeys
+  governor::Readings readings;             // the latest sensor readings
+  std::vector<governor::SensorStatus> sensors;
+  pb::DesktopPresence presence;            // the latest report of the desktop session
+  std::optional<Clock::time_point> presence_expires;
+  governor::IdleReading terminal_idle;
+  governor::DutyCycle duty;                // the worker's
+  double duty_measured = 0;
+  bool computes_on_gpu = false;
+
+  // Re-decides from the current preferences and readings; wakes the worker and tells clients
+  // when the decision changed.
+  void govern_locked() {
+    const bool presence_fresh = presence_expires && Clock::now() < *presence_expires;
+    auto r = readings;
+    r.computes_on_gpu = computes_on_gpu;
+    r.input_idle_seconds.reset();
+    r.fullscreen_app.reset();
+    if (presence_fresh && presence.input_idle_seconds() >= 0) {
+      r.input_idle_seconds = presence.input_idle_seconds();
+    } else if (terminal_idle.idle_seconds) {
+      r.input_idle_seconds = terminal_idle.idle_seconds;
+    }
+    if (presence_fresh && presence.fullscreen_known()) r.fullscreen_app = presence.fullscreen_app();
+    const auto before = decision;
+    decision = gov.decide(prefs, r);
+    if (decision.upload_bytes_per_s != net::upload_bucket().rate()) net::upload_bucket().set_rate(decision.upload_bytes_per_s);
+    if (decision.download_bytes_per_s != net::download_bucket().rate()) {
+      net::download_bucket().set_rate(decision.download_bytes_per_s);
+    }
+    if (decision.state != before.state || decision.reason != before.reason || decision.threads != before.threads ||
+        decision.cpu_time_percent != before.cpu_time_percent) {
+      worker_cv.notify_all();
+      if (ready && decision.state != before.state) {
+        spdlog::info("governor: {} ({})", governor::state_name(decision.state), decision.reason);
+      }
+      post_event_locked(pb::ControlEvent::STATE_CHANGED,
+                        std::string("governor: ") + governor::state_name(decision.state) + " (" + decision.reason + ")");
+    }
+  }
+
+  void describe_governor_locked(pb::GovernorSnapshot& g) const {
+    g.set_decision(to_pb(decision.state));
+    g.set_reason(decision.reason);
+    g.set_user_active(decision.user_active);
+    g.set_threads(decision.threads);
+    g.set_cpu_time_percent(decision.cpu_time_percent);
+    g.set_use_gpu(decision.use_gpu);
+    g.set_upload_bytes_per_s(decision.upload_bytes_per_s);
+    g.set_download_bytes_per_s(decision.download_bytes_per_s);
+    g.set_snoozed_until_unix_ms(decision.snoozed_until_unix_ms);
+    g.set_duty_cycle_measured(duty_measured);
+    for (const auto& sensor : sensors) {
+      auto* out = g.add_sensors();
+      out->set_name(sensor.name);
+      out->set_working(sensor.working);
+      out->set_detail(sensor.detail);
+    }
+  }
+
+  void fill_preferences_locked(pb::ControlReply& reply) {
+    const auto values = preference_store->values();
+    for (const auto& spec : governor::preference_table()) {
+      auto* p = reply.add_preferences();
+      p->set_key(spec.key);
+      p->set_value(values.at(spec.key));
+      p->set_default_value(spec.default_value);
+      p->set_scope(governor::scope_name(spec.scope));
+      p->set_type(governor::type_name(spec.type));
+      p->set_min(spec.min);
+      p->set_max(spec.max);
+      p->set_unit(spec.unit);
+      p->set_label(spec.label);
+    }
+  }
+
+  void persist_snooze_locked() {
+    if (gov.snoozed_until() == 0) {
+      settings->erase(kSnoozeKey);
+    } else {
+      settings->set(kSnoozeKey, std::to_string(gov.snoozed_until()));
+    }
+  }
+
+  // The event loop's sensor pass: OS sensors read outside the lock, then one decision.
+  void read_sensors(const device::CpuLoadSampler::Sample& load, const std::vector<device::GpuReading>& gpus,
+                    const device::Nvml& nvml, const device::CpuInfo& cpu, Clock::time_point& next_programs,
+                    Clock::time_point& next_battery, governor::BatteryReading& battery,
+                    governor::ProgramsReading& programs) {
+    std::vector<std::string> listed;
+    {
+      std::lock_guard lock(mutex);
+      listed = prefs.exclusive_programs;
+    }
+    const auto now = Clock::now();
+    if (now >= next_battery) {
+      battery = governor::read_battery();
+      next_battery = now + kBatteryInterval;
+    }
+    if (listed.empty()) {
+      programs = {std::vector<std::string>{}, "no programs listed"};
+    } else if (now >= next_programs) {
+      programs = governor::find_programs(listed);
+      next_programs = now + kProgramScanInterval;
+    }
+    auto idle = governor::terminal_idle();
+    const auto memory = governor::resident_memory_bytes();
+    std::optional<double> hottest;
+    for (const auto& g : gpus) {
+      if (g.temperature_c >= 0 && (!hottest || g.temperature_c > *hottest)) hottest = g.temperature_c;
+    }
+
+    std::lock_guard lock(mutex);
+    readings.logical_cores = cpu.logical_cores;
+    readings.on_battery = battery.on_battery;
+    readings.listed_programs_running = programs.running;
+    readings.other_cpu_percent = load.others_percent;
+    readings.gpu_temperature_c = hottest;
+    readings.node_memory_bytes = memory;
+    readings.ram_total_bytes = cpu.ram_total_bytes;
+    terminal_idle = std::move(idle);
+    const bool presence_fresh = presence_expires && now < *presence_expires;
+    sensors.clear();
+    if (presence_fresh && presence.input_idle_seconds() >= 0) {
+      sensors.push_back({"input idleness", true,
+                         "no input for " + std::to_string(static_cast<long>(presence.input_idle_seconds())) + " s (" +
+                             presence.idle_source() + ")"});
+    } else if (terminal_idle.idle_seconds) {
+      sensors.push_back({"input idleness", true, terminal_idle.detail});
+    } else {
+      sensors.push_back({"input idleness", false, "no desktop session reports it and " + terminal_idle.detail +
+                                                      ": the PC counts as in use"});
+    }
+    if (presence_fresh && presence.fullscreen_known()) {
+      sensors.push_back({"full-screen", true, (presence.fullscreen_app() ? "a full-screen application runs (" : "none (") +
+                                                  presence.fullscreen_source() + ")"});
+    } else {
+      sensors.push_back({"full-screen", false, presence_fresh ? presence.fullscreen_source() : "no desktop session reports it"});
+    }
+    sensors.push_back({"battery", battery.on_battery.has_value(), battery.detail});
+    sensors.push_back({"programs", programs.running.has_value(), programs.detail});
+    sensors.push_back({"cpu load", true, "other programs " + std::to_string(static_cast<int>(load.others_percent)) + "%"});
+    sensors.push_back({"gpu", hottest.has_value(),
+                       hottest ? "hottest GPU " + std::to_string(static_cast<int>(*hottest)) + " °C" : nvml.status()});
+    sensors.push_back({"memory", memory > 0, std::to_string(memory / (1024 * 1024)) + " MiB resident"});
+    govern_locked();
+  }
+
   pb::NodeState state_locked() const {
     if (quitting) return pb::STOPPING;
     if (!failure.empty()) return pb::FAILED;
@@ -77,7 +252,10 @@ struct NodeService::Impl {
       case pb::STOPPING: return "stopping: saving state";
       case pb::FAILED: return failure;
       case pb::STARTING: return "measuring this PC's compute speed";
-      case pb::CONTRIBUTING: return workload_description;
+      case pb::CONTRIBUTING:
+        if (decision.paused()) return "paused: " + decision.reason;
+        if (decision.state == governor::Decision::State::Slowed) return "slowed: " + decision.reason;
+        return workload_description;
       default: return "paused: press Contribute to start";
     }
   }
@@ -96,6 +274,7 @@ struct NodeService::Impl {
     s.set_uptime_seconds(std::chrono::duration<double>(Clock::now() - started).count());
     s.set_data_dir(config.data_dir.string());
     if (workload) workload->describe(s);
+    describe_governor_locked(*s.mutable_governor());
     return s;
   }
 
@@ -138,6 +317,54 @@ struct NodeService::Impl {
         loop_cv.notify_all();
         out->set_ok(true);
         break;
+      case pb::ControlRequest::GET_PREFERENCES:
+        fill_preferences_locked(*out);
+        out->set_ok(true);
+        break;
+      case pb::ControlRequest::SET_PREFERENCES:
+      case pb::ControlRequest::RESET_PREFERENCES:
+        try {
+          if (msg.header.control_request().kind() == pb::ControlRequest::RESET_PREFERENCES) {
+            preference_store->reset();
+          } else {
+            std::map<std::string, std::string> changes;
+            for (const auto& v : msg.header.control_request().set()) changes[v.key()] = v.value();
+            preference_store->set(changes);  // all or nothing
+          }
+          prefs = preference_store->load();
+          govern_locked();
+          post_event_locked(pb::ControlEvent::LOG, "settings saved");
+          out->set_ok(true);
+        } catch (const std::exception& e) {  // invalid_argument: a bad value; StoreError: the disk
+          out->set_error(std::string("settings not changed: ") + e.what());
+        }
+        fill_preferences_locked(*out);
+        break;
+      case pb::ControlRequest::SNOOZE: {
+        const auto seconds = msg.header.control_request().snooze_seconds();
+        if (seconds < 0 || seconds > 7 * 24 * 3600) {
+          out->set_error("snooze_seconds must be 0 (end the snooze) to 604800 (a week)");
+          break;
+        }
+        gov.snooze_until(seconds == 0 ? 0 : wall_clock.now_unix_ms() + seconds * 1000);
+        try {
+          persist_snooze_locked();
+        } catch (const std::exception& e) {
+          spdlog::warn("snooze not saved: {}", e.what());
+        }
+        govern_locked();
+        out->set_ok(true);
+        break;
+      }
+      case pb::ControlRequest::REPORT_PRESENCE: {
+        presence = msg.header.control_request().presence();
+        const auto valid = presence.valid_for_ms() > 0 ? std::chrono::milliseconds(presence.valid_for_ms())
+                                                       : std::chrono::milliseconds(kDefaultPresenceValidity);
+        presence_expires = Clock::now() + valid;
+        govern_locked();
+        out->set_ok(true);
+        break;
+      }
       default:
         out->set_error("unknown control request");
         break;
@@ -152,7 +379,8 @@ struct NodeService::Impl {
   void work_loop() {
     const auto prio = governor::lower_current_thread_priority();
     const auto cpu = device::read_cpu_info();
-    const int threads = config.threads > 0 ? config.threads : cpu.logical_cores;
+    const int max_threads = config.threads > 0 ? config.threads : cpu.logical_cores;
+    const int threads = max_threads;  // the benchmark measures the whole device; the governor caps after
     device::set_compute_threads(threads);
     std::string dev = config.device;
     device::ComputeDevice compute;
@@ -184,7 +412,9 @@ struct NodeService::Impl {
       device.set_cuda_available(compute.cuda_available);
       device.set_blas(blas.description);
       device.set_measured_gflops(bench.gflops);
-      device.set_compute_threads(threads);
+      device.set_compute_threads(device::compute_threads());
+      computes_on_gpu = dev.rfind("cuda", 0) == 0;
+      govern_locked();
       workload_description = work_source->description();
       work.set_activity(workload_description);
       ready = true;
@@ -203,13 +433,28 @@ struct NodeService::Impl {
       return;
     }
 
+    int applied_threads = threads;
     for (;;) {
+      int cpu_time_percent = 100;
       {
         std::unique_lock lock(mutex);
-        worker_cv.wait(lock, [&] { return quitting || want_contribute; });
+        const auto waiting_since = Clock::now();
+        // The governor pauses here, at a unit boundary: the unit in progress always finishes.
+        worker_cv.wait(lock, [&] { return quitting || (want_contribute && !decision.paused()); });
         if (quitting) break;
+        duty.rested(Clock::now() - waiting_since);
+        cpu_time_percent = decision.cpu_time_percent;
+        const int allowed = std::min(max_threads, decision.threads);
+        if (allowed != applied_threads) {
+          // OpenMP's thread count belongs to the calling thread: set it from the worker.
+          device::set_compute_threads(allowed);
+          applied_threads = allowed;
+          device.set_compute_threads(device::compute_threads());
+          spdlog::info("governor: {} compute thread(s)", applied_threads);
+        }
       }
       WorkUnitResult r;
+      const auto unit_start = Clock::now();
       try {
         r = work_source->run_unit();
       } catch (const std::exception& e) {
@@ -219,8 +464,21 @@ struct NodeService::Impl {
         post_event_locked(pb::ControlEvent::STATE_CHANGED, failure);
         return;
       }
-      if (!r.did_work) continue;
+      const auto unit_end = Clock::now();
+      if (r.did_work) {
+        // Duty cycle: rest in proportion to the compute just done (woken early by quit or pause).
+        const auto rest = duty.after_work(unit_end - unit_start, cpu_time_percent, unit_end);
+        if (rest > std::chrono::nanoseconds{0}) {
+          std::unique_lock lock(mutex);
+          worker_cv.wait_for(lock, rest, [&] { return quitting || decision.cpu_time_percent > cpu_time_percent; });
+          duty.rested(Clock::now() - unit_end);
+        }
+      } else {
+        duty.rested(unit_end - unit_start);
+      }
       std::lock_guard lock(mutex);
+      duty_measured = duty.measured_share();
+      if (!r.did_work) continue;
       work.set_work_units(work.work_units() + 1);
       work.set_flops(work.flops() + r.flops);
       work.set_busy_seconds(work.busy_seconds() + r.seconds);
@@ -236,9 +494,17 @@ struct NodeService::Impl {
   }
 
   // --- the event loop (caller of run()) ---
-  void refresh_telemetry(device::CpuLoadSampler& load, const device::Nvml& nvml, const device::CpuInfo& cpu) {
+  struct SensorSchedule {
+    Clock::time_point next_programs{}, next_battery{};
+    governor::BatteryReading battery;
+    governor::ProgramsReading programs;
+  };
+
+  void refresh_telemetry(device::CpuLoadSampler& load, const device::Nvml& nvml, const device::CpuInfo& cpu,
+                         SensorSchedule& sched) {
     const auto sample = load.sample();
     const auto gpus = nvml.read();
+    read_sensors(sample, gpus, nvml, cpu, sched.next_programs, sched.next_battery, sched.battery, sched.programs);
     std::lock_guard lock(mutex);
     device.set_cpu_model(cpu.model);
     device.set_cpu_cores(cpu.logical_cores);
@@ -337,6 +603,30 @@ int NodeService::run() {
     spdlog::error("cannot prepare the node's folders: {}", e.what());
     return 2;
   }
+  try {
+    m.state_db = std::make_unique<store::Database>(m.config.data_dir / "state.db");
+    m.settings = std::make_unique<store::Settings>(*m.state_db);
+    m.preference_store = std::make_unique<governor::PreferenceStore>(*m.settings);
+    if (!m.config.set_preferences.empty()) m.preference_store->set(m.config.set_preferences);
+    std::vector<std::string> problems;
+    m.prefs = m.preference_store->load(&problems);
+    for (const auto& p : problems) spdlog::warn("settings: {}", p);
+    if (const auto snooze = m.settings->get(kSnoozeKey)) {
+      try {
+        m.gov.snooze_until(std::stoll(*snooze));
+      } catch (const std::exception&) {
+        spdlog::warn("settings: ignoring an unreadable snooze time \"{}\"", *snooze);
+      }
+    }
+  } catch (const std::exception& e) {
+    spdlog::error("cannot use the node's state: {}", e.what());
+    return 2;
+  }
+  {
+    std::lock_guard lock(m.mutex);
+    m.readings.logical_cores = device::read_cpu_info().logical_cores;
+    m.govern_locked();
+  }
   {
     // One node per user: a second one would steal the first one's control sockets.
     control::ControlClient probe(endpoints);
@@ -378,6 +668,7 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
   device::Nvml nvml;
   const auto cpu = device::read_cpu_info();
   std::unique_ptr<net::RpcClient> coordinator;
+  Impl::SensorSchedule sensor_schedule;
   auto publish = [&](pb::ControlEvent::Kind kind, const std::string& message) {
     pb::ControlEvent ev;
     {
@@ -410,7 +701,7 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
     for (auto& [kind, text] : events) publish(kind, text);
     if (quitting) break;
     if (Clock::now() >= next_tick) {
-      m.refresh_telemetry(load, nvml, cpu);
+      m.refresh_telemetry(load, nvml, cpu, sensor_schedule);
       m.log_progress();
       m.ping_coordinator(coordinator, ctx);
       publish(pb::ControlEvent::TELEMETRY, {});

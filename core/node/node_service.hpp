@@ -1,12 +1,15 @@
 #pragma once
 // The node process: owns the control API, the compute worker and the telemetry loop.
-// Threads: the caller of run() publishes events and telemetry; the RPC server thread
-// answers local clients; the worker thread computes at idle priority.
+// Threads: the caller of run() publishes events and telemetry and reads the governor's
+// sensors; the RPC server thread answers local clients; the worker thread computes at idle
+// priority, under the resource governor's decision (threads, duty cycle, pauses at unit
+// boundaries). Preferences and the snooze live in the state database (data_dir/state.db).
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -32,6 +35,9 @@ struct NodeConfig {
   std::string coordinator_endpoint;   // optional: tcp://host:port
   std::string coordinator_key;        // its CURVE public key (Z85)
   std::optional<StageWorkloadOptions> stage;  // train this pipeline stage (else: benchmark work)
+  // Preferences to store before starting (rookery-node --preference KEY=VALUE); validated
+  // all together, the node refuses to start on a bad one.
+  std::map<std::string, std::string> set_preferences;
 };
 
 class NodeService {
