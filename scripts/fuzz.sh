@@ -10,7 +10,9 @@ seconds=${1:-60}
 build=build-fuzz
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROOKERY_FUZZ=ON \
   -DROOKERY_BUILD_GUI=OFF -DROOKERY_BUILD_BENCH=OFF -DROOKERY_CUDA=OFF >/dev/null
-targets=(wire_decode job_spec stage_plan checkpoint)
+# stage_plan and checkpoint need LibTorch, which clang 14 cannot compile against in C++20
+# (see tests/fuzz/CMakeLists.txt): their corpora are replayed by the normal test run instead.
+targets=(wire_decode job_spec)
 ninja -C "$build" -j"${JOBS:-2}" "${targets[@]/#/fuzz_}"
 status=0
 for t in "${targets[@]}"; do

@@ -402,7 +402,7 @@ JobSpec parse_job_spec(std::string_view text, const std::filesystem::path& base_
     json doc;
     try {
         doc = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e8888
         throw JobSpecError(std::string("job: invalid JSON: ") + e.what());
     }
     ObjectReader r(doc, "job");
