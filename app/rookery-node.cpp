@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "control/control_client.hpp"
+#include "governor/thread_priority.hpp"
 #include "logging.hpp"
 #include "net/identity.hpp"
 #include "net/paths.hpp"
@@ -12,6 +13,8 @@
 #include "signals.hpp"
 
 int main(int argc, char** argv) {
+  // Before any thread of ours: the threads already running are the BLAS pool's.
+  rookery::governor::lower_preexisting_threads_priority();
   rookery::app::StopSignals signals;
   rookery::node::NodeConfig config;
   std::string data_dir, runtime_dir, log_level = "info";

@@ -5,6 +5,8 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include <filesystem>
 #endif
 
 namespace rookery::governor {
@@ -23,6 +25,27 @@ PriorityResult lower_current_thread_priority() {
   r.description = "default priority (no background class on this platform)";
 #endif
   return r;
+}
+
+int lower_preexisting_threads_priority() {
+  int lowered = 0;
+#if defined(__linux__)
+  const auto self = static_cast<long>(::syscall(SYS_gettid));
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc/self/task", ec)) {
+    long tid = 0;
+    try {
+      tid = std::stol(e.path().filename().string());
+    } catch (const std::exception&) {
+      continue;
+    }
+    if (tid == self) continue;
+    ::setpriority(PRIO_PROCESS, static_cast<id_t>(tid), 19);
+    sched_param param{};
+    if (::sched_setscheduler(static_cast<pid_t>(tid), SCHED_IDLE, &param) == 0) ++lowered;
+  }
+#endif
+  return lowered;
 }
 
 }  // namespace rookery::governor

@@ -15,4 +15,9 @@ struct PriorityResult {
 // pool) inherit it.
 PriorityResult lower_current_thread_priority();
 
+// Lowers every other thread of the process. Call first thing in main(): the threads that
+// exist then were started by library constructors, i.e. the BLAS thread pool, which computes
+// for the worker but would otherwise run at normal priority. Returns how many were lowered.
+int lower_preexisting_threads_priority();
+
 }  // namespace rookery::governor

@@ -9,6 +9,7 @@
 #include "device/compute_probe.hpp"
 #include "device/nvml.hpp"
 #include "device/system_info.hpp"
+#include "governor/blas_threads.hpp"
 #include "governor/duty_cycle.hpp"
 #include "governor/governor.hpp"
 #include "governor/preferences.hpp"
@@ -382,6 +383,7 @@ struct NodeService::Impl {
     const int max_threads = config.threads > 0 ? config.threads : cpu.logical_cores;
     const int threads = max_threads;  // the benchmark measures the whole device; the governor caps after
     device::set_compute_threads(threads);
+    governor::set_blas_threads(threads);
     std::string dev = config.device;
     device::ComputeDevice compute;
     std::shared_ptr<Workload> work_source;
@@ -448,6 +450,7 @@ struct NodeService::Impl {
         if (allowed != applied_threads) {
           // OpenMP's thread count belongs to the calling thread: set it from the worker.
           device::set_compute_threads(allowed);
+          governor::set_blas_threads(allowed);
           applied_threads = allowed;
           device.set_compute_threads(device::compute_threads());
           spdlog::info("governor: {} compute thread(s)", applied_threads);
