@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -21,6 +22,8 @@
 #include "ui/format.hpp"
 #include "ui/node_connection.hpp"
 #include "ui/node_launcher.hpp"
+#include "ui/presence_reporter.hpp"
+#include "ui/settings_dialog.hpp"
 #include "ui/theme.hpp"
 #include "ui/tray_icon.hpp"
 #include "ui/widgets/card.hpp"
@@ -68,6 +71,10 @@ MainWindow::MainWindow(NodeConnection& node, NodeLauncher* launcher, QWidget* pa
   button_->setAccessibleDescription(tr("Starts or pauses this PC's contribution to the training"));
   header->addWidget(logo, 0, Qt::AlignVCenter);
   header->addLayout(titles, 1);
+  settings_button_ = new QPushButton(tr("Settings…"), central);
+  settings_button_->setObjectName(QStringLiteral("settingsButton"));
+  settings_button_->setAccessibleDescription(tr("How much of this PC Rookery may use, while you use it and while it is idle"));
+  header->addWidget(settings_button_, 0, Qt::AlignVCenter);
   header->addWidget(button_, 0, Qt::AlignVCenter);
   page->addLayout(header);
 
@@ -130,6 +137,9 @@ MainWindow::MainWindow(NodeConnection& node, NodeLauncher* launcher, QWidget* pa
   tray_->show();
 
   connect(button_, &QPushButton::clicked, this, &MainWindow::toggleContribution);
+  connect(settings_button_, &QPushButton::clicked, this, &MainWindow::openSettings);
+  // The node learns from the desktop session whether its owner is at the PC.
+  presence_ = new PresenceReporter(node_.runtimeDir(), this);
   connect(&node_, &NodeConnection::snapshotChanged, this, &MainWindow::render);
   connect(&node_, &NodeConnection::connectionChanged, this, &MainWindow::render);
   connect(&node_, &NodeConnection::nodeMessage, this, [this](const QString& message) {
@@ -153,6 +163,18 @@ MainWindow::MainWindow(NodeConnection& node, NodeLauncher* launcher, QWidget* pa
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::openSettings() {
+  auto* dialog = new SettingsDialog(node_.runtimeDir(), this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  if (!dialog->load()) {
+    showNotice(tr("Settings are kept by rookery-node, which does not answer: %1").arg(dialog->errorText()));
+    delete dialog;
+    return;
+  }
+  connect(dialog, &QDialog::accepted, this, [this] { node_.refresh(); });
+  dialog->open();
+}
 
 void MainWindow::addCard(Card* card, int column_span) {
   column_span = std::clamp(column_span, 1, kDashboardColumns);

@@ -8,6 +8,7 @@
 
 class QGridLayout;
 class QLabel;
+class QPushButton;
 class QTimer;
 
 namespace rookery::ui {
@@ -20,6 +21,7 @@ class NodeStateCard;
 class SwarmCard;
 class TrainingCard;
 class TrayIcon;
+class PresenceReporter;
 class Card;
 
 class MainWindow : public QMainWindow {
@@ -39,6 +41,8 @@ class MainWindow : public QMainWindow {
   SwarmCard* swarmCard() const { return swarm_card_; }
   TrainingCard* trainingCard() const { return training_card_; }
   TrayIcon* tray() const { return tray_; }
+  QPushButton* settingsButton() const { return settings_button_; }
+  PresenceReporter* presenceReporter() const { return presence_; }
   bool isQuitting() const { return quitting_; }
 
  public Q_SLOTS:
@@ -48,6 +52,8 @@ class MainWindow : public QMainWindow {
   void contribute();
   void pause();
   void showAndRaise();
+  // The governor's settings, from and to the node.
+  void openSettings();
   // Stops the node (bounded wait, with progress shown), then emits finished().
   void quitRookery();
 
@@ -71,6 +77,8 @@ class MainWindow : public QMainWindow {
   NodeLauncher* launcher_;
   TrayIcon* tray_;
   ContributeButton* button_;
+  QPushButton* settings_button_;
+  PresenceReporter* presence_;
   QLabel* tagline_;
   QLabel* notice_;
   QTimer* notice_timer_;

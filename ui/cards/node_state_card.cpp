@@ -62,6 +62,9 @@ NodeStateCard::NodeStateCard(QWidget* parent) : Card(tr("Node"), parent) {
   speed_ = grid_->addRow(tr("Current speed"), QStringLiteral("currentSpeed"));
   uptime_ = grid_->addRow(tr("Running for"), QStringLiteral("uptime"));
   coordinator_ = grid_->addRow(tr("Coordinator"), QStringLiteral("coordinator"));
+  governor_ = grid_->addRow(tr("Allowed"), QStringLiteral("governorLimits"));
+  sensors_ = grid_->addRow(tr("Sensors"), QStringLiteral("governorSensors"));
+  sensors_.value->setWordWrap(true);
   body()->addLayout(headline);
   body()->addWidget(reason_);
   body()->addSpacing(4);
@@ -90,7 +93,29 @@ void NodeStateCard::showSnapshot(const pb::NodeSnapshot& s) {
   } else {
     coordinator_.value->setText(QString::fromStdString(c.status()));
   }
+  // What the resource governor allows now, and which of its sensors work on this PC.
+  const auto& g = s.governor();
+  QString limits = tr("%n thread(s)", nullptr, g.threads());
+  if (g.cpu_time_percent() < 100) limits += tr(", %1% CPU time").arg(g.cpu_time_percent());
+  if (g.upload_bytes_per_s() > 0) limits += tr(", upload %1 KiB/s").arg(g.upload_bytes_per_s() / 1024);
+  if (g.download_bytes_per_s() > 0) limits += tr(", download %1 KiB/s").arg(g.download_bytes_per_s() / 1024);
+  limits += g.user_active() ? tr(" (in use)") : tr(" (idle)");
+  governor_.value->setText(limits);
+  QStringList working, missing;
+  for (const auto& sensor : g.sensors()) {
+    (sensor.working() ? working : missing) << QString::fromStdString(sensor.name());
+  }
+  QString sensors = working.join(QStringLiteral(", "));
+  if (!missing.isEmpty()) sensors += tr("; not available: %1").arg(missing.join(QStringLiteral(", ")));
+  sensors_.value->setText(sensors);
+  QString details;
+  for (const auto& sensor : g.sensors()) {
+    details += QString::fromStdString(sensor.name() + ": " + sensor.detail()) + '\n';
+  }
+  sensors_.value->setToolTip(details.trimmed());
+  const bool governed = s.has_governor() && g.decision() != pb::GovernorSnapshot::DECISION_INVALID;
   for (const auto* row : {&units_, &done_, &speed_, &uptime_, &coordinator_}) grid_->setRowVisible(*row, true);
+  for (const auto* row : {&governor_, &sensors_}) grid_->setRowVisible(*row, governed);
   applyColours();
 }
 
@@ -100,7 +125,7 @@ void NodeStateCard::showDisconnected(const QString& why) {
   reason_->setText(why);
   // The totals of a node that is gone stay visible until another answers; its speed does not.
   speed_.value->setText(tr("idle"));
-  for (const auto* row : {&uptime_, &coordinator_}) grid_->setRowVisible(*row, false);
+  for (const auto* row : {&uptime_, &coordinator_, &governor_, &sensors_}) grid_->setRowVisible(*row, false);
   if (units_.value->text().isEmpty()) {
     for (const auto* row : {&units_, &done_, &speed_}) grid_->setRowVisible(*row, false);
   }

@@ -34,7 +34,7 @@ class NodeStateCard : public Card {
   QLabel* state_;
   QLabel* reason_;
   MetricGrid* grid_;
-  MetricGrid::Row units_, done_, speed_, uptime_, coordinator_;
+  MetricGrid::Row units_, done_, speed_, uptime_, coordinator_, governor_, sensors_;
   wire::pb::NodeState shown_state_ = wire::pb::NODE_STATE_INVALID;
   bool connected_ = false;
 };

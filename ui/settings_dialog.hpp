@@ -1,0 +1,52 @@
+#pragma once
+// The governor's settings, grouped as the owner thinks of them: "While I use my PC",
+// "While the PC is idle", and the rules that always apply. The dialog builds itself from the
+// preference table the node sends (key, scope, type, range, label), so a new preference
+// appears here without GUI changes. Save sends only what changed; the node checks every
+// value and refuses the whole change with the reason, which the dialog shows.
+#include <QDialog>
+#include <QString>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "rookery/control.pb.h"
+
+class QLabel;
+class QWidget;
+
+namespace rookery::ui {
+
+class SettingsDialog : public QDialog {
+  Q_OBJECT
+
+ public:
+  explicit SettingsDialog(std::filesystem::path runtime_dir, QWidget* parent = nullptr);
+
+  // Asks the node for its preferences and builds the form; false (with the error shown) when
+  // the node does not answer.
+  bool load();
+  // The value the form holds for a key, in the node's text form ("true", "50").
+  QString value(const QString& key) const;
+  void setValue(const QString& key, const QString& value);
+  QString errorText() const;
+
+ public Q_SLOTS:
+  bool save();             // true when the node accepted (then the dialog closes)
+  bool restoreDefaults();
+  bool snoozeOneHour();
+
+ private:
+  bool request(const wire::pb::ControlRequest& request, wire::pb::ControlReply* reply);
+  void build(const wire::pb::ControlReply& reply);
+  void showError(const QString& text);
+
+  std::filesystem::path runtime_dir_;
+  QWidget* form_host_;
+  QLabel* error_;
+  std::map<std::string, QWidget*> editors_;
+  std::map<std::string, std::string> loaded_;  // the values as the node last sent them
+};
+
+}  // namespace rookery::ui
