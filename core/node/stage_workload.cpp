@@ -10,10 +10,20 @@
 namespace rookery::node {
 
 namespace {
+constexpr std::int64_t kSampleIdsPerPipeline = 1'000'000'000'000;
+
 class StageWorkload final : public Workload {
  public:
   StageWorkload(const StageWorkloadOptions& o, const net::CurveKeyPair& identity) : ctx_(1) {
     plan_ = pipeline::load_stage_plan(o.plan_path);
+    if (plan_.pipelines.size() > 1) {  // several pipelines: this node's key says which one is its
+      const auto place = plan_.find(identity.public_key);
+      if (!place) {
+        throw std::runtime_error("the plan does not list this node's key " + identity.public_key.substr(0, 8) +
+                                 "… (run rookery-node --print-identity with this --data-dir)");
+      }
+      plan_ = plan_.select(place->first);
+    }
     if (o.stage < 0 || static_cast<std::size_t>(o.stage) >= plan_.stages.size()) {
       throw std::runtime_error("--stage " + std::to_string(o.stage) + " is not in the plan (it has " +
                                std::to_string(plan_.stages.size()) + " stages)");
@@ -35,7 +45,28 @@ class StageWorkload final : public Workload {
     if (stage_index_ + 1 < plan_.stages.size()) {
       c.next = {plan_.stages[stage_index_ + 1].endpoint, plan_.stages[stage_index_ + 1].key};
     }
-    for (const auto& s : plan_.stages) c.peer_keys.push_back(s.key);
+    // Every member of the job may send to this stage: its pipeline neighbours and, with
+    // several pipelines, its ring partners.
+    for (const auto& p : plan_.pipelines) {
+      for (const auto& s : p) c.peer_keys.push_back(s.key);
+    }
+    if (plan_.pipelines.size() > 1) {
+      for (const auto& p : plan_.pipelines) {
+        reduce::PipelinePartition part;
+        part.boundaries.push_back(0);
+        for (const auto& s : p) {
+          part.boundaries.push_back(s.last_block);
+          part.nodes.push_back(s.key);
+          c.averaging.endpoints[s.key] = s.reduce_endpoint;
+        }
+        c.averaging.pipelines.push_back(std::move(part));
+      }
+      c.averaging.listen = me.reduce_endpoint;
+      c.averaging.interval = std::chrono::milliseconds(plan_.averaging_interval_ms);
+      // Each pipeline reads its own range of sample ids; SampleOrder makes every range a
+      // fresh shuffled pass over the data, so the pipelines' gradients are independent.
+      c.first_sample = static_cast<std::int64_t>(plan_.pipeline) * kSampleIdsPerPipeline;
+    }
     c.device = o.device;
     if (!o.checkpoint_dir.empty()) {
       c.checkpoint_path = o.checkpoint_dir / (plan_.job.id + "-p" + std::to_string(plan_.pipeline) + "-b" +

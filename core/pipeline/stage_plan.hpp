@@ -1,10 +1,16 @@
 #pragma once
-// Which blocks each stage of a pipeline holds and where it listens. Written by hand (or by
-// scripts/run-pipeline.sh) for a static pipeline; the coordinator sends the same thing as
-// an assignment once pipelines are formed dynamically. Torch-free.
+// Which blocks each stage of each pipeline holds and where it listens. Written by hand (or by
+// scripts/run-pipeline.sh) for static pipelines; the coordinator sends the same thing as an
+// assignment once pipelines are formed dynamically. Torch-free.
+//
+// With several pipelines, each holds the whole model cut at its own boundaries; the stages
+// that hold the same parameters in different pipelines average them in Ravnest's parallel
+// multi-ring all-reduce (core/reduce), each on its `reduce_endpoint`.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "job/job_spec.hpp"
@@ -16,21 +22,32 @@ struct StageAddress {
   std::int64_t last_block = 0;
   std::string endpoint;  // tcp://host:port the stage listens on
   std::string key;       // the stage node's CURVE public key
+  std::string reduce_endpoint;  // tcp://host:port of its ring transport; required with 2+ pipelines
 };
 
 struct StagePlan {
   std::filesystem::path job_path;
   job::JobSpec job;
-  std::uint32_t pipeline = 0;
-  std::vector<StageAddress> stages;
+  std::uint32_t pipeline = 0;                        // the pipeline `stages` describes
+  std::vector<StageAddress> stages;                  // = pipelines[pipeline]
+  std::vector<std::vector<StageAddress>> pipelines;  // every pipeline of the job
+  std::int64_t averaging_interval_ms = 10000;        // with 2+ pipelines: how often they average
 
-  // Validates: stages cover [0, blocks) contiguously, keys are Z85, endpoints are tcp://.
+  // Validates every pipeline: stages cover [0, blocks) contiguously, keys are Z85 and each
+  // appears once in the whole plan, endpoints are tcp://, and with two or more pipelines
+  // every stage has a reduce_endpoint.
   void validate(std::int64_t block_count) const;
+  // Where `key` is listed: {pipeline, stage}, or nullopt.
+  std::optional<std::pair<std::uint32_t, std::size_t>> find(const std::string& key) const;
+  // The same plan with `stages` = pipelines[p]. Throws std::runtime_error when there is no p.
+  StagePlan select(std::uint32_t p) const;
 };
 
-// Reads {"job": "<path>", "pipeline": 0, "stages": [{"blocks": [0, 2], "endpoint": "...",
-// "key": "..."}, ...]}. Relative job paths resolve against the plan file's folder. Throws
-// std::runtime_error naming the file and the field.
+// Reads one pipeline, {"job": "<path>", "pipeline": 0, "stages": [{"blocks": [0, 2],
+// "endpoint": "...", "key": "..."}, ...]}, or several, {"job": "<path>", "pipelines":
+// [{"stages": [...]}, ...], "averaging_interval_ms": 10000} with a "reduce_endpoint" on
+// every stage; `stages` is then the first pipeline's (select() picks another). Relative job paths resolve against the plan
+// file's folder. Throws std::runtime_error naming the file and the field.
 StagePlan load_stage_plan(const std::filesystem::path& path);
 StagePlan parse_stage_plan(const std::string& json, const std::filesystem::path& base_dir);
 

@@ -19,6 +19,10 @@
 #include "net/rpc.hpp"
 #include "pipeline/checkpoint.hpp"
 #include "pipeline/tensor_codec.hpp"
+#include "reduce/averager.hpp"
+#include "reduce/centered_clip.hpp"
+#include "reduce/shard_buffers.hpp"
+#include "reduce/zmq_transport.hpp"
 
 namespace rookery::pipeline {
 
@@ -122,6 +126,15 @@ struct StageRuntime::Impl {
   std::unique_ptr<net::RpcServer> server;
   std::string endpoint;
 
+  // --- multi-ring averaging (compute thread; the Averager runs rings on its own thread) ---
+  std::unique_ptr<reduce::ZmqTransport> ring_transport;
+  std::unique_ptr<reduce::Averager> averager;
+  // Who was rejected or clipped hard in this stage's slices (BTARD): repeat offenders are
+  // what a node reports to the coordinator.
+  std::shared_ptr<reduce::AggregationTally> aggregation_tally = std::make_shared<reduce::AggregationTally>();
+  std::int64_t samples_since_average = 0;
+  std::uint64_t last_window = 0;            // the last averaging window this stage saw
+
   bool first() const { return config.blocks.first == 0; }
   bool last() const { return config.blocks.last == chain.block_count(); }
 
@@ -224,6 +237,84 @@ struct StageRuntime::Impl {
     publish_version();
     std::lock_guard lock(mutex);
     ++stats.optimizer_steps;
+  }
+
+  // ---- multi-ring averaging ----
+  void start_averaging() {
+    const auto& a = config.averaging;
+    const auto plan = reduce::MultiRingPlan(reduce::block_parameter_counts(config.job.model), a.pipelines);
+    auto ranges = plan.for_node(identity.public_key);
+    reduce::ZmqTransportConfig tc;
+    tc.listen = a.listen;
+    tc.send_timeout = std::min(a.timeout, a.interval / (2 * (a.max_attempts + 1)));
+    ring_transport = std::make_unique<reduce::ZmqTransport>(ctx, identity, tc);
+    for (const auto& r : ranges.ranges) {
+      for (const auto& member : r.members) {
+        if (member == identity.public_key) continue;
+        const auto it = a.endpoints.find(member);
+        if (it == a.endpoints.end()) throw std::invalid_argument("averaging: no reduce endpoint for ring member " + member);
+        ring_transport->add_peer(member, it->second);
+      }
+    }
+    reduce::RingOptions ro;
+    ro.codec = codec;
+    ro.aggregator = reduce::make_aggregator(config.job.aggregator, aggregation_tally);
+    // A round gives up within (attempts + 1) waits; it must be over before the next window
+    // opens, or a member still busy with a round its partner gave up on would sit out the
+    // partner's next round, and the two would keep missing each other.
+    ro.max_attempts = a.max_attempts;
+    ro.timeout = std::min(a.timeout, a.interval / (2 * (a.max_attempts + 1)));
+    stats.averaging_rings = static_cast<std::int64_t>(ranges.ranges.size());
+    spdlog::info("averaging with {} other pipeline(s) in {} ring(s) every {} ms ({}), listening on {}",
+                 a.pipelines.size() - 1, ranges.ranges.size(), a.interval.count(), ro.aggregator->name(),
+                 ring_transport->endpoint());
+    averager = std::make_unique<reduce::Averager>(*ring_transport, reduce::AveragerConfig{std::move(ranges), ro});
+  }
+
+  // Rounds are scheduled by the clock, not by local steps: round r starts at r x interval
+  // (Unix time) on every member. Step counts drift apart between pipelines (a drop, a
+  // restart from a checkpoint, a slower PC); synchronised clocks do not, so partners always
+  // agree on which round they are in, and a member that missed one simply joins the next.
+  void maybe_start_average() {
+    if (!averager || stats.averaging_rings == 0) return;
+    const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+    const auto window = static_cast<std::uint64_t>(now_ms / config.averaging.interval.count());
+    if (last_window == 0) last_window = window;  // the first full window after start
+    if (window <= last_window) return;
+    last_window = window;
+    if (averager->in_progress() > 0) {
+      std::lock_guard lock(mutex);
+      ++stats.averaging_skipped;  // the previous round still runs: never queue behind it
+      return;
+    }
+    std::vector<reduce::FlatBuffer> buffers;
+    buffers.push_back({"params", reduce::flatten_parameters(master)});
+    averager->start(window, std::move(buffers), std::max<std::int64_t>(1, samples_since_average));
+    spdlog::debug("averaging round {} started after {} steps ({} samples)", window, steps, samples_since_average);
+    samples_since_average = 0;
+  }
+
+  // Between micro-batches: a finished round's average joins the master weights.
+  void apply_finished_average() {
+    if (!averager) return;
+    auto result = averager->poll();
+    if (!result) return;
+    bool partnered = false;
+    for (const auto& r : result->rings) partnered = partnered || r.outcome.averaged();
+    if (partnered) {
+      auto current = reduce::flatten_parameters(master);
+      result->apply_to("params", current);
+      reduce::write_parameters(master, current);
+      publish_version();
+    }
+    spdlog::debug("averaging round {} {} in {:.3f} s", result->round, partnered ? "applied" : "found no partner",
+                  result->seconds);
+    std::lock_guard lock(mutex);
+    (partnered ? stats.averaging_rounds : stats.averaging_alone)++;
+    stats.averaging_last_round = result->round;
+    if (partnered) stats.averaging_seconds = result->seconds;
   }
 
   // ---- messages ----
@@ -370,6 +461,7 @@ struct StageRuntime::Impl {
       stats.last_loss = loss;
       stats.backward_flops += samples * backward_flops_per_sample;
     }
+    samples_since_average += samples;
     maybe_step();
   }
 
@@ -546,6 +638,7 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
     return impl_->receive(r, msg);
   });
   m.endpoint = m.config.advertise.empty() ? m.server->endpoint() : m.config.advertise;
+  if (m.config.averaging.enabled()) m.start_averaging();
 }
 
 StageRuntime::~StageRuntime() {
@@ -557,6 +650,8 @@ StageWork StageRuntime::run_once(std::chrono::milliseconds wait) {
   auto& m = *impl_;
   StageWork w;
   m.expire();
+  m.apply_finished_average();
+  m.maybe_start_average();
   if (!m.config.checkpoint_path.empty() && Clock::now() - m.last_checkpoint > m.config.checkpoint_interval) {
     try {
       m.checkpoint();

@@ -10,12 +10,20 @@
 // The optimizer updates a master copy; a version is refreshed from it, or a new one taken
 // from a small pool, after each step. Versions nobody needs are recycled at once.
 //
+// With other pipelines training the same model, the stage also sits in Ravnest's parallel
+// multi-ring all-reduce: at every averaging interval (by the clock, the same instants on
+// every member) it hands a copy of its master weights to a reduce::Averager and trains on;
+// when the round is done (checked between micro-batches) it adds (average - snapshot), so
+// the steps it took meanwhile are kept.
+//
 // Threads: the RPC server thread receives and decodes messages into the inbox; the caller
-// of run_once() computes; the PeerSender thread encodes (codec) and sends. Queues are
-// bounded by the staleness, and nothing busy-waits.
+// of run_once() computes; the PeerSender thread encodes (codec) and sends; the Averager and
+// its ZeroMQ transport run rings on their own threads. Queues are bounded by the staleness,
+// and nothing busy-waits.
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,8 +32,20 @@
 #include "model/block_chain.hpp"
 #include "net/peer_sender.hpp"
 #include "net/secure_context.hpp"
+#include "reduce/multi_ring_plan.hpp"
 
 namespace rookery::pipeline {
+
+// Averaging with the stages of other pipelines that hold the same parameters.
+struct AveragingConfig {
+  std::vector<reduce::PipelinePartition> pipelines;  // every pipeline, in plan order; fewer than 2: off
+  std::map<std::string, std::string> endpoints;      // member key -> its reduce endpoint (tcp://)
+  std::string listen;                                // this stage's reduce endpoint
+  std::chrono::milliseconds interval{10000};         // round r starts at r x interval, Unix time
+  std::chrono::milliseconds timeout{5000};           // each wait inside a ring (at most interval / 6)
+  std::uint32_t max_attempts = 2;                    // a failed member is excluded, then one retry
+  bool enabled() const { return pipelines.size() >= 2; }
+};
 
 struct StageConfig {
   job::JobSpec job;
@@ -51,6 +71,7 @@ struct StageConfig {
   // happens to schedule the processes (a slow next stage would otherwise let a middle stage
   // fill up to the first stage's bound, and a longer delay costs training quality).
   std::int64_t stages_before = 0;
+  AveragingConfig averaging;
 };
 
 struct StageStats {
@@ -70,6 +91,13 @@ struct StageStats {
   double busy_seconds = 0;
   std::uint64_t bytes_sent = 0;
   std::int64_t checkpoints = 0;
+  // Multi-ring averaging with the other pipelines.
+  std::int64_t averaging_rings = 0;     // rings this stage sits in
+  std::int64_t averaging_rounds = 0;    // rounds applied in which at least one partner took part
+  std::int64_t averaging_alone = 0;     // rounds in which no partner could be reached
+  std::int64_t averaging_skipped = 0;   // periods that passed while the previous round still ran
+  std::uint64_t averaging_last_round = 0;
+  double averaging_seconds = 0;         // the last applied round, start to finish
 };
 
 struct StageWork {

@@ -1,0 +1,84 @@
+// Ravnest's parallel multi-ring all-reduce inside running pipelines: two pipelines of real
+// rookery-node processes, cut at different block boundaries, train the same job on different
+// data and average every few steps. Their replicas must stay together (the stages holding
+// the same parameters in different pipelines meet in rings that span their overlaps), and
+// the same run without averaging must drift apart, which shows the test has teeth.
+#include "reference_training.hpp"
+
+#include <QTest>
+
+#include "support/swarm_harness.hpp"
+
+using namespace rookery;
+
+class TestPipelineAveraging : public QObject {
+  Q_OBJECT
+
+  struct Run {
+    std::vector<testing::Params> pipelines;  // each pipeline's whole model, from its stages' checkpoints
+    job::JobSpec job;
+  };
+
+  static Run train(int averaging_interval_ms, int micro_batches) {
+    testing::SwarmHarness h;
+    const QString json = testing::gpt_job_json("averaging", 2, "none", 2, 64, 1e-3);
+    // Pipeline 0 cuts at block 2, pipeline 1 at block 1: three rings ([0,1), [1,2), [2,4)).
+    const std::vector<testing::SwarmHarness::Blocks> plan{{{0, 2}, {2, 4}}, {{0, 1}, {1, 4}}};
+    if (!h.prepare(json, plan, averaging_interval_ms)) return {};
+    if (!h.start_all({"--max-micro-batches", QString::number(micro_batches)})) return {};
+    if (!h.wait_finished(300000)) return {};
+    // Every pipeline has finished; idle stages go on averaging, so after a few windows the
+    // replicas are one model (when averaging works).
+    QTest::qWait(4 * averaging_interval_ms < 10000 ? 4 * averaging_interval_ms : 0);
+    if (!h.quit_all()) return {};
+    Run run;
+    run.job = job::load_job_spec(h.job_path.toStdString());
+    for (int p = 0; p < 2; ++p) {
+      std::vector<std::filesystem::path> ckpts;
+      for (int s = 0; s < 2; ++s) ckpts.push_back(h.checkpoint(p, s, run.job.id));
+      run.pipelines.push_back(testing::read_stage_checkpoints(ckpts));
+    }
+    return run;
+  }
+
+  // ||a - b|| / ||a - init||: how far apart the replicas are, relative to how far they trained.
+  static double relative_gap(const testing::Params& a, const testing::Params& b, const testing::Params& init) {
+    double gap = 0, moved = 0;
+    for (const auto& [name, t] : a) {
+      gap += (t - b.at(name)).pow(2).sum().item<double>();
+      moved += (t - init.at(name)).pow(2).sum().item<double>();
+    }
+    return std::sqrt(gap / moved);
+  }
+
+ private Q_SLOTS:
+  void initTestCase() { torch::set_num_threads(1); }
+
+  void replicasStayTogetherOnlyWhenAveraged() {
+    constexpr int kMicroBatches = 400;
+    const auto averaged = train(250, kMicroBatches);
+    QVERIFY(averaged.pipelines.size() == 2 && !averaged.pipelines[0].empty() && !averaged.pipelines[1].empty());
+    const auto alone = train(86'400'000, kMicroBatches);   // once a day: never within this run
+    QVERIFY(alone.pipelines.size() == 2 && !alone.pipelines[0].empty() && !alone.pipelines[1].empty());
+
+    const auto init = testing::initial_parameters(averaged.job);
+    const double gap_averaged = relative_gap(averaged.pipelines[0], averaged.pipelines[1], init);
+    const double gap_alone = relative_gap(alone.pipelines[0], alone.pipelines[1], init);
+    const double start = testing::evaluate(averaged.job, init);
+    const double loss_averaged = testing::evaluate(averaged.job, averaged.pipelines[0]);
+    const double loss_alone = testing::evaluate(alone.job, alone.pipelines[0]);
+    qInfo("replica gap |p0 - p1| / |p0 - init| at the end: averaged every 0.25 s %.6f, never averaged %.4f (ratio %.4f)",
+          gap_averaged, gap_alone, gap_averaged / gap_alone);
+    qInfo("held-out loss of pipeline 0: start %.4f, averaged %.4f, alone %.4f", start, loss_averaged, loss_alone);
+    QVERIFY(loss_averaged < 0.8 * start);   // averaging did not stop training
+    QVERIFY(gap_alone > 0.2);               // without averaging, different data drives them apart
+    // Idle after training, the averaged replicas met in the last rounds: one model, up to
+    // float rounding in the rings.
+    QVERIFY2(gap_averaged < 0.01 * gap_alone, "the replicas did not become one model");
+    // Data parallelism across pipelines: each replica learned from both pipelines' samples.
+    QVERIFY2(loss_averaged < loss_alone, "averaging did not make training more sample-efficient");
+  }
+};
+
+QTEST_GUILESS_MAIN(TestPipelineAveraging)
+#include "test_pipeline_averaging.moc"
