@@ -52,6 +52,11 @@ int main(int argc, char** argv) {
   cli.add_option("--flush-every", stage.flush_every,
                  "first stage: GPipe's synchronous schedule, a flush after every N micro-batches (benchmarks)")
       ->check(CLI::NonNegativeNumber);
+  cli.add_option("--fault", stage.fault,
+                 "fault injection for tests: 'sign-flip-averaging' sends its averaging update sign-flipped x1000 "
+                 "(a Byzantine peer)")
+      ->check(CLI::IsMember({"", "sign-flip-averaging"}))
+      ->group("");  // hidden: never for real use
   std::vector<std::string> preferences;
   cli.add_option("--preference", preferences,
                  "store a governor preference before starting, KEY=VALUE (repeatable; e.g. in_use.cpu_time_percent=50)");

@@ -76,6 +76,10 @@ class StageWorkload final : public Workload {
     c.max_micro_batches = o.max_micro_batches;
     c.micro_batch_timeout = std::chrono::milliseconds(o.micro_batch_timeout_ms);
     c.flush_every = o.flush_every;
+    if (o.fault == "sign-flip-averaging") {
+      c.fault = pipeline::Fault::SignFlipAveraging;
+      spdlog::warn("fault injection: this stage sends its averaging updates sign-flipped x1000 (a Byzantine peer)");
+    }
     c.stages_before = static_cast<std::int64_t>(stage_index_);
     stage_ = std::make_unique<pipeline::StageRuntime>(ctx_, identity, c);
     spdlog::info("stage {} of {}: {} listening on {}", stage_index_ + 1, plan_.stages.size(), stage_->description(),

@@ -44,6 +44,7 @@ struct StageWorkloadOptions {
   long max_micro_batches = 0;          // first stage: stop feeding after this many (tests)
   int micro_batch_timeout_ms = 20000;
   long flush_every = 0;                // first stage: GPipe's synchronous schedule (benchmarks)
+  std::string fault;                   // fault injection for tests (pipeline::StageConfig::fault)
 };
 
 // Trains the node's shard of a pipeline (core/pipeline's StageRuntime) as the unit of work:

@@ -17,6 +17,7 @@
 #include "model/optimizer.hpp"
 #include "net/identity.hpp"
 #include "net/rpc.hpp"
+#include "net/token_bucket.hpp"
 #include "pipeline/checkpoint.hpp"
 #include "pipeline/tensor_codec.hpp"
 #include "reduce/averager.hpp"
@@ -134,6 +135,7 @@ struct StageRuntime::Impl {
   std::shared_ptr<reduce::AggregationTally> aggregation_tally = std::make_shared<reduce::AggregationTally>();
   std::int64_t samples_since_average = 0;
   std::uint64_t last_window = 0;            // the last averaging window this stage saw
+  std::vector<float> lie_reference;         // Fault::SignFlipAveraging: weights after the last average
 
   bool first() const { return config.blocks.first == 0; }
   bool last() const { return config.blocks.last == chain.block_count(); }
@@ -291,6 +293,11 @@ struct StageRuntime::Impl {
     }
     std::vector<reduce::FlatBuffer> buffers;
     buffers.push_back({"params", reduce::flatten_parameters(master)});
+    if (config.fault == Fault::SignFlipAveraging) {
+      auto& v = buffers.front().values;
+      if (lie_reference.empty()) lie_reference = v;
+      for (std::size_t i = 0; i < v.size(); ++i) v[i] = lie_reference[i] - 1000.0f * (v[i] - lie_reference[i]);
+    }
     averager->start(window, std::move(buffers), std::max<std::int64_t>(1, samples_since_average));
     spdlog::debug("averaging round {} started after {} steps ({} samples)", window, steps, samples_since_average);
     samples_since_average = 0;
@@ -307,6 +314,7 @@ struct StageRuntime::Impl {
       auto current = reduce::flatten_parameters(master);
       result->apply_to("params", current);
       reduce::write_parameters(master, current);
+      if (config.fault == Fault::SignFlipAveraging) lie_reference = current;
       publish_version();
     }
     spdlog::debug("averaging round {} {} in {:.3f} s", result->round, partnered ? "applied" : "found no partner",
@@ -361,6 +369,10 @@ struct StageRuntime::Impl {
 
   // Receiver thread: validate and decode, then queue for the compute thread.
   std::optional<net::Reply> receive(const net::RequestContext& req, wire::Message& msg) {
+    // The governor's download cap: holding the receiver back lets TCP slow the sender down.
+    std::uint64_t bytes = msg.header.ByteSizeLong();
+    for (const auto& t : msg.tensors) bytes += t.bytes().size();
+    net::download_bucket().acquire(bytes);
     Inbound in;
     in.sender = req.peer_key;
     try {

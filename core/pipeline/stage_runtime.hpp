@@ -47,6 +47,12 @@ struct AveragingConfig {
   bool enabled() const { return pipelines.size() >= 2; }
 };
 
+// Misbehaviour on purpose, for the tests that show a swarm survives it.
+enum class Fault {
+  None,
+  SignFlipAveraging,   // hands the rings reference - 1000 x (its update since the last average)
+};
+
 struct StageConfig {
   job::JobSpec job;
   std::uint32_t pipeline = 0;
@@ -72,6 +78,7 @@ struct StageConfig {
   // fill up to the first stage's bound, and a longer delay costs training quality).
   std::int64_t stages_before = 0;
   AveragingConfig averaging;
+  Fault fault = Fault::None;
 };
 
 struct StageStats {

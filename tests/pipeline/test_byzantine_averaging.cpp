@@ -1,0 +1,71 @@
+// Secure Distributed Training at Scale (BTARD) in a running swarm: four one-stage pipelines
+// of real rookery-node processes average every 0.25 s; one of them lies, handing the rings its
+// update since the last average sign-flipped and scaled x1000. With CenteredClip (the default
+// aggregator) the honest replicas train as well as in a clean run; with the plain mean (a job
+// option) the same liar wrecks them, which shows the test has teeth.
+//
+// Labelled slow, and not yet passing reliably: at the default tau the liar, clipped but not
+// banned, still drags every round's average back by about tau/4 of the honest spread; runs
+// end 1-7% (once far more) above the clean run. Banning a peer that is clipped hard round
+// after round, once the coordinator has verified it, is what closes the gap (issue 6).
+#include "reference_training.hpp"
+
+#include <QTest>
+
+#include <cmath>
+
+#include "support/swarm_harness.hpp"
+
+using namespace rookery;
+
+class TestByzantineAveraging : public QObject {
+  Q_OBJECT
+
+  static constexpr int kPipelines = 4;
+  static constexpr int kMicroBatches = 150;
+  static constexpr int kIntervalMs = 250;
+
+  static QString job_json(const QString& aggregator) {
+    QString json = testing::gpt_job_json("byzantine", 1, "none", 2, 64, 1e-3);
+    json.replace("\"seed\": 11", "\"seed\": 11, \"aggregator\": {\"kind\": \"" + aggregator + "\"}");
+    return json;
+  }
+
+  // Trains the swarm and returns the held-out loss of honest pipeline 0's final weights.
+  static double train(const QString& aggregator, bool with_liar) {
+    testing::SwarmHarness h;
+    const std::vector<testing::SwarmHarness::Blocks> plan(kPipelines, testing::SwarmHarness::Blocks{{0, 4}});
+    if (!h.prepare(job_json(aggregator), plan, kIntervalMs)) return -1;
+    const QStringList feed{"--max-micro-batches", QString::number(kMicroBatches)};
+    for (int p = 0; p < kPipelines; ++p) {
+      const bool liar = with_liar && p == kPipelines - 1;
+      if (!h.start(p, 0, liar ? feed + QStringList{"--fault", "sign-flip-averaging"} : feed)) return -1;
+    }
+    if (!h.wait_finished(300000)) return -1;
+    QTest::qWait(4 * kIntervalMs);  // idle stages go on averaging
+    if (!h.quit_all()) return -1;
+    const auto job = job::parse_job_spec(job_json(aggregator).toStdString());
+    return testing::evaluate(job, testing::read_stage_checkpoints({h.checkpoint(0, 0, job.id)}));
+  }
+
+ private Q_SLOTS:
+  void initTestCase() { torch::set_num_threads(1); }
+
+  void centeredClipKeepsALiarFromMovingTheModel() {
+    const double clean = train("centered_clip", false);
+    const double attacked = train("centered_clip", true);
+    const double attacked_mean = train("mean", true);
+    const auto job = job::parse_job_spec(job_json("mean").toStdString());
+    const double start = testing::evaluate(job, testing::initial_parameters(job));
+    qInfo("held-out loss of an honest replica: start %.4f; clean run %.4f; 1 of %d sign-flipping x1000 with "
+          "CenteredClip %.4f (%+.2f%%), with the plain mean %.4f",
+          start, clean, kPipelines, attacked, 100.0 * (attacked - clean) / clean, attacked_mean);
+    QVERIFY(clean > 0 && attacked > 0);
+    QVERIFY(clean < 0.8 * start);
+    QVERIFY2(std::abs(attacked - clean) <= 0.05 * clean, "the liar moved the model despite CenteredClip");
+    QVERIFY2(!(attacked_mean < 1.5 * clean), "the plain mean survived the liar: the attack has no teeth");
+  }
+};
+
+QTEST_GUILESS_MAIN(TestByzantineAveraging)
+#include "test_byzantine_averaging.moc"
