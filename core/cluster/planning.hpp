@@ -67,11 +67,11 @@
 // ---- Ravnest's baseline (ravnest_partition, ravnest_plan) ----------------------------------
 // What Ravnest does, evaluated with the same models: clusters of similar bandwidth (its
 // genetic algorithm's target; here nodes sorted by bandwidth and cut into consecutive groups
-// once a group's memory covers the model's parameters, gradients and optimizer state — a
-// soft estimate that ignores stashed versions and activations), nodes in the order listed,
-// and shard boundaries that split the parameter count equally. A Ravnest pipeline that does
-// not fit under our memory model is reported as out of memory (it would not run), not
-// silently counted.
+// once a group's total memory covers model_memory_bytes — more than Ravnest's soft penalty
+// asks, so the baseline is not handicapped by a worse memory count), nodes in the order
+// listed, and shard boundaries that split the parameter count equally. A Ravnest pipeline
+// whose equal split overruns a node under our memory model is reported as out of memory (it
+// would not run) and adds no throughput.
 #pragma once
 
 #include <cstdint>

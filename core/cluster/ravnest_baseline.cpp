@@ -42,9 +42,10 @@ ClusterPlan ravnest_plan(const std::vector<NodeProfile>& nodes, const std::vecto
     ClusterPlan result;
     if (nodes.empty()) return result;
     const Chain chain(blocks, settings);
-    // Ravnest's own memory estimate: parameters, gradients and optimizer state only.
-    const int64_t estimate = chain.params[size_t(chain.blocks)] *
-                             (settings.param_bytes + settings.grad_bytes + settings.optimizer_bytes_per_param);
+    // Groups close once their memory covers the whole model as one shard under our memory
+    // model. Ravnest's own estimate is softer (a penalty, not a constraint); giving it ours
+    // keeps the comparison about the split and the order, not about a worse memory count.
+    const int64_t estimate = chain.memory(0, chain.blocks);
     std::vector<int> by_bandwidth(nodes.size());
     std::iota(by_bandwidth.begin(), by_bandwidth.end(), 0);
     std::stable_sort(by_bandwidth.begin(), by_bandwidth.end(), [&](int a, int b) {
