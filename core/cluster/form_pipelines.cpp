@@ -161,8 +161,8 @@ void improve(TierPlan& plan, const Chain& chain, GroupPlanner& planner, int pass
 ClusterPlan form_pipelines(const std::vector<NodeProfile>& nodes, const std::vector<BlockProfile>& blocks,
                            const TrainingSettings& settings, const ClusteringOptions& options) {
     ClusterPlan result;
+    check_inputs(nodes, blocks, settings);
     if (nodes.empty()) return result;
-    if (blocks.empty()) throw std::invalid_argument("cluster: the model has no blocks");
     const Chain chain(blocks, settings);
     GroupPlanner planner(nodes, chain);
 

@@ -335,6 +335,16 @@ Infeasible explain_infeasible(const Chain& chain, const std::vector<NodeProfile>
     return why;
 }
 
+void check_inputs(const std::vector<NodeProfile>& nodes, const std::vector<BlockProfile>& blocks,
+                  const TrainingSettings& settings) {
+    if (blocks.empty()) throw std::invalid_argument("cluster: the model has no blocks");
+    if (settings.micro_batch < 1 || settings.staleness < 1)
+        throw std::invalid_argument("cluster: micro_batch and staleness must be at least 1");
+    for (const auto& n : nodes)
+        if (!(n.flops_per_s > 0) || !(n.upload_bytes_per_s > 0) || !(n.download_bytes_per_s > 0) || n.rtt_s < 0)
+            throw std::invalid_argument("cluster: node " + n.id + " has a non-positive FLOP/s or bandwidth");
+}
+
 }  // namespace detail
 
 using namespace detail;
@@ -382,18 +392,6 @@ PartitionResult evaluate_plan(const std::vector<NodeProfile>& nodes, const std::
         if (n < 0 || n >= int(nodes.size())) throw std::invalid_argument("cluster: node index out of range");
     return make_plan(Chain(blocks, settings), nodes, order, bounds);
 }
-
-namespace {
-void check_inputs(const std::vector<NodeProfile>& nodes, const std::vector<BlockProfile>& blocks,
-                  const TrainingSettings& settings) {
-    if (blocks.empty()) throw std::invalid_argument("cluster: the model has no blocks");
-    if (settings.micro_batch < 1 || settings.staleness < 1)
-        throw std::invalid_argument("cluster: micro_batch and staleness must be at least 1");
-    for (const auto& n : nodes)
-        if (!(n.flops_per_s > 0) || !(n.upload_bytes_per_s > 0) || !(n.download_bytes_per_s > 0) || n.rtt_s < 0)
-            throw std::invalid_argument("cluster: node " + n.id + " has a non-positive FLOP/s or bandwidth");
-}
-}  // namespace
 
 PartitionResult partition_pipeline(const std::vector<NodeProfile>& nodes, const std::vector<BlockProfile>& blocks,
                                    const TrainingSettings& settings, const PartitionOptions& options) {

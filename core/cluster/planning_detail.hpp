@@ -65,5 +65,8 @@ Infeasible explain_infeasible(const Chain& chain, const std::vector<NodeProfile>
                               int exact_max, int rounds);
 
 double link_bandwidth(const NodeProfile& node);
+/// Throws std::invalid_argument for an empty model, non-positive settings, FLOP/s or bandwidth.
+void check_inputs(const std::vector<NodeProfile>& nodes, const std::vector<BlockProfile>& blocks,
+                  const TrainingSettings& settings);
 
 }  // namespace rookery::cluster::detail

@@ -11,6 +11,7 @@ using namespace detail;
 
 PartitionResult ravnest_partition(const std::vector<NodeProfile>& nodes, const std::vector<BlockProfile>& blocks,
                                   const TrainingSettings& settings) {
+    check_inputs(nodes, blocks, settings);
     const Chain chain(blocks, settings);
     const int k = int(nodes.size()), count = chain.blocks;
     PartitionResult result;
@@ -39,6 +40,7 @@ PartitionResult ravnest_partition(const std::vector<NodeProfile>& nodes, const s
 
 ClusterPlan ravnest_plan(const std::vector<NodeProfile>& nodes, const std::vector<BlockProfile>& blocks,
                          const TrainingSettings& settings) {
+    check_inputs(nodes, blocks, settings);
     ClusterPlan result;
     if (nodes.empty()) return result;
     const Chain chain(blocks, settings);

@@ -9,7 +9,8 @@
 // For each shape (nodes, bandwidth tiers, GPT layers) it plans N random swarms and prints
 // the mean samples/s of each plan, the ratio of the means, Ravnest's groups that would run
 // out of memory, the partition-only ratio (our split and order vs Ravnest's on our groups),
-// and the planning time.
+// what the clustering's local moves add (ours vs ours with max_local_search_passes = 0), and
+// the planning time.
 #include "cluster/planning.hpp"
 #include "cluster/swarm_profiles.hpp"
 
@@ -53,8 +54,10 @@ int main(int argc, char** argv) {
     }
     const Shape shapes[] = {{8, 1, 12}, {16, 2, 12}, {32, 2, 24}, {64, 3, 24}};
     const TrainingSettings settings = testing::gpt_settings();
-    std::printf("%-24s %12s %12s %7s %12s %10s %12s %12s\n", "swarm", "ours smp/s", "ravnest", "ratio",
-                "ravnest OOM", "split only", "plan ms", "ravnest ms");
+    std::printf("%-24s %12s %12s %7s %12s %10s %10s %10s %10s\n", "swarm", "ours smp/s", "ravnest", "ratio",
+                "ravnest OOM", "split only", "moves", "plan ms", "ravnest ms");
+    ClusteringOptions no_moves;
+    no_moves.max_local_search_passes = 0;
     std::mt19937_64 rng(seed);
     double ratio_product = 1;
     int ratio_count = 0;
@@ -62,7 +65,7 @@ int main(int argc, char** argv) {
         if (shape.nodes > max_nodes) continue;
         const auto blocks = testing::gpt_blocks(shape.layers);
         const int64_t model = model_memory_bytes(blocks, settings);
-        double ours = 0, theirs = 0, split_ratio = 0, plan_ms = 0, ravnest_ms = 0;
+        double ours = 0, unmoved = 0, theirs = 0, split_ratio = 0, plan_ms = 0, ravnest_ms = 0;
         int oom = 0, groups = 0, split_count = 0;
         for (int w = 0; w < swarms; ++w) {
             const auto nodes = testing::random_swarm(rng, shape.nodes, shape.tiers, model);
@@ -74,6 +77,7 @@ int main(int argc, char** argv) {
             plan_ms += std::chrono::duration<double, std::milli>(t1 - t0).count();
             ravnest_ms += std::chrono::duration<double, std::milli>(t2 - t1).count();
             ours += a.samples_per_s;
+            unmoved += form_pipelines(nodes, blocks, settings, no_moves).samples_per_s;
             theirs += b.samples_per_s;
             oom += int(b.out_of_memory.size());
             groups += int(b.out_of_memory.size() + b.pipelines.size());
@@ -98,9 +102,9 @@ int main(int argc, char** argv) {
         std::snprintf(name, sizeof name, "%d nodes %d tier(s) %d L", shape.nodes, shape.tiers, shape.layers);
         char oom_text[32];
         std::snprintf(oom_text, sizeof oom_text, "%d/%d", oom, groups);
-        std::printf("%-24s %12.2f %12.2f %6.2fx %12s %9.2fx %12.1f %12.1f\n", name, ours / swarms, theirs / swarms,
-                    ratio, oom_text, split_count ? split_ratio / split_count : 0.0, plan_ms / swarms,
-                    ravnest_ms / swarms);
+        std::printf("%-24s %12.2f %12.2f %6.2fx %12s %9.2fx %9.2fx %10.1f %10.1f\n", name, ours / swarms,
+                    theirs / swarms, ratio, oom_text, split_count ? split_ratio / split_count : 0.0,
+                    unmoved > 0 ? ours / unmoved : 0.0, plan_ms / swarms, ravnest_ms / swarms);
     }
     if (ratio_count > 0)
         std::printf("geometric mean of our/Ravnest samples/s over %d shape(s): %.2fx\n", ratio_count,
