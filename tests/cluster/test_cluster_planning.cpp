@@ -244,6 +244,37 @@ private Q_SLOTS:
         }
     }
 
+    void heuristicOrderNearExactAboveSevenNodes() {
+        // 9-node pipelines: the default (heuristic) order search against the subset DP.
+        const auto blocks = testing::gpt_blocks(14);
+        const auto s = testing::gpt_settings();
+        const int64_t model = model_memory_bytes(blocks, s);
+        std::mt19937_64 rng(5);
+        PartitionOptions exact;
+        exact.exact_order_max_nodes = 9;
+        double gap_sum = 0, worst_gap = 0;
+        int cases = 0, optimal = 0;
+        for (int c = 0; c < 8; ++c) {
+            auto nodes = testing::random_swarm(rng, 9, 2, model);
+            for (auto& n : nodes) n.free_memory_bytes = std::max<int64_t>(n.free_memory_bytes, model / 4);
+            const PartitionResult h = partition_pipeline(nodes, blocks, s);
+            const PartitionResult e = partition_pipeline(nodes, blocks, s, exact);
+            QCOMPARE(h.ok(), e.ok());
+            if (!e.ok()) continue;
+            check_plan_is_sound(*h.plan, nodes, blocks, s);
+            QVERIFY(h.plan->bottleneck_s >= e.plan->bottleneck_s * (1 - 1e-9));
+            const double gap = h.plan->bottleneck_s / e.plan->bottleneck_s - 1;
+            gap_sum += gap;
+            worst_gap = std::max(worst_gap, gap);
+            optimal += gap < 1e-9;
+            ++cases;
+        }
+        QVERIFY(cases >= 4);
+        qInfo("heuristic order search on 9-node pipelines: optimal in %d/%d, mean gap %.2f%%, worst %.2f%%", optimal,
+              cases, 100 * gap_sum / cases, 100 * worst_gap);
+        QVERIFY(worst_gap < 0.25);
+    }
+
     void infeasibleMemoryIsReportedNeverPlanned() {
         const auto blocks = testing::gpt_blocks(8);
         const auto s = testing::gpt_settings();
