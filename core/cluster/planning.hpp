@@ -49,9 +49,9 @@
 //
 // ---- Clustering (form_pipelines) -----------------------------------------------------------
 // 1. Bandwidth tiers: nodes sorted by link bandwidth min(up, down); a new tier starts when a
-//    node's bandwidth is below the tier's fastest / tier_bandwidth_ratio. A tier whose total
-//    memory cannot hold one copy of the model is merged into the next slower tier (the last
-//    one into the previous), so a pipeline never waits on a much slower link than its own.
+//    node's bandwidth is below the tier's fastest / tier_bandwidth_ratio. A tier that cannot
+//    form a single memory-feasible pipeline is merged into the next slower tier (the last one
+//    into the previous); otherwise tiers never mix, so a pipeline's links are all alike.
 // 2. Within a tier, for every pipeline count P from the most its memory allows down to 1:
 //    nodes in memory-descending order go to the group with the least memory until every group
 //    has 10% more than the model's lower bound, then to the group with the least FLOP/s
