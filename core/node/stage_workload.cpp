@@ -135,6 +135,11 @@ class StageWorkload final : public Workload {
     out->set_bytes_sent(s.bytes_sent);
     out->set_checkpoints(s.checkpoints);
     out->set_finished(stage_->finished());
+    out->set_averaging_rings(s.averaging_rings);
+    out->set_averaging_rounds(s.averaging_rounds);
+    out->set_averaging_alone(s.averaging_alone);
+    out->set_averaging_skipped(s.averaging_skipped);
+    for (const auto& k : s.excluded_peers) out->add_excluded_peers(k);
   }
 
  private:

@@ -22,6 +22,7 @@
 #include "pipeline/tensor_codec.hpp"
 #include "reduce/averager.hpp"
 #include "reduce/centered_clip.hpp"
+#include "reduce/peer_exclusion.hpp"
 #include "reduce/shard_buffers.hpp"
 #include "reduce/zmq_transport.hpp"
 
@@ -133,6 +134,7 @@ struct StageRuntime::Impl {
   // Who was rejected or clipped hard in this stage's slices (BTARD): repeat offenders are
   // what a node reports to the coordinator.
   std::shared_ptr<reduce::AggregationTally> aggregation_tally = std::make_shared<reduce::AggregationTally>();
+  std::shared_ptr<reduce::PeerExclusion> exclusion = std::make_shared<reduce::PeerExclusion>();
   std::int64_t samples_since_average = 0;
   std::uint64_t last_window = 0;            // the last averaging window this stage saw
   std::vector<float> lie_reference;         // Fault::SignFlipAveraging: weights after the last average
@@ -261,6 +263,9 @@ struct StageRuntime::Impl {
     reduce::RingOptions ro;
     ro.codec = codec;
     ro.aggregator = reduce::make_aggregator(config.job.aggregator, aggregation_tally);
+    if (config.job.aggregator.kind == job::AggregatorKind::centered_clip) {
+      ro.aggregator = std::make_shared<reduce::ExcludingAggregator>(ro.aggregator, exclusion);
+    }
     // A round gives up within (attempts + 1) waits; it must be over before the next window
     // opens, or a member still busy with a round its partner gave up on would sit out the
     // partner's next round, and the two would keep missing each other.
@@ -319,7 +324,18 @@ struct StageRuntime::Impl {
     }
     spdlog::debug("averaging round {} {} in {:.3f} s", result->round, partnered ? "applied" : "found no partner",
                   result->seconds);
+    for (const auto& member : exclusion->end_round(aggregation_tally->counts())) {
+      if (member == identity.public_key) {
+        spdlog::warn("averaging: this stage's own weights are far from all its partners' (clipped hard in 3 rounds in "
+                     "a row); it leaves them out of its slices and takes the partners' average");
+        continue;
+      }
+      spdlog::warn("averaging: excluding ring partner {} (its contributions were clipped hard or rejected in every "
+                   "slice of 3 rounds in a row)",
+                   net::short_key(member));
+    }
     std::lock_guard lock(mutex);
+    stats.excluded_peers = exclusion->excluded_members();
     (partnered ? stats.averaging_rounds : stats.averaging_alone)++;
     stats.averaging_last_round = result->round;
     if (partnered) stats.averaging_seconds = result->seconds;

@@ -105,6 +105,7 @@ struct StageStats {
   std::int64_t averaging_skipped = 0;   // periods that passed while the previous round still ran
   std::uint64_t averaging_last_round = 0;
   double averaging_seconds = 0;         // the last applied round, start to finish
+  std::vector<std::string> excluded_peers;  // ring partners left out of this stage's aggregates
 };
 
 struct StageWork {

@@ -27,6 +27,7 @@ struct SwarmHarness {
   QString plan_path;
   std::vector<Blocks> pipelines;
   std::vector<std::unique_ptr<QProcess>> nodes;   // index(p, s)
+  std::vector<QString> keys;                      // index(p, s): each node's public key
 
   int index(int p, int s) const {
     int i = 0;
@@ -57,6 +58,7 @@ struct SwarmHarness {
         id.start(node_bin(), {"--data-dir", node_dir(int(p), int(s)), "--print-identity"});
         if (!id.waitForFinished(10000) || id.exitCode() != 0) return false;
         const QString key = QString::fromUtf8(id.readAllStandardOutput()).trimmed();
+        keys.push_back(key);
         stages += QString(R"(%1{"blocks":[%2,%3],"endpoint":"tcp://127.0.0.1:%4","reduce_endpoint":"tcp://127.0.0.1:%5","key":"%6"})")
                       .arg(s ? "," : "")
                       .arg(pipelines[p][s].first)
@@ -101,6 +103,8 @@ struct SwarmHarness {
   control::ControlClient client(int p, int s) const {
     return control::ControlClient(control::ControlEndpoints::in(runtime_dir(p, s).toStdString()));
   }
+
+  wire::pb::NodeSnapshot snapshot(int p, int s) const { return client(p, s).status(std::chrono::seconds(2)).snapshot; }
 
   // Waits until every pipeline's first stage has fed all its micro-batches, none in flight.
   bool wait_finished(int timeout_ms) {

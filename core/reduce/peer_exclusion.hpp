@@ -1,0 +1,58 @@
+#pragma once
+// Peers a node stops listening to. BTARD bans a peer once the swarm has verified that it
+// lies; until such a verdict arrives (from the coordinator), each node protects itself: a
+// ring partner whose contributions CenteredClip clipped hard or rejected in every slice of
+// `strikes` consecutive rounds is excluded from this node's aggregates. It still receives
+// the averages, so an honest node that was merely far off (restarted from an old checkpoint)
+// is pulled back and stops drawing strikes; exclusion lasts `exclusion_rounds` rounds, then
+// the peer is heard again (and excluded again at once if it goes on lying).
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reduce/aggregator.hpp"
+#include "reduce/centered_clip.hpp"
+
+namespace rookery::reduce {
+
+class PeerExclusion {
+ public:
+  explicit PeerExclusion(std::uint32_t strikes = 3, std::uint32_t exclusion_rounds = 40);
+
+  // After each averaging round, with the tally's counts at that moment: members clipped hard
+  // or rejected in every slice of theirs this node aggregated during the round draw a strike;
+  // any other verdict clears them. Returns the members newly excluded by this round.
+  std::vector<std::string> end_round(const std::map<std::string, AggregationTally::Counts>& counts);
+
+  bool excluded(std::string_view member) const;
+  std::vector<std::string> excluded_members() const;
+
+ private:
+  struct Member {
+    AggregationTally::Counts seen_before;   // the tally's counts at the previous round's end
+    std::uint32_t strikes = 0;
+    std::uint32_t excluded_for = 0;         // rounds of exclusion left
+  };
+  const std::uint32_t strikes_, exclusion_rounds_;
+  mutable std::mutex mutex_;
+  std::map<std::string, Member, std::less<>> members_;
+};
+
+// Leaves excluded members out, then aggregates the rest with `inner` (which must accept raw
+// contributions: CenteredClip). Never leaves out everyone: with nobody left it keeps all.
+class ExcludingAggregator final : public Aggregator {
+ public:
+  ExcludingAggregator(std::shared_ptr<const Aggregator> inner, std::shared_ptr<const PeerExclusion> exclusion);
+  std::string_view name() const override { return inner_->name(); }
+  void aggregate(std::span<const Contribution> contributions, std::span<float> out) const override;
+
+ private:
+  std::shared_ptr<const Aggregator> inner_;
+  std::shared_ptr<const PeerExclusion> exclusion_;
+};
+
+}  // namespace rookery::reduce

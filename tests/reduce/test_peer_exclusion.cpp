@@ -1,0 +1,78 @@
+// PeerExclusion: a ring partner clipped hard or rejected in every slice of 3 rounds in a row
+// is left out of this node's aggregates for a while; anything else clears its strikes.
+#include <QTest>
+
+#include <cmath>
+
+#include "reduce/centered_clip.hpp"
+#include "reduce/peer_exclusion.hpp"
+
+using namespace rookery::reduce;
+
+class TestPeerExclusion : public QObject {
+  Q_OBJECT
+
+  using Counts = AggregationTally::Counts;
+
+ private Q_SLOTS:
+  void threeBadRoundsInARowExclude() {
+    PeerExclusion ex(3, 2);
+    std::map<std::string, Counts> c;
+    auto round = [&](std::uint64_t liar_seen, std::uint64_t liar_bad) {
+      c["liar"].seen += liar_seen;
+      c["liar"].clipped_hard += liar_bad;
+      c["honest"].seen += liar_seen;
+      return ex.end_round(c);
+    };
+    QVERIFY(round(4, 4).empty());
+    QVERIFY(round(4, 4).empty());
+    QCOMPARE(round(4, 4), std::vector<std::string>{"liar"});
+    QVERIFY(ex.excluded("liar"));
+    QVERIFY(!ex.excluded("honest"));
+    QCOMPARE(ex.excluded_members(), std::vector<std::string>{"liar"});
+    // Excluded for 2 rounds, then heard again.
+    round(0, 0);
+    QVERIFY(ex.excluded("liar"));
+    round(0, 0);
+    QVERIFY(!ex.excluded("liar"));
+  }
+
+  void oneGoodSliceClearsTheStrikes() {
+    PeerExclusion ex(3, 10);
+    std::map<std::string, Counts> c;
+    auto round = [&](std::uint64_t seen, std::uint64_t hard, std::uint64_t rejected) {
+      c["m"].seen += seen;
+      c["m"].clipped_hard += hard;
+      c["m"].rejected += rejected;
+      return ex.end_round(c);
+    };
+    round(2, 2, 0);
+    round(2, 1, 1);          // rejected counts as bad too
+    QVERIFY(round(2, 1, 0).empty());   // one slice accepted: strikes cleared
+    round(2, 2, 0);
+    round(2, 2, 0);
+    QVERIFY(!ex.excluded("m"));
+    QVERIFY(round(0, 0, 0).empty());   // absent from a round: strikes stand
+    QCOMPARE(round(3, 3, 0), std::vector<std::string>{"m"});
+  }
+
+  void excludingAggregatorLeavesTheExcludedOut() {
+    auto ex = std::make_shared<PeerExclusion>(1, 5);
+    std::map<std::string, Counts> c{{"liar", {1, 0, 1, 1}}};
+    QCOMPARE(ex->end_round(c), std::vector<std::string>{"liar"});
+    ExcludingAggregator agg(std::make_shared<CenteredClip>(), ex);
+    const std::vector<float> a{1, 1}, b{3, 3}, liar{-1000, -1000};
+    std::vector<Contribution> in{{"a", 1, a}, {"b", 1, b}, {"liar", 1, liar}};
+    std::vector<float> out(2);
+    agg.aggregate(in, out);
+    QVERIFY(std::abs(out[0] - 2.0f) < 1e-5f);
+    QVERIFY(std::abs(out[1] - 2.0f) < 1e-5f);
+    // With everyone excluded it keeps them all rather than produce nothing.
+    std::vector<Contribution> only_liar{{"liar", 1, liar}};
+    agg.aggregate(only_liar, out);
+    QCOMPARE(out[0], -1000.0f);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestPeerExclusion)
+#include "test_peer_exclusion.moc"
