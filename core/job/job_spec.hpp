@@ -155,7 +155,12 @@ struct JobSpec {
     /// corrects the staleness of asynchronous pipelines. No effect with staleness 1.
     bool weight_prediction = true;
     Codec codec = Codec::none;
-    int64_t averaging_period = 100; ///< local steps between multi-ring averages
+    /// Local steps between multi-ring averages, as Ravnest counts them. Running stages do not
+    /// use it: rounds follow the plan's averaging_interval_ms by the clock, because step
+    /// counters drift apart between pipelines (drops, restarts) and rounds paired by counter
+    /// miss each other. Kept so job files stay valid; the coordinator service (not built yet)
+    /// is meant to turn it into an interval using the measured step time.
+    int64_t averaging_period = 100;
     AggregatorSpec aggregator;      ///< how those averages combine the members' values
     uint64_t seed = 0;              ///< parameter init and data order derive from it
     friend bool operator==(const JobSpec&, const JobSpec&) = default;
