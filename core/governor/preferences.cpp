@@ -35,6 +35,8 @@ const std::vector<PreferenceSpec> kTable = {
     {"pause_while_fullscreen", S::Always, T::Bool, "true", 0, 1, "", "Pause while a full-screen application runs"},
     {"exclusive_programs", S::Always, T::ProgramList, "", 0, 0, "", "Pause while these programs run"},
     {"gpu_max_temperature_c", S::Always, T::Integer, "80", 0, 110, "°C (0: no limit)", "Pause the GPU above"},
+    {"finish_micro_batches_before_pause", S::Always, T::Bool, "true", 0, 1, "",
+     "On pause, finish the micro-batches already started (peers see a clean stop)"},
 };
 
 std::string lower(std::string s) {
@@ -87,6 +89,7 @@ void apply(Preferences& p, const std::string& key, const std::string& v) {
   else if (key == "pause_while_fullscreen") p.pause_while_fullscreen = as_bool(v);
   else if (key == "exclusive_programs") p.exclusive_programs = program_list(v);
   else if (key == "gpu_max_temperature_c") p.gpu_max_temperature_c = as_int(v);
+  else if (key == "finish_micro_batches_before_pause") p.finish_micro_batches_before_pause = as_bool(v);
 }
 }  // namespace
 

@@ -60,6 +60,9 @@ struct Preferences {
   bool pause_while_fullscreen = true;
   std::vector<std::string> exclusive_programs;
   int gpu_max_temperature_c = 80;         // 0: off
+  // On pause the node stops taking new micro-batches and finishes the ones in flight first,
+  // so its pipeline neighbours see a clean stop rather than timeouts.
+  bool finish_micro_batches_before_pause = true;
 
   static Preferences defaults();
   // All values by key (defaults for the keys missing). Throws std::invalid_argument for an

@@ -436,13 +436,30 @@ struct NodeService::Impl {
     }
 
     int applied_threads = threads;
+    // A drain ends when nothing is in flight, or at the latest after kDrainLimit (a peer that
+    // never returns a gradient: its micro-batches would expire then anyway).
+    constexpr auto kDrainLimit = std::chrono::seconds(10);
+    bool draining = false;
+    auto drain_deadline = Clock::now();
     for (;;) {
       int cpu_time_percent = 100;
       {
         std::unique_lock lock(mutex);
         const auto waiting_since = Clock::now();
         // The governor pauses here, at a unit boundary: the unit in progress always finishes.
-        worker_cv.wait(lock, [&] { return quitting || (want_contribute && !decision.paused()); });
+        // With finish_micro_batches_before_pause, a pause first drains: no new micro-batch
+        // starts, and the ones peers handed over are finished, so neighbours see a clean stop.
+        const bool run = want_contribute && !decision.paused();
+        if (run || !draining) drain_deadline = Clock::now() + kDrainLimit;
+        const bool drain = !run && prefs.finish_micro_batches_before_pause && !work_source->drained() &&
+                           Clock::now() < drain_deadline;
+        work_source->set_draining(!run);
+        if (drain && !draining) spdlog::info("pausing: finishing the micro-batches in flight first");
+        draining = drain;
+        if (!drain) {
+          worker_cv.wait(lock, [&] { return quitting || (want_contribute && !decision.paused()); });
+          work_source->set_draining(false);
+        }
         if (quitting) break;
         duty.rested(Clock::now() - waiting_since);
         cpu_time_percent = decision.cpu_time_percent;

@@ -111,6 +111,9 @@ class StageWorkload final : public Workload {
     }
   }
 
+  void set_draining(bool draining) override { stage_->set_draining(draining); }
+  bool drained() const override { return stage_->idle(); }
+
   void describe(pb::NodeSnapshot& snapshot) const override {
     const auto s = stage_->stats();
     const auto& c = stage_->config();

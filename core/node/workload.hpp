@@ -29,6 +29,11 @@ class Workload {
   virtual void finish() {}
   // Extra state for the node's snapshot (the pipeline shard, when there is one).
   virtual void describe(pb::NodeSnapshot& snapshot) const { (void)snapshot; }
+  // Pausing gracefully: while draining, no new work is started (a first stage feeds no new
+  // micro-batches) but what peers already handed over is finished. drained() is true once
+  // nothing is held for peers; the node then pauses for real. Called from the worker thread.
+  virtual void set_draining(bool draining) { (void)draining; }
+  virtual bool drained() const { return true; }
 };
 
 // Runs the device's matmul benchmark as the unit of work: real floating-point work on the

@@ -2,6 +2,7 @@
 
 #include "pipeline/stage_runtime.hpp"
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -115,6 +116,7 @@ struct StageRuntime::Impl {
   std::uint64_t incarnation = 0;
   std::uint64_t micro_batch_counter = 0;
   std::int64_t fed = 0;
+  std::atomic<bool> draining{false};      // pausing: start no new micro-batch, finish those in flight
   Clock::time_point last_checkpoint = Clock::now();
 
   // --- shared with the receiver thread and readers of stats() ---
@@ -451,7 +453,7 @@ struct StageRuntime::Impl {
 
   // ---- compute ----
   bool can_feed() const {
-    if (!first()) return false;
+    if (!first() || draining.load()) return false;
     if (config.max_micro_batches > 0 && fed >= config.max_micro_batches) return false;
     if (config.flush_every > 0) {  // GPipe: a group of micro-batches, then a flush
       return fed % config.flush_every != 0 || in_flight.empty();
@@ -461,6 +463,7 @@ struct StageRuntime::Impl {
 
   // A forward from the previous stage waits in the inbox while this stage is at its bound.
   bool can_forward() const {
+    if (draining.load()) return false;
     const auto limit = std::max<std::int64_t>(1, config.job.staleness - config.stages_before);
     return config.flush_every > 0 || static_cast<std::int64_t>(in_flight.size()) < limit;
   }
@@ -723,6 +726,19 @@ StageWork StageRuntime::run_once(std::chrono::milliseconds wait) {
 }
 
 void StageRuntime::checkpoint_now() { impl_->checkpoint(); }
+
+void StageRuntime::set_draining(bool draining) {
+  impl_->draining.store(draining);
+  std::lock_guard lock(impl_->mutex);
+  impl_->inbox_cv.notify_all();
+}
+
+bool StageRuntime::idle() const {
+  std::lock_guard lock(impl_->mutex);
+  // in_flight belongs to the compute thread, which is the caller; the inbox to the lock.
+  // Forwards still waiting in the inbox are not started work: they wait for the resume.
+  return impl_->in_flight.empty() && impl_->backwards.empty();
+}
 
 StageStats StageRuntime::stats() const {
   std::lock_guard lock(impl_->mutex);

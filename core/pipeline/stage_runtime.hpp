@@ -137,6 +137,13 @@ class StageRuntime {
   bool is_last() const;
   // First stage with max_micro_batches set: all fed and none left in flight.
   bool finished() const;
+  // Pausing gracefully: while draining the stage starts no new micro-batch (the first stage
+  // feeds none, the others leave new forwards waiting in the inbox) and finishes the backward
+  // of every micro-batch in flight. Thread-safe.
+  void set_draining(bool draining);
+  // Nothing in flight and no gradient waiting: pausing now costs no peer a micro-batch.
+  // Call from the compute thread.
+  bool idle() const;
   std::string description() const;
   const StageConfig& config() const;
 

@@ -1,6 +1,7 @@
 // Faults: a stage killed with SIGKILL and restarted resumes from its checkpoint and the
 // pipeline trains on; a corrupted checkpoint is refused; malformed messages to a stage are
-// rejected and the stage keeps training.
+// rejected and the stage keeps training; a paused stage first finishes the micro-batches it
+// started, so its neighbours lose none.
 #include "reference_training.hpp"
 
 #include <QTest>
@@ -83,6 +84,44 @@ class TestPipelineFaults : public QObject {
     QCOMPARE(h.nodes[0]->exitCode(), 4);
     QVERIFY2(out.contains("is corrupt: checksum mismatch"), qPrintable(out));
     QVERIFY(std::filesystem::exists(ckpt));  // left in place for the user to inspect
+  }
+
+  // Pausing the first stage (the user's Pause, or the governor) drains: no new micro-batch
+  // starts, the ones in flight come back, then it stops. Without the preference it stops at
+  // once with micro-batches in flight, which shows the test has teeth.
+  void pausedStageFinishesItsMicroBatchesFirst() {
+    for (const bool finish : {true, false}) {
+      testing::PipelineHarness h;
+      QVERIFY(h.prepare(testing::gpt_job_json("drain", 2, "none"), {{0, 2}, {2, 4}}));
+      const QString pref = QString("finish_micro_batches_before_pause=%1").arg(finish ? "true" : "false");
+      QVERIFY(h.start_all({"--preference", pref}));
+      QVERIFY(wait_for([&] { return h.snapshot(1).stage().micro_batches() >= 10; }, 60000));
+      auto c0 = h.client(0);
+      QVERIFY(c0.request(pb::ControlRequest::PAUSE).ok);
+      // Paused once its work units stop advancing (unchanged for 0.5 s).
+      std::uint64_t units = 0;
+      int still = 0;
+      QVERIFY(wait_for([&] {
+        const auto u = h.snapshot(0).work().work_units();
+        still = u == units ? still + 1 : 0;
+        units = u;
+        return still >= 5;
+      }, 15000));
+      const auto s0 = h.snapshot(0);
+      qInfo("finish before pause %s: stage 0 paused with %lld micro-batch(es) in flight", finish ? "on" : "off",
+            static_cast<long long>(s0.stage().in_flight()));
+      if (finish) {
+        QCOMPARE(s0.stage().in_flight(), std::int64_t{0});
+        QCOMPARE(s0.stage().dropped(), std::int64_t{0});
+        QCOMPARE(h.snapshot(1).stage().dropped(), std::int64_t{0});
+        // Contribute again: training goes on.
+        const auto before = h.snapshot(1).stage().micro_batches();
+        QVERIFY(c0.request(pb::ControlRequest::CONTRIBUTE).ok);
+        QVERIFY(wait_for([&] { return h.snapshot(1).stage().micro_batches() >= before + 10; }, 60000));
+      } else {
+        QVERIFY(s0.stage().in_flight() > 0);
+      }
+    }
   }
 
   void malformedMessagesAreRejectedAndTheStageTrainsOn() {
