@@ -52,8 +52,9 @@ TrainingHistory::Change TrainingHistory::add(const pb::NodeSnapshot& s) {
   }
 
   // A stage reports the loss of the latest micro-batch whose backward it ran: a new point
-  // only when that count moved.
-  if (s.has_stage() && micro_batches > last_micro_batches_) {
+  // only when that count moved, and once a loss is known (0 means none has come back yet;
+  // a cross-entropy is never 0 in practice), so the average does not start from 0.
+  if (s.has_stage() && micro_batches > last_micro_batches_ && s.work().last_loss() > 0) {
     const double x = static_cast<double>(micro_batches);
     const double y = s.work().last_loss();
     const double avg = average_.isEmpty() ? y : average_.back().y() + kSmoothing * (y - average_.back().y());

@@ -247,6 +247,16 @@ class TestSwarmTrainingCards : public QObject {
     QCOMPARE(history.add(moved), TrainingHistory::Change::Restarted);
   }
 
+  // Before the first gradient comes back the node reports no loss (0): no point, so the
+  // moving average starts at the first real loss.
+  void historyWaitsForTheFirstLoss() {
+    TrainingHistory history;
+    QCOMPARE(history.add(middleStage(2, 1, 32, 0.0)), TrainingHistory::Change::None);
+    QCOMPARE(history.add(middleStage(4, 2, 64, 5.5)), TrainingHistory::Change::Appended);
+    QCOMPARE(history.loss().size(), 1);
+    QCOMPARE(history.averageLoss().front().y(), 5.5);
+  }
+
   void historyIsBounded() {
     TrainingHistory history(50);
     for (int i = 1; i <= 200; ++i) history.add(middleStage(i, i, 16u * i, 5.0 / i));
