@@ -310,6 +310,19 @@ struct StageRuntime::Impl {
     samples_since_average = 0;
   }
 
+  // How long an idle stage may wait for work before it must look at the clock again: a
+  // round has to start on time on every member (a partner waits only interval / 6 for it),
+  // so an idle wait ends at the next window's opening.
+  std::chrono::milliseconds until_next_window(std::chrono::milliseconds wait) const {
+    if (!averager || stats.averaging_rings == 0) return wait;
+    const auto interval = config.averaging.interval.count();
+    const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+    const auto left = std::chrono::milliseconds(interval - now_ms % interval + 1);
+    return std::min(wait, left);
+  }
+
   // Between micro-batches: a finished round's average joins the master weights.
   void apply_finished_average() {
     if (!averager) return;
@@ -695,7 +708,7 @@ StageWork StageRuntime::run_once(std::chrono::milliseconds wait) {
   {
     std::unique_lock lock(m.mutex);
     auto ready = [&] { return !m.backwards.empty() || (!m.forwards.empty() && m.can_forward()) || m.can_feed(); };
-    if (!ready()) m.inbox_cv.wait_for(lock, wait, ready);
+    if (!ready()) m.inbox_cv.wait_for(lock, m.until_next_window(wait), ready);
     // Backward first: it frees memory and a weight version, and unblocks the first stage.
     if (!m.backwards.empty()) {
       item = std::move(m.backwards.front());

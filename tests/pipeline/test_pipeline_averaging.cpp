@@ -29,7 +29,15 @@ class TestPipelineAveraging : public QObject {
     if (!h.wait_finished(300000)) return {};
     // Every pipeline has finished; idle stages go on averaging, so after a few windows the
     // replicas are one model (when averaging works).
-    QTest::qWait(4 * averaging_interval_ms < 10000 ? 4 * averaging_interval_ms : 0);
+    QTest::qWait(12 * averaging_interval_ms < 10000 ? 12 * averaging_interval_ms : 0);
+    for (int p = 0; p < 2; ++p) {
+      for (int st = 0; st < 2; ++st) {
+        const auto a = h.snapshot(p, st).stage();
+        qInfo("pipeline %d stage %d: %lld ring(s), %lld round(s) averaged, %lld alone, %lld skipped", p, st,
+              static_cast<long long>(a.averaging_rings()), static_cast<long long>(a.averaging_rounds()),
+              static_cast<long long>(a.averaging_alone()), static_cast<long long>(a.averaging_skipped()));
+      }
+    }
     if (!h.quit_all()) return {};
     Run run;
     run.job = job::load_job_spec(h.job_path.toStdString());
