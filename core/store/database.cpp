@@ -41,11 +41,23 @@ Statement& Statement::bind_null(int index) {
   return *this;
 }
 
+Statement& Statement::bind_real(int index, double value) {
+  const int rc = sqlite3_bind_double(stmt_, index, value);
+  if (rc != SQLITE_OK) db_->fail("bind", rc);
+  return *this;
+}
+
 bool Statement::step() {
   const int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
   db_->fail(sqlite3_sql(stmt_), rc);
+}
+
+Statement& Statement::reset() {
+  sqlite3_reset(stmt_);  // returns the last step's error, which step() has already thrown
+  sqlite3_clear_bindings(stmt_);
+  return *this;
 }
 
 std::string Statement::text(int column) const {
@@ -55,6 +67,8 @@ std::string Statement::text(int column) const {
 }
 
 std::int64_t Statement::integer(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+double Statement::real(int column) const { return sqlite3_column_double(stmt_, column); }
 
 bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
 
@@ -71,6 +85,13 @@ Database::Database(const std::filesystem::path& path, const std::vector<Migratio
     db_ = nullptr;
     throw StoreError("cannot open the state database " + path.string() + ": " + why);
   }
+  sqlite3_commit_hook(
+      db_,
+      [](void* self) {
+        ++static_cast<Database*>(self)->commits_;
+        return 0;  // 0: let the commit go ahead
+      },
+      this);
   try {
     sqlite3_busy_timeout(db_, 5000);
     // The first read of the file: a file that is not a database fails here, untouched.
@@ -128,11 +149,13 @@ void Database::transaction(const std::function<void(Database&)>& body) {
   execute("BEGIN IMMEDIATE");
   try {
     body(*this);
+    // A COMMIT can fail too (the disk is full): the transaction is then still open and must
+    // be rolled back, or the connection could never begin another one.
+    execute("COMMIT");
   } catch (...) {
-    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     throw;
   }
-  execute("COMMIT");
 }
 
 int Database::schema_version() {

@@ -7,6 +7,7 @@
 //
 // Thread-safe: one connection, serialised by a mutex; statements run to completion inside
 // the call that issues them.
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -46,9 +47,14 @@ class Statement {
   Statement& bind(int index, const std::string& value);  // 1-based, as in SQLite
   Statement& bind(int index, std::int64_t value);
   Statement& bind_null(int index);
+  // Named apart from bind(): an int literal must not become ambiguous between the two.
+  Statement& bind_real(int index, double value);
   bool step();  // true: a row is ready; false: done. Throws StoreError.
+  // Back to before the first step with no values bound, to run again with new ones.
+  Statement& reset();
   std::string text(int column) const;
   std::int64_t integer(int column) const;
+  double real(int column) const;
   bool is_null(int column) const;
 
  private:
@@ -79,6 +85,9 @@ class Database {
   // Inside transaction() or on its own (then the call is its own transaction).
   void execute(const std::string& sql);
   Statement prepare(const std::string& sql);
+  // Transactions this connection has committed since it was opened (SQLite's commit hook:
+  // explicit transactions and single autocommit statements alike). For tests of batching.
+  std::uint64_t commits() const { return commits_.load(); }
 
  private:
   friend class Statement;
@@ -88,6 +97,7 @@ class Database {
   std::filesystem::path path_;
   sqlite3* db_ = nullptr;
   std::recursive_mutex mutex_;
+  std::atomic<std::uint64_t> commits_{0};
 };
 
 }  // namespace rookery::store
