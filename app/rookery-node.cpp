@@ -57,6 +57,15 @@ int main(int argc, char** argv) {
                  "(a Byzantine peer)")
       ->check(CLI::IsMember({"", "sign-flip-averaging"}))
       ->group("");  // hidden: never for real use
+  std::string join_job, invite_token, host = "127.0.0.1";
+  std::int64_t memory_limit_mb = 0;
+  cli.add_option("--join", join_job,
+                 "join this job of --coordinator: it assigns the shard, and re-assigns it as "
+                 "volunteers come and go");
+  cli.add_option("--invite-token", invite_token, "the job's invite token, when it is invite-only");
+  cli.add_option("--host", host, "the address peers reach this node at (it listens there)")->capture_default_str();
+  cli.add_option("--memory-limit-mb", memory_limit_mb, "use at most this much memory for the shard (0: what is free)")
+      ->check(CLI::NonNegativeNumber);
   std::vector<std::string> preferences;
   cli.add_option("--preference", preferences,
                  "store a governor preference before starting, KEY=VALUE (repeatable; e.g. in_use.cpu_time_percent=50)");
@@ -102,6 +111,26 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s\n", e.what());
       return 2;
     }
+  }
+  if (!join_job.empty()) {
+    if (!plan.empty()) {
+      std::fprintf(stderr, "--join and --plan exclude each other: a coordinator's job, or a static plan\n");
+      return 2;
+    }
+    if (config.coordinator_endpoint.empty()) {
+      std::fprintf(stderr, "--join needs --coordinator and --coordinator-key\n");
+      return 2;
+    }
+    rookery::node::CoordinatedOptions j;
+    j.coordinator_endpoint = config.coordinator_endpoint;
+    j.coordinator_key = config.coordinator_key;
+    j.job_id = join_job;
+    j.invite_token = invite_token;
+    j.host = host;
+    j.memory_limit_bytes = memory_limit_mb << 20;
+    j.data_dir = config.data_dir;
+    j.stage = stage;
+    config.join = j;
   }
   if (!plan.empty()) {
     stage.plan_path = plan;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the demo from an existing build: a coordinator on loopback, a 3-stage pipeline that
-# trains the demo GPT, and the Rookery window whose own rookery-node is stage 0 (it feeds
-# the data, so the swarm trains while you contribute and waits while you pause).
+# Runs the demo from an existing build: a coordinator on loopback running the demo job, two
+# headless volunteers, and the Rookery window whose own rookery-node joins them; the
+# coordinator plans the three into a pipeline that trains the demo GPT (it waits while you
+# pause, as your node holds a stage).
 # All state lives in build/demo; delete it to start afresh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +11,7 @@ DEMO_DIR=${ROOKERY_DEMO_DIR:-$PWD/$BUILD_DIR/demo}
 JOB=$PWD/resources/demo/demo-job.json
 NODE="$PWD/$BUILD_DIR/app/rookery-node"
 GUI="$PWD/$BUILD_DIR/app/rookery"
-STAGES=3
+VOLUNTEERS=3   # with the window's own node
 for program in "$NODE" "$GUI" "$PWD/$BUILD_DIR/app/rookery-coordinator"; do
   [ -x "$program" ] || { echo "demo: $program is missing: build first (scripts/build.sh, with the GUI on)" >&2; exit 1; }
 done
@@ -25,39 +26,33 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# The coordinator (admission and, in later versions, planning); the GUI shows its link.
+# The coordinator runs the demo job: it admits volunteers, measures them, plans them into
+# pipelines and re-plans as they come and go. Each volunteer here offers half the memory the
+# model needs in one place, so three of them form one pipeline: two headless volunteers, and
+# the window's own node.
 rm -f "$DEMO_DIR/coordinator.ready"
-"$BUILD_DIR/app/rookery-coordinator" --bind tcp://127.0.0.1:0 --data-dir "$DEMO_DIR/coordinator" \
+"$BUILD_DIR/app/rookery-coordinator" --bind tcp://127.0.0.1:0 --data-dir "$DEMO_DIR/coordinator" --job "$JOB" \
   --ready-file "$DEMO_DIR/coordinator.ready" > "$DEMO_DIR/coordinator.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do [ -f "$DEMO_DIR/coordinator.ready" ] && break; sleep 0.1; done
 read -r COORD_ENDPOINT COORD_KEY < "$DEMO_DIR/coordinator.ready"
 echo "demo: coordinator at $COORD_ENDPOINT"
 
-# The pipeline plan: stage 0 is the GUI's node (data dir $DEMO_DIR/you), the others are
-# volunteers on this machine.
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-BLOCKS=$(python3 -c "import json; print(json.load(open('$JOB'))['model']['depth'] + 2)")
-stages_json=""
-for i in $(seq 0 $((STAGES - 1))); do
-  dir=$DEMO_DIR/peer$i; [ "$i" -eq 0 ] && dir=$DEMO_DIR/you
-  key=$("$NODE" --data-dir "$dir" --print-identity)
-  first=$((i * BLOCKS / STAGES)); last=$(((i + 1) * BLOCKS / STAGES))
-  stages_json+="${stages_json:+,}{\"blocks\":[$first,$last],\"endpoint\":\"tcp://127.0.0.1:$(port)\",\"key\":\"$key\"}"
-done
-printf '{"job":"%s","pipeline":0,"stages":[%s]}\n' "$JOB" "$stages_json" > "$DEMO_DIR/plan.json"
-for i in $(seq 1 $((STAGES - 1))); do
-  "$NODE" --data-dir "$DEMO_DIR/peer$i" --runtime-dir "$DEMO_DIR/run-peer$i" --plan "$DEMO_DIR/plan.json" \
-    --stage "$i" --contribute --threads 1 --coordinator "$COORD_ENDPOINT" --coordinator-key "$COORD_KEY" \
-    > "$DEMO_DIR/peer$i.log" 2>&1 &
+JOB_ID=$(python3 -c "import json; print(json.load(open('$JOB'))['id'])")
+NEED=$("$BUILD_DIR/app/rookery-coordinator" --job "$JOB" --print-memory)
+OFFER_MB=$(( NEED * 50 / 100 / 1048576 + 1 ))
+for i in $(seq 1 $((VOLUNTEERS - 1))); do
+  "$NODE" --data-dir "$DEMO_DIR/peer$i" --runtime-dir "$DEMO_DIR/run-peer$i" --join "$JOB_ID" \
+    --coordinator "$COORD_ENDPOINT" --coordinator-key "$COORD_KEY" --memory-limit-mb "$OFFER_MB" \
+    --contribute --threads 1 > "$DEMO_DIR/peer$i.log" 2>&1 &
   pids+=($!)
 done
-echo "demo: $((STAGES - 1)) volunteer stages running (logs in $DEMO_DIR/peer*.log)"
+echo "demo: $((VOLUNTEERS - 1)) volunteers joined job $JOB_ID offering $OFFER_MB MiB each (logs in $DEMO_DIR/peer*.log)"
 
 export ROOKERY_DATA_DIR="$DEMO_DIR/you" ROOKERY_RUNTIME_DIR="$DEMO_DIR/run-you"
 export ROOKERY_NODE_BIN="$NODE"
 export ROOKERY_COORDINATOR="$COORD_ENDPOINT" ROOKERY_COORDINATOR_KEY="$COORD_KEY"
-export ROOKERY_NODE_ARGS="--plan $DEMO_DIR/plan.json --stage 0 --threads 1"
+export ROOKERY_NODE_ARGS="--join $JOB_ID --memory-limit-mb $OFFER_MB --threads 1"
 
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
   "$GUI" "$@"

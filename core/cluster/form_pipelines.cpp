@@ -54,6 +54,9 @@ struct TierPlan {
     double rate = 0;
 };
 
+/// Fewer pipelines (each deeper) win only when the model predicts this much more throughput.
+constexpr double kDeeperPipelineMargin = 0.05;
+
 /// Step 2: the best pipeline count P for this tier, groups built greedily.
 TierPlan build_tier(const std::vector<int>& tier, const std::vector<NodeProfile>& nodes, const Chain& chain,
                     GroupPlanner& planner) {
@@ -104,7 +107,13 @@ TierPlan build_tier(const std::vector<int>& tier, const std::vector<NodeProfile>
             }
             plan.rate += r;
         }
-        if (feasible && plan.rate > best.rate) best = std::move(plan);
+        // Counts are tried from the most pipelines down; fewer, longer pipelines must beat
+        // more, shorter ones by a margin, because the time model leaves out what depth costs:
+        // staleness grows with the stages in flight, every stage is one more node whose loss
+        // stalls the pipeline, and activations cross one more link.
+        if (feasible && plan.rate > best.rate * (best.groups.empty() ? 1.0 : 1.0 + kDeeperPipelineMargin)) {
+            best = std::move(plan);
+        }
     }
     return best;
 }

@@ -56,7 +56,8 @@
 //    nodes in memory-descending order go to the group with the least memory until every group
 //    has 10% more than the model's lower bound, then to the group with the least FLOP/s
 //    (at most one node per block). Each group is partitioned; the P whose groups are all
-//    feasible with the highest total throughput wins.
+//    feasible with the highest total throughput wins, except that fewer (deeper) pipelines
+//    must beat more by 5%: the time model does not charge depth's staleness and fragility.
 // 3. Local search within each tier: move a node to another pipeline, or swap two nodes of
 //    different pipelines, whenever Σ 1/bottleneck rises (first improvement, repeated until
 //    no move helps or max_local_search_passes), every pipeline staying memory-feasible.

@@ -2,15 +2,383 @@
 
 #include <cstdio>
 #include <fstream>
+#include <algorithm>
+#include <map>
+#include <optional>
 
 #include <spdlog/spdlog.h>
 
-#include "net/heartbeat.hpp"
+#include "coordinator/coordinator_state.hpp"
+#include "coordinator/swarm_planner.hpp"
+#include "job/job_spec.hpp"
 #include "net/identity.hpp"
 #include "net/paths.hpp"
 #include "net/rpc.hpp"
+#include "rookery/envelope.pb.h"
 
 namespace rookery::coordinator {
+
+namespace pb = wire::pb;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr std::int64_t kMaxProbeBytes = 16 << 20;
+constexpr std::size_t kDefaultLossPoints = 300;
+
+std::int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+bool is_tcp_endpoint(const std::string& e) { return e.rfind("tcp://", 0) == 0 && e.size() > 6 && e.size() < 256; }
+
+// A volunteer while it is alive.
+struct Live {
+  Member member;
+  Clock::time_point last_seen;
+  std::uint64_t plan_version = 0;  // what it reported running
+  double samples_per_s = 0;
+  double loss = -1;
+  bool contributing = true;
+  Contribution totals;
+};
+
+// Everything the request handler and the planning loop share.
+class Swarm {
+ public:
+  Swarm(const CoordinatorConfig& config, CoordinatorState& state, job::JobSpec job, std::string job_json)
+      : config_(config), state_(state), job_(std::move(job)), job_json_(std::move(job_json)) {
+    auto [current, previous] = state_.latest_plans();
+    current_ = std::move(current);
+    previous_ = std::move(previous);
+    replans_ = static_cast<std::uint32_t>(state_.plan_count());
+    // After a restart the volunteers of the current plan are presumed alive for one grace
+    // period: they keep training on it and re-register within a heartbeat.
+    const auto now = Clock::now();
+    for (auto& m : state_.members()) {
+      if (current_.find(m.key).first < 0) continue;
+      Live l;
+      l.member = m;
+      l.last_seen = now;
+      l.plan_version = current_.version;
+      live_[m.key] = std::move(l);
+    }
+    const auto totals = state_.contributions();
+    for (auto& [k, l] : live_) {
+      if (const auto it = totals.find(k); it != totals.end()) l.totals = it->second;
+    }
+    if (current_.version > 0) {
+      spdlog::info("resumed plan {}: {} pipeline(s), {} volunteer(s) expected back", current_.version,
+                   current_.pipelines.size(), live_.size());
+    }
+  }
+
+  std::optional<net::Reply> handle(const net::RequestContext& req, wire::Message& msg, const net::CurveKeyPair& identity) {
+    net::Reply reply;
+    const auto& h = msg.header;
+    if (h.has_ping()) {
+      auto* pong = reply.header.mutable_pong();
+      pong->set_ping_sent_unix_us(h.ping().sent_unix_us());
+      pong->set_version(ROOKERY_VERSION);
+      pong->set_role("coordinator");
+      pong->set_peer_key(identity.public_key);
+    } else if (h.has_join()) {
+      join(req.peer_key, h.join(), *reply.header.mutable_join_reply());
+    } else if (h.has_heartbeat()) {
+      heartbeat(req.peer_key, h.heartbeat(), *reply.header.mutable_heartbeat_reply());
+    } else if (h.has_run_status_request()) {
+      run_status(h.run_status_request(), *reply.header.mutable_run_status());
+    } else if (h.has_bandwidth_probe()) {
+      const auto& p = h.bandwidth_probe();
+      const auto* payload = msg.tensor("payload");
+      const auto uploaded = payload ? static_cast<std::int64_t>(payload->bytes().size()) : 0;
+      if (p.download_bytes() < 0 || p.download_bytes() > kMaxProbeBytes || uploaded != p.upload_bytes()) {
+        reply.header.mutable_error()->set_message("bandwidth probe: at most 16 MiB each way, and the payload must match");
+      } else {
+        reply.header.mutable_bandwidth_probe()->set_download_bytes(p.download_bytes());
+        reply.tensors.push_back(wire::OutgoingTensor::raw(
+            "payload", wire::DType::U8, {p.download_bytes()},
+            wire::Payload::own(std::vector<std::byte>(static_cast<std::size_t>(p.download_bytes())))));
+      }
+    } else {
+      reply.header.mutable_error()->set_message("request not supported by this coordinator");
+    }
+    return reply;
+  }
+
+  // The planning loop's tick: expire the silent, re-plan when membership has settled, and
+  // sample the run's loss.
+  void tick() {
+    std::lock_guard lock(mutex_);
+    const auto now = Clock::now();
+    for (auto it = live_.begin(); it != live_.end();) {
+      if (now - it->second.last_seen > config_.dead_after) {
+        spdlog::warn("volunteer {} went silent for {} ms: planning around it", net::short_key(it->first),
+                     config_.dead_after.count());
+        it = live_.erase(it);
+        changed_at_ = now;
+        dirty_ = true;
+      } else {
+        ++it;
+      }
+    }
+    if (dirty_ && now - changed_at_ >= config_.settle) replan_locked();
+    if (now - last_loss_sample_ >= std::chrono::seconds(2)) {
+      last_loss_sample_ = now;
+      double sum = 0;
+      int n = 0;
+      for (const auto& [k, l] : live_) {
+        if (l.loss >= 0) {
+          sum += l.loss;
+          ++n;
+        }
+      }
+      if (n > 0) {
+        try {
+          state_.add_loss(unix_ms(), sum / n);
+        } catch (const std::exception& e) {
+          spdlog::error("cannot record the loss: {}", e.what());
+        }
+      }
+    }
+  }
+
+ private:
+  void join(const std::string& key, const pb::JoinRequest& r, pb::JoinReply& out) {
+    auto refuse = [&](const std::string& why) {
+      out.set_accepted(false);
+      out.set_reason(why);
+      spdlog::info("refused volunteer {}: {}", net::short_key(key), why);
+    };
+    if (r.job_id() != job_.id) return refuse("this coordinator runs job '" + job_.id + "', not '" + r.job_id() + "'");
+    if (!config_.invite_tokens.empty() &&
+        std::find(config_.invite_tokens.begin(), config_.invite_tokens.end(), r.invite_token()) ==
+            config_.invite_tokens.end()) {
+      return refuse("the job is invite-only and this invite is not valid");
+    }
+    if (!is_tcp_endpoint(r.stage_endpoint()) || !is_tcp_endpoint(r.reduce_endpoint()) ||
+        !is_tcp_endpoint(r.shard_endpoint())) {
+      return refuse("the node's endpoints must be tcp://host:port");
+    }
+    const auto& p = r.profile();
+    if (!(p.flops_per_s() > 0 && p.flops_per_s() < 1e18) || p.free_memory_bytes() <= 0 ||
+        !(p.upload_bytes_per_s() > 0) || !(p.download_bytes_per_s() > 0) || !(p.rtt_s() >= 0 && p.rtt_s() < 60)) {
+      return refuse("the node's profile is not plausible (FLOP/s, memory, bandwidth and round trip must be measured)");
+    }
+    Member m;
+    m.key = key;
+    m.profile.id = key;
+    m.profile.flops_per_s = p.flops_per_s();
+    m.profile.free_memory_bytes = p.free_memory_bytes();
+    m.profile.upload_bytes_per_s = p.upload_bytes_per_s();
+    m.profile.download_bytes_per_s = p.download_bytes_per_s();
+    m.profile.rtt_s = p.rtt_s();
+    m.stage_endpoint = r.stage_endpoint();
+    m.reduce_endpoint = r.reduce_endpoint();
+    m.shard_endpoint = r.shard_endpoint();
+    std::lock_guard lock(mutex_);
+    try {
+      state_.save_member(m, unix_ms());
+    } catch (const std::exception& e) {
+      return refuse(std::string("the coordinator cannot record the volunteer: ") + e.what());
+    }
+    auto& l = live_[key];
+    const bool same_seat = l.member.key == key && l.member.stage_endpoint == m.stage_endpoint &&
+                           l.member.reduce_endpoint == m.reduce_endpoint && l.member.shard_endpoint == m.shard_endpoint;
+    // A volunteer that comes back running the current plan at the same addresses (after the
+    // coordinator restarted, or a short network cut) changes nothing; anyone else does.
+    const bool rejoined = same_seat && r.plan_version() == current_.version && current_.find(key).first >= 0;
+    l.member = m;
+    l.last_seen = Clock::now();
+    l.plan_version = r.plan_version();
+    if (!rejoined) {
+      dirty_ = true;
+      changed_at_ = Clock::now();
+    }
+    out.set_accepted(true);
+    out.set_job_spec_json(job_json_);
+    out.set_heartbeat_interval_ms(static_cast<std::uint32_t>(config_.heartbeat_interval.count()));
+    out.set_dead_after_ms(static_cast<std::uint32_t>(config_.dead_after.count()));
+    spdlog::info("volunteer {} {}: {:.1f} GFLOP/s, {} MiB, {:.0f}/{:.0f} MB/s up/down, rtt {:.2f} ms",
+                 net::short_key(key), rejoined ? "is back on plan " + std::to_string(current_.version) : "joined",
+                 p.flops_per_s() / 1e9, p.free_memory_bytes() >> 20, p.upload_bytes_per_s() / 1e6,
+                 p.download_bytes_per_s() / 1e6, p.rtt_s() * 1e3);
+  }
+
+  void heartbeat(const std::string& key, const pb::Heartbeat& h, pb::HeartbeatReply& out) {
+    std::lock_guard lock(mutex_);
+    const auto it = live_.find(key);
+    if (it == live_.end()) {
+      out.set_known(false);
+      out.set_status("not registered: join again");
+      return;
+    }
+    auto& l = it->second;
+    l.last_seen = Clock::now();
+    l.plan_version = h.plan_version();
+    l.samples_per_s = h.samples_per_s();
+    l.loss = h.loss();
+    if (l.contributing != h.contributing()) {
+      // A paused volunteer keeps its seat: its pipeline waits for it, as after a short pause
+      // it would be costlier to move its shard than to wait. Reported, not re-planned.
+      spdlog::info("volunteer {} {}", net::short_key(key), h.contributing() ? "contributes again" : "paused");
+    }
+    l.contributing = h.contributing();
+    if (h.samples() < 0 || h.micro_batches() < 0 || !(h.flops() >= 0)) {
+      out.set_known(true);
+      out.set_status("ignored: negative counters");
+      return;
+    }
+    try {
+      l.totals = state_.record_progress(key, h.samples(), h.micro_batches(), h.flops(), unix_ms());
+    } catch (const std::exception& e) {
+      spdlog::error("cannot record {}'s progress: {}", net::short_key(key), e.what());
+    }
+    out.set_known(true);
+    out.set_plan_version(current_.version);
+    const auto seat = current_.find(key);
+    out.set_status(current_.empty() ? (current_.infeasible.empty() ? "waiting for a plan" : current_.infeasible)
+                   : seat.first < 0 ? "not in the plan: " + unassigned_reason(key)
+                                    : "pipeline " + std::to_string(seat.first + 1) + " stage " +
+                                          std::to_string(seat.second + 1));
+    if (seat.first >= 0) {
+      bool ready = true;
+      for (const auto& other : current_.pipelines[static_cast<std::size_t>(seat.first)]) {
+        const auto o = live_.find(other.key);
+        ready = ready && o != live_.end() && o->second.plan_version == current_.version;
+      }
+      out.set_pipeline_ready(ready);
+    }
+    if (h.plan_version() == current_.version) return;
+    std::map<std::string, Member> members;
+    for (const auto& [k, v] : live_) members[k] = v.member;
+    try {
+      out.set_plan_json(plan_json(current_, members, job_.id + ".json", config_.averaging_interval_ms));
+    } catch (const std::exception& e) {
+      // A seated member has gone since the plan was made: the next plan will not seat it.
+      out.set_plan_version(h.plan_version());
+      out.set_status(std::string("re-planning: ") + e.what());
+      return;
+    }
+    for (const auto& s : shard_sources(previous_, current_, key, members)) {
+      auto* o = out.add_sources();
+      o->set_key(s.key);
+      o->set_endpoint(s.endpoint);
+      o->set_first_block(s.first_block);
+      o->set_last_block(s.last_block);
+    }
+  }
+
+  std::string unassigned_reason(const std::string& key) const {
+    for (const auto& u : current_.unassigned) {
+      if (u.node_id == key) return u.reason;
+    }
+    return "joined after the plan was made";
+  }
+
+  void run_status(const pb::RunStatusRequest& r, pb::RunStatus& out) {
+    std::lock_guard lock(mutex_);
+    out.set_job_id(job_.id);
+    out.set_plan_version(current_.version);
+    out.set_pipelines(static_cast<std::uint32_t>(current_.pipelines.size()));
+    out.set_replans(replans_);
+    double rate = 0;
+    for (const auto& [k, l] : live_) {
+      auto* n = out.add_nodes();
+      n->set_key(k);
+      n->set_alive(true);
+      const auto [p, s] = current_.find(k);
+      n->set_pipeline(p);
+      n->set_stage(s);
+      if (p >= 0) {
+        const auto& seat = current_.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
+        n->set_first_block(seat.first_block);
+        n->set_last_block(seat.last_block);
+        if (s == 0) rate += l.samples_per_s;  // a pipeline's throughput is its first stage's
+      }
+      n->set_samples_per_s(l.samples_per_s);
+      n->set_plan_version(l.plan_version);
+      n->set_samples(l.totals.samples);
+      n->set_flops(l.totals.flops);
+      auto* pr = n->mutable_profile();
+      pr->set_flops_per_s(l.member.profile.flops_per_s);
+      pr->set_free_memory_bytes(l.member.profile.free_memory_bytes);
+      pr->set_upload_bytes_per_s(l.member.profile.upload_bytes_per_s);
+      pr->set_download_bytes_per_s(l.member.profile.download_bytes_per_s);
+      pr->set_rtt_s(l.member.profile.rtt_s);
+    }
+    out.set_samples_per_s(rate);
+    try {
+      std::int64_t all = 0;
+      for (const auto& [k, c] : state_.contributions()) all += c.samples;
+      out.set_samples(all);
+      for (const auto& p : state_.loss_curve(r.loss_points() ? r.loss_points() : kDefaultLossPoints)) {
+        auto* lp = out.add_loss();
+        lp->set_unix_ms(p.unix_ms);
+        lp->set_loss(p.loss);
+      }
+    } catch (const std::exception& e) {
+      spdlog::error("cannot read the run's history: {}", e.what());
+    }
+  }
+
+  void replan_locked() {
+    dirty_ = false;
+    std::vector<Member> members;
+    for (const auto& [k, l] : live_) members.push_back(l.member);
+    Assignment next;
+    try {
+      next = plan_swarm(members, job_);
+    } catch (const std::exception& e) {
+      spdlog::error("planning failed: {}", e.what());
+      return;
+    }
+    if (next.same_layout(current_)) {
+      current_.unassigned = next.unassigned;
+      return;
+    }
+    next.version = current_.version + 1;
+    try {
+      state_.save_plan(next, unix_ms());
+    } catch (const std::exception& e) {
+      spdlog::error("cannot save plan {}: {} (keeping plan {})", next.version, e.what(), current_.version);
+      dirty_ = true;
+      return;
+    }
+    ++replans_;
+    previous_ = std::move(current_);
+    current_ = std::move(next);
+    std::string layout;
+    for (const auto& p : current_.pipelines) {
+      layout += layout.empty() ? "" : " | ";
+      for (const auto& s : p) {
+        layout += net::short_key(s.key) + "[" + std::to_string(s.first_block) + "," + std::to_string(s.last_block) + ") ";
+      }
+    }
+    if (current_.empty()) {
+      spdlog::warn("plan {}: no pipeline ({})", current_.version, current_.infeasible);
+    } else {
+      spdlog::info("plan {}: {} volunteer(s) in {} pipeline(s), {} unassigned, predicted {:.1f} samples/s: {}",
+                   current_.version, members.size(), current_.pipelines.size(), current_.unassigned.size(),
+                   current_.predicted_samples_per_s, layout);
+    }
+  }
+
+  const CoordinatorConfig& config_;
+  CoordinatorState& state_;
+  job::JobSpec job_;
+  std::string job_json_;
+  std::mutex mutex_;
+  std::map<std::string, Live> live_;
+  Assignment current_, previous_;
+  bool dirty_ = false;
+  Clock::time_point changed_at_ = Clock::now();
+  Clock::time_point last_loss_sample_ = Clock::now();
+  std::uint32_t replans_ = 0;
+};
+
+}  // namespace
 
 CoordinatorService::CoordinatorService(CoordinatorConfig config) : config_(std::move(config)) {
   if (config_.data_dir.empty()) config_.data_dir = net::default_data_dir() / "coordinator";
@@ -24,12 +392,25 @@ void CoordinatorService::request_stop() {
 
 int CoordinatorService::run() {
   net::CurveKeyPair identity;
+  std::unique_ptr<CoordinatorState> state;
+  job::JobSpec job;
+  std::string job_json;
   try {
     net::ensure_private_dir(config_.data_dir);
     identity = net::CurveKeyPair::load_or_create(config_.data_dir / "keys", "coordinator");
+    state = std::make_unique<CoordinatorState>(config_.data_dir / "coordinator.db");
   } catch (const std::exception& e) {
     spdlog::error("cannot prepare the coordinator's folder: {}", e.what());
     return 2;
+  }
+  if (!config_.job_path.empty()) {
+    try {
+      job = job::load_job_spec(config_.job_path);
+      job_json = job::to_json(job);
+    } catch (const std::exception& e) {
+      spdlog::error("{}", e.what());
+      return 2;
+    }
   }
   for (const auto& k : config_.allowed_keys) {
     if (!net::is_z85_key(k)) {
@@ -37,13 +418,14 @@ int CoordinatorService::run() {
       return 2;
     }
   }
+  std::unique_ptr<Swarm> swarm;
+  if (!config_.job_path.empty()) swarm = std::make_unique<Swarm>(config_, *state, job, job_json);
   net::SecureContext ctx(1);
   if (config_.allowed_keys.empty()) {
     ctx.auth().set_open(net::kCoordinatorDomain, true);
   } else {
     ctx.auth().replace(net::kCoordinatorDomain, config_.allowed_keys);
   }
-  net::LivenessTracker nodes(std::chrono::seconds(5));
   net::RpcServer::Config rc;
   rc.endpoint = config_.bind;
   rc.domain = net::kCoordinatorDomain;
@@ -51,7 +433,7 @@ int CoordinatorService::run() {
   try {
     server = std::make_unique<net::RpcServer>(ctx, &identity, rc,
         [&](const net::RequestContext& req, wire::Message& msg) -> std::optional<net::Reply> {
-          nodes.seen(req.peer_key);
+          if (swarm) return swarm->handle(req, msg, identity);
           net::Reply reply;
           if (msg.header.has_ping()) {
             auto* pong = reply.header.mutable_pong();
@@ -59,6 +441,9 @@ int CoordinatorService::run() {
             pong->set_version(ROOKERY_VERSION);
             pong->set_role("coordinator");
             pong->set_peer_key(identity.public_key);
+          } else if (msg.header.has_join()) {
+            reply.header.mutable_join_reply()->set_accepted(false);
+            reply.header.mutable_join_reply()->set_reason("this coordinator runs no job");
           } else {
             reply.header.mutable_error()->set_message("request not supported by this coordinator");
           }
@@ -68,10 +453,11 @@ int CoordinatorService::run() {
     spdlog::error("cannot listen on {}: {}", config_.bind, e.what());
     return 2;
   }
-  spdlog::info("rookery-coordinator {} listening on {} (key {}), {}", ROOKERY_VERSION, server->endpoint(),
+  spdlog::info("rookery-coordinator {} listening on {} (key {}), {}{}", ROOKERY_VERSION, server->endpoint(),
                identity.public_key,
                config_.allowed_keys.empty() ? std::string("open enrolment")
-                                            : std::to_string(config_.allowed_keys.size()) + " allowed key(s)");
+                                            : std::to_string(config_.allowed_keys.size()) + " allowed key(s)",
+               config_.job_path.empty() ? ", no job" : ", job " + job.id);
   if (!config_.ready_file.empty()) {
     const auto tmp = config_.ready_file.string() + ".tmp";
     { std::ofstream(tmp) << server->endpoint() << ' ' << identity.public_key << '\n'; }
@@ -82,9 +468,14 @@ int CoordinatorService::run() {
 
   std::unique_lock lock(mutex_);
   while (!stop_) {
-    cv_.wait_for(lock, std::chrono::seconds(1));
-    for (const auto& dead : nodes.expire()) spdlog::info("node {} went silent", net::short_key(dead));
+    cv_.wait_for(lock, std::chrono::milliseconds(100));
+    if (swarm) {
+      lock.unlock();
+      swarm->tick();
+      lock.lock();
+    }
   }
+  server.reset();
   spdlog::info("coordinator stopped");
   return 0;
 }

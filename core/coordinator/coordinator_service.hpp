@@ -1,7 +1,13 @@
 #pragma once
-// The job owner's server. It admits volunteers over CURVE (open enrolment, or an allow-list
-// of keys) and answers their heartbeats. Training traffic never passes through it.
+// The job owner's server: admission (open enrolment, an allow-list of keys, invite tokens),
+// membership by heartbeats, planning (swarm_planner over core/cluster), the plan pushed to
+// every volunteer with where to fetch the shards it did not hold, and the run's dashboard
+// data. State lives in SQLite (coordinator_state); training traffic never passes through it,
+// so pipelines keep training while it is down and a restarted coordinator carries on with
+// the same plan.
+#include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <filesystem>
 #include <mutex>
 #include <string>
@@ -14,6 +20,12 @@ struct CoordinatorConfig {
   std::filesystem::path data_dir;
   std::vector<std::string> allowed_keys;       // empty: open enrolment
   std::filesystem::path ready_file;            // optional: write "<endpoint> <public key>" here once listening
+  std::filesystem::path job_path;              // the job it runs; empty: it answers pings and refuses joins
+  std::vector<std::string> invite_tokens;      // non-empty: a join must carry one of them
+  std::chrono::milliseconds heartbeat_interval{500};
+  std::chrono::milliseconds dead_after{3000};  // silent this long: dead, planned around
+  std::chrono::milliseconds settle{1000};      // re-plan once membership has been still this long
+  std::int64_t averaging_interval_ms = 5000;   // how often pipelines average (with 2+)
 };
 
 class CoordinatorService {

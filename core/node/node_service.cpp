@@ -401,7 +401,12 @@ struct NodeService::Impl {
         spdlog::warn("LibTorch multiplies through the reference BLAS: training will be ~30x slower than with "
                      "OpenBLAS (run scripts/install-deps.sh, or: update-alternatives --config libblas.so.3-*)");
       }
-      if (config.stage) {
+      if (config.join) {
+        auto options = *config.join;
+        options.stage.device = dev;
+        options.flops_per_s = bench.gflops * 1e9;
+        work_source = make_coordinated_workload(options, identity);
+      } else if (config.stage) {
         auto options = *config.stage;
         options.device = dev;
         work_source = make_stage_workload(options, identity);
@@ -427,7 +432,7 @@ struct NodeService::Impl {
       failure = std::string("cannot start: ") + e.what();
       spdlog::error("{}", failure);
       post_event_locked(pb::ControlEvent::STATE_CHANGED, failure);
-      if (config.stage) {  // headless pipeline stage: nothing to wait for, exit with the reason
+      if (config.stage || config.join) {  // headless pipeline stage: nothing to wait for, exit with the reason
         exit_code = 4;
         quitting = true;
         loop_cv.notify_all();

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "control/control_endpoints.hpp"
+#include "node/coordinated_workload.hpp"
 #include "node/workload.hpp"
 #include "rookery/control.pb.h"
 
@@ -35,6 +36,7 @@ struct NodeConfig {
   std::string coordinator_endpoint;   // optional: tcp://host:port
   std::string coordinator_key;        // its CURVE public key (Z85)
   std::optional<StageWorkloadOptions> stage;  // train this pipeline stage (else: benchmark work)
+  std::optional<CoordinatedOptions> join;     // or: join a coordinator's job and train what it assigns
   // Preferences to store before starting (rookery-node --preference KEY=VALUE); validated
   // all together, the node refuses to start on a bad one.
   std::map<std::string, std::string> set_preferences;

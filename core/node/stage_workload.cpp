@@ -1,4 +1,4 @@
-#include "node/workload.hpp"
+#include "node/stage_workload.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -12,147 +12,150 @@ namespace rookery::node {
 namespace {
 constexpr std::int64_t kSampleIdsPerPipeline = 1'000'000'000'000;
 
-class StageWorkload final : public Workload {
- public:
-  StageWorkload(const StageWorkloadOptions& o, const net::CurveKeyPair& identity) : ctx_(1) {
-    plan_ = pipeline::load_stage_plan(o.plan_path);
-    if (plan_.pipelines.size() > 1) {  // several pipelines: this node's key says which one is its
-      const auto place = plan_.find(identity.public_key);
-      if (!place) {
-        throw std::runtime_error("the plan does not list this node's key " + identity.public_key.substr(0, 8) +
-                                 "… (run rookery-node --print-identity with this --data-dir)");
-      }
-      plan_ = plan_.select(place->first);
-    }
-    if (o.stage < 0 || static_cast<std::size_t>(o.stage) >= plan_.stages.size()) {
-      throw std::runtime_error("--stage " + std::to_string(o.stage) + " is not in the plan (it has " +
-                               std::to_string(plan_.stages.size()) + " stages)");
-    }
-    plan_.validate(static_cast<std::int64_t>(model::block_costs(plan_.job.model).size()));
-    stage_index_ = static_cast<std::size_t>(o.stage);
-    const auto& me = plan_.stages[stage_index_];
-    if (me.key != identity.public_key) {
-      throw std::runtime_error("the plan lists key " + me.key.substr(0, 8) + "… for stage " + std::to_string(o.stage) +
-                               " but this node's identity is " + identity.public_key.substr(0, 8) +
+// The plan file's pipeline and stage for this node, validated.
+std::pair<pipeline::StagePlan, std::size_t> load_plan(const StageWorkloadOptions& o, const net::CurveKeyPair& identity) {
+  auto plan = pipeline::load_stage_plan(o.plan_path);
+  if (plan.pipelines.size() > 1) {  // several pipelines: this node's key says which one is its
+    const auto place = plan.find(identity.public_key);
+    if (!place) {
+      throw std::runtime_error("the plan does not list this node's key " + identity.public_key.substr(0, 8) +
                                "… (run rookery-node --print-identity with this --data-dir)");
     }
-    pipeline::StageConfig c;
-    c.job = plan_.job;
-    c.pipeline = plan_.pipeline;
-    c.blocks = {me.first_block, me.last_block};
-    c.listen = me.endpoint;
-    c.advertise = me.endpoint;
-    if (stage_index_ + 1 < plan_.stages.size()) {
-      c.next = {plan_.stages[stage_index_ + 1].endpoint, plan_.stages[stage_index_ + 1].key};
-    }
-    // Every member of the job may send to this stage: its pipeline neighbours and, with
-    // several pipelines, its ring partners.
-    for (const auto& p : plan_.pipelines) {
-      for (const auto& s : p) c.peer_keys.push_back(s.key);
-    }
-    if (plan_.pipelines.size() > 1) {
-      for (const auto& p : plan_.pipelines) {
-        reduce::PipelinePartition part;
-        part.boundaries.push_back(0);
-        for (const auto& s : p) {
-          part.boundaries.push_back(s.last_block);
-          part.nodes.push_back(s.key);
-          c.averaging.endpoints[s.key] = s.reduce_endpoint;
-        }
-        c.averaging.pipelines.push_back(std::move(part));
-      }
-      c.averaging.listen = me.reduce_endpoint;
-      c.averaging.interval = std::chrono::milliseconds(plan_.averaging_interval_ms);
-      // Each pipeline reads its own range of sample ids; SampleOrder makes every range a
-      // fresh shuffled pass over the data, so the pipelines' gradients are independent.
-      c.first_sample = static_cast<std::int64_t>(plan_.pipeline) * kSampleIdsPerPipeline;
-    }
-    c.device = o.device;
-    if (!o.checkpoint_dir.empty()) {
-      c.checkpoint_path = o.checkpoint_dir / (plan_.job.id + "-p" + std::to_string(plan_.pipeline) + "-b" +
-                                              std::to_string(me.first_block) + "-" + std::to_string(me.last_block) + ".ckpt");
-    }
-    c.checkpoint_interval = std::chrono::seconds(o.checkpoint_interval_s);
-    c.max_micro_batches = o.max_micro_batches;
-    c.micro_batch_timeout = std::chrono::milliseconds(o.micro_batch_timeout_ms);
-    c.flush_every = o.flush_every;
-    if (o.fault == "sign-flip-averaging") {
-      c.fault = pipeline::Fault::SignFlipAveraging;
-      spdlog::warn("fault injection: this stage sends its averaging updates sign-flipped x1000 (a Byzantine peer)");
-    }
-    c.stages_before = static_cast<std::int64_t>(stage_index_);
-    stage_ = std::make_unique<pipeline::StageRuntime>(ctx_, identity, c);
-    spdlog::info("stage {} of {}: {} listening on {}", stage_index_ + 1, plan_.stages.size(), stage_->description(),
-                 stage_->endpoint());
+    plan = plan.select(place->first);
   }
-
-  std::string description() const override { return stage_->description(); }
-
-  WorkUnitResult run_unit() override {
-    const auto w = stage_->run_once(std::chrono::milliseconds(200));
-    WorkUnitResult r;
-    r.did_work = w.did_work;
-    r.flops = w.flops;
-    r.seconds = w.seconds;
-    r.samples = w.samples;
-    r.loss = w.loss;
-    if (stage_->finished() && !reported_finished_) {
-      reported_finished_ = true;
-      spdlog::info("fed all {} micro-batches and none is in flight", stage_->config().max_micro_batches);
-    }
-    return r;
+  if (o.stage < 0 || static_cast<std::size_t>(o.stage) >= plan.stages.size()) {
+    throw std::runtime_error("--stage " + std::to_string(o.stage) + " is not in the plan (it has " +
+                             std::to_string(plan.stages.size()) + " stages)");
   }
-
-  void finish() override {
-    try {
-      stage_->checkpoint_now();
-    } catch (const std::exception& e) {
-      spdlog::error("final checkpoint failed: {}", e.what());
-    }
-  }
-
-  void set_draining(bool draining) override { stage_->set_draining(draining); }
-  bool drained() const override { return stage_->idle(); }
-
-  void describe(pb::NodeSnapshot& snapshot) const override {
-    const auto s = stage_->stats();
-    const auto& c = stage_->config();
-    auto* out = snapshot.mutable_stage();
-    out->set_job_id(c.job.id);
-    out->set_job_name(c.job.name.empty() ? c.job.id : c.job.name);
-    out->set_pipeline(c.pipeline);
-    out->set_stage(static_cast<std::uint32_t>(stage_index_));
-    out->set_stage_count(static_cast<std::uint32_t>(plan_.stages.size()));
-    out->set_first_block(c.blocks.first);
-    out->set_last_block(c.blocks.last);
-    out->set_block_count(plan_.stages.back().last_block);
-    if (stage_index_ > 0) out->set_prev_endpoint(plan_.stages[stage_index_ - 1].endpoint);
-    out->set_next_endpoint(c.next.endpoint);
-    out->set_optimizer_steps(s.optimizer_steps);
-    out->set_micro_batches(s.backwards);
-    out->set_in_flight(s.in_flight);
-    out->set_live_versions(s.live_versions);
-    out->set_stash_bytes(s.stash_bytes);
-    out->set_dropped(s.dropped);
-    out->set_rejected(s.rejected);
-    out->set_bytes_sent(s.bytes_sent);
-    out->set_checkpoints(s.checkpoints);
-    out->set_finished(stage_->finished());
-    out->set_averaging_rings(s.averaging_rings);
-    out->set_averaging_rounds(s.averaging_rounds);
-    out->set_averaging_alone(s.averaging_alone);
-    out->set_averaging_skipped(s.averaging_skipped);
-    for (const auto& k : s.excluded_peers) out->add_excluded_peers(k);
-  }
-
- private:
-  net::SecureContext ctx_;
-  pipeline::StagePlan plan_;
-  std::size_t stage_index_ = 0;
-  std::unique_ptr<pipeline::StageRuntime> stage_;
-  bool reported_finished_ = false;
-};
+  return {std::move(plan), static_cast<std::size_t>(o.stage)};
+}
 }  // namespace
+
+StageWorkload::StageWorkload(const StageWorkloadOptions& o, const net::CurveKeyPair& identity)
+    : StageWorkload(load_plan(o, identity), o, identity, 0) {}
+
+StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed, const StageWorkloadOptions& o,
+                             const net::CurveKeyPair& identity, std::int64_t sample_offset)
+    : ctx_(1), plan_(std::move(placed.first)), stage_index_(placed.second) {
+  plan_.validate(static_cast<std::int64_t>(model::block_costs(plan_.job.model).size()));
+  if (stage_index_ >= plan_.stages.size()) throw std::runtime_error("the plan has no stage " + std::to_string(stage_index_));
+  const auto& me = plan_.stages[stage_index_];
+  if (me.key != identity.public_key) {
+    throw std::runtime_error("the plan lists key " + me.key.substr(0, 8) + "… for stage " + std::to_string(stage_index_) +
+                             " but this node's identity is " + identity.public_key.substr(0, 8) +
+                             "… (run rookery-node --print-identity with this --data-dir)");
+  }
+  pipeline::StageConfig c;
+  c.job = plan_.job;
+  c.pipeline = plan_.pipeline;
+  c.blocks = {me.first_block, me.last_block};
+  c.listen = me.endpoint;
+  c.advertise = me.endpoint;
+  if (stage_index_ + 1 < plan_.stages.size()) {
+    c.next = {plan_.stages[stage_index_ + 1].endpoint, plan_.stages[stage_index_ + 1].key};
+  }
+  // Every member of the job may send to this stage: its pipeline neighbours and, with
+  // several pipelines, its ring partners.
+  for (const auto& p : plan_.pipelines) {
+    for (const auto& s : p) c.peer_keys.push_back(s.key);
+  }
+  if (plan_.pipelines.size() > 1) {
+    for (const auto& p : plan_.pipelines) {
+      reduce::PipelinePartition part;
+      part.boundaries.push_back(0);
+      for (const auto& s : p) {
+        part.boundaries.push_back(s.last_block);
+        part.nodes.push_back(s.key);
+        c.averaging.endpoints[s.key] = s.reduce_endpoint;
+      }
+      c.averaging.pipelines.push_back(std::move(part));
+    }
+    c.averaging.listen = me.reduce_endpoint;
+    c.averaging.interval = std::chrono::milliseconds(plan_.averaging_interval_ms);
+    // Each pipeline reads its own range of sample ids; SampleOrder makes every range a
+    // fresh shuffled pass over the data, so the pipelines' gradients are independent.
+    c.first_sample = static_cast<std::int64_t>(plan_.pipeline) * kSampleIdsPerPipeline;
+  }
+  c.first_sample += sample_offset;
+  c.device = o.device;
+  if (!o.checkpoint_dir.empty()) {
+    c.checkpoint_path = o.checkpoint_dir / (plan_.job.id + "-p" + std::to_string(plan_.pipeline) + "-b" +
+                                            std::to_string(me.first_block) + "-" + std::to_string(me.last_block) + ".ckpt");
+  }
+  c.checkpoint_interval = std::chrono::seconds(o.checkpoint_interval_s);
+  c.max_micro_batches = o.max_micro_batches;
+  c.micro_batch_timeout = std::chrono::milliseconds(o.micro_batch_timeout_ms);
+  c.flush_every = o.flush_every;
+  if (o.fault == "sign-flip-averaging") {
+    c.fault = pipeline::Fault::SignFlipAveraging;
+    spdlog::warn("fault injection: this stage sends its averaging updates sign-flipped x1000 (a Byzantine peer)");
+  }
+  c.stages_before = static_cast<std::int64_t>(stage_index_);
+  stage_ = std::make_unique<pipeline::StageRuntime>(ctx_, identity, c);
+  spdlog::info("stage {} of {}: {} listening on {}", stage_index_ + 1, plan_.stages.size(), stage_->description(),
+               stage_->endpoint());
+}
+
+StageWorkload::~StageWorkload() = default;
+
+std::string StageWorkload::description() const { return stage_->description(); }
+
+WorkUnitResult StageWorkload::run_unit() {
+  const auto w = stage_->run_once(std::chrono::milliseconds(200));
+  WorkUnitResult r;
+  r.did_work = w.did_work;
+  r.flops = w.flops;
+  r.seconds = w.seconds;
+  r.samples = w.samples;
+  r.loss = w.loss;
+  if (stage_->finished() && !reported_finished_) {
+    reported_finished_ = true;
+    spdlog::info("fed all {} micro-batches and none is in flight", stage_->config().max_micro_batches);
+  }
+  return r;
+}
+
+void StageWorkload::finish() {
+  try {
+    stage_->checkpoint_now();
+  } catch (const std::exception& e) {
+    spdlog::error("final checkpoint failed: {}", e.what());
+  }
+}
+
+void StageWorkload::set_draining(bool draining) { stage_->set_draining(draining); }
+bool StageWorkload::drained() const { return stage_->idle(); }
+
+void StageWorkload::describe(pb::NodeSnapshot& snapshot) const {
+  const auto s = stage_->stats();
+  const auto& c = stage_->config();
+  auto* out = snapshot.mutable_stage();
+  out->set_job_id(c.job.id);
+  out->set_job_name(c.job.name.empty() ? c.job.id : c.job.name);
+  out->set_pipeline(c.pipeline);
+  out->set_stage(static_cast<std::uint32_t>(stage_index_));
+  out->set_stage_count(static_cast<std::uint32_t>(plan_.stages.size()));
+  out->set_first_block(c.blocks.first);
+  out->set_last_block(c.blocks.last);
+  out->set_block_count(plan_.stages.back().last_block);
+  if (stage_index_ > 0) out->set_prev_endpoint(plan_.stages[stage_index_ - 1].endpoint);
+  out->set_next_endpoint(c.next.endpoint);
+  out->set_optimizer_steps(s.optimizer_steps);
+  out->set_micro_batches(s.backwards);
+  out->set_in_flight(s.in_flight);
+  out->set_live_versions(s.live_versions);
+  out->set_stash_bytes(s.stash_bytes);
+  out->set_dropped(s.dropped);
+  out->set_rejected(s.rejected);
+  out->set_bytes_sent(s.bytes_sent);
+  out->set_checkpoints(s.checkpoints);
+  out->set_finished(stage_->finished());
+  out->set_averaging_rings(s.averaging_rings);
+  out->set_averaging_rounds(s.averaging_rounds);
+  out->set_averaging_alone(s.averaging_alone);
+  out->set_averaging_skipped(s.averaging_skipped);
+  for (const auto& k : s.excluded_peers) out->add_excluded_peers(k);
+}
 
 std::unique_ptr<Workload> make_stage_workload(const StageWorkloadOptions& options, const net::CurveKeyPair& identity) {
   return std::make_unique<StageWorkload>(options, identity);

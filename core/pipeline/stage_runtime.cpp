@@ -740,6 +740,34 @@ StageWork StageRuntime::run_once(std::chrono::milliseconds wait) {
 
 void StageRuntime::checkpoint_now() { impl_->checkpoint(); }
 
+std::vector<float> StageRuntime::parameters() const { return reduce::flatten_parameters(impl_->master); }
+
+std::int64_t StageRuntime::optimizer_steps() const { return impl_->optimizer->steps_taken(); }
+
+void StageRuntime::load_blocks(std::int64_t first, std::int64_t last, std::span<const float> values,
+                               std::int64_t optimizer_steps) {
+  auto& m = *impl_;
+  if (first < m.config.blocks.first || last > m.config.blocks.last || first >= last) {
+    throw std::invalid_argument("blocks [" + std::to_string(first) + ", " + std::to_string(last) +
+                                ") are not inside this stage's shard");
+  }
+  const auto counts = reduce::block_parameter_counts(m.config.job.model);
+  std::int64_t offset = 0, size = 0;
+  for (auto b = m.config.blocks.first; b < last; ++b) (b < first ? offset : size) += counts.at(static_cast<std::size_t>(b));
+  if (static_cast<std::int64_t>(values.size()) != size) {
+    throw std::invalid_argument("blocks [" + std::to_string(first) + ", " + std::to_string(last) + ") have " +
+                                std::to_string(size) + " parameters, not " + std::to_string(values.size()));
+  }
+  auto current = reduce::flatten_parameters(m.master);
+  std::copy(values.begin(), values.end(), current.begin() + offset);
+  reduce::write_parameters(m.master, current);
+  for (auto& u : m.last_update) {
+    if (u.defined()) u.zero_();  // no prediction across a jump in the weights
+  }
+  if (optimizer_steps > m.optimizer->steps_taken()) m.optimizer->set_steps_taken(optimizer_steps);
+  m.publish_version();
+}
+
 void StageRuntime::set_draining(bool draining) {
   impl_->draining.store(draining);
   std::lock_guard lock(impl_->mutex);

@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,16 @@ class StageRuntime {
   StageWork run_once(std::chrono::milliseconds wait);
   // Writes a checkpoint now (the compute thread; also on a clean stop).
   void checkpoint_now();
+  // The shard's parameters, flattened (reduce::flatten_parameters' layout: its blocks in
+  // order). Compute thread only.
+  std::vector<float> parameters() const;
+  std::int64_t optimizer_steps() const;
+  // Replaces the parameters of blocks [first, last), which must lie inside the shard, with
+  // `values` (the same layout) — the state a peer handed over when a new plan moved those
+  // blocks here. Adopts `optimizer_steps` when it is ahead (the learning-rate schedule goes
+  // on where the swarm is). Compute thread only. Throws std::invalid_argument on a size or
+  // range mismatch, without changing anything.
+  void load_blocks(std::int64_t first, std::int64_t last, std::span<const float> values, std::int64_t optimizer_steps);
 
   StageStats stats() const;
   std::string endpoint() const;      // the address peers send to

@@ -1,0 +1,224 @@
+#include "coordinator/coordinator_state.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace rookery::coordinator {
+
+namespace {
+const std::vector<store::Migration>& coordinator_migrations() {
+  static const std::vector<store::Migration> m = {
+      {1, "volunteers, plans, contributions, loss",
+       "CREATE TABLE members ("
+       " key TEXT PRIMARY KEY NOT NULL,"
+       " flops_per_s REAL NOT NULL, free_memory_bytes INTEGER NOT NULL,"
+       " upload_bytes_per_s REAL NOT NULL, download_bytes_per_s REAL NOT NULL, rtt_s REAL NOT NULL,"
+       " stage_endpoint TEXT NOT NULL, reduce_endpoint TEXT NOT NULL, shard_endpoint TEXT NOT NULL,"
+       " updated_unix_ms INTEGER NOT NULL);"
+       "CREATE TABLE plans ("
+       " version INTEGER PRIMARY KEY NOT NULL,"
+       " seats_json TEXT NOT NULL,"
+       " created_unix_ms INTEGER NOT NULL);"
+       "CREATE TABLE contributions ("
+       " key TEXT PRIMARY KEY NOT NULL,"
+       " samples INTEGER NOT NULL, micro_batches INTEGER NOT NULL, flops REAL NOT NULL,"
+       " reported_samples INTEGER NOT NULL, reported_micro_batches INTEGER NOT NULL, reported_flops REAL NOT NULL,"
+       " first_seen_unix_ms INTEGER NOT NULL, last_seen_unix_ms INTEGER NOT NULL);"
+       "CREATE TABLE loss ("
+       " unix_ms INTEGER NOT NULL,"
+       " loss REAL NOT NULL);"
+       "CREATE INDEX loss_by_time ON loss(unix_ms);"},
+  };
+  return m;
+}
+
+double real(store::Statement& s, int column) { return std::stod(s.text(column)); }
+std::string real_text(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+}  // namespace
+
+std::string assignment_to_json(const Assignment& a) {
+  nlohmann::json pipelines = nlohmann::json::array();
+  for (const auto& p : a.pipelines) {
+    nlohmann::json seats = nlohmann::json::array();
+    for (const auto& s : p) seats.push_back({{"key", s.key}, {"blocks", {s.first_block, s.last_block}}});
+    pipelines.push_back(std::move(seats));
+  }
+  return nlohmann::json{{"version", a.version}, {"pipelines", pipelines},
+                        {"predicted_samples_per_s", a.predicted_samples_per_s}}
+      .dump();
+}
+
+Assignment assignment_from_json(const std::string& json) {
+  try {
+    const auto j = nlohmann::json::parse(json);
+    Assignment a;
+    a.version = j.at("version").get<std::uint64_t>();
+    a.predicted_samples_per_s = j.value("predicted_samples_per_s", 0.0);
+    for (const auto& p : j.at("pipelines")) {
+      std::vector<Seat> seats;
+      for (const auto& s : p) {
+        seats.push_back({s.at("key").get<std::string>(), s.at("blocks").at(0).get<std::int64_t>(),
+                         s.at("blocks").at(1).get<std::int64_t>()});
+      }
+      a.pipelines.push_back(std::move(seats));
+    }
+    return a;
+  } catch (const nlohmann::json::exception& e) {
+    throw store::StoreError(std::string("a stored plan is not valid: ") + e.what());
+  }
+}
+
+CoordinatorState::CoordinatorState(const std::filesystem::path& path) : db_(path, coordinator_migrations()) {}
+
+void CoordinatorState::save_member(const Member& m, std::int64_t now_ms) {
+  db_.prepare(
+         "INSERT INTO members VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT(key) DO UPDATE SET"
+         " flops_per_s = ?2, free_memory_bytes = ?3, upload_bytes_per_s = ?4, download_bytes_per_s = ?5, rtt_s = ?6,"
+         " stage_endpoint = ?7, reduce_endpoint = ?8, shard_endpoint = ?9, updated_unix_ms = ?10")
+      .bind(1, m.key)
+      .bind(2, real_text(m.profile.flops_per_s))
+      .bind(3, static_cast<std::int64_t>(m.profile.free_memory_bytes))
+      .bind(4, real_text(m.profile.upload_bytes_per_s))
+      .bind(5, real_text(m.profile.download_bytes_per_s))
+      .bind(6, real_text(m.profile.rtt_s))
+      .bind(7, m.stage_endpoint)
+      .bind(8, m.reduce_endpoint)
+      .bind(9, m.shard_endpoint)
+      .bind(10, now_ms)
+      .step();
+}
+
+std::vector<Member> CoordinatorState::members() {
+  std::vector<Member> out;
+  auto s = db_.prepare(
+      "SELECT key, flops_per_s, free_memory_bytes, upload_bytes_per_s, download_bytes_per_s, rtt_s,"
+      " stage_endpoint, reduce_endpoint, shard_endpoint FROM members ORDER BY key");
+  while (s.step()) {
+    Member m;
+    m.key = s.text(0);
+    m.profile.id = m.key;
+    m.profile.flops_per_s = real(s, 1);
+    m.profile.free_memory_bytes = s.integer(2);
+    m.profile.upload_bytes_per_s = real(s, 3);
+    m.profile.download_bytes_per_s = real(s, 4);
+    m.profile.rtt_s = real(s, 5);
+    m.stage_endpoint = s.text(6);
+    m.reduce_endpoint = s.text(7);
+    m.shard_endpoint = s.text(8);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+Contribution CoordinatorState::record_progress(const std::string& key, std::int64_t samples, std::int64_t micro_batches,
+                                               double flops, std::int64_t now_ms) {
+  Contribution c;
+  db_.transaction([&](store::Database& db) {
+    {
+      auto q = db.prepare(
+          "SELECT samples, micro_batches, flops, reported_samples, reported_micro_batches, reported_flops,"
+          " first_seen_unix_ms FROM contributions WHERE key = ?1");
+      q.bind(1, key);
+      if (q.step()) {
+        c.samples = q.integer(0);
+        c.micro_batches = q.integer(1);
+        c.flops = real(q, 2);
+        c.reported_samples = q.integer(3);
+        c.reported_micro_batches = q.integer(4);
+        c.reported_flops = real(q, 5);
+        c.first_seen_unix_ms = q.integer(6);
+      } else {
+        c.first_seen_unix_ms = now_ms;
+      }
+    }  // the read statement ends before the write
+    // A counter below the last report: the node restarted, and counts from 0 again.
+    const bool restarted = samples < c.reported_samples || micro_batches < c.reported_micro_batches;
+    c.samples += restarted ? samples : samples - c.reported_samples;
+    c.micro_batches += restarted ? micro_batches : micro_batches - c.reported_micro_batches;
+    c.flops += restarted ? flops : std::max(0.0, flops - c.reported_flops);
+    c.reported_samples = samples;
+    c.reported_micro_batches = micro_batches;
+    c.reported_flops = flops;
+    c.last_seen_unix_ms = now_ms;
+    db.prepare("INSERT OR REPLACE INTO contributions VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
+        .bind(1, key)
+        .bind(2, c.samples)
+        .bind(3, c.micro_batches)
+        .bind(4, real_text(c.flops))
+        .bind(5, c.reported_samples)
+        .bind(6, c.reported_micro_batches)
+        .bind(7, real_text(c.reported_flops))
+        .bind(8, c.first_seen_unix_ms)
+        .bind(9, c.last_seen_unix_ms)
+        .step();
+  });
+  return c;
+}
+
+std::map<std::string, Contribution> CoordinatorState::contributions() {
+  std::map<std::string, Contribution> out;
+  auto s = db_.prepare(
+      "SELECT key, samples, micro_batches, flops, reported_samples, reported_micro_batches, reported_flops,"
+      " first_seen_unix_ms, last_seen_unix_ms FROM contributions");
+  while (s.step()) {
+    Contribution c;
+    c.samples = s.integer(1);
+    c.micro_batches = s.integer(2);
+    c.flops = real(s, 3);
+    c.reported_samples = s.integer(4);
+    c.reported_micro_batches = s.integer(5);
+    c.reported_flops = real(s, 6);
+    c.first_seen_unix_ms = s.integer(7);
+    c.last_seen_unix_ms = s.integer(8);
+    out[s.text(0)] = c;
+  }
+  return out;
+}
+
+void CoordinatorState::save_plan(const Assignment& plan, std::int64_t now_ms) {
+  db_.prepare("INSERT OR REPLACE INTO plans VALUES (?1, ?2, ?3)")
+      .bind(1, static_cast<std::int64_t>(plan.version))
+      .bind(2, assignment_to_json(plan))
+      .bind(3, now_ms)
+      .step();
+}
+
+std::pair<Assignment, Assignment> CoordinatorState::latest_plans() {
+  std::pair<Assignment, Assignment> out;
+  auto s = db_.prepare("SELECT seats_json FROM plans ORDER BY version DESC LIMIT 2");
+  if (s.step()) out.first = assignment_from_json(s.text(0));
+  if (s.step()) out.second = assignment_from_json(s.text(0));
+  return out;
+}
+
+std::int64_t CoordinatorState::plan_count() {
+  auto s = db_.prepare("SELECT COUNT(*) FROM plans");
+  s.step();
+  return s.integer(0);
+}
+
+void CoordinatorState::add_loss(std::int64_t unix_ms, double loss) {
+  db_.prepare("INSERT INTO loss VALUES (?1, ?2)").bind(1, unix_ms).bind(2, real_text(loss)).step();
+}
+
+std::vector<LossSample> CoordinatorState::loss_curve(std::size_t max_points) {
+  // Evenly thinned over the whole run: every k-th point, k chosen so at most max_points remain.
+  std::int64_t n = 0;
+  {
+    auto count = db_.prepare("SELECT COUNT(*) FROM loss");
+    count.step();
+    n = count.integer(0);
+  }
+  const std::int64_t stride = max_points == 0 ? 1 : std::max<std::int64_t>(1, (n + static_cast<std::int64_t>(max_points) - 1) / static_cast<std::int64_t>(max_points));
+  std::vector<LossSample> out;
+  auto s = db_.prepare("SELECT unix_ms, loss FROM (SELECT unix_ms, loss, ROW_NUMBER() OVER (ORDER BY unix_ms) - 1 AS i"
+                       " FROM loss) WHERE i % ?1 = 0 ORDER BY unix_ms");
+  s.bind(1, stride);
+  while (s.step()) out.push_back({s.integer(0), real(s, 1)});
+  return out;
+}
+
+}  // namespace rookery::coordinator

@@ -1,0 +1,119 @@
+#include "coordinator/swarm_planner.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "model/cost.hpp"
+
+namespace rookery::coordinator {
+
+std::pair<int, int> Assignment::find(const std::string& key) const {
+  for (std::size_t p = 0; p < pipelines.size(); ++p) {
+    for (std::size_t s = 0; s < pipelines[p].size(); ++s) {
+      if (pipelines[p][s].key == key) return {static_cast<int>(p), static_cast<int>(s)};
+    }
+  }
+  return {-1, -1};
+}
+
+std::vector<cluster::BlockProfile> block_profiles(const job::JobSpec& job) {
+  std::vector<cluster::BlockProfile> out;
+  for (const auto& c : model::block_costs(job.model)) {
+    cluster::BlockProfile b;
+    b.params = c.params;
+    b.flops_per_sample = c.forward_flops_per_sample + c.backward_flops_per_sample;
+    b.activation_bytes_per_sample = c.activation_bytes_per_sample;
+    b.stash_bytes_per_sample = c.stash_bytes_per_sample;
+    out.push_back(b);
+  }
+  return out;
+}
+
+cluster::TrainingSettings training_settings(const job::JobSpec& job) {
+  cluster::TrainingSettings s;
+  s.micro_batch = job.micro_batch_size;
+  s.staleness = job.staleness;
+  s.optimizer_bytes_per_param = job.optimizer.kind == job::OptimizerKind::adamw ? 8 : 4;
+  return s;
+}
+
+Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job) {
+  // The same crowd always gets the same plan, whatever order it joined in.
+  std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) { return a.key < b.key; });
+  std::vector<cluster::NodeProfile> nodes;
+  for (const auto& m : members) {
+    auto p = m.profile;
+    p.id = m.key;
+    nodes.push_back(p);
+  }
+  Assignment out;
+  if (nodes.empty()) {
+    out.infeasible = "no volunteers yet";
+    return out;
+  }
+  const auto blocks = block_profiles(job);
+  const auto plan = cluster::form_pipelines(nodes, blocks, training_settings(job));
+  for (const auto& p : plan.pipelines) {
+    std::vector<Seat> seats;
+    for (const auto& s : p.stages) seats.push_back({s.node_id, s.first_block, s.last_block});
+    out.pipelines.push_back(std::move(seats));
+  }
+  // Pipelines in a stable order: by their first stage's key.
+  std::sort(out.pipelines.begin(), out.pipelines.end(),
+            [](const auto& a, const auto& b) { return a.front().key < b.front().key; });
+  out.unassigned = plan.unassigned;
+  out.predicted_samples_per_s = plan.samples_per_s;
+  if (out.pipelines.empty()) {
+    out.infeasible = plan.unassigned.empty() ? "the planner formed no pipeline"
+                                             : "no group of the volunteers holds the whole model: " +
+                                                   plan.unassigned.front().reason;
+  }
+  return out;
+}
+
+std::string plan_json(const Assignment& plan, const std::map<std::string, Member>& members,
+                      const std::string& job_file, std::int64_t averaging_interval_ms) {
+  nlohmann::json pipelines = nlohmann::json::array();
+  for (const auto& p : plan.pipelines) {
+    nlohmann::json stages = nlohmann::json::array();
+    for (const auto& s : p) {
+      const auto it = members.find(s.key);
+      if (it == members.end()) throw std::invalid_argument("plan_json: seated key " + s.key + " is not a member");
+      stages.push_back({{"blocks", {s.first_block, s.last_block}},
+                        {"endpoint", it->second.stage_endpoint},
+                        {"reduce_endpoint", it->second.reduce_endpoint},
+                        {"key", s.key}});
+    }
+    pipelines.push_back({{"stages", std::move(stages)}});
+  }
+  nlohmann::json j = {{"job", job_file}, {"pipelines", std::move(pipelines)}};
+  if (plan.pipelines.size() > 1) j["averaging_interval_ms"] = averaging_interval_ms;
+  return j.dump();
+}
+
+std::vector<ShardSource> shard_sources(const Assignment& previous, const Assignment& next, const std::string& key,
+                                       const std::map<std::string, Member>& alive) {
+  std::vector<ShardSource> out;
+  const auto [p, s] = next.find(key);
+  if (p < 0) return out;
+  const auto& mine = next.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
+  for (const auto& pipeline : previous.pipelines) {
+    for (const auto& seat : pipeline) {
+      if (seat.key == key) continue;
+      const auto it = alive.find(seat.key);
+      if (it == alive.end() || it->second.shard_endpoint.empty()) continue;
+      const auto first = std::max(seat.first_block, mine.first_block);
+      const auto last = std::min(seat.last_block, mine.last_block);
+      if (first >= last) continue;
+      out.push_back({seat.key, it->second.shard_endpoint, first, last});
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const ShardSource& a, const ShardSource& b) {
+    return a.last_block - a.first_block > b.last_block - b.first_block;
+  });
+  return out;
+}
+
+}  // namespace rookery::coordinator

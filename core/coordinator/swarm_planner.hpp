@@ -1,0 +1,75 @@
+#pragma once
+// The coordinator's assignment: which live volunteers form which pipelines, which blocks each
+// holds, and, when a plan replaces another, where each node finds the parameters of blocks it
+// did not hold. Pure functions over plain structs (no network, no clock, no torch), so the
+// service's decisions can be tested one by one. The planning itself is core/cluster's:
+// bandwidth tiers, memory-feasible groups, the exact partition DP.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cluster/planning.hpp"
+#include "job/job_spec.hpp"
+
+namespace rookery::coordinator {
+
+// A volunteer as the coordinator knows it.
+struct Member {
+  std::string key;                  // CURVE public key (Z85): the node's identity
+  cluster::NodeProfile profile;     // profile.id is ignored (the key is the id)
+  std::string stage_endpoint;       // where its stage listens
+  std::string reduce_endpoint;      // its ring transport
+  std::string shard_endpoint;       // its shard server
+};
+
+struct Seat {
+  std::string key;
+  std::int64_t first_block = 0;     // shard [first_block, last_block)
+  std::int64_t last_block = 0;
+  friend bool operator==(const Seat&, const Seat&) = default;
+};
+
+struct Assignment {
+  std::uint64_t version = 0;                  // 0: no plan yet
+  std::vector<std::vector<Seat>> pipelines;   // each covers the whole model, in stage order
+  std::vector<cluster::Unassigned> unassigned;
+  double predicted_samples_per_s = 0;         // the planner's time model, all pipelines
+  std::string infeasible;                     // why there is no pipeline at all (empty: there is one)
+
+  bool empty() const { return pipelines.empty(); }
+  // {pipeline, stage} of `key`, or {-1, -1}.
+  std::pair<int, int> find(const std::string& key) const;
+  // The same pipelines, seats and boundaries (versions aside).
+  bool same_layout(const Assignment& other) const { return pipelines == other.pipelines; }
+};
+
+// The model's chain as the planner sees it.
+std::vector<cluster::BlockProfile> block_profiles(const job::JobSpec& job);
+cluster::TrainingSettings training_settings(const job::JobSpec& job);
+
+// Plans `members` (any order; the result does not depend on it) into pipelines with
+// core/cluster's form_pipelines. version is left 0 for the caller to set.
+Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job);
+
+// The plan as a node reads it (pipeline::parse_stage_plan's format) with `job_file` as the
+// job path: {"job": ..., "pipelines": [{"stages": [{"blocks", "endpoint", "reduce_endpoint",
+// "key"}]}], "averaging_interval_ms": ...}. Every seated key must be in `members`.
+std::string plan_json(const Assignment& plan, const std::map<std::string, Member>& members,
+                      const std::string& job_file, std::int64_t averaging_interval_ms);
+
+struct ShardSource {
+  std::string key;
+  std::string endpoint;             // the holder's shard server
+  std::int64_t first_block = 0;
+  std::int64_t last_block = 0;
+  friend bool operator==(const ShardSource&, const ShardSource&) = default;
+};
+
+// Where `key`, seated in `next`, can fetch the blocks of its new shard: the members of
+// `alive` that held any of them in `previous`, each with the overlap it can give, the
+// largest overlaps first. The node itself is left out (it has its own state).
+std::vector<ShardSource> shard_sources(const Assignment& previous, const Assignment& next, const std::string& key,
+                                       const std::map<std::string, Member>& alive);
+
+}  // namespace rookery::coordinator

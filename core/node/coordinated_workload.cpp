@@ -1,0 +1,592 @@
+#include "node/coordinated_workload.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <condition_variable>
+#include <deque>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include <zmq.hpp>
+
+#include <spdlog/spdlog.h>
+
+#include "device/system_info.hpp"
+#include "model/cost.hpp"
+#include "net/rpc.hpp"
+#include "net/secure_context.hpp"
+#include "node/stage_workload.hpp"
+#include "pipeline/stage_plan.hpp"
+#include "pipeline/stage_runtime.hpp"
+#include "reduce/shard_buffers.hpp"
+#include "rookery/envelope.pb.h"
+
+namespace rookery::node {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace pb = wire::pb;
+
+constexpr const char* kShardDomain = "rookery.shard";
+constexpr std::int64_t kSampleIdsPerPlan = 1'000'000'000;   // each plan's pipelines read fresh sample ids
+constexpr std::int64_t kProbeBytes = 4 << 20;               // each way, against the coordinator
+constexpr auto kSnapshotEvery = std::chrono::seconds(2);    // how stale the served parameters may be
+constexpr auto kRequestTimeout = std::chrono::seconds(3);
+constexpr auto kReadyWait = std::chrono::seconds(10);          // feed anyway after this (coordinator gone)
+
+// A free TCP port on `host` (bound then released; the stage binds it again at once).
+int free_port(const std::string& host) {
+  zmq::context_t ctx(1);
+  zmq::socket_t s(ctx, zmq::socket_type::router);
+  s.set(zmq::sockopt::linger, 0);
+  s.bind("tcp://" + host + ":0");
+  const auto ep = s.get(zmq::sockopt::last_endpoint);
+  return std::stoi(ep.substr(ep.rfind(':') + 1));
+}
+
+// Parameters of blocks [first, last) as this node had them.
+struct ShardSnapshot {
+  std::int64_t first_block = 0, last_block = 0;
+  std::int64_t optimizer_steps = 0;
+  std::uint64_t plan_version = 0;
+  std::vector<float> values;
+};
+
+// The plan the coordinator sent, waiting for the worker to switch to it.
+struct PendingPlan {
+  std::uint64_t version = 0;
+  std::string json;
+  std::vector<pb::ShardSource> sources;
+};
+
+class CoordinatedWorkload final : public Workload {
+ public:
+  CoordinatedWorkload(const CoordinatedOptions& o, const net::CurveKeyPair& identity)
+      : options_(o), identity_(identity), ctx_(1), block_counts_() {
+    if (!net::is_z85_key(o.coordinator_key)) throw std::runtime_error("--coordinator-key is not a 40-character Z85 key");
+    if (o.coordinator_endpoint.rfind("tcp://", 0) != 0) throw std::runtime_error("--coordinator must be tcp://host:port");
+    if (o.job_id.empty()) throw std::runtime_error("--job: which job to join");
+    stage_endpoint_ = "tcp://" + o.host + ":" + std::to_string(free_port(o.host));
+    reduce_endpoint_ = "tcp://" + o.host + ":" + std::to_string(free_port(o.host));
+    // The shard server: parameters are what any admitted volunteer of an open job receives
+    // anyway, so any CURVE-authenticated peer may ask; requests are bounded by the shard.
+    ctx_.auth().set_open(kShardDomain, true);
+    net::RpcServer::Config rc;
+    rc.endpoint = "tcp://" + o.host + ":0";
+    rc.domain = kShardDomain;
+    shard_server_ = std::make_unique<net::RpcServer>(ctx_, &identity_, rc,
+        [this](const net::RequestContext& r, wire::Message& m) { return serve_shard(r, m); });
+    jobs_dir_ = o.data_dir / "jobs";
+    std::filesystem::create_directories(jobs_dir_);
+    client_thread_ = std::thread([this] { client_loop(); });
+  }
+
+  ~CoordinatedWorkload() override {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    if (client_thread_.joinable()) client_thread_.join();
+    shard_server_.reset();
+  }
+
+  std::string description() const override {
+    std::lock_guard lock(stage_mutex_);
+    if (stage_) return stage_->description();
+    std::lock_guard l2(mutex_);
+    return "volunteer of job " + options_.job_id + ": " + status_;
+  }
+
+  WorkUnitResult run_unit() override {
+    std::optional<PendingPlan> pending;
+    {
+      std::lock_guard lock(mutex_);
+      if (pending_) pending = std::exchange(pending_, std::nullopt);
+    }
+    if (pending) switch_to(*pending);
+    if (!stage_) {
+      std::unique_lock lock(mutex_);
+      cv_.wait_for(lock, std::chrono::milliseconds(200), [&] { return stop_ || pending_.has_value(); });
+      WorkUnitResult idle;
+      idle.did_work = false;
+      return idle;
+    }
+    // A first stage feeds a new pipeline only once every stage of it runs the new plan.
+    const bool hold = draining_ || !(pipeline_ready_ || Clock::now() > ready_deadline_);
+    if (hold != holding_) {
+      holding_ = hold;
+      stage_->set_draining(hold);
+      if (!hold && !draining_) spdlog::info("plan {}: every stage of the pipeline is ready", plan_version_.load());
+    }
+    auto r = stage_->run_unit();
+    const auto now = Clock::now();
+    if (now - last_snapshot_ > kSnapshotEvery) {
+      last_snapshot_ = now;
+      remember(snapshot_of(*stage_), /*live=*/true);
+    }
+    std::lock_guard lock(mutex_);
+    if (r.did_work) {
+      samples_ += r.samples;
+      flops_ += r.flops;
+      if (r.samples > 0) ++micro_batches_;
+      if (r.loss >= 0) loss_ = r.loss;
+      recent_.emplace_back(now, r.samples);
+    }
+    while (!recent_.empty() && now - recent_.front().first > std::chrono::seconds(5)) recent_.pop_front();
+    return r;
+  }
+
+  void finish() override {
+    if (stage_) stage_->finish();
+  }
+
+  void describe(pb::NodeSnapshot& snapshot) const override {
+    std::lock_guard lock(stage_mutex_);
+    if (stage_) stage_->describe(snapshot);
+  }
+
+  void set_draining(bool draining) override {
+    draining_ = draining;
+    holding_ = draining || !(pipeline_ready_ || Clock::now() > ready_deadline_);
+    if (stage_) stage_->set_draining(holding_);
+  }
+  bool drained() const override { return !stage_ || stage_->drained(); }
+
+ private:
+  // ---- the coordinator (client thread) ----
+  void client_loop() {
+    std::unique_ptr<net::RpcClient> client;
+    bool joined = false;
+    bool reachable = true;
+    auto heartbeat_every = std::chrono::milliseconds(500);
+    while (true) {
+      {
+        std::unique_lock lock(mutex_);
+        if (cv_.wait_for(lock, joined ? heartbeat_every : std::chrono::milliseconds(0), [&] { return stop_; })) return;
+      }
+      if (!client) {
+        client = std::make_unique<net::RpcClient>(ctx_, options_.coordinator_endpoint, &identity_, options_.coordinator_key);
+      }
+      std::string error;
+      if (!joined) {
+        const auto reply = join(*client, error);
+        if (reply && reply->accepted()) {
+          joined = true;
+          heartbeat_every = std::chrono::milliseconds(std::clamp<std::uint32_t>(reply->heartbeat_interval_ms(), 50, 60000));
+          set_status("joined job " + options_.job_id);
+        } else {
+          if (reply) error = "the coordinator refused: " + reply->reason();
+          set_status(error);
+          spdlog::warn("cannot join job {}: {}", options_.job_id, error);
+          client.reset();  // a fresh connection next time
+          std::unique_lock lock(mutex_);
+          if (cv_.wait_for(lock, std::chrono::seconds(reply ? 5 : 2), [&] { return stop_; })) return;
+          continue;
+        }
+      }
+      const auto r = heartbeat(*client, error);
+      if (!r) {
+        if (reachable) {
+          spdlog::warn("coordinator unreachable ({}); training on with plan {}", error, plan_version_.load());
+          set_status("coordinator unreachable: training on with the last plan");
+        }
+        reachable = false;
+        client.reset();
+        continue;
+      }
+      if (!reachable) spdlog::info("coordinator reachable again");
+      reachable = true;
+      if (!r->known()) {
+        spdlog::info("the coordinator does not know this node (it restarted without its state?): joining again");
+        joined = false;
+        continue;
+      }
+      set_status(r->status());
+      if (r->plan_version() == plan_version_.load() && r->pipeline_ready()) pipeline_ready_ = true;
+      if (!r->plan_json().empty() && r->plan_version() != plan_version_.load()) {
+        PendingPlan p;
+        p.version = r->plan_version();
+        p.json = r->plan_json();
+        p.sources.assign(r->sources().begin(), r->sources().end());
+        std::lock_guard lock(mutex_);
+        if (p.version != queued_version_) {  // the worker may still be switching to it
+          queued_version_ = p.version;
+          pending_ = std::move(p);
+          cv_.notify_all();
+        }
+      }
+    }
+  }
+
+  std::optional<pb::JoinReply> join(net::RpcClient& client, std::string& error) {
+    // Measured profile: round trip, then a bounded transfer each way.
+    double rtt = 1e9;
+    for (int i = 0; i < 3; ++i) {
+      pb::Envelope ping;
+      ping.mutable_ping()->set_sent_unix_us(0);
+      const auto t0 = Clock::now();
+      const auto r = client.request(ping, kRequestTimeout);
+      if (!r.ok()) {
+        error = "coordinator unreachable: " + r.error;
+        return std::nullopt;
+      }
+      rtt = std::min(rtt, std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    auto probe = [&](std::int64_t up, std::int64_t down) -> double {
+      pb::Envelope e;
+      e.mutable_bandwidth_probe()->set_upload_bytes(up);
+      e.mutable_bandwidth_probe()->set_download_bytes(down);
+      std::vector<wire::OutgoingTensor> t;
+      if (up > 0) {
+        t.push_back(wire::OutgoingTensor::raw("payload", wire::DType::U8, {up},
+                                              wire::Payload::own(std::vector<std::byte>(static_cast<std::size_t>(up)))));
+      }
+      const auto t0 = Clock::now();
+      const auto r = client.request(e, std::move(t), std::chrono::seconds(20));
+      if (!r.ok() || !r.message->header.has_bandwidth_probe()) {
+        error = "bandwidth probe failed: " + (r.ok() ? std::string("unexpected reply") : r.error);
+        return 0;
+      }
+      const double s = std::max(1e-6, std::chrono::duration<double>(Clock::now() - t0).count() - rtt);
+      return static_cast<double>(std::max(up, down)) / s;
+    };
+    const double up = probe(kProbeBytes, 0);
+    const double down = up > 0 ? probe(0, kProbeBytes) : 0;
+    if (up <= 0 || down <= 0) return std::nullopt;
+    std::int64_t memory = static_cast<std::int64_t>(device::ram_available_bytes());
+    if (options_.memory_limit_bytes > 0) memory = std::min(memory, options_.memory_limit_bytes);
+    pb::Envelope e;
+    auto* j = e.mutable_join();
+    j->set_job_id(options_.job_id);
+    j->set_invite_token(options_.invite_token);
+    j->set_stage_endpoint(stage_endpoint_);
+    j->set_reduce_endpoint(reduce_endpoint_);
+    j->set_shard_endpoint(shard_server_->endpoint());
+    j->set_plan_version(plan_version_.load());
+    auto* p = j->mutable_profile();
+    p->set_flops_per_s(options_.flops_per_s);
+    p->set_free_memory_bytes(memory);
+    p->set_upload_bytes_per_s(up);
+    p->set_download_bytes_per_s(down);
+    p->set_rtt_s(rtt);
+    p->set_device(options_.stage.device);
+    p->set_version(ROOKERY_VERSION);
+    const auto r = client.request(e, kRequestTimeout);
+    if (!r.ok()) {
+      error = "join: " + r.error;
+      return std::nullopt;
+    }
+    if (!r.message->header.has_join_reply()) {
+      error = r.message->header.has_error() ? r.message->header.error().message() : "join: unexpected reply";
+      return std::nullopt;
+    }
+    const auto reply = r.message->header.join_reply();
+    if (reply.accepted()) {
+      // The job as its owner wrote it; the plan names it as <job id>.json next to it.
+      const auto path = jobs_dir_ / (options_.job_id + ".json");
+      const auto tmp = path.string() + ".tmp";
+      {
+        std::ofstream f(tmp, std::ios::trunc);
+        f << reply.job_spec_json();
+        if (!f) {
+          error = "cannot write " + tmp;
+          return std::nullopt;
+        }
+      }
+      std::filesystem::rename(tmp, path);
+      spdlog::info("joined job {} at {} (rtt {:.2f} ms, {:.0f}/{:.0f} MB/s up/down measured); stage {}, ring {}, shards {}",
+                   options_.job_id, options_.coordinator_endpoint, rtt * 1e3, up / 1e6, down / 1e6, stage_endpoint_,
+                   reduce_endpoint_, shard_server_->endpoint());
+    }
+    return reply;
+  }
+
+  std::optional<pb::HeartbeatReply> heartbeat(net::RpcClient& client, std::string& error) {
+    pb::Envelope e;
+    auto* h = e.mutable_heartbeat();
+    h->set_plan_version(plan_version_.load());
+    {
+      std::lock_guard lock(mutex_);
+      h->set_samples(samples_);
+      h->set_micro_batches(micro_batches_);
+      h->set_flops(flops_);
+      std::int64_t recent = 0;
+      for (const auto& [t, n] : recent_) recent += n;
+      const double window =
+          recent_.empty() ? 1.0 : std::max(1.0, std::chrono::duration<double>(Clock::now() - recent_.front().first).count());
+      h->set_samples_per_s(static_cast<double>(recent) / window);
+      h->set_loss(loss_);
+      h->set_contributing(!draining_.load());
+    }
+    const auto r = client.request(e, kRequestTimeout);
+    if (!r.ok()) {
+      error = r.error;
+      return std::nullopt;
+    }
+    if (!r.message->header.has_heartbeat_reply()) {
+      error = r.message->header.has_error() ? r.message->header.error().message() : "unexpected reply";
+      return std::nullopt;
+    }
+    return r.message->header.heartbeat_reply();
+  }
+
+  void set_status(const std::string& s) {
+    std::lock_guard lock(mutex_);
+    status_ = s;
+  }
+
+  // ---- the shard server (its own thread) ----
+  std::optional<net::Reply> serve_shard(const net::RequestContext& req, wire::Message& m) {
+    net::Reply reply;
+    if (!m.header.has_shard_request()) {
+      reply.header.mutable_error()->set_message("this is a shard server: it answers shard requests only");
+      return reply;
+    }
+    const auto first = m.header.shard_request().first_block(), last = m.header.shard_request().last_block();
+    std::lock_guard lock(held_mutex_);
+    for (const auto* s : {&live_, &retired_}) {
+      if (!*s || (*s)->first_block > first || (*s)->last_block < last || first >= last) continue;
+      const auto& snap = **s;
+      std::int64_t offset = 0, size = 0;
+      for (auto b = snap.first_block; b < last; ++b) (b < first ? offset : size) += block_count(b);
+      auto* out = reply.header.mutable_shard_reply();
+      out->set_first_block(first);
+      out->set_last_block(last);
+      out->set_optimizer_steps(snap.optimizer_steps);
+      out->set_plan_version(snap.plan_version);
+      reply.tensors.push_back(wire::OutgoingTensor::encode(
+          "parameters", {size}, std::span<const float>(snap.values).subspan(static_cast<std::size_t>(offset),
+                                                                              static_cast<std::size_t>(size))));
+      spdlog::info("handed blocks [{}, {}) ({} parameters) to {}", first, last, size, net::short_key(req.peer_key));
+      return reply;
+    }
+    reply.header.mutable_error()->set_message("this node does not hold blocks [" + std::to_string(first) + ", " +
+                                              std::to_string(last) + ")");
+    return reply;
+  }
+
+  std::int64_t block_count(std::int64_t b) const {
+    return b >= 0 && static_cast<std::size_t>(b) < block_counts_.size() ? block_counts_[static_cast<std::size_t>(b)] : 0;
+  }
+
+  ShardSnapshot snapshot_of(StageWorkload& w) {
+    ShardSnapshot s;
+    const auto& me = w.plan().stages[w.stage_index()];
+    s.first_block = me.first_block;
+    s.last_block = me.last_block;
+    s.optimizer_steps = w.runtime().optimizer_steps();
+    s.plan_version = plan_version_.load();
+    s.values = w.runtime().parameters();
+    return s;
+  }
+
+  void remember(ShardSnapshot s, bool live) {
+    std::lock_guard lock(held_mutex_);
+    (live ? live_ : retired_) = std::move(s);
+    if (!live) live_.reset();
+  }
+
+  // ---- switching plans (worker thread, between units) ----
+  void switch_to(const PendingPlan& p) {
+    pipeline::StagePlan plan;
+    try {
+      plan = pipeline::parse_stage_plan(p.json, jobs_dir_);
+      if (block_counts_.empty()) block_counts_ = reduce::block_parameter_counts(plan.job.model);
+    } catch (const std::exception& e) {
+      spdlog::error("plan {} from the coordinator is not usable: {} (keeping plan {})", p.version, e.what(),
+                    plan_version_.load());
+      return;
+    }
+    const auto place = plan.find(identity_.public_key);
+    // Retire the current stage: its parameters stay available to peers that take its blocks.
+    if (stage_) {
+      auto snap = snapshot_of(*stage_);
+      remember(std::move(snap), /*live=*/false);
+      std::lock_guard lock(stage_mutex_);
+      stage_.reset();
+    }
+    pipeline_ready_ = false;
+    ready_deadline_ = Clock::now() + kReadyWait;
+    if (!place) {
+      plan_version_ = p.version;
+      spdlog::info("plan {}: this node has no seat (waiting for the next plan)", p.version);
+      return;
+    }
+    auto selected = plan.select(place->first);
+    const auto& seat = selected.stages[place->second];
+    std::unique_ptr<StageWorkload> next;
+    try {
+      auto o = options_.stage;
+      o.checkpoint_dir.clear();  // the swarm holds the state; a stale local checkpoint must not win
+      next = std::make_unique<StageWorkload>(std::make_pair(std::move(selected), place->second), o, identity_,
+                                             static_cast<std::int64_t>(p.version) * kSampleIdsPerPlan);
+    } catch (const std::exception& e) {
+      spdlog::error("plan {}: cannot start stage {} of pipeline {}: {}", p.version, place->second + 1, place->first + 1,
+                    e.what());
+      return;
+    }
+    const auto fetched = load_shard(*next, seat.first_block, seat.last_block, p);
+    spdlog::info("plan {}: pipeline {} of {}, stage {} of {}, blocks [{}, {}); {}", p.version, place->first + 1,
+                 plan.pipelines.size(), place->second + 1, plan.pipelines[place->first].size(), seat.first_block,
+                 seat.last_block, fetched);
+    holding_ = true;  // until the pipeline is ready
+    next->set_draining(true);
+    {
+      std::lock_guard lock(stage_mutex_);
+      stage_ = std::move(next);
+    }
+    plan_version_ = p.version;  // reported from now on: this stage listens
+    last_snapshot_ = Clock::now() - kSnapshotEvery;  // serve the new shard at once
+  }
+
+  // Fills blocks [first, last) of the new stage: from this node's own snapshot where it has
+  // them, else from the plan's sources. Returns a line for the log.
+  std::string load_shard(StageWorkload& w, std::int64_t first, std::int64_t last, const PendingPlan& p) {
+    std::vector<bool> done(static_cast<std::size_t>(last - first), false);
+    std::int64_t own = 0, fetched = 0;
+    std::int64_t steps = 0;
+    auto load = [&](std::int64_t a, std::int64_t b, std::span<const float> values, std::int64_t optimizer_steps) {
+      try {
+        w.runtime().load_blocks(a, b, values, optimizer_steps);
+      } catch (const std::exception& e) {
+        spdlog::warn("blocks [{}, {}) not loaded: {}", a, b, e.what());
+        return false;
+      }
+      steps = std::max(steps, optimizer_steps);
+      for (auto i = a; i < b; ++i) done[static_cast<std::size_t>(i - first)] = true;
+      return true;
+    };
+    {
+      std::lock_guard lock(held_mutex_);
+      for (const auto* s : {&live_, &retired_}) {
+        if (!*s) continue;
+        const auto a = std::max(first, (*s)->first_block), b = std::min(last, (*s)->last_block);
+        if (a >= b) continue;
+        std::int64_t offset = 0, size = 0;
+        for (auto i = (*s)->first_block; i < b; ++i) (i < a ? offset : size) += block_count(i);
+        if (load(a, b, std::span<const float>((*s)->values).subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(size)),
+                 (*s)->optimizer_steps)) {
+          own += b - a;
+        }
+        break;
+      }
+    }
+    for (const auto& src : p.sources) {
+      // The part of this source's range still missing, as contiguous runs.
+      for (auto a = std::max(first, src.first_block()); a < std::min(last, src.last_block());) {
+        if (done[static_cast<std::size_t>(a - first)]) {
+          ++a;
+          continue;
+        }
+        auto b = a;
+        while (b < std::min(last, src.last_block()) && !done[static_cast<std::size_t>(b - first)]) ++b;
+        std::string error;
+        if (auto values = fetch(src, a, b, error)) {
+          if (load(a, b, values->first, values->second)) fetched += b - a;
+        } else {
+          spdlog::warn("could not fetch blocks [{}, {}) from {}: {}", a, b, net::short_key(src.key()), error);
+        }
+        a = b;
+      }
+    }
+    const auto missing = std::count(done.begin(), done.end(), false);
+    if (missing > 0) {
+      spdlog::warn("{} block(s) of [{}, {}) had no reachable holder: they start from the job's initial weights", missing,
+                   first, last);
+    }
+    return std::to_string(own) + " block(s) kept, " + std::to_string(fetched) + " fetched from peers, " +
+           std::to_string(missing) + " fresh; optimizer step " + std::to_string(steps);
+  }
+
+  std::optional<std::pair<std::vector<float>, std::int64_t>> fetch(const pb::ShardSource& src, std::int64_t first,
+                                                                  std::int64_t last, std::string& error) {
+    if (!net::is_z85_key(src.key()) || src.endpoint().rfind("tcp://", 0) != 0) {
+      error = "the coordinator named an invalid source";
+      return std::nullopt;
+    }
+    std::int64_t expected = 0;
+    for (auto b = first; b < last; ++b) expected += block_count(b);
+    // The holder may not have the new plan yet, or be mid-switch: a few tries.
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      net::RpcClient client(ctx_, src.endpoint(), &identity_, src.key());
+      pb::Envelope e;
+      e.mutable_shard_request()->set_first_block(first);
+      e.mutable_shard_request()->set_last_block(last);
+      const auto r = client.request(e, kRequestTimeout);
+      if (!r.ok()) {
+        error = r.error;
+        continue;
+      }
+      const auto& h = r.message->header;
+      if (!h.has_shard_reply()) {
+        error = h.has_error() ? h.error().message() : "unexpected reply";
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        continue;
+      }
+      const auto* t = r.message->tensor("parameters");
+      if (!t || t->dtype() != wire::DType::F32 || t->numel() != expected || h.shard_reply().first_block() != first ||
+          h.shard_reply().last_block() != last) {
+        error = "the reply does not hold " + std::to_string(expected) + " f32 parameters of those blocks";
+        return std::nullopt;  // a holder that answers wrongly is not asked again
+      }
+      auto values = t->to_f32();
+      if (!std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); })) {
+        error = "the parameters are not all finite";
+        return std::nullopt;
+      }
+      spdlog::info("fetched blocks [{}, {}) from {} (trained under plan {}, optimizer step {})", first, last,
+                   net::short_key(src.key()), h.shard_reply().plan_version(), h.shard_reply().optimizer_steps());
+      return std::make_pair(std::move(values), h.shard_reply().optimizer_steps());
+    }
+    return std::nullopt;
+  }
+
+  CoordinatedOptions options_;
+  const net::CurveKeyPair& identity_;
+  net::SecureContext ctx_;
+  std::vector<std::int64_t> block_counts_;
+  std::filesystem::path jobs_dir_;
+  std::string stage_endpoint_, reduce_endpoint_;
+  std::unique_ptr<net::RpcServer> shard_server_;
+
+  // worker thread
+  std::unique_ptr<StageWorkload> stage_;
+  mutable std::mutex stage_mutex_;  // guards stage_ against describe() from other threads
+  Clock::time_point last_snapshot_ = Clock::now();
+  std::atomic<bool> draining_{false};
+  bool holding_ = false;                       // the stage is told to start no micro-batch
+  std::atomic<bool> pipeline_ready_{false};    // every stage of the pipeline runs our plan
+  Clock::time_point ready_deadline_ = Clock::now();
+
+  // shared with the client thread
+  mutable std::mutex mutex_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::optional<PendingPlan> pending_;
+  std::uint64_t queued_version_ = 0;
+  std::string status_ = "joining";
+  std::atomic<std::uint64_t> plan_version_{0};
+  std::int64_t samples_ = 0, micro_batches_ = 0;
+  double flops_ = 0, loss_ = -1;
+  std::deque<std::pair<Clock::time_point, std::int64_t>> recent_;
+
+  // shared with the shard server
+  std::mutex held_mutex_;
+  std::optional<ShardSnapshot> live_, retired_;
+
+  std::thread client_thread_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_coordinated_workload(const CoordinatedOptions& options, const net::CurveKeyPair& identity) {
+  return std::make_unique<CoordinatedWorkload>(options, identity);
+}
+
+}  // namespace rookery::node

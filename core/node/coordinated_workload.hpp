@@ -1,0 +1,35 @@
+#pragma once
+// A volunteer under a coordinator: the node joins the job (profile measured, not declared),
+// heartbeats, and trains whatever shard the coordinator's current plan gives it. When a new
+// plan arrives (someone joined, left or died) it retires its stage between two work units and
+// starts the new one, taking the parameters of blocks it did not hold from the peers that
+// held them (never from the coordinator), verified. Meanwhile its shard server hands its own
+// blocks to peers that need them. If the coordinator goes away the node keeps training on the
+// last plan and re-registers when it is back.
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "net/identity.hpp"
+#include "node/workload.hpp"
+
+namespace rookery::node {
+
+struct CoordinatedOptions {
+  std::string coordinator_endpoint;   // tcp://host:port
+  std::string coordinator_key;        // its CURVE public key (Z85)
+  std::string job_id;
+  std::string invite_token;
+  std::string host = "127.0.0.1";     // the address peers reach this node at (it listens there too)
+  std::int64_t memory_limit_bytes = 0;  // 0: what is free
+  double flops_per_s = 0;             // measured by the node's benchmark
+  std::filesystem::path data_dir;     // the job spec is kept under data_dir/jobs
+  StageWorkloadOptions stage;         // device, timeouts (plan_path and stage are ignored)
+};
+
+// Throws std::runtime_error for unusable options (bad key, endpoint) with the reason.
+std::unique_ptr<Workload> make_coordinated_workload(const CoordinatedOptions& options, const net::CurveKeyPair& identity);
+
+}  // namespace rookery::node

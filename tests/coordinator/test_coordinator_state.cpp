@@ -1,0 +1,103 @@
+// The coordinator's SQLite state: what a restarted coordinator finds again, contribution
+// totals across node restarts, the loss curve, and a corrupt file refused untouched.
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+
+#include "coordinator/coordinator_state.hpp"
+
+using namespace rookery;
+using coordinator::Assignment;
+using coordinator::CoordinatorState;
+
+namespace {
+std::string key_of(char c) { return std::string(40, c); }
+}  // namespace
+
+class TestCoordinatorState : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void aRestartFindsMembersPlansAndTotals() {
+    QTemporaryDir dir;
+    const auto path = std::filesystem::path(dir.path().toStdString()) / "coordinator.db";
+    Assignment a;
+    a.version = 1;
+    a.pipelines = {{{key_of('a'), 0, 3}, {key_of('b'), 3, 6}}};
+    Assignment b = a;
+    b.version = 2;
+    b.pipelines = {{{key_of('b'), 0, 6}}};
+    {
+      CoordinatorState s(path);
+      coordinator::Member m;
+      m.key = key_of('a');
+      m.profile.flops_per_s = 1.5e10;
+      m.profile.free_memory_bytes = 1 << 30;
+      m.profile.upload_bytes_per_s = 1.25e8;
+      m.profile.download_bytes_per_s = 2.5e8;
+      m.profile.rtt_s = 0.012;
+      m.stage_endpoint = "tcp://10.0.0.1:5000";
+      m.reduce_endpoint = "tcp://10.0.0.1:5001";
+      m.shard_endpoint = "tcp://10.0.0.1:5002";
+      s.save_member(m, 1000);
+      m.profile.flops_per_s = 2e10;  // a second join updates the profile
+      s.save_member(m, 2000);
+      s.save_plan(a, 1000);
+      s.save_plan(b, 2000);
+      s.record_progress(key_of('a'), 100, 10, 1e12, 1000);
+      s.record_progress(key_of('a'), 250, 25, 2.5e12, 2000);
+      s.record_progress(key_of('a'), 40, 4, 4e11, 3000);  // the node restarted: its counters start over
+      s.add_loss(1000, 5.5);
+      s.add_loss(2000, 4.25);
+    }
+    CoordinatorState s(path);
+    const auto members = s.members();
+    QCOMPARE(members.size(), std::size_t(1));
+    QCOMPARE(members[0].profile.flops_per_s, 2e10);
+    QCOMPARE(members[0].profile.rtt_s, 0.012);
+    QCOMPARE(members[0].shard_endpoint, std::string("tcp://10.0.0.1:5002"));
+    const auto [current, previous] = s.latest_plans();
+    QCOMPARE(current.version, std::uint64_t(2));
+    QVERIFY(current.same_layout(b));
+    QCOMPARE(previous.version, std::uint64_t(1));
+    QVERIFY(previous.same_layout(a));
+    const auto totals = s.contributions();
+    QCOMPARE(totals.at(key_of('a')).samples, std::int64_t(290));
+    QCOMPARE(totals.at(key_of('a')).micro_batches, std::int64_t(29));
+    QCOMPARE(totals.at(key_of('a')).flops, 2.9e12);
+    const auto loss = s.loss_curve(10);
+    QCOMPARE(loss.size(), std::size_t(2));
+    QCOMPARE(loss[1].loss, 4.25);
+  }
+
+  void theLossCurveIsThinnedEvenly() {
+    QTemporaryDir dir;
+    CoordinatorState s(std::filesystem::path(dir.path().toStdString()) / "c.db");
+    for (int i = 0; i < 1000; ++i) s.add_loss(i, 10.0 - i * 0.01);
+    const auto curve = s.loss_curve(100);
+    QVERIFY(curve.size() <= 100 && curve.size() >= 90);
+    QCOMPARE(curve.front().unix_ms, std::int64_t(0));
+    for (std::size_t i = 1; i < curve.size(); ++i) QVERIFY(curve[i].unix_ms > curve[i - 1].unix_ms);
+  }
+
+  void aCorruptFileIsRefusedAndLeftAlone() {
+    QTemporaryDir dir;
+    const auto path = std::filesystem::path(dir.path().toStdString()) / "coordinator.db";
+    { std::ofstream(path) << "this is not a database, and it must not be overwritten"; }
+    const auto before = std::filesystem::file_size(path);
+    QVERIFY_THROWS_EXCEPTION(store::StoreError, CoordinatorState{path});
+    QCOMPARE(std::filesystem::file_size(path), before);
+  }
+
+  void aStoredPlanThatIsNotJsonIsAnError() {
+    QVERIFY_THROWS_EXCEPTION(store::StoreError, coordinator::assignment_from_json("{\"version\": 1}"));
+    QVERIFY_THROWS_EXCEPTION(store::StoreError, coordinator::assignment_from_json("not json"));
+    Assignment a;
+    a.version = 7;
+    a.pipelines = {{{key_of('z'), 0, 2}}};
+    QVERIFY(coordinator::assignment_from_json(coordinator::assignment_to_json(a)).same_layout(a));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCoordinatorState)
+#include "test_coordinator_state.moc"

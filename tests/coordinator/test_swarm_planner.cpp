@@ -1,0 +1,190 @@
+// The coordinator's assignment as pure functions: volunteers into pipelines (core/cluster's
+// planner), the plan a node reads, and where each node fetches the blocks it did not hold.
+#include <QTest>
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include "coordinator/swarm_planner.hpp"
+#include "job/job_spec.hpp"
+#include "pipeline/stage_plan.hpp"
+
+using namespace rookery;
+using coordinator::Assignment;
+using coordinator::Member;
+
+namespace {
+
+job::JobSpec demo_job() { return job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json"); }
+
+// A Z85-looking key per index (40 characters, unique).
+std::string key_of(int i) {
+  std::string k = "node" + std::to_string(i);
+  k.resize(40, 'x');
+  return k;
+}
+
+std::vector<Member> members(int n, std::int64_t memory, double flops = 50e9) {
+  std::vector<Member> out;
+  for (int i = 0; i < n; ++i) {
+    Member m;
+    m.key = key_of(i);
+    m.profile.flops_per_s = flops;
+    m.profile.free_memory_bytes = memory;
+    m.profile.upload_bytes_per_s = m.profile.download_bytes_per_s = 1e9;
+    m.profile.rtt_s = 1e-4;
+    m.stage_endpoint = "tcp://127.0.0.1:" + std::to_string(20000 + i);
+    m.reduce_endpoint = "tcp://127.0.0.1:" + std::to_string(21000 + i);
+    m.shard_endpoint = "tcp://127.0.0.1:" + std::to_string(22000 + i);
+    out.push_back(m);
+  }
+  return out;
+}
+
+std::map<std::string, Member> by_key(const std::vector<Member>& v) {
+  std::map<std::string, Member> m;
+  for (const auto& x : v) m[x.key] = x;
+  return m;
+}
+
+// Memory for each volunteer: `share` of what the whole model needs in one place.
+std::int64_t share_of_model(double share) {
+  const auto job = demo_job();
+  return static_cast<std::int64_t>(
+      share * static_cast<double>(cluster::model_memory_bytes(coordinator::block_profiles(job),
+                                                              coordinator::training_settings(job))));
+}
+
+void check_covers_model(const Assignment& a, std::int64_t blocks) {
+  for (const auto& p : a.pipelines) {
+    QVERIFY(!p.empty());
+    QCOMPARE(p.front().first_block, 0);
+    QCOMPARE(p.back().last_block, blocks);
+    for (std::size_t s = 1; s < p.size(); ++s) QCOMPARE(p[s].first_block, p[s - 1].last_block);
+  }
+}
+
+}  // namespace
+
+class TestSwarmPlanner : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void sixSmallVolunteersFormTwoPipelinesOfThree() {
+    const auto job = demo_job();
+    const auto blocks = static_cast<std::int64_t>(coordinator::block_profiles(job).size());
+    const auto plan = coordinator::plan_swarm(members(6, share_of_model(0.5)), job);
+    QVERIFY2(plan.infeasible.empty(), plan.infeasible.c_str());
+    QCOMPARE(plan.pipelines.size(), std::size_t(2));
+    for (const auto& p : plan.pipelines) QCOMPARE(p.size(), std::size_t(3));
+    check_covers_model(plan, blocks);
+    std::set<std::string> seated;
+    for (const auto& p : plan.pipelines) {
+      for (const auto& s : p) QVERIFY(seated.insert(s.key).second);
+    }
+    QCOMPARE(seated.size(), std::size_t(6));
+    QVERIFY(plan.predicted_samples_per_s > 0);
+  }
+
+  void theSameCrowdGetsTheSamePlanWhateverTheOrder() {
+    const auto job = demo_job();
+    auto m = members(6, share_of_model(0.5));
+    const auto first = coordinator::plan_swarm(m, job);
+    std::mt19937 rng(3);
+    for (int i = 0; i < 5; ++i) {
+      std::shuffle(m.begin(), m.end(), rng);
+      QVERIFY(coordinator::plan_swarm(m, job).same_layout(first));
+    }
+  }
+
+  void aVolunteerWhoCannotHoldTheModelAloneIsNotPlannedIntoOne() {
+    const auto plan = coordinator::plan_swarm(members(1, share_of_model(0.5)), demo_job());
+    QVERIFY(plan.empty());
+    QVERIFY(!plan.infeasible.empty());
+    QCOMPARE(plan.unassigned.size(), std::size_t(1));
+    QVERIFY(!plan.unassigned.front().reason.empty());
+  }
+
+  void aDeadVolunteerIsPlannedAroundAndItsBlocksComeFromItsReplica() {
+    const auto job = demo_job();
+    const auto blocks = static_cast<std::int64_t>(coordinator::block_profiles(job).size());
+    auto all = members(6, share_of_model(0.5));
+    auto before = coordinator::plan_swarm(all, job);
+    before.version = 1;
+    // The middle stage of the first pipeline dies.
+    const auto dead = before.pipelines[0][1].key;
+    std::vector<Member> alive;
+    for (const auto& m : all) {
+      if (m.key != dead) alive.push_back(m);
+    }
+    auto after = coordinator::plan_swarm(alive, job);
+    after.version = 2;
+    QVERIFY(!after.empty());
+    check_covers_model(after, blocks);
+    QCOMPARE(after.find(dead).first, -1);
+    // Every seat's blocks are either the node's own from before or offered by a live holder.
+    const auto live = by_key(alive);
+    for (const auto& p : after.pipelines) {
+      for (const auto& seat : p) {
+        const auto sources = coordinator::shard_sources(before, after, seat.key, live);
+        const auto [op, os] = before.find(seat.key);
+        for (auto b = seat.first_block; b < seat.last_block; ++b) {
+          bool own = op >= 0 && before.pipelines[std::size_t(op)][std::size_t(os)].first_block <= b &&
+                     b < before.pipelines[std::size_t(op)][std::size_t(os)].last_block;
+          bool offered = std::any_of(sources.begin(), sources.end(),
+                                     [&](const auto& s) { return s.first_block <= b && b < s.last_block; });
+          QVERIFY2(own || offered, qPrintable(QString("block %1 of %2 has no holder").arg(b).arg(seat.key.c_str())));
+        }
+        for (const auto& s : sources) {
+          QVERIFY(s.key != dead);
+          QVERIFY(s.key != seat.key);
+          QVERIFY(s.first_block >= seat.first_block && s.last_block <= seat.last_block && s.first_block < s.last_block);
+          QCOMPARE(s.endpoint, live.at(s.key).shard_endpoint);
+        }
+      }
+    }
+  }
+
+  void theNodesReadThePlanTheCoordinatorWrites() {
+    const auto job = demo_job();
+    const auto m = members(6, share_of_model(0.5));
+    const auto plan = coordinator::plan_swarm(m, job);
+    const auto json = coordinator::plan_json(plan, by_key(m), "demo.json", 2000);
+    // The node's parser, with the job where the node keeps it.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    {
+      QFile f(dir.filePath("demo.json"));
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QByteArray::fromStdString(job::to_json(job)));
+    }
+    const auto parsed = pipeline::parse_stage_plan(json, dir.path().toStdString());
+    parsed.validate(static_cast<std::int64_t>(coordinator::block_profiles(job).size()));
+    QCOMPARE(parsed.pipelines.size(), plan.pipelines.size());
+    QCOMPARE(parsed.averaging_interval_ms, std::int64_t(2000));
+    for (std::size_t p = 0; p < plan.pipelines.size(); ++p) {
+      for (std::size_t s = 0; s < plan.pipelines[p].size(); ++s) {
+        const auto& a = parsed.pipelines[p][s];
+        QCOMPARE(a.key, plan.pipelines[p][s].key);
+        QCOMPARE(a.first_block, plan.pipelines[p][s].first_block);
+        QCOMPARE(a.endpoint, m[std::size_t(std::stoi(a.key.substr(4, a.key.find('x') - 4)))].stage_endpoint);
+      }
+    }
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, coordinator::plan_json(plan, {}, "demo.json", 2000));
+  }
+
+  void aFasterVolunteerTakesMoreBlocks() {
+    const auto job = demo_job();
+    auto m = members(3, share_of_model(0.9));
+    m[0].profile.flops_per_s *= 4;
+    const auto plan = coordinator::plan_swarm(m, job);
+    QCOMPARE(plan.pipelines.size(), std::size_t(1));
+    std::map<std::string, std::int64_t> width;
+    for (const auto& s : plan.pipelines[0]) width[s.key] = s.last_block - s.first_block;
+    QVERIFY2(width[key_of(0)] >= width[key_of(1)] && width[key_of(0)] >= width[key_of(2)],
+             "the 4x volunteer should hold the widest shard");
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSwarmPlanner)
+#include "test_swarm_planner.moc"
