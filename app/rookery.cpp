@@ -2,16 +2,41 @@
 // commands; it starts the node when none runs. Composition only: the parts live in ui/.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QEventLoop>
+#include <QProcessEnvironment>
 #include <QSettings>
 #include <QStyle>
+#include <QTimer>
+
+#include <cstdio>
 
 #include "net/paths.hpp"
 #include "ui/app_resources.hpp"
+#include "ui/first_run_demo.hpp"
+#include "ui/first_run_dialog.hpp"
 #include "ui/main_window.hpp"
 #include "ui/node_connection.hpp"
 #include "ui/node_launcher.hpp"
+#include "ui/single_instance.hpp"
 #include "ui/theme.hpp"
 #include "ui/tray_icon.hpp"
+
+namespace {
+
+// Waits (events flowing) until the node has gone, at most `ms`.
+bool waitUntilDisconnected(rookery::ui::NodeConnection& node, int ms) {
+  QEventLoop loop;
+  QTimer poll;
+  QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+    if (!node.isConnected() && !node.refresh()) loop.quit();
+  });
+  QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+  poll.start(100);
+  loop.exec();
+  return !node.isConnected();
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -20,7 +45,8 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationDomain(QStringLiteral("rookery.org"));
   QApplication::setApplicationVersion(QStringLiteral(ROOKERY_VERSION));
   QApplication::setDesktopFileName(QStringLiteral("org.rookery.Rookery"));
-  rookery::ui::installTranslations(app);
+  // The desktop's language, unless the appearance/language setting names another.
+  rookery::ui::installTranslations(app, rookery::ui::preferredLocale());
   QApplication::setWindowIcon(rookery::ui::appIcon());
   // The window may hide to the tray; MainWindow::finished says when the GUI is done.
   QApplication::setQuitOnLastWindowClosed(false);
@@ -52,6 +78,25 @@ int main(int argc, char** argv) {
   cli.addOptions({runtime_dir_option, node_bin_option, minimized_option, contribute_option, colours_option});
   cli.process(app);
 
+  const std::filesystem::path runtime_dir = cli.isSet(runtime_dir_option)
+                                                ? std::filesystem::path(cli.value(runtime_dir_option).toStdString())
+                                                : rookery::net::default_runtime_dir();
+
+  // One window per user and runtime folder: a second launch brings the first forward
+  // (handing it --contribute) and exits.
+  rookery::ui::SingleInstance instance(runtime_dir);
+  QStringList request;
+  if (cli.isSet(contribute_option)) request << QStringLiteral("--contribute");
+  switch (instance.claim(request)) {
+    case rookery::ui::SingleInstance::Role::Primary: break;
+    case rookery::ui::SingleInstance::Role::Secondary:
+      std::fprintf(stderr, "rookery: already running; its window was asked to come forward\n");
+      return 0;
+    case rookery::ui::SingleInstance::Role::Failed:
+      std::fprintf(stderr, "rookery: %s\n", qPrintable(instance.error()));
+      return 1;
+  }
+
   // Qt follows the desktop's palette where its platform theme reports one; "dark" covers
   // desktops where it cannot, "light" keeps the style's own.
   const QString colours = cli.isSet(colours_option)
@@ -65,11 +110,8 @@ int main(int argc, char** argv) {
     QApplication::setPalette(QApplication::style()->standardPalette());
   }
 
-  const std::filesystem::path runtime_dir = cli.isSet(runtime_dir_option)
-                                                ? std::filesystem::path(cli.value(runtime_dir_option).toStdString())
-                                                : rookery::net::default_runtime_dir();
-
   rookery::ui::NodeConnection node(runtime_dir);
+  node.start();
   rookery::ui::NodeLauncher::Options launch;
   launch.program = cli.value(node_bin_option);
   // A node this GUI starts gets $ROOKERY_NODE_ARGS (split as a shell would: the demo makes
@@ -77,12 +119,77 @@ int main(int argc, char** argv) {
   // which the node would read from its environment anyway; explicit, it shows in `ps`.
   launch.extra_arguments = rookery::ui::NodeLauncher::argumentsFrom(qEnvironmentVariable("ROOKERY_NODE_ARGS"),
                                                                      qEnvironmentVariable("ROOKERY_DATA_DIR"));
+
+  // The swarm this PC joins: the environment's (the demo script), the one chosen at the
+  // first run (the demo swarm is started again), or, at the first run, the one the user
+  // chooses now.
+  const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  QSettings settings;
+  const QString data_dir = QString::fromStdString(rookery::net::default_data_dir().string());
+  const rookery::ui::DemoSwarm::Setup demo =
+      rookery::ui::DemoSwarm::locate(rookery::ui::NodeLauncher::findNodeProgram(launch.program), data_dir);
+  bool demo_swarm = false;
+  bool joined_now = false;  // the user just chose a swarm: contribute to it
+  if (!rookery::ui::environmentNamesSwarm(env)) {
+    QStringList swarm_arguments;
+    if (rookery::ui::savedDemo(settings)) {
+      QString error;
+      if (const auto running = rookery::ui::DemoSwarm::start(demo, &error)) {
+        swarm_arguments = running->node_arguments;
+        demo_swarm = true;
+      } else {
+        std::fprintf(stderr, "rookery: the demo swarm did not start: %s\n", qPrintable(error));
+      }
+    } else if (const auto invite = rookery::ui::savedInvite(settings)) {
+      swarm_arguments = invite->nodeArguments();
+    } else if (!cli.isSet(minimized_option) &&
+               rookery::ui::firstRunNeeded(env, settings, node.isConnected() ? &node.snapshot() : nullptr)) {
+      rookery::ui::FirstRunDialog::Options first_run;
+      first_run.probe = [dir = rookery::net::default_data_dir()](const rookery::ui::InviteLink& link) {
+        return rookery::ui::CoordinatorProbe::runAsNode(link, dir);
+      };
+      QStringList demo_arguments;
+      first_run.start_demo = [&demo, &demo_arguments](QString* error) -> std::optional<rookery::ui::InviteLink> {
+        const auto running = rookery::ui::DemoSwarm::start(demo, error);
+        if (!running) return std::nullopt;
+        demo_arguments = running->node_arguments;
+        return running->invite;
+      };
+      rookery::ui::FirstRunDialog dialog(first_run);
+      if (dialog.exec() == QDialog::Accepted && dialog.invite()) {
+        if (dialog.choice() == rookery::ui::FirstRunDialog::Choice::Demo) {
+          rookery::ui::saveDemo(settings, *dialog.invite());
+          swarm_arguments = demo_arguments;
+          demo_swarm = true;
+        } else {
+          rookery::ui::saveInvite(settings, *dialog.invite());
+          swarm_arguments = dialog.invite()->nodeArguments();
+        }
+        joined_now = true;
+        // A node already running without a swarm is restarted with it.
+        if (node.isConnected() && node.quit()) waitUntilDisconnected(node, 15000);
+      }
+    }
+    launch.extra_arguments << swarm_arguments;
+  }
+
   rookery::ui::NodeLauncher launcher(node, launch);
   rookery::ui::MainWindow window(node, &launcher);
-  QObject::connect(&window, &rookery::ui::MainWindow::finished, &app, &QCoreApplication::quit);
+  QObject::connect(&window, &rookery::ui::MainWindow::finished, &app, [&] {
+    // The demo's helpers go with this PC's node (a node left running keeps its swarm).
+    if (demo_swarm && !node.isConnected() && !node.refresh()) rookery::ui::DemoSwarm::stop(demo.dir);
+    QCoreApplication::quit();
+  });
+  QObject::connect(&node, &rookery::ui::NodeConnection::nodeMessage, window.tray(),
+                   &rookery::ui::TrayIcon::showNodeMessage);
+  QObject::connect(&instance, &rookery::ui::SingleInstance::activated, &window, [&window](const QStringList& asked) {
+    const bool contribute = asked.contains(QStringLiteral("--contribute"));
+    std::fprintf(stderr, "rookery: another launch asked for the window%s\n", contribute ? " and to contribute" : "");
+    window.showAndRaise();
+    if (contribute) window.contribute();
+  });
 
-  node.start();
-  if (cli.isSet(contribute_option)) {
+  if (cli.isSet(contribute_option) || joined_now) {
     window.contribute();  // the running node, or a new one started with --contribute
   } else if (!node.isConnected()) {
     launcher.ensureRunning();

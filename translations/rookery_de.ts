@@ -2,699 +2,1313 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>Autostart</name>
+    <message>
+        <source>Cannot create the folder %1</source>
+        <translation>Der Ordner %1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1: %2</source>
+        <translation>%1 kann nicht entfernt werden: %2</translation>
+    </message>
+    <message>
+        <source>Cannot change %1</source>
+        <translation>%1 kann nicht geändert werden</translation>
+    </message>
+    <message>
+        <source>A program path with a line break cannot start with the session</source>
+        <translation>Ein Programmpfad mit Zeilenumbruch kann nicht mit der Sitzung starten</translation>
+    </message>
+</context>
+<context>
     <name>Format</name>
     <message>
         <source>%1 GiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 GiB</translation>
     </message>
     <message>
         <source>%1 MiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 MiB</translation>
     </message>
     <message>
         <source>%1 KiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 KiB</translation>
     </message>
     <message>
         <source>%1 B</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 B</translation>
     </message>
     <message>
         <source>%1 / %2 GiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 GiB</translation>
     </message>
     <message>
         <source>%1 / %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 s</translation>
     </message>
     <message>
         <source>%1 min %2 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 min %2 s</translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 h %2 min</translation>
     </message>
     <message>
         <source>%1 d %2 h</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 T %2 h</translation>
     </message>
     <message>
         <source>%1 PFLOP</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 PFLOP</translation>
     </message>
     <message>
         <source>%1 TFLOP</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 TFLOP</translation>
     </message>
     <message>
         <source>%1 TFLOP/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 TFLOP/s</translation>
     </message>
     <message>
         <source>%1 GFLOP/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 GFLOP/s</translation>
     </message>
     <message>
         <source>%1 %</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %</translation>
     </message>
     <message>
         <source>%1 °C</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 °C</translation>
     </message>
     <message>
         <source>%1 W of %2 W</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 W von %2 W</translation>
     </message>
     <message>
         <source>%1 W</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 W</translation>
     </message>
     <message>
         <source>Not running</source>
-        <translation type="unfinished"></translation>
+        <translation>Läuft nicht</translation>
     </message>
     <message>
         <source>Starting</source>
-        <translation type="unfinished"></translation>
+        <translation>Startet</translation>
     </message>
     <message>
         <source>Paused</source>
-        <translation type="unfinished"></translation>
+        <translation>Pausiert</translation>
     </message>
     <message>
         <source>Contributing</source>
-        <translation type="unfinished"></translation>
+        <translation>Trägt bei</translation>
     </message>
     <message>
         <source>Stopping</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird beendet</translation>
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehlgeschlagen</translation>
     </message>
     <message>
         <source>Unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>Unbekannt</translation>
     </message>
     <message>
         <source>%1 GFLOP</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 GFLOP</translation>
     </message>
     <message>
         <source>block %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Block %1 von %2</translation>
     </message>
     <message>
         <source>blocks %1–%2 of %3</source>
-        <translation type="unfinished"></translation>
+        <translation>Blöcke %1–%2 von %3</translation>
     </message>
     <message>
         <source>%1 samples/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Samples/s</translation>
     </message>
 </context>
 <context>
     <name>main</name>
     <message>
         <source>Rookery: lend this PC to a swarm that trains a neural network together.</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery: Stellen Sie diesen PC einem Schwarm zur Verfügung, der gemeinsam ein neuronales Netz trainiert.</translation>
     </message>
     <message>
         <source>Folder of rookery-node&apos;s control sockets (default: $XDG_RUNTIME_DIR/rookery).</source>
-        <translation type="unfinished"></translation>
+        <translation>Ordner der Steuer-Sockets von rookery-node (Standard: $XDG_RUNTIME_DIR/rookery).</translation>
     </message>
     <message>
         <source>The rookery-node program to start when none runs.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das rookery-node-Programm, das gestartet wird, wenn keines läuft.</translation>
     </message>
     <message>
         <source>Start in the tray, without opening the window.</source>
-        <translation type="unfinished"></translation>
+        <translation>Im Infobereich starten, ohne das Fenster zu öffnen.</translation>
     </message>
     <message>
         <source>Contribute at once: ask rookery-node to contribute as soon as it answers (starting it when none runs).</source>
-        <translation type="unfinished"></translation>
+        <translation>Sofort beitragen: rookery-node beitragen lassen, sobald er antwortet (und ihn starten, wenn keiner läuft).</translation>
     </message>
     <message>
         <source>Light or dark colours, or those of the desktop (default: the appearance/colours setting, else system).</source>
-        <translation type="unfinished"></translation>
+        <translation>Helle oder dunkle Farben oder die der Arbeitsumgebung (Standard: die Einstellung appearance/colours, sonst system).</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::ContributionCard</name>
+    <message>
+        <source>%1 per day</source>
+        <translation>%1 pro Tag</translation>
+    </message>
+    <message>
+        <source>%1 TFLOP</source>
+        <translation>%1 TFLOP</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <source>Your contribution</source>
+        <translation>Ihr Beitrag</translation>
+    </message>
+    <message>
+        <source>Credit</source>
+        <translation>Credit</translation>
+    </message>
+    <message>
+        <source>credits</source>
+        <translation>Credits</translation>
+    </message>
+    <message>
+        <source>Recent average credit</source>
+        <translation>Durchschnittlicher Credit zuletzt</translation>
+    </message>
+    <message>
+        <source>Recent average credit: credits per day, averaged so that credit earned a week ago counts half (as BOINC computes it)</source>
+        <translation>Durchschnittlicher Credit zuletzt: Credits pro Tag, so gemittelt, dass vor einer Woche verdienter Credit nur halb zählt (wie BOINC ihn berechnet)</translation>
+    </message>
+    <message>
+        <source>Ledger status</source>
+        <translation>Status des Beitragsjournals</translation>
+    </message>
+    <message>
+        <source>Samples processed</source>
+        <translation>Verarbeitete Samples</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>Rechenarbeit</translation>
+    </message>
+    <message>
+        <source>Hours contributed</source>
+        <translation>Beigetragene Stunden</translation>
+    </message>
+    <message>
+        <source>Data sent</source>
+        <translation>Gesendete Daten</translation>
+    </message>
+    <message>
+        <source>Data received</source>
+        <translation>Empfangene Daten</translation>
+    </message>
+    <message>
+        <source>Time this PC spent computing for the swarm</source>
+        <translation>Zeit, die dieser PC für den Schwarm gerechnet hat</translation>
+    </message>
+    <message>
+        <source>Floating-point operations of the micro-batches this PC trained (1 TFLOP = 10¹² operations; 1 credit = 0.432 TFLOP)</source>
+        <translation>Gleitkommaoperationen der Mikro-Batches, die dieser PC trainiert hat (1 TFLOP = 10¹² Operationen; 1 Credit = 0,432 TFLOP)</translation>
+    </message>
+    <message>
+        <source>Per day</source>
+        <translation>Pro Tag</translation>
+    </message>
+    <message>
+        <source>Show credit per day</source>
+        <translation>Credit pro Tag zeigen</translation>
+    </message>
+    <message>
+        <source>Per hour</source>
+        <translation>Pro Stunde</translation>
+    </message>
+    <message>
+        <source>Show credit per hour</source>
+        <translation>Credit pro Stunde zeigen</translation>
+    </message>
+    <message>
+        <source>%1: %2 credits, %3 samples</source>
+        <translation>%1: %2 Credits, %3 Samples</translation>
+    </message>
+    <message>
+        <source>Credit chart</source>
+        <translation>Credit-Diagramm</translation>
+    </message>
+    <message>
+        <source>History not available: %1</source>
+        <translation>Verlauf nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>This rookery-node keeps no ledger</source>
+        <translation>Dieser rookery-node führt kein Beitragsjournal</translation>
+    </message>
+    <message>
+        <source>Recent average: %1</source>
+        <translation>Durchschnitt zuletzt: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not saved yet (%n unit(s) waiting): %1</source>
+        <translation>
+            <numerusform>Noch nicht gespeichert (%n Einheit wartet): %1</numerusform>
+            <numerusform>Noch nicht gespeichert (%n Einheiten warten): %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Shown once rookery-node answers</source>
+        <translation>Wird angezeigt, sobald rookery-node antwortet</translation>
+    </message>
+    <message>
+        <source>Your contribution is shown once rookery-node answers.</source>
+        <translation>Ihr Beitrag wird angezeigt, sobald rookery-node antwortet.</translation>
+    </message>
+    <message>
+        <source>This rookery-node keeps no ledger, so there is no history to show.</source>
+        <translation>Dieser rookery-node führt kein Beitragsjournal, daher gibt es keinen Verlauf.</translation>
+    </message>
+    <message>
+        <source>Loading the history…</source>
+        <translation>Verlauf wird geladen…</translation>
+    </message>
+    <message>
+        <source>Nothing contributed yet. This PC runs a local benchmark, which earns no credit: credit comes with each micro-batch it trains for a pipeline.</source>
+        <translation>Noch nichts beigetragen. Dieser PC führt einen lokalen Benchmark aus, der keinen Credit bringt: Credit gibt es für jeden Mikro-Batch, den er für eine Pipeline trainiert.</translation>
+    </message>
+    <message>
+        <source>Nothing contributed yet: each micro-batch this PC trains earns credit (1 credit = 432 GFLOP, as in BOINC).</source>
+        <translation>Noch nichts beigetragen: Jeder Mikro-Batch, den dieser PC trainiert, bringt Credit (1 Credit = 432 GFLOP, wie bei BOINC).</translation>
+    </message>
+    <message numerus="yes">
+        <source>Credit per day, the last %n day(s)</source>
+        <translation>
+            <numerusform>Credit pro Tag, %n Tag</numerusform>
+            <numerusform>Credit pro Tag, die letzten %n Tage</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Credit per hour, the last %n hour(s)</source>
+        <translation>
+            <numerusform>Credit pro Stunde, %n Stunde</numerusform>
+            <numerusform>Credit pro Stunde, die letzten %n Stunden</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 credits in all, most on %3 (%4). %5</source>
+        <translation>%1: insgesamt %2 Credits, am meisten bei %3 (%4). %5</translation>
+    </message>
+    <message>
+        <source>Credit: %1</source>
+        <translation>Credit: %1</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::CoordinatorProbe</name>
+    <message>
+        <source>The coordinator at %1 answered (Rookery %2, %3 ms).</source>
+        <translation>Der Koordinator unter %1 hat geantwortet (Rookery %2, %3 ms).</translation>
+    </message>
+    <message>
+        <source>Cannot reach the coordinator at %1. Check the address and your internet connection; the coordinator may also be down or behind a firewall.</source>
+        <translation>Der Koordinator unter %1 ist nicht erreichbar. Prüfen Sie die Adresse und Ihre Internetverbindung; der Koordinator kann auch ausgefallen oder durch eine Firewall abgeschirmt sein.</translation>
+    </message>
+    <message>
+        <source>Something answers at %1, but not the coordinator this link names: the secure handshake failed. Ask the job owner for a new invite link.</source>
+        <translation>Unter %1 antwortet etwas, aber nicht der Koordinator, den dieser Link nennt: Der sichere Verbindungsaufbau ist fehlgeschlagen. Bitten Sie den Betreiber des Auftrags um einen neuen Einladungslink.</translation>
+    </message>
+    <message>
+        <source>The coordinator at %1 refused this PC: it admits only volunteers on its list. Ask the job owner to add this PC, or for another invite.</source>
+        <translation>Der Koordinator unter %1 hat diesen PC abgewiesen: Er lässt nur Freiwillige auf seiner Liste zu. Bitten Sie den Betreiber des Auftrags, diesen PC aufzunehmen, oder um eine andere Einladung.</translation>
+    </message>
+    <message>
+        <source>The coordinator at %1 refused: %2</source>
+        <translation>Der Koordinator unter %1 hat abgelehnt: %2</translation>
+    </message>
+    <message>
+        <source>The coordinator at %1 accepted the connection but did not answer. It may be overloaded; try again later.</source>
+        <translation>Der Koordinator unter %1 hat die Verbindung angenommen, aber nicht geantwortet. Vielleicht ist er überlastet; versuchen Sie es später erneut.</translation>
+    </message>
+    <message>
+        <source>%1 is not a Rookery coordinator.</source>
+        <translation>%1 ist kein Rookery-Koordinator.</translation>
+    </message>
+    <message>
+        <source>Could not contact the coordinator at %1: %2</source>
+        <translation>Der Koordinator unter %1 konnte nicht kontaktiert werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::DemoSwarm</name>
+    <message>
+        <source>%1 could not make a key in %2: %3</source>
+        <translation>%1 konnte in %2 keinen Schlüssel anlegen: %3</translation>
+    </message>
+    <message>
+        <source>rookery-node was not found</source>
+        <translation>rookery-node wurde nicht gefunden</translation>
+    </message>
+    <message>
+        <source>rookery-coordinator was not found beside rookery-node</source>
+        <translation>rookery-coordinator wurde neben rookery-node nicht gefunden</translation>
+    </message>
+    <message>
+        <source>the demo job (demo-job.json) was not found; set ROOKERY_DEMO_JOB</source>
+        <translation>der Demo-Auftrag (demo-job.json) wurde nicht gefunden; setzen Sie ROOKERY_DEMO_JOB</translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation>%1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>%1 is not a demo job Rookery can split</source>
+        <translation>%1 ist kein Demo-Auftrag, den Rookery aufteilen kann</translation>
+    </message>
+    <message>
+        <source>no key for stage %1</source>
+        <translation>kein Schlüssel für Stufe %1</translation>
+    </message>
+    <message>
+        <source>no free port on 127.0.0.1</source>
+        <translation>kein freier Port auf 127.0.0.1</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>could not start %1</source>
+        <translation>%1 konnte nicht gestartet werden</translation>
+    </message>
+    <message>
+        <source>the demo coordinator did not start; see %1</source>
+        <translation>der Demo-Koordinator ist nicht gestartet; siehe %1</translation>
+    </message>
+    <message>
+        <source>the demo coordinator wrote no address to %1</source>
+        <translation>der Demo-Koordinator hat keine Adresse in %1 geschrieben</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::DeviceCard</name>
     <message>
         <source>Device</source>
-        <translation type="unfinished"></translation>
+        <translation>Gerät</translation>
     </message>
     <message>
         <source>Device name</source>
-        <translation type="unfinished"></translation>
+        <translation>Gerätename</translation>
     </message>
     <message>
         <source>GPU memory</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU-Speicher</translation>
     </message>
     <message>
         <source>Utilisation</source>
-        <translation type="unfinished"></translation>
+        <translation>Auslastung</translation>
     </message>
     <message>
         <source>Temperature</source>
-        <translation type="unfinished"></translation>
+        <translation>Temperatur</translation>
     </message>
     <message>
         <source>Power</source>
-        <translation type="unfinished"></translation>
+        <translation>Leistung</translation>
     </message>
     <message>
         <source>Processor</source>
-        <translation type="unfinished"></translation>
+        <translation>Prozessor</translation>
     </message>
     <message>
         <source>Cores</source>
-        <translation type="unfinished"></translation>
+        <translation>Kerne</translation>
     </message>
     <message>
         <source>Memory</source>
-        <translation type="unfinished"></translation>
+        <translation>Arbeitsspeicher</translation>
     </message>
     <message>
         <source>PC load</source>
-        <translation type="unfinished"></translation>
+        <translation>PC-Auslastung</translation>
     </message>
     <message>
         <source>Rookery&apos;s share</source>
-        <translation type="unfinished"></translation>
+        <translation>Anteil von Rookery</translation>
     </message>
     <message>
         <source>Math library</source>
-        <translation type="unfinished"></translation>
+        <translation>Mathematikbibliothek</translation>
     </message>
     <message>
         <source>Measured speed</source>
-        <translation type="unfinished"></translation>
+        <translation>Gemessene Geschwindigkeit</translation>
     </message>
     <message numerus="yes">
         <source>%n logical core(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n logischer Kern</numerusform>
+            <numerusform>%n logische Kerne</numerusform>
         </translation>
     </message>
     <message>
         <source>GPU · computes on %1</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU · rechnet auf %1</translation>
     </message>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2</translation>
     </message>
     <message numerus="yes">
         <source>%n more GPU(s) in this PC</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n weitere GPU in diesem PC</numerusform>
+            <numerusform>%n weitere GPUs in diesem PC</numerusform>
         </translation>
     </message>
     <message>
         <source>CPU · computes on the processor</source>
-        <translation type="unfinished"></translation>
+        <translation>CPU · rechnet auf dem Prozessor</translation>
     </message>
     <message>
         <source>Unknown processor</source>
-        <translation type="unfinished"></translation>
+        <translation>Unbekannter Prozessor</translation>
     </message>
     <message>
         <source>No GPU telemetry: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine GPU-Telemetrie: %1</translation>
     </message>
     <message numerus="yes">
         <source>%1 · Rookery uses %n</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 · Rookery nutzt %n</numerusform>
+            <numerusform>%1 · Rookery nutzt %n</numerusform>
         </translation>
     </message>
     <message>
         <source>measuring…</source>
-        <translation type="unfinished"></translation>
+        <translation>wird gemessen…</translation>
     </message>
     <message>
         <source>Waiting for rookery-node</source>
-        <translation type="unfinished"></translation>
+        <translation>Warten auf rookery-node</translation>
     </message>
     <message>
         <source>This PC</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser PC</translation>
     </message>
     <message>
         <source>The device is shown once rookery-node answers.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Gerät wird angezeigt, sobald rookery-node antwortet.</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::FirstRunDialog</name>
+    <message>
+        <source>Welcome to Rookery</source>
+        <translation>Willkommen bei Rookery</translation>
+    </message>
+    <message>
+        <source>Join a training swarm</source>
+        <translation>Einem Trainingsschwarm beitreten</translation>
+    </message>
+    <message>
+        <source>Rookery lends this PC to a swarm of volunteers who train a neural network together. Choose the swarm to join; you can pause or quit at any time.</source>
+        <translation>Rookery stellt diesen PC einem Schwarm von Freiwilligen zur Verfügung, die gemeinsam ein neuronales Netz trainieren. Wählen Sie den Schwarm, dem Sie beitreten möchten; Sie können jederzeit pausieren oder beenden.</translation>
+    </message>
+    <message>
+        <source>Join the &amp;demo swarm</source>
+        <translation>Dem &amp;Demo-Schwarm beitreten</translation>
+    </message>
+    <message>
+        <source>A small language model trained by a few volunteers on this PC: see Rookery at work within a minute.</source>
+        <translation>Ein kleines Sprachmodell, trainiert von einigen Freiwilligen auf diesem PC: Sehen Sie Rookery in weniger als einer Minute bei der Arbeit.</translation>
+    </message>
+    <message>
+        <source>Or paste an &amp;invite link from a job owner:</source>
+        <translation>Oder fügen Sie den &amp;Einladungslink eines Auftrags ein:</translation>
+    </message>
+    <message>
+        <source>Paste the &amp;invite link a job owner gave you:</source>
+        <translation>Fügen Sie den &amp;Einladungslink ein, den Sie erhalten haben:</translation>
+    </message>
+    <message>
+        <source>Invite link</source>
+        <translation>Einladungslink</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>&amp;Join</source>
+        <translation>&amp;Beitreten</translation>
+    </message>
+    <message>
+        <source>&amp;Not now</source>
+        <translation>&amp;Nicht jetzt</translation>
+    </message>
+    <message>
+        <source>Rookery computes a local benchmark until this PC joins a swarm.</source>
+        <translation>Rookery berechnet einen lokalen Benchmark, bis dieser PC einem Schwarm beitritt.</translation>
+    </message>
+    <message>
+        <source>Job “%1” at coordinator %2.</source>
+        <translation>Auftrag „%1“ beim Koordinator %2.</translation>
+    </message>
+    <message>
+        <source>This is not a valid invite link: %1.</source>
+        <translation>Das ist kein gültiger Einladungslink: %1.</translation>
+    </message>
+    <message>
+        <source>Starting the demo swarm on this PC…</source>
+        <translation>Demo-Schwarm wird auf diesem PC gestartet…</translation>
+    </message>
+    <message>
+        <source>The demo swarm could not start: %1</source>
+        <translation>Der Demo-Schwarm konnte nicht starten: %1</translation>
+    </message>
+    <message>
+        <source>Contacting the coordinator at %1…</source>
+        <translation>Verbindung zum Koordinator unter %1 wird hergestellt…</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::InviteLink</name>
+    <message>
+        <source>the link names no coordinator</source>
+        <translation>der Link nennt keinen Koordinator</translation>
+    </message>
+    <message>
+        <source>the coordinator must be a tcp://host:port address, not “%1”</source>
+        <translation>der Koordinator muss eine tcp://host:port-Adresse sein, nicht „%1“</translation>
+    </message>
+    <message>
+        <source>“%1” is not a valid tcp://host:port address</source>
+        <translation>„%1“ ist keine gültige tcp://host:port-Adresse</translation>
+    </message>
+    <message>
+        <source>the coordinator&apos;s port must be between 1 and 65535, not %1</source>
+        <translation>der Port des Koordinators muss zwischen 1 und 65535 liegen, nicht %1</translation>
+    </message>
+    <message>
+        <source>the link has no coordinator key</source>
+        <translation>der Link enthält keinen Koordinator-Schlüssel</translation>
+    </message>
+    <message>
+        <source>the coordinator key must be 40 characters long, it has %1</source>
+        <translation>der Koordinator-Schlüssel muss 40 Zeichen lang sein, er hat %1</translation>
+    </message>
+    <message>
+        <source>the coordinator key contains “%1”, which is not a Z85 character</source>
+        <translation>der Koordinator-Schlüssel enthält „%1“, das kein Z85-Zeichen ist</translation>
+    </message>
+    <message>
+        <source>the link names no job</source>
+        <translation>der Link nennt keinen Auftrag</translation>
+    </message>
+    <message>
+        <source>the job id is longer than %1 characters</source>
+        <translation>die Auftrags-ID ist länger als %1 Zeichen</translation>
+    </message>
+    <message>
+        <source>the job id may hold only letters, digits, &apos;.&apos;, &apos;-&apos; and &apos;_&apos;</source>
+        <translation>die Auftrags-ID darf nur Buchstaben, Ziffern, &apos;.&apos;, &apos;-&apos; und &apos;_&apos; enthalten</translation>
+    </message>
+    <message>
+        <source>paste an invite link</source>
+        <translation>fügen Sie einen Einladungslink ein</translation>
+    </message>
+    <message>
+        <source>the link is longer than %1 characters</source>
+        <translation>der Link ist länger als %1 Zeichen</translation>
+    </message>
+    <message>
+        <source>an invite link starts with rookery://join?</source>
+        <translation>ein Einladungslink beginnt mit rookery://join?</translation>
+    </message>
+    <message>
+        <source>“%1” in the link is not a name=value pair (is the key percent-encoded?)</source>
+        <translation>„%1“ im Link ist kein Paar name=value (ist der Schlüssel prozentkodiert?)</translation>
+    </message>
+    <message>
+        <source>the link has an unknown part “%1” (is the key percent-encoded?)</source>
+        <translation>der Link hat einen unbekannten Teil „%1“ (ist der Schlüssel prozentkodiert?)</translation>
+    </message>
+    <message>
+        <source>the link gives “%1” twice</source>
+        <translation>der Link gibt „%1“ zweimal an</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::LanguageChooser</name>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>&amp;Sprache:</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+    <message>
+        <source>The system&apos;s (%1)</source>
+        <translation>Systemsprache (%1)</translation>
+    </message>
+    <message>
+        <source>Applies when Rookery starts again.</source>
+        <translation>Gilt ab dem nächsten Start von Rookery.</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::MainWindow</name>
     <message>
         <source>Rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery</translation>
     </message>
     <message>
         <source>Rookery logo</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery-Logo</translation>
     </message>
     <message>
         <source>Lend this PC to a swarm of volunteers training a neural network together.</source>
-        <translation type="unfinished"></translation>
+        <translation>Stellen Sie diesen PC einem Schwarm von Freiwilligen zur Verfügung, die gemeinsam ein neuronales Netz trainieren.</translation>
     </message>
     <message>
         <source>Starts or pauses this PC&apos;s contribution to the training</source>
-        <translation type="unfinished"></translation>
+        <translation>Startet oder pausiert den Beitrag dieses PCs zum Training</translation>
     </message>
     <message>
         <source>rookery-node refused: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node hat abgelehnt: %1</translation>
     </message>
     <message>
         <source>Started rookery-node (process %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node gestartet (Prozess %1)</translation>
     </message>
     <message>
         <source>rookery-node %1 · process %2 · data in %3</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node %1 · Prozess %2 · Daten in %3</translation>
     </message>
     <message>
         <source>rookery-node stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node wurde beendet</translation>
     </message>
     <message>
         <source>Starting rookery-node…</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node wird gestartet…</translation>
     </message>
     <message>
         <source>Connecting to rookery-node…</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbindung zu rookery-node wird hergestellt…</translation>
     </message>
     <message>
         <source>Stopping…</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird beendet…</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>Pausieren</translation>
     </message>
     <message>
         <source>Contribute</source>
-        <translation type="unfinished"></translation>
+        <translation>Beitragen</translation>
     </message>
     <message>
         <source>Rookery is still running</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery läuft weiter</translation>
     </message>
     <message>
         <source>Rookery keeps working in the tray. Use its menu to pause or quit.</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery arbeitet im Infobereich weiter. Über sein Menü können Sie pausieren oder beenden.</translation>
     </message>
     <message>
         <source>Rookery keeps contributing</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery trägt weiter bei</translation>
     </message>
     <message>
         <source>This PC goes on contributing in the background. Open Rookery again to pause it or to quit.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser PC trägt im Hintergrund weiter bei. Öffnen Sie Rookery erneut, um zu pausieren oder zu beenden.</translation>
     </message>
     <message>
         <source>Stopping rookery-node: it finishes its current work unit and saves…</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node wird beendet: Er schließt die aktuelle Arbeitseinheit ab und speichert…</translation>
     </message>
     <message>
         <source>Close Now</source>
-        <translation type="unfinished"></translation>
+        <translation>Jetzt schließen</translation>
     </message>
     <message>
         <source>Quitting Rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery wird beendet</translation>
     </message>
     <message>
         <source>Notice</source>
-        <translation type="unfinished"></translation>
+        <translation>Hinweis</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>Einstellungen…</translation>
+    </message>
+    <message>
+        <source>How much of this PC Rookery may use, while you use it and while it is idle</source>
+        <translation>Wie viel dieses PCs Rookery nutzen darf, während Sie ihn benutzen und während er ruht</translation>
+    </message>
+    <message>
+        <source>Settings are kept by rookery-node, which does not answer: %1</source>
+        <translation>Die Einstellungen verwaltet rookery-node, der nicht antwortet: %1</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::NodeConnection</name>
     <message>
         <source>rookery-node stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node wurde beendet</translation>
     </message>
     <message>
         <source>rookery-node does not answer</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node antwortet nicht</translation>
     </message>
     <message>
         <source>rookery-node is not running</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node läuft nicht</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::NodeLauncher</name>
     <message>
         <source>rookery-node (process %1) is running but does not answer</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node (Prozess %1) läuft, antwortet aber nicht</translation>
     </message>
     <message>
         <source>rookery-node was not found; set ROOKERY_NODE_BIN or install it beside rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node wurde nicht gefunden; setzen Sie ROOKERY_NODE_BIN oder installieren Sie es neben rookery</translation>
     </message>
     <message>
         <source>rookery-node did not start after %1 attempts; see its log</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node ist nach %1 Versuchen nicht gestartet; siehe sein Protokoll</translation>
     </message>
     <message>
         <source>could not start %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 konnte nicht gestartet werden: %2</translation>
     </message>
     <message>
         <source>rookery-node (process %1) does not answer</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node (Prozess %1) antwortet nicht</translation>
     </message>
     <message>
         <source>rookery-node stopped right after starting; see its log</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node wurde direkt nach dem Start beendet; siehe sein Protokoll</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::NodeStateCard</name>
     <message>
         <source>Node</source>
-        <translation type="unfinished"></translation>
+        <translation>Knoten</translation>
     </message>
     <message>
         <source>Node state</source>
-        <translation type="unfinished"></translation>
+        <translation>Knotenstatus</translation>
     </message>
     <message>
         <source>Why</source>
-        <translation type="unfinished"></translation>
+        <translation>Grund</translation>
     </message>
     <message>
         <source>Work units</source>
-        <translation type="unfinished"></translation>
+        <translation>Arbeitseinheiten</translation>
     </message>
     <message>
         <source>Work done</source>
-        <translation type="unfinished"></translation>
+        <translation>Geleistete Arbeit</translation>
     </message>
     <message>
         <source>Current speed</source>
-        <translation type="unfinished"></translation>
+        <translation>Aktuelle Geschwindigkeit</translation>
     </message>
     <message>
         <source>Running for</source>
-        <translation type="unfinished"></translation>
+        <translation>Läuft seit</translation>
     </message>
     <message>
         <source>Coordinator</source>
-        <translation type="unfinished"></translation>
+        <translation>Koordinator</translation>
     </message>
     <message>
         <source>Connecting to rookery-node…</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbindung zu rookery-node wird hergestellt…</translation>
     </message>
     <message>
         <source>idle</source>
-        <translation type="unfinished"></translation>
+        <translation>untätig</translation>
     </message>
     <message>
         <source>none: computing a local benchmark workload</source>
-        <translation type="unfinished"></translation>
+        <translation>keiner: berechnet eine lokale Benchmark-Last</translation>
     </message>
     <message>
         <source>%1 (%2 ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2 ms)</translation>
     </message>
     <message>
         <source>none: training a stage of a fixed pipeline plan</source>
-        <translation type="unfinished"></translation>
+        <translation>keiner: trainiert eine Stufe eines festen Pipeline-Plans</translation>
+    </message>
+    <message>
+        <source>Allowed</source>
+        <translation>Erlaubt</translation>
+    </message>
+    <message>
+        <source>Sensors</source>
+        <translation>Sensoren</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n thread(s)</source>
+        <translation>
+            <numerusform>%n Thread</numerusform>
+            <numerusform>%n Threads</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, %1% CPU time</source>
+        <translation>, %1 % CPU-Zeit</translation>
+    </message>
+    <message>
+        <source>, upload %1 KiB/s</source>
+        <translation>, Upload %1 KiB/s</translation>
+    </message>
+    <message>
+        <source>, download %1 KiB/s</source>
+        <translation>, Download %1 KiB/s</translation>
+    </message>
+    <message>
+        <source> (in use)</source>
+        <translation> (PC in Benutzung)</translation>
+    </message>
+    <message>
+        <source> (idle)</source>
+        <translation> (PC im Leerlauf)</translation>
+    </message>
+    <message>
+        <source>; not available: %1</source>
+        <translation>; nicht verfügbar: %1</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::PipelineDiagram</name>
     <message>
         <source>Pipeline diagram</source>
-        <translation type="unfinished"></translation>
+        <translation>Pipeline-Diagramm</translation>
     </message>
     <message>
         <source>This PC is not in a pipeline</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser PC ist in keiner Pipeline</translation>
     </message>
     <message numerus="yes">
         <source>A pipeline of %n stage(s), from the data to the loss.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Eine Pipeline aus %n Stufe, von den Daten bis zum Verlust.</numerusform>
+            <numerusform>Eine Pipeline aus %n Stufen, von den Daten bis zum Verlust.</numerusform>
         </translation>
     </message>
     <message>
         <source>This PC is stage %1 and holds %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser PC ist Stufe %1 und hält %2.</translation>
     </message>
     <message>
         <source>data</source>
-        <translation type="unfinished"></translation>
+        <translation>Daten</translation>
     </message>
     <message>
         <source>loss</source>
-        <translation type="unfinished"></translation>
+        <translation>Verlust</translation>
     </message>
     <message>
         <source>Stage %1 · this PC</source>
-        <translation type="unfinished"></translation>
+        <translation>Stufe %1 · dieser PC</translation>
     </message>
     <message>
         <source>Stage %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Stufe %1</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::PresenceReporter</name>
+    <message>
+        <source>this window&apos;s input only</source>
+        <translation>nur Eingaben in diesem Fenster</translation>
+    </message>
+    <message>
+        <source>needs the X11 screensaver extension (libXss)</source>
+        <translation>benötigt die X11-Bildschirmschoner-Erweiterung (libXss)</translation>
+    </message>
+    <message>
+        <source>X11 screensaver extension</source>
+        <translation>X11-Bildschirmschoner-Erweiterung</translation>
+    </message>
+    <message>
+        <source>the active window&apos;s _NET_WM_STATE</source>
+        <translation>_NET_WM_STATE des aktiven Fensters</translation>
+    </message>
+    <message>
+        <source>the window manager does not report the active window</source>
+        <translation>die Fensterverwaltung meldet das aktive Fenster nicht</translation>
+    </message>
+    <message>
+        <source>not an X11 session</source>
+        <translation>keine X11-Sitzung</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::SettingsDialog</name>
+    <message>
+        <source>Rookery settings</source>
+        <translation>Rookery-Einstellungen</translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation>Dieser Computer</translation>
+    </message>
+    <message>
+        <source>Start with my session</source>
+        <translation>Mit meiner Sitzung starten</translation>
+    </message>
+    <message>
+        <source>Open Rookery in the tray when you log in (%1)</source>
+        <translation>Rookery beim Anmelden im Infobereich öffnen (%1)</translation>
+    </message>
+    <message>
+        <source>Snooze for an hour</source>
+        <translation>Eine Stunde pausieren</translation>
+    </message>
+    <message>
+        <source>While I use my PC</source>
+        <translation>Während ich meinen PC benutze</translation>
+    </message>
+    <message>
+        <source>While the PC is idle</source>
+        <translation>Während der PC ruht</translation>
+    </message>
+    <message>
+        <source>Always</source>
+        <translation>Immer</translation>
+    </message>
+    <message>
+        <source>any time; e.g. mon-fri 18:00-08:00; weekends 00:00-24:00</source>
+        <translation>jederzeit; z. B. mon-fri 18:00-08:00; weekends 00:00-24:00</translation>
+    </message>
+    <message>
+        <source>none; e.g. steam, blender</source>
+        <translation>keine; z. B. steam, blender</translation>
+    </message>
+    <message>
+        <source>Default: %1</source>
+        <translation>Standard: %1</translation>
+    </message>
+    <message>
+        <source>The node took your settings, but starting with your session could not be changed: %1</source>
+        <translation>Der Knoten hat Ihre Einstellungen übernommen, aber der Start mit Ihrer Sitzung konnte nicht geändert werden: %1</translation>
+    </message>
+    <message>
+        <source>Starting with your session could not be changed: %1</source>
+        <translation>Der Start mit Ihrer Sitzung konnte nicht geändert werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::SingleInstance</name>
+    <message>
+        <source>cannot create %1</source>
+        <translation>%1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>Rookery is already running (process %1) but does not answer</source>
+        <translation>Rookery läuft bereits (Prozess %1), antwortet aber nicht</translation>
+    </message>
+    <message>
+        <source>Rookery is already running but does not answer</source>
+        <translation>Rookery läuft bereits, antwortet aber nicht</translation>
+    </message>
+    <message>
+        <source>cannot listen on %1: %2</source>
+        <translation>auf %1 kann nicht gewartet werden: %2</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::SwarmCard</name>
     <message>
         <source>Your place in the swarm</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihr Platz im Schwarm</translation>
     </message>
     <message>
         <source>Job</source>
-        <translation type="unfinished"></translation>
+        <translation>Auftrag</translation>
     </message>
     <message>
         <source>Place in the pipeline</source>
-        <translation type="unfinished"></translation>
+        <translation>Platz in der Pipeline</translation>
     </message>
     <message>
         <source>Receives from</source>
-        <translation type="unfinished"></translation>
+        <translation>Empfängt von</translation>
     </message>
     <message>
         <source>Sends to</source>
-        <translation type="unfinished"></translation>
+        <translation>Sendet an</translation>
     </message>
     <message>
         <source>In flight</source>
-        <translation type="unfinished"></translation>
+        <translation>Unterwegs</translation>
     </message>
     <message>
         <source>Weight versions</source>
-        <translation type="unfinished"></translation>
+        <translation>Gewichtsversionen</translation>
     </message>
     <message>
         <source>Dropped · rejected</source>
-        <translation type="unfinished"></translation>
+        <translation>Verworfen · abgelehnt</translation>
     </message>
     <message>
         <source>Sent to peers</source>
-        <translation type="unfinished"></translation>
+        <translation>An Peers gesendet</translation>
     </message>
     <message>
         <source>Not in a pipeline yet</source>
-        <translation type="unfinished"></translation>
+        <translation>Noch in keiner Pipeline</translation>
     </message>
     <message>
         <source>Contributing benchmark work</source>
-        <translation type="unfinished"></translation>
+        <translation>Trägt Benchmark-Arbeit bei</translation>
     </message>
     <message>
         <source>Benchmark work only</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur Benchmark-Arbeit</translation>
     </message>
     <message>
         <source>This PC computes a benchmark workload until a coordinator places it in a pipeline.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser PC berechnet eine Benchmark-Last, bis ein Koordinator ihn in eine Pipeline einreiht.</translation>
     </message>
     <message>
         <source>When you contribute, this PC computes a benchmark workload until a coordinator places it in a pipeline.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wenn Sie beitragen, berechnet dieser PC eine Benchmark-Last, bis ein Koordinator ihn in eine Pipeline einreiht.</translation>
     </message>
     <message>
         <source>Job %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Auftrag %1</translation>
     </message>
     <message>
         <source>Pipeline %1 · stage %2 of %3 · %4</source>
-        <translation type="unfinished"></translation>
+        <translation>Pipeline %1 · Stufe %2 von %3 · %4</translation>
     </message>
     <message>
         <source>the dataset (first stage)</source>
-        <translation type="unfinished"></translation>
+        <translation>dem Datensatz (erste Stufe)</translation>
     </message>
     <message>
         <source>nobody: computes the loss (last stage)</source>
-        <translation type="unfinished"></translation>
+        <translation>niemandem: berechnet den Verlust (letzte Stufe)</translation>
     </message>
     <message numerus="yes">
         <source>%n micro-batch(es)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Mikro-Batch</numerusform>
+            <numerusform>%n Mikro-Batches</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 stashed · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 vorgehalten · %2</translation>
     </message>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2</translation>
     </message>
     <message>
         <source>Dropped: micro-batches whose gradient did not come back in time. Rejected: messages that did not match what this stage expected.</source>
-        <translation type="unfinished"></translation>
+        <translation>Verworfen: Mikro-Batches, deren Gradient nicht rechtzeitig zurückkam. Abgelehnt: Nachrichten, die nicht zu dem passten, was diese Stufe erwartete.</translation>
     </message>
     <message>
         <source>Fed every micro-batch it was asked to; none is in flight.</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle angeforderten Mikro-Batches wurden eingespeist; keiner ist unterwegs.</translation>
     </message>
     <message>
         <source>Waiting for rookery-node</source>
-        <translation type="unfinished"></translation>
+        <translation>Warten auf rookery-node</translation>
     </message>
     <message>
         <source>The swarm is shown once rookery-node answers.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Schwarm wird angezeigt, sobald rookery-node antwortet.</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::TrainingCard</name>
     <message>
         <source>Training</source>
-        <translation type="unfinished"></translation>
+        <translation>Training</translation>
     </message>
     <message>
         <source>Loss</source>
-        <translation type="unfinished"></translation>
+        <translation>Verlust</translation>
     </message>
     <message>
         <source>Moving average</source>
-        <translation type="unfinished"></translation>
+        <translation>Gleitender Durchschnitt</translation>
     </message>
     <message>
         <source>micro-batches</source>
-        <translation type="unfinished"></translation>
+        <translation>Mikro-Batches</translation>
     </message>
     <message>
         <source>Loss chart</source>
-        <translation type="unfinished"></translation>
+        <translation>Verlustdiagramm</translation>
     </message>
     <message>
         <source>Loss of each micro-batch this stage completed (faint) and its moving average</source>
-        <translation type="unfinished"></translation>
+        <translation>Verlust jedes Mikro-Batches, den diese Stufe abgeschlossen hat (blass), und sein gleitender Durchschnitt</translation>
     </message>
     <message>
         <source>Samples</source>
-        <translation type="unfinished"></translation>
+        <translation>Samples</translation>
     </message>
     <message>
         <source>Speed</source>
-        <translation type="unfinished"></translation>
+        <translation>Geschwindigkeit</translation>
     </message>
     <message>
         <source>Optimizer steps</source>
-        <translation type="unfinished"></translation>
+        <translation>Optimierungsschritte</translation>
     </message>
     <message>
         <source>No model to train yet: the loss curve appears here once this PC trains a stage of a pipeline.</source>
-        <translation type="unfinished"></translation>
+        <translation>Noch kein Modell zu trainieren: Die Verlustkurve erscheint hier, sobald dieser PC eine Stufe einer Pipeline trainiert.</translation>
     </message>
     <message>
         <source>Waiting for the first micro-batch to come back through the pipeline…</source>
-        <translation type="unfinished"></translation>
+        <translation>Warten, bis der erste Mikro-Batch durch die Pipeline zurückkommt…</translation>
     </message>
     <message>
         <source>Press Contribute to train: the loss curve appears here.</source>
-        <translation type="unfinished"></translation>
+        <translation>Klicken Sie auf „Beitragen“, um zu trainieren: Die Verlustkurve erscheint hier.</translation>
     </message>
     <message>
         <source>%1 · average %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · Durchschnitt %2</translation>
     </message>
     <message>
         <source>none yet</source>
-        <translation type="unfinished"></translation>
+        <translation>noch keiner</translation>
     </message>
     <message>
         <source>idle</source>
-        <translation type="unfinished"></translation>
+        <translation>untätig</translation>
     </message>
     <message>
         <source>The training is shown once rookery-node answers.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Training wird angezeigt, sobald rookery-node antwortet.</translation>
     </message>
     <message>
         <source>No loss yet</source>
-        <translation type="unfinished"></translation>
+        <translation>Noch kein Verlust</translation>
     </message>
     <message>
         <source>Loss %1 after %2 micro-batches; %3 at micro-batch %4</source>
-        <translation type="unfinished"></translation>
+        <translation>Verlust %1 nach %2 Mikro-Batches; %3 bei Mikro-Batch %4</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::TrayIcon</name>
     <message>
         <source>Rookery tray menu</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery-Menü im Infobereich</translation>
     </message>
     <message>
         <source>Contribute</source>
-        <translation type="unfinished"></translation>
+        <translation>Beitragen</translation>
     </message>
     <message>
         <source>Open Rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery öffnen</translation>
     </message>
     <message>
         <source>Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>Beenden</translation>
     </message>
     <message>
         <source>Stop contributing, stop rookery-node and close Rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>Beitrag beenden, rookery-node stoppen und Rookery schließen</translation>
     </message>
     <message>
         <source>Rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>Pausieren</translation>
     </message>
     <message>
         <source>Rookery: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery: %1</translation>
+    </message>
+    <message>
+        <source>Rookery: the disk is full</source>
+        <translation>Rookery: Der Datenträger ist voll</translation>
+    </message>
+    <message>
+        <source>rookery-node cannot save its work: %1. Free some disk space on this PC, then start Rookery again.</source>
+        <translation>rookery-node kann seine Arbeit nicht speichern: %1. Geben Sie auf diesem PC Speicherplatz frei und starten Sie Rookery dann erneut.</translation>
+    </message>
+    <message>
+        <source>Rookery stopped contributing</source>
+        <translation>Rookery trägt nicht mehr bei</translation>
+    </message>
+    <message>
+        <source>rookery-node reports an error: %1</source>
+        <translation>rookery-node meldet einen Fehler: %1</translation>
+    </message>
+    <message>
+        <source>The coordinator refused this PC</source>
+        <translation>Der Koordinator hat diesen PC abgewiesen</translation>
+    </message>
+    <message>
+        <source>%1. This PC no longer trains with the swarm; open Rookery for details.</source>
+        <translation>%1. Dieser PC trainiert nicht mehr mit dem Schwarm; Einzelheiten zeigt Rookery.</translation>
+    </message>
+    <message>
+        <source>The training job ended</source>
+        <translation>Der Trainingsauftrag ist beendet</translation>
+    </message>
+    <message>
+        <source>This PC has nothing more to do for its job. Thank you for contributing!</source>
+        <translation>Dieser PC hat für seinen Auftrag nichts mehr zu tun. Danke für Ihren Beitrag!</translation>
+    </message>
+    <message>
+        <source>“%1” has ended: this PC has nothing more to do for it. Thank you for contributing!</source>
+        <translation>„%1“ ist beendet: Dieser PC hat dafür nichts mehr zu tun. Danke für Ihren Beitrag!</translation>
     </message>
 </context>
 </TS>

@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>Autostart</name>
+    <message>
+        <source>Cannot create the folder %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot remove %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot change %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A program path with a line break cannot start with the session</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Format</name>
     <message>
         <source>%1 GiB</source>
@@ -148,6 +171,252 @@
     </message>
 </context>
 <context>
+    <name>rookery::ui::ContributionCard</name>
+    <message>
+        <source>%1 per day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 TFLOP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your contribution</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Credit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>credits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent average credit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent average credit: credits per day, averaged so that credit earned a week ago counts half (as BOINC computes it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ledger status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Samples processed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hours contributed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data received</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time this PC spent computing for the swarm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Floating-point operations of the micro-batches this PC trained (1 TFLOP = 10¹² operations; 1 credit = 0.432 TFLOP)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show credit per day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show credit per hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 credits, %3 samples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Credit chart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History not available: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This rookery-node keeps no ledger</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent average: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Not saved yet (%n unit(s) waiting): %1</source>
+        <translation>
+            <numerusform>Not saved yet (%n unit waiting): %1</numerusform>
+            <numerusform>Not saved yet (%n units waiting): %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Shown once rookery-node answers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your contribution is shown once rookery-node answers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This rookery-node keeps no ledger, so there is no history to show.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading the history…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing contributed yet. This PC runs a local benchmark, which earns no credit: credit comes with each micro-batch it trains for a pipeline.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing contributed yet: each micro-batch this PC trains earns credit (1 credit = 432 GFLOP, as in BOINC).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Credit per day, the last %n day(s)</source>
+        <translation>
+            <numerusform>Credit per day, the last %n day</numerusform>
+            <numerusform>Credit per day, the last %n days</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Credit per hour, the last %n hour(s)</source>
+        <translation>
+            <numerusform>Credit per hour, the last %n hour</numerusform>
+            <numerusform>Credit per hour, the last %n hours</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 credits in all, most on %3 (%4). %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Credit: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::CoordinatorProbe</name>
+    <message>
+        <source>The coordinator at %1 answered (Rookery %2, %3 ms).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot reach the coordinator at %1. Check the address and your internet connection; the coordinator may also be down or behind a firewall.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Something answers at %1, but not the coordinator this link names: the secure handshake failed. Ask the job owner for a new invite link.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The coordinator at %1 refused this PC: it admits only volunteers on its list. Ask the job owner to add this PC, or for another invite.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The coordinator at %1 refused: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The coordinator at %1 accepted the connection but did not answer. It may be overloaded; try again later.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a Rookery coordinator.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not contact the coordinator at %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::DemoSwarm</name>
+    <message>
+        <source>%1 could not make a key in %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rookery-node was not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rookery-coordinator was not found beside rookery-node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the demo job (demo-job.json) was not found; set ROOKERY_DEMO_JOB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a demo job Rookery can split</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no key for stage %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no free port on 127.0.0.1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>could not start %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the demo coordinator did not start; see %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the demo coordinator wrote no address to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>rookery::ui::DeviceCard</name>
     <message numerus="yes">
         <source>%n logical core(s)</source>
@@ -260,6 +529,163 @@
     </message>
 </context>
 <context>
+    <name>rookery::ui::FirstRunDialog</name>
+    <message>
+        <source>Welcome to Rookery</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Join a training swarm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rookery lends this PC to a swarm of volunteers who train a neural network together. Choose the swarm to join; you can pause or quit at any time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Join the &amp;demo swarm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A small language model trained by a few volunteers on this PC: see Rookery at work within a minute.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Or paste an &amp;invite link from a job owner:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paste the &amp;invite link a job owner gave you:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invite link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Join</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Not now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rookery computes a local benchmark until this PC joins a swarm.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job “%1” at coordinator %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This is not a valid invite link: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting the demo swarm on this PC…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The demo swarm could not start: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contacting the coordinator at %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::InviteLink</name>
+    <message>
+        <source>the link names no coordinator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the coordinator must be a tcp://host:port address, not “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is not a valid tcp://host:port address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the coordinator&apos;s port must be between 1 and 65535, not %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the link has no coordinator key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the coordinator key must be 40 characters long, it has %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the coordinator key contains “%1”, which is not a Z85 character</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the link names no job</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the job id is longer than %1 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the job id may hold only letters, digits, &apos;.&apos;, &apos;-&apos; and &apos;_&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>paste an invite link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the link is longer than %1 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an invite link starts with rookery://join?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” in the link is not a name=value pair (is the key percent-encoded?)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the link has an unknown part “%1” (is the key percent-encoded?)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the link gives “%1” twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::LanguageChooser</name>
+    <message>
+        <source>&amp;Language:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The system&apos;s (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Applies when Rookery starts again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>rookery::ui::MainWindow</name>
     <message>
         <source>Rookery</source>
@@ -343,6 +769,18 @@
     </message>
     <message>
         <source>Notice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How much of this PC Rookery may use, while you use it and while it is idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings are kept by rookery-node, which does not answer: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -442,6 +880,45 @@
         <source>none: training a stage of a fixed pipeline plan</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sensors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n thread(s)</source>
+        <translation>
+            <numerusform>%n thread</numerusform>
+            <numerusform>%n threads</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, %1% CPU time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, upload %1 KiB/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, download %1 KiB/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (in use)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (idle)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; not available: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::PipelineDiagram</name>
@@ -478,6 +955,107 @@
     </message>
     <message>
         <source>Stage %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::PresenceReporter</name>
+    <message>
+        <source>this window&apos;s input only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>needs the X11 screensaver extension (libXss)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>X11 screensaver extension</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the active window&apos;s _NET_WM_STATE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the window manager does not report the active window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not an X11 session</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::SettingsDialog</name>
+    <message>
+        <source>Rookery settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start with my session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Rookery in the tray when you log in (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Snooze for an hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>While I use my PC</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>While the PC is idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Always</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any time; e.g. mon-fri 18:00-08:00; weekends 00:00-24:00</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none; e.g. steam, blender</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Default: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The node took your settings, but starting with your session could not be changed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting with your session could not be changed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::SingleInstance</name>
+    <message>
+        <source>cannot create %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rookery is already running (process %1) but does not answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rookery is already running but does not answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot listen on %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -694,6 +1272,42 @@
     </message>
     <message>
         <source>Rookery: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rookery: the disk is full</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rookery-node cannot save its work: %1. Free some disk space on this PC, then start Rookery again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rookery stopped contributing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rookery-node reports an error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The coordinator refused this PC</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. This PC no longer trains with the swarm; open Rookery for details.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The training job ended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This PC has nothing more to do for its job. Thank you for contributing!</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” has ended: this PC has nothing more to do for it. Thank you for contributing!</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

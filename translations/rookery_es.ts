@@ -2,699 +2,1313 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="es_ES">
 <context>
+    <name>Autostart</name>
+    <message>
+        <source>Cannot create the folder %1</source>
+        <translation>No se puede crear la carpeta %1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>No se puede escribir %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1: %2</source>
+        <translation>No se puede eliminar %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot change %1</source>
+        <translation>No se puede cambiar %1</translation>
+    </message>
+    <message>
+        <source>A program path with a line break cannot start with the session</source>
+        <translation>Una ruta de programa con un salto de línea no puede iniciarse con la sesión</translation>
+    </message>
+</context>
+<context>
     <name>Format</name>
     <message>
         <source>%1 GiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 GiB</translation>
     </message>
     <message>
         <source>%1 MiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 MiB</translation>
     </message>
     <message>
         <source>%1 KiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 KiB</translation>
     </message>
     <message>
         <source>%1 B</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 B</translation>
     </message>
     <message>
         <source>%1 / %2 GiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 GiB</translation>
     </message>
     <message>
         <source>%1 / %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 s</translation>
     </message>
     <message>
         <source>%1 min %2 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 min %2 s</translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 h %2 min</translation>
     </message>
     <message>
         <source>%1 d %2 h</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 d %2 h</translation>
     </message>
     <message>
         <source>%1 PFLOP</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 PFLOP</translation>
     </message>
     <message>
         <source>%1 TFLOP</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 TFLOP</translation>
     </message>
     <message>
         <source>%1 TFLOP/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 TFLOP/s</translation>
     </message>
     <message>
         <source>%1 GFLOP/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 GFLOP/s</translation>
     </message>
     <message>
         <source>%1 %</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %</translation>
     </message>
     <message>
         <source>%1 °C</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 °C</translation>
     </message>
     <message>
         <source>%1 W of %2 W</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 W de %2 W</translation>
     </message>
     <message>
         <source>%1 W</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 W</translation>
     </message>
     <message>
         <source>Not running</source>
-        <translation type="unfinished"></translation>
+        <translation>Detenido</translation>
     </message>
     <message>
         <source>Starting</source>
-        <translation type="unfinished"></translation>
+        <translation>Iniciando</translation>
     </message>
     <message>
         <source>Paused</source>
-        <translation type="unfinished"></translation>
+        <translation>En pausa</translation>
     </message>
     <message>
         <source>Contributing</source>
-        <translation type="unfinished"></translation>
+        <translation>Contribuyendo</translation>
     </message>
     <message>
         <source>Stopping</source>
-        <translation type="unfinished"></translation>
+        <translation>Deteniéndose</translation>
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Error</translation>
     </message>
     <message>
         <source>Unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>Desconocido</translation>
     </message>
     <message>
         <source>%1 GFLOP</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 GFLOP</translation>
     </message>
     <message>
         <source>block %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>bloque %1 de %2</translation>
     </message>
     <message>
         <source>blocks %1–%2 of %3</source>
-        <translation type="unfinished"></translation>
+        <translation>bloques %1–%2 de %3</translation>
     </message>
     <message>
         <source>%1 samples/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muestras/s</translation>
     </message>
 </context>
 <context>
     <name>main</name>
     <message>
         <source>Rookery: lend this PC to a swarm that trains a neural network together.</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery: presta este PC a un enjambre que entrena una red neuronal en común.</translation>
     </message>
     <message>
         <source>Folder of rookery-node&apos;s control sockets (default: $XDG_RUNTIME_DIR/rookery).</source>
-        <translation type="unfinished"></translation>
+        <translation>Carpeta de los sockets de control de rookery-node (predeterminada: $XDG_RUNTIME_DIR/rookery).</translation>
     </message>
     <message>
         <source>The rookery-node program to start when none runs.</source>
-        <translation type="unfinished"></translation>
+        <translation>El programa rookery-node que se inicia cuando no hay ninguno en ejecución.</translation>
     </message>
     <message>
         <source>Start in the tray, without opening the window.</source>
-        <translation type="unfinished"></translation>
+        <translation>Iniciar en la bandeja del sistema, sin abrir la ventana.</translation>
     </message>
     <message>
         <source>Contribute at once: ask rookery-node to contribute as soon as it answers (starting it when none runs).</source>
-        <translation type="unfinished"></translation>
+        <translation>Contribuir de inmediato: pedir a rookery-node que contribuya en cuanto responda (iniciándolo si no hay ninguno en ejecución).</translation>
     </message>
     <message>
         <source>Light or dark colours, or those of the desktop (default: the appearance/colours setting, else system).</source>
-        <translation type="unfinished"></translation>
+        <translation>Colores claros u oscuros, o los del escritorio (predeterminado: el ajuste appearance/colours; si no, system).</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::ContributionCard</name>
+    <message>
+        <source>%1 per day</source>
+        <translation>%1 al día</translation>
+    </message>
+    <message>
+        <source>%1 TFLOP</source>
+        <translation>%1 TFLOP</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <source>Your contribution</source>
+        <translation>Tu contribución</translation>
+    </message>
+    <message>
+        <source>Credit</source>
+        <translation>Crédito</translation>
+    </message>
+    <message>
+        <source>credits</source>
+        <translation>créditos</translation>
+    </message>
+    <message>
+        <source>Recent average credit</source>
+        <translation>Crédito medio reciente</translation>
+    </message>
+    <message>
+        <source>Recent average credit: credits per day, averaged so that credit earned a week ago counts half (as BOINC computes it)</source>
+        <translation>Crédito medio reciente: créditos al día, promediados de modo que el crédito obtenido hace una semana cuenta la mitad (como lo calcula BOINC)</translation>
+    </message>
+    <message>
+        <source>Ledger status</source>
+        <translation>Estado del registro</translation>
+    </message>
+    <message>
+        <source>Samples processed</source>
+        <translation>Muestras procesadas</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>Cómputo</translation>
+    </message>
+    <message>
+        <source>Hours contributed</source>
+        <translation>Horas aportadas</translation>
+    </message>
+    <message>
+        <source>Data sent</source>
+        <translation>Datos enviados</translation>
+    </message>
+    <message>
+        <source>Data received</source>
+        <translation>Datos recibidos</translation>
+    </message>
+    <message>
+        <source>Time this PC spent computing for the swarm</source>
+        <translation>Tiempo que este PC ha dedicado a calcular para el enjambre</translation>
+    </message>
+    <message>
+        <source>Floating-point operations of the micro-batches this PC trained (1 TFLOP = 10¹² operations; 1 credit = 0.432 TFLOP)</source>
+        <translation>Operaciones de coma flotante de los microlotes que entrenó este PC (1 TFLOP = 10¹² operaciones; 1 crédito = 0,432 TFLOP)</translation>
+    </message>
+    <message>
+        <source>Per day</source>
+        <translation>Por día</translation>
+    </message>
+    <message>
+        <source>Show credit per day</source>
+        <translation>Mostrar el crédito por día</translation>
+    </message>
+    <message>
+        <source>Per hour</source>
+        <translation>Por hora</translation>
+    </message>
+    <message>
+        <source>Show credit per hour</source>
+        <translation>Mostrar el crédito por hora</translation>
+    </message>
+    <message>
+        <source>%1: %2 credits, %3 samples</source>
+        <translation>%1: %2 créditos, %3 muestras</translation>
+    </message>
+    <message>
+        <source>Credit chart</source>
+        <translation>Gráfico de créditos</translation>
+    </message>
+    <message>
+        <source>History not available: %1</source>
+        <translation>Historial no disponible: %1</translation>
+    </message>
+    <message>
+        <source>This rookery-node keeps no ledger</source>
+        <translation>Este rookery-node no lleva registro</translation>
+    </message>
+    <message>
+        <source>Recent average: %1</source>
+        <translation>Media reciente: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not saved yet (%n unit(s) waiting): %1</source>
+        <translation>
+            <numerusform>Aún sin guardar (%n unidad en espera): %1</numerusform>
+            <numerusform>Aún sin guardar (%n unidades en espera): %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Shown once rookery-node answers</source>
+        <translation>Se mostrará en cuanto responda rookery-node</translation>
+    </message>
+    <message>
+        <source>Your contribution is shown once rookery-node answers.</source>
+        <translation>Tu contribución aparecerá en cuanto responda rookery-node.</translation>
+    </message>
+    <message>
+        <source>This rookery-node keeps no ledger, so there is no history to show.</source>
+        <translation>Este rookery-node no lleva registro, así que no hay historial que mostrar.</translation>
+    </message>
+    <message>
+        <source>Loading the history…</source>
+        <translation>Cargando el historial…</translation>
+    </message>
+    <message>
+        <source>Nothing contributed yet. This PC runs a local benchmark, which earns no credit: credit comes with each micro-batch it trains for a pipeline.</source>
+        <translation>Aún no has contribuido nada. Este PC ejecuta una prueba local, que no da crédito: el crédito llega con cada microlote que entrena para una canalización.</translation>
+    </message>
+    <message>
+        <source>Nothing contributed yet: each micro-batch this PC trains earns credit (1 credit = 432 GFLOP, as in BOINC).</source>
+        <translation>Aún no has contribuido nada: cada microlote que entrena este PC da crédito (1 crédito = 432 GFLOP, como en BOINC).</translation>
+    </message>
+    <message numerus="yes">
+        <source>Credit per day, the last %n day(s)</source>
+        <translation>
+            <numerusform>Crédito por día, %n día</numerusform>
+            <numerusform>Crédito por día, los últimos %n días</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Credit per hour, the last %n hour(s)</source>
+        <translation>
+            <numerusform>Crédito por hora, %n hora</numerusform>
+            <numerusform>Crédito por hora, las últimas %n horas</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 credits in all, most on %3 (%4). %5</source>
+        <translation>%1: %2 créditos en total, la mayor parte en %3 (%4). %5</translation>
+    </message>
+    <message>
+        <source>Credit: %1</source>
+        <translation>Crédito: %1</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::CoordinatorProbe</name>
+    <message>
+        <source>The coordinator at %1 answered (Rookery %2, %3 ms).</source>
+        <translation>El coordinador en %1 respondió (Rookery %2, %3 ms).</translation>
+    </message>
+    <message>
+        <source>Cannot reach the coordinator at %1. Check the address and your internet connection; the coordinator may also be down or behind a firewall.</source>
+        <translation>No se puede contactar con el coordinador en %1. Comprueba la dirección y tu conexión a internet; también puede que el coordinador esté caído o detrás de un cortafuegos.</translation>
+    </message>
+    <message>
+        <source>Something answers at %1, but not the coordinator this link names: the secure handshake failed. Ask the job owner for a new invite link.</source>
+        <translation>Algo responde en %1, pero no el coordinador que indica este enlace: falló el establecimiento de la conexión segura. Pide al propietario del trabajo un nuevo enlace de invitación.</translation>
+    </message>
+    <message>
+        <source>The coordinator at %1 refused this PC: it admits only volunteers on its list. Ask the job owner to add this PC, or for another invite.</source>
+        <translation>El coordinador en %1 rechazó este PC: solo admite a los voluntarios de su lista. Pide al propietario del trabajo que añada este PC o que te dé otra invitación.</translation>
+    </message>
+    <message>
+        <source>The coordinator at %1 refused: %2</source>
+        <translation>El coordinador en %1 lo rechazó: %2</translation>
+    </message>
+    <message>
+        <source>The coordinator at %1 accepted the connection but did not answer. It may be overloaded; try again later.</source>
+        <translation>El coordinador en %1 aceptó la conexión pero no respondió. Puede que esté sobrecargado; inténtalo más tarde.</translation>
+    </message>
+    <message>
+        <source>%1 is not a Rookery coordinator.</source>
+        <translation>%1 no es un coordinador de Rookery.</translation>
+    </message>
+    <message>
+        <source>Could not contact the coordinator at %1: %2</source>
+        <translation>No se pudo contactar con el coordinador en %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::DemoSwarm</name>
+    <message>
+        <source>%1 could not make a key in %2: %3</source>
+        <translation>%1 no pudo crear una clave en %2: %3</translation>
+    </message>
+    <message>
+        <source>rookery-node was not found</source>
+        <translation>no se encontró rookery-node</translation>
+    </message>
+    <message>
+        <source>rookery-coordinator was not found beside rookery-node</source>
+        <translation>no se encontró rookery-coordinator junto a rookery-node</translation>
+    </message>
+    <message>
+        <source>the demo job (demo-job.json) was not found; set ROOKERY_DEMO_JOB</source>
+        <translation>no se encontró el trabajo de demostración (demo-job.json); define ROOKERY_DEMO_JOB</translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation>no se puede crear %1</translation>
+    </message>
+    <message>
+        <source>%1 is not a demo job Rookery can split</source>
+        <translation>%1 no es un trabajo de demostración que Rookery pueda dividir</translation>
+    </message>
+    <message>
+        <source>no key for stage %1</source>
+        <translation>no hay clave para la etapa %1</translation>
+    </message>
+    <message>
+        <source>no free port on 127.0.0.1</source>
+        <translation>no hay ningún puerto libre en 127.0.0.1</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>no se puede escribir %1</translation>
+    </message>
+    <message>
+        <source>could not start %1</source>
+        <translation>no se pudo iniciar %1</translation>
+    </message>
+    <message>
+        <source>the demo coordinator did not start; see %1</source>
+        <translation>el coordinador de demostración no arrancó; consulta %1</translation>
+    </message>
+    <message>
+        <source>the demo coordinator wrote no address to %1</source>
+        <translation>el coordinador de demostración no escribió ninguna dirección en %1</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::DeviceCard</name>
     <message>
         <source>Device</source>
-        <translation type="unfinished"></translation>
+        <translation>Dispositivo</translation>
     </message>
     <message>
         <source>Device name</source>
-        <translation type="unfinished"></translation>
+        <translation>Nombre del dispositivo</translation>
     </message>
     <message>
         <source>GPU memory</source>
-        <translation type="unfinished"></translation>
+        <translation>Memoria de la GPU</translation>
     </message>
     <message>
         <source>Utilisation</source>
-        <translation type="unfinished"></translation>
+        <translation>Uso</translation>
     </message>
     <message>
         <source>Temperature</source>
-        <translation type="unfinished"></translation>
+        <translation>Temperatura</translation>
     </message>
     <message>
         <source>Power</source>
-        <translation type="unfinished"></translation>
+        <translation>Potencia</translation>
     </message>
     <message>
         <source>Processor</source>
-        <translation type="unfinished"></translation>
+        <translation>Procesador</translation>
     </message>
     <message>
         <source>Cores</source>
-        <translation type="unfinished"></translation>
+        <translation>Núcleos</translation>
     </message>
     <message>
         <source>Memory</source>
-        <translation type="unfinished"></translation>
+        <translation>Memoria</translation>
     </message>
     <message>
         <source>PC load</source>
-        <translation type="unfinished"></translation>
+        <translation>Carga del PC</translation>
     </message>
     <message>
         <source>Rookery&apos;s share</source>
-        <translation type="unfinished"></translation>
+        <translation>Parte de Rookery</translation>
     </message>
     <message>
         <source>Math library</source>
-        <translation type="unfinished"></translation>
+        <translation>Biblioteca matemática</translation>
     </message>
     <message>
         <source>Measured speed</source>
-        <translation type="unfinished"></translation>
+        <translation>Velocidad medida</translation>
     </message>
     <message numerus="yes">
         <source>%n logical core(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n núcleo lógico</numerusform>
+            <numerusform>%n núcleos lógicos</numerusform>
         </translation>
     </message>
     <message>
         <source>GPU · computes on %1</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU · calcula en %1</translation>
     </message>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2</translation>
     </message>
     <message numerus="yes">
         <source>%n more GPU(s) in this PC</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n GPU más en este PC</numerusform>
+            <numerusform>%n GPU más en este PC</numerusform>
         </translation>
     </message>
     <message>
         <source>CPU · computes on the processor</source>
-        <translation type="unfinished"></translation>
+        <translation>CPU · calcula en el procesador</translation>
     </message>
     <message>
         <source>Unknown processor</source>
-        <translation type="unfinished"></translation>
+        <translation>Procesador desconocido</translation>
     </message>
     <message>
         <source>No GPU telemetry: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Sin telemetría de la GPU: %1</translation>
     </message>
     <message numerus="yes">
         <source>%1 · Rookery uses %n</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 · Rookery usa %n</numerusform>
+            <numerusform>%1 · Rookery usa %n</numerusform>
         </translation>
     </message>
     <message>
         <source>measuring…</source>
-        <translation type="unfinished"></translation>
+        <translation>midiendo…</translation>
     </message>
     <message>
         <source>Waiting for rookery-node</source>
-        <translation type="unfinished"></translation>
+        <translation>Esperando a rookery-node</translation>
     </message>
     <message>
         <source>This PC</source>
-        <translation type="unfinished"></translation>
+        <translation>Este PC</translation>
     </message>
     <message>
         <source>The device is shown once rookery-node answers.</source>
-        <translation type="unfinished"></translation>
+        <translation>El dispositivo aparecerá en cuanto responda rookery-node.</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::FirstRunDialog</name>
+    <message>
+        <source>Welcome to Rookery</source>
+        <translation>Te damos la bienvenida a Rookery</translation>
+    </message>
+    <message>
+        <source>Join a training swarm</source>
+        <translation>Únete a un enjambre de entrenamiento</translation>
+    </message>
+    <message>
+        <source>Rookery lends this PC to a swarm of volunteers who train a neural network together. Choose the swarm to join; you can pause or quit at any time.</source>
+        <translation>Rookery presta este PC a un enjambre de voluntarios que entrenan juntos una red neuronal. Elige el enjambre al que unirte; puedes pausar o salir en cualquier momento.</translation>
+    </message>
+    <message>
+        <source>Join the &amp;demo swarm</source>
+        <translation>Unirse al enjambre de &amp;demostración</translation>
+    </message>
+    <message>
+        <source>A small language model trained by a few volunteers on this PC: see Rookery at work within a minute.</source>
+        <translation>Un pequeño modelo de lenguaje entrenado por unos pocos voluntarios en este PC: verás Rookery en acción en menos de un minuto.</translation>
+    </message>
+    <message>
+        <source>Or paste an &amp;invite link from a job owner:</source>
+        <translation>O pega un enlace de &amp;invitación del propietario de un trabajo:</translation>
+    </message>
+    <message>
+        <source>Paste the &amp;invite link a job owner gave you:</source>
+        <translation>Pega el enlace de &amp;invitación que te dio el propietario del trabajo:</translation>
+    </message>
+    <message>
+        <source>Invite link</source>
+        <translation>Enlace de invitación</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Estado</translation>
+    </message>
+    <message>
+        <source>&amp;Join</source>
+        <translation>&amp;Unirse</translation>
+    </message>
+    <message>
+        <source>&amp;Not now</source>
+        <translation>&amp;Ahora no</translation>
+    </message>
+    <message>
+        <source>Rookery computes a local benchmark until this PC joins a swarm.</source>
+        <translation>Rookery calcula una prueba local hasta que este PC se una a un enjambre.</translation>
+    </message>
+    <message>
+        <source>Job “%1” at coordinator %2.</source>
+        <translation>Trabajo «%1» en el coordinador %2.</translation>
+    </message>
+    <message>
+        <source>This is not a valid invite link: %1.</source>
+        <translation>No es un enlace de invitación válido: %1.</translation>
+    </message>
+    <message>
+        <source>Starting the demo swarm on this PC…</source>
+        <translation>Iniciando el enjambre de demostración en este PC…</translation>
+    </message>
+    <message>
+        <source>The demo swarm could not start: %1</source>
+        <translation>No se pudo iniciar el enjambre de demostración: %1</translation>
+    </message>
+    <message>
+        <source>Contacting the coordinator at %1…</source>
+        <translation>Contactando con el coordinador en %1…</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::InviteLink</name>
+    <message>
+        <source>the link names no coordinator</source>
+        <translation>el enlace no indica ningún coordinador</translation>
+    </message>
+    <message>
+        <source>the coordinator must be a tcp://host:port address, not “%1”</source>
+        <translation>el coordinador debe ser una dirección tcp://host:port, no «%1»</translation>
+    </message>
+    <message>
+        <source>“%1” is not a valid tcp://host:port address</source>
+        <translation>«%1» no es una dirección tcp://host:port válida</translation>
+    </message>
+    <message>
+        <source>the coordinator&apos;s port must be between 1 and 65535, not %1</source>
+        <translation>el puerto del coordinador debe estar entre 1 y 65535, no %1</translation>
+    </message>
+    <message>
+        <source>the link has no coordinator key</source>
+        <translation>el enlace no tiene la clave del coordinador</translation>
+    </message>
+    <message>
+        <source>the coordinator key must be 40 characters long, it has %1</source>
+        <translation>la clave del coordinador debe tener 40 caracteres, tiene %1</translation>
+    </message>
+    <message>
+        <source>the coordinator key contains “%1”, which is not a Z85 character</source>
+        <translation>la clave del coordinador contiene «%1», que no es un carácter Z85</translation>
+    </message>
+    <message>
+        <source>the link names no job</source>
+        <translation>el enlace no indica ningún trabajo</translation>
+    </message>
+    <message>
+        <source>the job id is longer than %1 characters</source>
+        <translation>el identificador del trabajo supera los %1 caracteres</translation>
+    </message>
+    <message>
+        <source>the job id may hold only letters, digits, &apos;.&apos;, &apos;-&apos; and &apos;_&apos;</source>
+        <translation>el identificador del trabajo solo puede contener letras, dígitos, &apos;.&apos;, &apos;-&apos; y &apos;_&apos;</translation>
+    </message>
+    <message>
+        <source>paste an invite link</source>
+        <translation>pega un enlace de invitación</translation>
+    </message>
+    <message>
+        <source>the link is longer than %1 characters</source>
+        <translation>el enlace supera los %1 caracteres</translation>
+    </message>
+    <message>
+        <source>an invite link starts with rookery://join?</source>
+        <translation>un enlace de invitación empieza por rookery://join?</translation>
+    </message>
+    <message>
+        <source>“%1” in the link is not a name=value pair (is the key percent-encoded?)</source>
+        <translation>«%1» en el enlace no es un par name=value (¿la clave usa codificación por porcentaje?)</translation>
+    </message>
+    <message>
+        <source>the link has an unknown part “%1” (is the key percent-encoded?)</source>
+        <translation>el enlace tiene una parte desconocida «%1» (¿la clave usa codificación por porcentaje?)</translation>
+    </message>
+    <message>
+        <source>the link gives “%1” twice</source>
+        <translation>el enlace indica «%1» dos veces</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::LanguageChooser</name>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>&amp;Idioma:</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Idioma</translation>
+    </message>
+    <message>
+        <source>The system&apos;s (%1)</source>
+        <translation>La del sistema (%1)</translation>
+    </message>
+    <message>
+        <source>Applies when Rookery starts again.</source>
+        <translation>Se aplica cuando Rookery vuelva a iniciarse.</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::MainWindow</name>
     <message>
         <source>Rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery</translation>
     </message>
     <message>
         <source>Rookery logo</source>
-        <translation type="unfinished"></translation>
+        <translation>Logotipo de Rookery</translation>
     </message>
     <message>
         <source>Lend this PC to a swarm of volunteers training a neural network together.</source>
-        <translation type="unfinished"></translation>
+        <translation>Presta este PC a un enjambre de voluntarios que entrenan juntos una red neuronal.</translation>
     </message>
     <message>
         <source>Starts or pauses this PC&apos;s contribution to the training</source>
-        <translation type="unfinished"></translation>
+        <translation>Inicia o pausa la contribución de este PC al entrenamiento</translation>
     </message>
     <message>
         <source>rookery-node refused: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node lo rechazó: %1</translation>
     </message>
     <message>
         <source>Started rookery-node (process %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node iniciado (proceso %1)</translation>
     </message>
     <message>
         <source>rookery-node %1 · process %2 · data in %3</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node %1 · proceso %2 · datos en %3</translation>
     </message>
     <message>
         <source>rookery-node stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node se detuvo</translation>
     </message>
     <message>
         <source>Starting rookery-node…</source>
-        <translation type="unfinished"></translation>
+        <translation>Iniciando rookery-node…</translation>
     </message>
     <message>
         <source>Connecting to rookery-node…</source>
-        <translation type="unfinished"></translation>
+        <translation>Conectando con rookery-node…</translation>
     </message>
     <message>
         <source>Stopping…</source>
-        <translation type="unfinished"></translation>
+        <translation>Deteniendo…</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>Pausar</translation>
     </message>
     <message>
         <source>Contribute</source>
-        <translation type="unfinished"></translation>
+        <translation>Contribuir</translation>
     </message>
     <message>
         <source>Rookery is still running</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery sigue en ejecución</translation>
     </message>
     <message>
         <source>Rookery keeps working in the tray. Use its menu to pause or quit.</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery sigue trabajando en la bandeja del sistema. Usa su menú para pausar o salir.</translation>
     </message>
     <message>
         <source>Rookery keeps contributing</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery sigue contribuyendo</translation>
     </message>
     <message>
         <source>This PC goes on contributing in the background. Open Rookery again to pause it or to quit.</source>
-        <translation type="unfinished"></translation>
+        <translation>Este PC sigue contribuyendo en segundo plano. Vuelve a abrir Rookery para pausarlo o salir.</translation>
     </message>
     <message>
         <source>Stopping rookery-node: it finishes its current work unit and saves…</source>
-        <translation type="unfinished"></translation>
+        <translation>Deteniendo rookery-node: termina la unidad de trabajo actual y guarda…</translation>
     </message>
     <message>
         <source>Close Now</source>
-        <translation type="unfinished"></translation>
+        <translation>Cerrar ahora</translation>
     </message>
     <message>
         <source>Quitting Rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>Saliendo de Rookery</translation>
     </message>
     <message>
         <source>Notice</source>
-        <translation type="unfinished"></translation>
+        <translation>Aviso</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>Ajustes…</translation>
+    </message>
+    <message>
+        <source>How much of this PC Rookery may use, while you use it and while it is idle</source>
+        <translation>Cuánto de este PC puede usar Rookery mientras lo usas y mientras está inactivo</translation>
+    </message>
+    <message>
+        <source>Settings are kept by rookery-node, which does not answer: %1</source>
+        <translation>Los ajustes los guarda rookery-node, que no responde: %1</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::NodeConnection</name>
     <message>
         <source>rookery-node stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node se detuvo</translation>
     </message>
     <message>
         <source>rookery-node does not answer</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node no responde</translation>
     </message>
     <message>
         <source>rookery-node is not running</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node no se está ejecutando</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::NodeLauncher</name>
     <message>
         <source>rookery-node (process %1) is running but does not answer</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node (proceso %1) está en ejecución pero no responde</translation>
     </message>
     <message>
         <source>rookery-node was not found; set ROOKERY_NODE_BIN or install it beside rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>No se encontró rookery-node; define ROOKERY_NODE_BIN o instálalo junto a rookery</translation>
     </message>
     <message>
         <source>rookery-node did not start after %1 attempts; see its log</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node no arrancó tras %1 intentos; consulta su registro</translation>
     </message>
     <message>
         <source>could not start %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>no se pudo iniciar %1: %2</translation>
     </message>
     <message>
         <source>rookery-node (process %1) does not answer</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node (proceso %1) no responde</translation>
     </message>
     <message>
         <source>rookery-node stopped right after starting; see its log</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node se detuvo justo después de arrancar; consulta su registro</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::NodeStateCard</name>
     <message>
         <source>Node</source>
-        <translation type="unfinished"></translation>
+        <translation>Nodo</translation>
     </message>
     <message>
         <source>Node state</source>
-        <translation type="unfinished"></translation>
+        <translation>Estado del nodo</translation>
     </message>
     <message>
         <source>Why</source>
-        <translation type="unfinished"></translation>
+        <translation>Motivo</translation>
     </message>
     <message>
         <source>Work units</source>
-        <translation type="unfinished"></translation>
+        <translation>Unidades de trabajo</translation>
     </message>
     <message>
         <source>Work done</source>
-        <translation type="unfinished"></translation>
+        <translation>Trabajo realizado</translation>
     </message>
     <message>
         <source>Current speed</source>
-        <translation type="unfinished"></translation>
+        <translation>Velocidad actual</translation>
     </message>
     <message>
         <source>Running for</source>
-        <translation type="unfinished"></translation>
+        <translation>En ejecución desde hace</translation>
     </message>
     <message>
         <source>Coordinator</source>
-        <translation type="unfinished"></translation>
+        <translation>Coordinador</translation>
     </message>
     <message>
         <source>Connecting to rookery-node…</source>
-        <translation type="unfinished"></translation>
+        <translation>Conectando con rookery-node…</translation>
     </message>
     <message>
         <source>idle</source>
-        <translation type="unfinished"></translation>
+        <translation>inactivo</translation>
     </message>
     <message>
         <source>none: computing a local benchmark workload</source>
-        <translation type="unfinished"></translation>
+        <translation>ninguno: calcula una carga de prueba local</translation>
     </message>
     <message>
         <source>%1 (%2 ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2 ms)</translation>
     </message>
     <message>
         <source>none: training a stage of a fixed pipeline plan</source>
-        <translation type="unfinished"></translation>
+        <translation>ninguno: entrena una etapa de un plan de canalización fijo</translation>
+    </message>
+    <message>
+        <source>Allowed</source>
+        <translation>Permitido</translation>
+    </message>
+    <message>
+        <source>Sensors</source>
+        <translation>Sensores</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n thread(s)</source>
+        <translation>
+            <numerusform>%n hilo</numerusform>
+            <numerusform>%n hilos</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, %1% CPU time</source>
+        <translation>, %1 % de tiempo de CPU</translation>
+    </message>
+    <message>
+        <source>, upload %1 KiB/s</source>
+        <translation>, subida %1 KiB/s</translation>
+    </message>
+    <message>
+        <source>, download %1 KiB/s</source>
+        <translation>, bajada %1 KiB/s</translation>
+    </message>
+    <message>
+        <source> (in use)</source>
+        <translation> (PC en uso)</translation>
+    </message>
+    <message>
+        <source> (idle)</source>
+        <translation> (PC inactivo)</translation>
+    </message>
+    <message>
+        <source>; not available: %1</source>
+        <translation>; no disponibles: %1</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::PipelineDiagram</name>
     <message>
         <source>Pipeline diagram</source>
-        <translation type="unfinished"></translation>
+        <translation>Diagrama de la canalización</translation>
     </message>
     <message>
         <source>This PC is not in a pipeline</source>
-        <translation type="unfinished"></translation>
+        <translation>Este PC no está en ninguna canalización</translation>
     </message>
     <message numerus="yes">
         <source>A pipeline of %n stage(s), from the data to the loss.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Una canalización de %n etapa, de los datos a la pérdida.</numerusform>
+            <numerusform>Una canalización de %n etapas, de los datos a la pérdida.</numerusform>
         </translation>
     </message>
     <message>
         <source>This PC is stage %1 and holds %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Este PC es la etapa %1 y contiene %2.</translation>
     </message>
     <message>
         <source>data</source>
-        <translation type="unfinished"></translation>
+        <translation>datos</translation>
     </message>
     <message>
         <source>loss</source>
-        <translation type="unfinished"></translation>
+        <translation>pérdida</translation>
     </message>
     <message>
         <source>Stage %1 · this PC</source>
-        <translation type="unfinished"></translation>
+        <translation>Etapa %1 · este PC</translation>
     </message>
     <message>
         <source>Stage %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Etapa %1</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::PresenceReporter</name>
+    <message>
+        <source>this window&apos;s input only</source>
+        <translation>solo la entrada en esta ventana</translation>
+    </message>
+    <message>
+        <source>needs the X11 screensaver extension (libXss)</source>
+        <translation>requiere la extensión de salvapantallas de X11 (libXss)</translation>
+    </message>
+    <message>
+        <source>X11 screensaver extension</source>
+        <translation>extensión de salvapantallas de X11</translation>
+    </message>
+    <message>
+        <source>the active window&apos;s _NET_WM_STATE</source>
+        <translation>_NET_WM_STATE de la ventana activa</translation>
+    </message>
+    <message>
+        <source>the window manager does not report the active window</source>
+        <translation>el gestor de ventanas no informa de la ventana activa</translation>
+    </message>
+    <message>
+        <source>not an X11 session</source>
+        <translation>no es una sesión X11</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::SettingsDialog</name>
+    <message>
+        <source>Rookery settings</source>
+        <translation>Ajustes de Rookery</translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation>Este equipo</translation>
+    </message>
+    <message>
+        <source>Start with my session</source>
+        <translation>Iniciar con mi sesión</translation>
+    </message>
+    <message>
+        <source>Open Rookery in the tray when you log in (%1)</source>
+        <translation>Abrir Rookery en la bandeja del sistema al iniciar sesión (%1)</translation>
+    </message>
+    <message>
+        <source>Snooze for an hour</source>
+        <translation>Posponer una hora</translation>
+    </message>
+    <message>
+        <source>While I use my PC</source>
+        <translation>Mientras uso mi PC</translation>
+    </message>
+    <message>
+        <source>While the PC is idle</source>
+        <translation>Mientras el PC está inactivo</translation>
+    </message>
+    <message>
+        <source>Always</source>
+        <translation>Siempre</translation>
+    </message>
+    <message>
+        <source>any time; e.g. mon-fri 18:00-08:00; weekends 00:00-24:00</source>
+        <translation>en cualquier momento; p. ej. mon-fri 18:00-08:00; weekends 00:00-24:00</translation>
+    </message>
+    <message>
+        <source>none; e.g. steam, blender</source>
+        <translation>ninguno; p. ej. steam, blender</translation>
+    </message>
+    <message>
+        <source>Default: %1</source>
+        <translation>Predeterminado: %1</translation>
+    </message>
+    <message>
+        <source>The node took your settings, but starting with your session could not be changed: %1</source>
+        <translation>El nodo aceptó tus ajustes, pero no se pudo cambiar el inicio con tu sesión: %1</translation>
+    </message>
+    <message>
+        <source>Starting with your session could not be changed: %1</source>
+        <translation>No se pudo cambiar el inicio con tu sesión: %1</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::SingleInstance</name>
+    <message>
+        <source>cannot create %1</source>
+        <translation>no se puede crear %1</translation>
+    </message>
+    <message>
+        <source>Rookery is already running (process %1) but does not answer</source>
+        <translation>Rookery ya está en ejecución (proceso %1) pero no responde</translation>
+    </message>
+    <message>
+        <source>Rookery is already running but does not answer</source>
+        <translation>Rookery ya está en ejecución pero no responde</translation>
+    </message>
+    <message>
+        <source>cannot listen on %1: %2</source>
+        <translation>no se puede escuchar en %1: %2</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::SwarmCard</name>
     <message>
         <source>Your place in the swarm</source>
-        <translation type="unfinished"></translation>
+        <translation>Tu lugar en el enjambre</translation>
     </message>
     <message>
         <source>Job</source>
-        <translation type="unfinished"></translation>
+        <translation>Trabajo</translation>
     </message>
     <message>
         <source>Place in the pipeline</source>
-        <translation type="unfinished"></translation>
+        <translation>Lugar en la canalización</translation>
     </message>
     <message>
         <source>Receives from</source>
-        <translation type="unfinished"></translation>
+        <translation>Recibe de</translation>
     </message>
     <message>
         <source>Sends to</source>
-        <translation type="unfinished"></translation>
+        <translation>Envía a</translation>
     </message>
     <message>
         <source>In flight</source>
-        <translation type="unfinished"></translation>
+        <translation>En curso</translation>
     </message>
     <message>
         <source>Weight versions</source>
-        <translation type="unfinished"></translation>
+        <translation>Versiones de pesos</translation>
     </message>
     <message>
         <source>Dropped · rejected</source>
-        <translation type="unfinished"></translation>
+        <translation>Descartados · rechazados</translation>
     </message>
     <message>
         <source>Sent to peers</source>
-        <translation type="unfinished"></translation>
+        <translation>Enviado a los pares</translation>
     </message>
     <message>
         <source>Not in a pipeline yet</source>
-        <translation type="unfinished"></translation>
+        <translation>Aún no está en una canalización</translation>
     </message>
     <message>
         <source>Contributing benchmark work</source>
-        <translation type="unfinished"></translation>
+        <translation>Contribuyendo con trabajo de prueba</translation>
     </message>
     <message>
         <source>Benchmark work only</source>
-        <translation type="unfinished"></translation>
+        <translation>Solo trabajo de prueba</translation>
     </message>
     <message>
         <source>This PC computes a benchmark workload until a coordinator places it in a pipeline.</source>
-        <translation type="unfinished"></translation>
+        <translation>Este PC calcula una carga de prueba hasta que un coordinador lo coloque en una canalización.</translation>
     </message>
     <message>
         <source>When you contribute, this PC computes a benchmark workload until a coordinator places it in a pipeline.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cuando contribuyes, este PC calcula una carga de prueba hasta que un coordinador lo coloque en una canalización.</translation>
     </message>
     <message>
         <source>Job %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Trabajo %1</translation>
     </message>
     <message>
         <source>Pipeline %1 · stage %2 of %3 · %4</source>
-        <translation type="unfinished"></translation>
+        <translation>Canalización %1 · etapa %2 de %3 · %4</translation>
     </message>
     <message>
         <source>the dataset (first stage)</source>
-        <translation type="unfinished"></translation>
+        <translation>el conjunto de datos (primera etapa)</translation>
     </message>
     <message>
         <source>nobody: computes the loss (last stage)</source>
-        <translation type="unfinished"></translation>
+        <translation>nadie: calcula la pérdida (última etapa)</translation>
     </message>
     <message numerus="yes">
         <source>%n micro-batch(es)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n microlote</numerusform>
+            <numerusform>%n microlotes</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 stashed · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 guardadas · %2</translation>
     </message>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2</translation>
     </message>
     <message>
         <source>Dropped: micro-batches whose gradient did not come back in time. Rejected: messages that did not match what this stage expected.</source>
-        <translation type="unfinished"></translation>
+        <translation>Descartados: microlotes cuyo gradiente no volvió a tiempo. Rechazados: mensajes que no coincidían con lo que esta etapa esperaba.</translation>
     </message>
     <message>
         <source>Fed every micro-batch it was asked to; none is in flight.</source>
-        <translation type="unfinished"></translation>
+        <translation>Se entregaron todos los microlotes pedidos; no queda ninguno en curso.</translation>
     </message>
     <message>
         <source>Waiting for rookery-node</source>
-        <translation type="unfinished"></translation>
+        <translation>Esperando a rookery-node</translation>
     </message>
     <message>
         <source>The swarm is shown once rookery-node answers.</source>
-        <translation type="unfinished"></translation>
+        <translation>El enjambre aparecerá en cuanto responda rookery-node.</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::TrainingCard</name>
     <message>
         <source>Training</source>
-        <translation type="unfinished"></translation>
+        <translation>Entrenamiento</translation>
     </message>
     <message>
         <source>Loss</source>
-        <translation type="unfinished"></translation>
+        <translation>Pérdida</translation>
     </message>
     <message>
         <source>Moving average</source>
-        <translation type="unfinished"></translation>
+        <translation>Media móvil</translation>
     </message>
     <message>
         <source>micro-batches</source>
-        <translation type="unfinished"></translation>
+        <translation>microlotes</translation>
     </message>
     <message>
         <source>Loss chart</source>
-        <translation type="unfinished"></translation>
+        <translation>Gráfico de la pérdida</translation>
     </message>
     <message>
         <source>Loss of each micro-batch this stage completed (faint) and its moving average</source>
-        <translation type="unfinished"></translation>
+        <translation>Pérdida de cada microlote que completó esta etapa (tenue) y su media móvil</translation>
     </message>
     <message>
         <source>Samples</source>
-        <translation type="unfinished"></translation>
+        <translation>Muestras</translation>
     </message>
     <message>
         <source>Speed</source>
-        <translation type="unfinished"></translation>
+        <translation>Velocidad</translation>
     </message>
     <message>
         <source>Optimizer steps</source>
-        <translation type="unfinished"></translation>
+        <translation>Pasos del optimizador</translation>
     </message>
     <message>
         <source>No model to train yet: the loss curve appears here once this PC trains a stage of a pipeline.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aún no hay modelo que entrenar: la curva de pérdida aparecerá aquí cuando este PC entrene una etapa de una canalización.</translation>
     </message>
     <message>
         <source>Waiting for the first micro-batch to come back through the pipeline…</source>
-        <translation type="unfinished"></translation>
+        <translation>Esperando a que el primer microlote vuelva por la canalización…</translation>
     </message>
     <message>
         <source>Press Contribute to train: the loss curve appears here.</source>
-        <translation type="unfinished"></translation>
+        <translation>Pulsa «Contribuir» para entrenar: la curva de pérdida aparecerá aquí.</translation>
     </message>
     <message>
         <source>%1 · average %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · media %2</translation>
     </message>
     <message>
         <source>none yet</source>
-        <translation type="unfinished"></translation>
+        <translation>aún ninguna</translation>
     </message>
     <message>
         <source>idle</source>
-        <translation type="unfinished"></translation>
+        <translation>inactivo</translation>
     </message>
     <message>
         <source>The training is shown once rookery-node answers.</source>
-        <translation type="unfinished"></translation>
+        <translation>El entrenamiento aparecerá en cuanto responda rookery-node.</translation>
     </message>
     <message>
         <source>No loss yet</source>
-        <translation type="unfinished"></translation>
+        <translation>Aún no hay pérdida</translation>
     </message>
     <message>
         <source>Loss %1 after %2 micro-batches; %3 at micro-batch %4</source>
-        <translation type="unfinished"></translation>
+        <translation>Pérdida %1 tras %2 microlotes; %3 en el microlote %4</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::TrayIcon</name>
     <message>
         <source>Rookery tray menu</source>
-        <translation type="unfinished"></translation>
+        <translation>Menú de Rookery en la bandeja</translation>
     </message>
     <message>
         <source>Contribute</source>
-        <translation type="unfinished"></translation>
+        <translation>Contribuir</translation>
     </message>
     <message>
         <source>Open Rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>Abrir Rookery</translation>
     </message>
     <message>
         <source>Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>Salir</translation>
     </message>
     <message>
         <source>Stop contributing, stop rookery-node and close Rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>Dejar de contribuir, detener rookery-node y cerrar Rookery</translation>
     </message>
     <message>
         <source>Rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>Pausar</translation>
     </message>
     <message>
         <source>Rookery: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery: %1</translation>
+    </message>
+    <message>
+        <source>Rookery: the disk is full</source>
+        <translation>Rookery: el disco está lleno</translation>
+    </message>
+    <message>
+        <source>rookery-node cannot save its work: %1. Free some disk space on this PC, then start Rookery again.</source>
+        <translation>rookery-node no puede guardar su trabajo: %1. Libera espacio en el disco de este PC y vuelve a iniciar Rookery.</translation>
+    </message>
+    <message>
+        <source>Rookery stopped contributing</source>
+        <translation>Rookery ha dejado de contribuir</translation>
+    </message>
+    <message>
+        <source>rookery-node reports an error: %1</source>
+        <translation>rookery-node informa de un error: %1</translation>
+    </message>
+    <message>
+        <source>The coordinator refused this PC</source>
+        <translation>El coordinador rechazó este PC</translation>
+    </message>
+    <message>
+        <source>%1. This PC no longer trains with the swarm; open Rookery for details.</source>
+        <translation>%1. Este PC ya no entrena con el enjambre; abre Rookery para ver los detalles.</translation>
+    </message>
+    <message>
+        <source>The training job ended</source>
+        <translation>El trabajo de entrenamiento ha terminado</translation>
+    </message>
+    <message>
+        <source>This PC has nothing more to do for its job. Thank you for contributing!</source>
+        <translation>Este PC ya no tiene nada que hacer para su trabajo. ¡Gracias por contribuir!</translation>
+    </message>
+    <message>
+        <source>“%1” has ended: this PC has nothing more to do for it. Thank you for contributing!</source>
+        <translation>«%1» ha terminado: este PC ya no tiene nada que hacer para él. ¡Gracias por contribuir!</translation>
     </message>
 </context>
 </TS>

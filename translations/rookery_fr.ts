@@ -2,699 +2,1313 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fr_FR">
 <context>
+    <name>Autostart</name>
+    <message>
+        <source>Cannot create the folder %1</source>
+        <translation>Impossible de créer le dossier %1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>Impossible d’écrire %1&#xa0;: %2</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1: %2</source>
+        <translation>Impossible de supprimer %1&#xa0;: %2</translation>
+    </message>
+    <message>
+        <source>Cannot change %1</source>
+        <translation>Impossible de modifier %1</translation>
+    </message>
+    <message>
+        <source>A program path with a line break cannot start with the session</source>
+        <translation>Un chemin de programme contenant un saut de ligne ne peut pas démarrer avec la session</translation>
+    </message>
+</context>
+<context>
     <name>Format</name>
     <message>
         <source>%1 GiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Gio</translation>
     </message>
     <message>
         <source>%1 MiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Mio</translation>
     </message>
     <message>
         <source>%1 KiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Kio</translation>
     </message>
     <message>
         <source>%1 B</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 o</translation>
     </message>
     <message>
         <source>%1 / %2 GiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 Gio</translation>
     </message>
     <message>
         <source>%1 / %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 s</translation>
     </message>
     <message>
         <source>%1 min %2 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 min %2 s</translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 h %2 min</translation>
     </message>
     <message>
         <source>%1 d %2 h</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 j %2 h</translation>
     </message>
     <message>
         <source>%1 PFLOP</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 PFLOP</translation>
     </message>
     <message>
         <source>%1 TFLOP</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 TFLOP</translation>
     </message>
     <message>
         <source>%1 TFLOP/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 TFLOP/s</translation>
     </message>
     <message>
         <source>%1 GFLOP/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 GFLOP/s</translation>
     </message>
     <message>
         <source>%1 %</source>
-        <translation type="unfinished"></translation>
+        <translation>%1&#xa0;%</translation>
     </message>
     <message>
         <source>%1 °C</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 °C</translation>
     </message>
     <message>
         <source>%1 W of %2 W</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 W sur %2 W</translation>
     </message>
     <message>
         <source>%1 W</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 W</translation>
     </message>
     <message>
         <source>Not running</source>
-        <translation type="unfinished"></translation>
+        <translation>À l’arrêt</translation>
     </message>
     <message>
         <source>Starting</source>
-        <translation type="unfinished"></translation>
+        <translation>Démarrage</translation>
     </message>
     <message>
         <source>Paused</source>
-        <translation type="unfinished"></translation>
+        <translation>En pause</translation>
     </message>
     <message>
         <source>Contributing</source>
-        <translation type="unfinished"></translation>
+        <translation>Contribue</translation>
     </message>
     <message>
         <source>Stopping</source>
-        <translation type="unfinished"></translation>
+        <translation>Arrêt en cours</translation>
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Échec</translation>
     </message>
     <message>
         <source>Unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>Inconnu</translation>
     </message>
     <message>
         <source>%1 GFLOP</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 GFLOP</translation>
     </message>
     <message>
         <source>block %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>bloc %1 sur %2</translation>
     </message>
     <message>
         <source>blocks %1–%2 of %3</source>
-        <translation type="unfinished"></translation>
+        <translation>blocs %1 à %2 sur %3</translation>
     </message>
     <message>
         <source>%1 samples/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 échantillons/s</translation>
     </message>
 </context>
 <context>
     <name>main</name>
     <message>
         <source>Rookery: lend this PC to a swarm that trains a neural network together.</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery&#xa0;: prêtez ce PC à un essaim qui entraîne ensemble un réseau de neurones.</translation>
     </message>
     <message>
         <source>Folder of rookery-node&apos;s control sockets (default: $XDG_RUNTIME_DIR/rookery).</source>
-        <translation type="unfinished"></translation>
+        <translation>Dossier des sockets de contrôle de rookery-node (par défaut&#xa0;: $XDG_RUNTIME_DIR/rookery).</translation>
     </message>
     <message>
         <source>The rookery-node program to start when none runs.</source>
-        <translation type="unfinished"></translation>
+        <translation>Le programme rookery-node à lancer quand aucun ne tourne.</translation>
     </message>
     <message>
         <source>Start in the tray, without opening the window.</source>
-        <translation type="unfinished"></translation>
+        <translation>Démarrer dans la zone de notification, sans ouvrir la fenêtre.</translation>
     </message>
     <message>
         <source>Contribute at once: ask rookery-node to contribute as soon as it answers (starting it when none runs).</source>
-        <translation type="unfinished"></translation>
+        <translation>Contribuer tout de suite&#xa0;: demander à rookery-node de contribuer dès qu’il répond (en le lançant si aucun ne tourne).</translation>
     </message>
     <message>
         <source>Light or dark colours, or those of the desktop (default: the appearance/colours setting, else system).</source>
-        <translation type="unfinished"></translation>
+        <translation>Couleurs claires ou sombres, ou celles du bureau (par défaut&#xa0;: le réglage appearance/colours, sinon system).</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::ContributionCard</name>
+    <message>
+        <source>%1 per day</source>
+        <translation>%1 par jour</translation>
+    </message>
+    <message>
+        <source>%1 TFLOP</source>
+        <translation>%1 TFLOP</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <source>Your contribution</source>
+        <translation>Votre contribution</translation>
+    </message>
+    <message>
+        <source>Credit</source>
+        <translation>Crédit</translation>
+    </message>
+    <message>
+        <source>credits</source>
+        <translation>crédits</translation>
+    </message>
+    <message>
+        <source>Recent average credit</source>
+        <translation>Crédit moyen récent</translation>
+    </message>
+    <message>
+        <source>Recent average credit: credits per day, averaged so that credit earned a week ago counts half (as BOINC computes it)</source>
+        <translation>Crédit moyen récent&#xa0;: crédits par jour, moyennés de sorte que le crédit gagné il y a une semaine compte pour moitié (comme le calcule BOINC)</translation>
+    </message>
+    <message>
+        <source>Ledger status</source>
+        <translation>État du registre</translation>
+    </message>
+    <message>
+        <source>Samples processed</source>
+        <translation>Échantillons traités</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>Calcul</translation>
+    </message>
+    <message>
+        <source>Hours contributed</source>
+        <translation>Heures de contribution</translation>
+    </message>
+    <message>
+        <source>Data sent</source>
+        <translation>Données envoyées</translation>
+    </message>
+    <message>
+        <source>Data received</source>
+        <translation>Données reçues</translation>
+    </message>
+    <message>
+        <source>Time this PC spent computing for the swarm</source>
+        <translation>Temps que ce PC a passé à calculer pour l’essaim</translation>
+    </message>
+    <message>
+        <source>Floating-point operations of the micro-batches this PC trained (1 TFLOP = 10¹² operations; 1 credit = 0.432 TFLOP)</source>
+        <translation>Opérations en virgule flottante des micro-lots entraînés par ce PC (1 TFLOP = 10¹² opérations&#xa0;; 1 crédit = 0,432 TFLOP)</translation>
+    </message>
+    <message>
+        <source>Per day</source>
+        <translation>Par jour</translation>
+    </message>
+    <message>
+        <source>Show credit per day</source>
+        <translation>Afficher le crédit par jour</translation>
+    </message>
+    <message>
+        <source>Per hour</source>
+        <translation>Par heure</translation>
+    </message>
+    <message>
+        <source>Show credit per hour</source>
+        <translation>Afficher le crédit par heure</translation>
+    </message>
+    <message>
+        <source>%1: %2 credits, %3 samples</source>
+        <translation>%1&#xa0;: %2 crédits, %3 échantillons</translation>
+    </message>
+    <message>
+        <source>Credit chart</source>
+        <translation>Graphique des crédits</translation>
+    </message>
+    <message>
+        <source>History not available: %1</source>
+        <translation>Historique indisponible&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>This rookery-node keeps no ledger</source>
+        <translation>Ce rookery-node ne tient pas de registre</translation>
+    </message>
+    <message>
+        <source>Recent average: %1</source>
+        <translation>Moyenne récente&#xa0;: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not saved yet (%n unit(s) waiting): %1</source>
+        <translation>
+            <numerusform>Pas encore enregistré (%n unité en attente)&#xa0;: %1</numerusform>
+            <numerusform>Pas encore enregistré (%n unités en attente)&#xa0;: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Shown once rookery-node answers</source>
+        <translation>Affiché dès que rookery-node répond</translation>
+    </message>
+    <message>
+        <source>Your contribution is shown once rookery-node answers.</source>
+        <translation>Votre contribution s’affiche dès que rookery-node répond.</translation>
+    </message>
+    <message>
+        <source>This rookery-node keeps no ledger, so there is no history to show.</source>
+        <translation>Ce rookery-node ne tient pas de registre&#xa0;: il n’y a pas d’historique à afficher.</translation>
+    </message>
+    <message>
+        <source>Loading the history…</source>
+        <translation>Chargement de l’historique…</translation>
+    </message>
+    <message>
+        <source>Nothing contributed yet. This PC runs a local benchmark, which earns no credit: credit comes with each micro-batch it trains for a pipeline.</source>
+        <translation>Aucune contribution pour l’instant. Ce PC exécute un test local, qui ne rapporte aucun crédit&#xa0;: le crédit vient avec chaque micro-lot qu’il entraîne pour un pipeline.</translation>
+    </message>
+    <message>
+        <source>Nothing contributed yet: each micro-batch this PC trains earns credit (1 credit = 432 GFLOP, as in BOINC).</source>
+        <translation>Aucune contribution pour l’instant&#xa0;: chaque micro-lot que ce PC entraîne rapporte du crédit (1 crédit = 432 GFLOP, comme dans BOINC).</translation>
+    </message>
+    <message numerus="yes">
+        <source>Credit per day, the last %n day(s)</source>
+        <translation>
+            <numerusform>Crédit par jour, sur %n jour</numerusform>
+            <numerusform>Crédit par jour, sur les %n derniers jours</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Credit per hour, the last %n hour(s)</source>
+        <translation>
+            <numerusform>Crédit par heure, sur %n heure</numerusform>
+            <numerusform>Crédit par heure, sur les %n dernières heures</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1&#xa0;: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 credits in all, most on %3 (%4). %5</source>
+        <translation>%1&#xa0;: %2 crédits au total, le maximum à %3 (%4). %5</translation>
+    </message>
+    <message>
+        <source>Credit: %1</source>
+        <translation>Crédit&#xa0;: %1</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::CoordinatorProbe</name>
+    <message>
+        <source>The coordinator at %1 answered (Rookery %2, %3 ms).</source>
+        <translation>Le coordinateur à l’adresse %1 a répondu (Rookery %2, %3 ms).</translation>
+    </message>
+    <message>
+        <source>Cannot reach the coordinator at %1. Check the address and your internet connection; the coordinator may also be down or behind a firewall.</source>
+        <translation>Impossible de joindre le coordinateur à l’adresse %1. Vérifiez l’adresse et votre connexion à Internet&#xa0;; le coordinateur est peut-être aussi arrêté ou derrière un pare-feu.</translation>
+    </message>
+    <message>
+        <source>Something answers at %1, but not the coordinator this link names: the secure handshake failed. Ask the job owner for a new invite link.</source>
+        <translation>Quelque chose répond à l’adresse %1, mais pas le coordinateur désigné par ce lien&#xa0;: l’établissement de la connexion sécurisée a échoué. Demandez un nouveau lien d’invitation au propriétaire de la tâche.</translation>
+    </message>
+    <message>
+        <source>The coordinator at %1 refused this PC: it admits only volunteers on its list. Ask the job owner to add this PC, or for another invite.</source>
+        <translation>Le coordinateur à l’adresse %1 a refusé ce PC&#xa0;: il n’admet que les bénévoles de sa liste. Demandez au propriétaire de la tâche d’ajouter ce PC, ou une autre invitation.</translation>
+    </message>
+    <message>
+        <source>The coordinator at %1 refused: %2</source>
+        <translation>Le coordinateur à l’adresse %1 a refusé&#xa0;: %2</translation>
+    </message>
+    <message>
+        <source>The coordinator at %1 accepted the connection but did not answer. It may be overloaded; try again later.</source>
+        <translation>Le coordinateur à l’adresse %1 a accepté la connexion mais n’a pas répondu. Il est peut-être surchargé&#xa0;; réessayez plus tard.</translation>
+    </message>
+    <message>
+        <source>%1 is not a Rookery coordinator.</source>
+        <translation>%1 n’est pas un coordinateur Rookery.</translation>
+    </message>
+    <message>
+        <source>Could not contact the coordinator at %1: %2</source>
+        <translation>Impossible de contacter le coordinateur à l’adresse %1&#xa0;: %2</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::DemoSwarm</name>
+    <message>
+        <source>%1 could not make a key in %2: %3</source>
+        <translation>%1 n’a pas pu créer de clé dans %2&#xa0;: %3</translation>
+    </message>
+    <message>
+        <source>rookery-node was not found</source>
+        <translation>rookery-node est introuvable</translation>
+    </message>
+    <message>
+        <source>rookery-coordinator was not found beside rookery-node</source>
+        <translation>rookery-coordinator est introuvable à côté de rookery-node</translation>
+    </message>
+    <message>
+        <source>the demo job (demo-job.json) was not found; set ROOKERY_DEMO_JOB</source>
+        <translation>la tâche de démonstration (demo-job.json) est introuvable&#xa0;; définissez ROOKERY_DEMO_JOB</translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation>impossible de créer %1</translation>
+    </message>
+    <message>
+        <source>%1 is not a demo job Rookery can split</source>
+        <translation>%1 n’est pas une tâche de démonstration que Rookery sait découper</translation>
+    </message>
+    <message>
+        <source>no key for stage %1</source>
+        <translation>pas de clé pour l’étage %1</translation>
+    </message>
+    <message>
+        <source>no free port on 127.0.0.1</source>
+        <translation>aucun port libre sur 127.0.0.1</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>impossible d’écrire %1</translation>
+    </message>
+    <message>
+        <source>could not start %1</source>
+        <translation>impossible de lancer %1</translation>
+    </message>
+    <message>
+        <source>the demo coordinator did not start; see %1</source>
+        <translation>le coordinateur de démonstration n’a pas démarré&#xa0;; consultez %1</translation>
+    </message>
+    <message>
+        <source>the demo coordinator wrote no address to %1</source>
+        <translation>le coordinateur de démonstration n’a écrit aucune adresse dans %1</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::DeviceCard</name>
     <message>
         <source>Device</source>
-        <translation type="unfinished"></translation>
+        <translation>Appareil</translation>
     </message>
     <message>
         <source>Device name</source>
-        <translation type="unfinished"></translation>
+        <translation>Nom de l’appareil</translation>
     </message>
     <message>
         <source>GPU memory</source>
-        <translation type="unfinished"></translation>
+        <translation>Mémoire du GPU</translation>
     </message>
     <message>
         <source>Utilisation</source>
-        <translation type="unfinished"></translation>
+        <translation>Utilisation</translation>
     </message>
     <message>
         <source>Temperature</source>
-        <translation type="unfinished"></translation>
+        <translation>Température</translation>
     </message>
     <message>
         <source>Power</source>
-        <translation type="unfinished"></translation>
+        <translation>Puissance</translation>
     </message>
     <message>
         <source>Processor</source>
-        <translation type="unfinished"></translation>
+        <translation>Processeur</translation>
     </message>
     <message>
         <source>Cores</source>
-        <translation type="unfinished"></translation>
+        <translation>Cœurs</translation>
     </message>
     <message>
         <source>Memory</source>
-        <translation type="unfinished"></translation>
+        <translation>Mémoire</translation>
     </message>
     <message>
         <source>PC load</source>
-        <translation type="unfinished"></translation>
+        <translation>Charge du PC</translation>
     </message>
     <message>
         <source>Rookery&apos;s share</source>
-        <translation type="unfinished"></translation>
+        <translation>Part de Rookery</translation>
     </message>
     <message>
         <source>Math library</source>
-        <translation type="unfinished"></translation>
+        <translation>Bibliothèque mathématique</translation>
     </message>
     <message>
         <source>Measured speed</source>
-        <translation type="unfinished"></translation>
+        <translation>Vitesse mesurée</translation>
     </message>
     <message numerus="yes">
         <source>%n logical core(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n cœur logique</numerusform>
+            <numerusform>%n cœurs logiques</numerusform>
         </translation>
     </message>
     <message>
         <source>GPU · computes on %1</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU · calcule sur %1</translation>
     </message>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2</translation>
     </message>
     <message numerus="yes">
         <source>%n more GPU(s) in this PC</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n autre GPU dans ce PC</numerusform>
+            <numerusform>%n autres GPU dans ce PC</numerusform>
         </translation>
     </message>
     <message>
         <source>CPU · computes on the processor</source>
-        <translation type="unfinished"></translation>
+        <translation>CPU · calcule sur le processeur</translation>
     </message>
     <message>
         <source>Unknown processor</source>
-        <translation type="unfinished"></translation>
+        <translation>Processeur inconnu</translation>
     </message>
     <message>
         <source>No GPU telemetry: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Pas de télémétrie GPU&#xa0;: %1</translation>
     </message>
     <message numerus="yes">
         <source>%1 · Rookery uses %n</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 · Rookery en utilise %n</numerusform>
+            <numerusform>%1 · Rookery en utilise %n</numerusform>
         </translation>
     </message>
     <message>
         <source>measuring…</source>
-        <translation type="unfinished"></translation>
+        <translation>mesure en cours…</translation>
     </message>
     <message>
         <source>Waiting for rookery-node</source>
-        <translation type="unfinished"></translation>
+        <translation>En attente de rookery-node</translation>
     </message>
     <message>
         <source>This PC</source>
-        <translation type="unfinished"></translation>
+        <translation>Ce PC</translation>
     </message>
     <message>
         <source>The device is shown once rookery-node answers.</source>
-        <translation type="unfinished"></translation>
+        <translation>L’appareil s’affiche dès que rookery-node répond.</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::FirstRunDialog</name>
+    <message>
+        <source>Welcome to Rookery</source>
+        <translation>Bienvenue dans Rookery</translation>
+    </message>
+    <message>
+        <source>Join a training swarm</source>
+        <translation>Rejoindre un essaim d’entraînement</translation>
+    </message>
+    <message>
+        <source>Rookery lends this PC to a swarm of volunteers who train a neural network together. Choose the swarm to join; you can pause or quit at any time.</source>
+        <translation>Rookery prête ce PC à un essaim de bénévoles qui entraînent ensemble un réseau de neurones. Choisissez l’essaim à rejoindre&#xa0;; vous pouvez mettre en pause ou quitter à tout moment.</translation>
+    </message>
+    <message>
+        <source>Join the &amp;demo swarm</source>
+        <translation>Rejoindre l’essaim de &amp;démonstration</translation>
+    </message>
+    <message>
+        <source>A small language model trained by a few volunteers on this PC: see Rookery at work within a minute.</source>
+        <translation>Un petit modèle de langage entraîné par quelques bénévoles sur ce PC&#xa0;: voyez Rookery à l’œuvre en moins d’une minute.</translation>
+    </message>
+    <message>
+        <source>Or paste an &amp;invite link from a job owner:</source>
+        <translation>Ou collez un lien d’&amp;invitation reçu d’un propriétaire de tâche&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Paste the &amp;invite link a job owner gave you:</source>
+        <translation>Collez le lien d’&amp;invitation que vous a donné le propriétaire de la tâche&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Invite link</source>
+        <translation>Lien d’invitation</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>État</translation>
+    </message>
+    <message>
+        <source>&amp;Join</source>
+        <translation>&amp;Rejoindre</translation>
+    </message>
+    <message>
+        <source>&amp;Not now</source>
+        <translation>&amp;Pas maintenant</translation>
+    </message>
+    <message>
+        <source>Rookery computes a local benchmark until this PC joins a swarm.</source>
+        <translation>Rookery calcule un test local jusqu’à ce que ce PC rejoigne un essaim.</translation>
+    </message>
+    <message>
+        <source>Job “%1” at coordinator %2.</source>
+        <translation>Tâche «&#xa0;%1&#xa0;» auprès du coordinateur %2.</translation>
+    </message>
+    <message>
+        <source>This is not a valid invite link: %1.</source>
+        <translation>Ce n’est pas un lien d’invitation valide&#xa0;: %1.</translation>
+    </message>
+    <message>
+        <source>Starting the demo swarm on this PC…</source>
+        <translation>Démarrage de l’essaim de démonstration sur ce PC…</translation>
+    </message>
+    <message>
+        <source>The demo swarm could not start: %1</source>
+        <translation>L’essaim de démonstration n’a pas pu démarrer&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>Contacting the coordinator at %1…</source>
+        <translation>Contact du coordinateur à l’adresse %1…</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::InviteLink</name>
+    <message>
+        <source>the link names no coordinator</source>
+        <translation>le lien n’indique aucun coordinateur</translation>
+    </message>
+    <message>
+        <source>the coordinator must be a tcp://host:port address, not “%1”</source>
+        <translation>le coordinateur doit être une adresse tcp://host:port, et non «&#xa0;%1&#xa0;»</translation>
+    </message>
+    <message>
+        <source>“%1” is not a valid tcp://host:port address</source>
+        <translation>«&#xa0;%1&#xa0;» n’est pas une adresse tcp://host:port valide</translation>
+    </message>
+    <message>
+        <source>the coordinator&apos;s port must be between 1 and 65535, not %1</source>
+        <translation>le port du coordinateur doit être compris entre 1 et 65535, et non %1</translation>
+    </message>
+    <message>
+        <source>the link has no coordinator key</source>
+        <translation>le lien ne contient pas la clé du coordinateur</translation>
+    </message>
+    <message>
+        <source>the coordinator key must be 40 characters long, it has %1</source>
+        <translation>la clé du coordinateur doit compter 40 caractères, elle en a %1</translation>
+    </message>
+    <message>
+        <source>the coordinator key contains “%1”, which is not a Z85 character</source>
+        <translation>la clé du coordinateur contient «&#xa0;%1&#xa0;», qui n’est pas un caractère Z85</translation>
+    </message>
+    <message>
+        <source>the link names no job</source>
+        <translation>le lien n’indique aucune tâche</translation>
+    </message>
+    <message>
+        <source>the job id is longer than %1 characters</source>
+        <translation>l’identifiant de la tâche dépasse %1 caractères</translation>
+    </message>
+    <message>
+        <source>the job id may hold only letters, digits, &apos;.&apos;, &apos;-&apos; and &apos;_&apos;</source>
+        <translation>l’identifiant de la tâche ne peut contenir que des lettres, des chiffres, &apos;.&apos;, &apos;-&apos; et &apos;_&apos;</translation>
+    </message>
+    <message>
+        <source>paste an invite link</source>
+        <translation>collez un lien d’invitation</translation>
+    </message>
+    <message>
+        <source>the link is longer than %1 characters</source>
+        <translation>le lien dépasse %1 caractères</translation>
+    </message>
+    <message>
+        <source>an invite link starts with rookery://join?</source>
+        <translation>un lien d’invitation commence par rookery://join?</translation>
+    </message>
+    <message>
+        <source>“%1” in the link is not a name=value pair (is the key percent-encoded?)</source>
+        <translation>«&#xa0;%1&#xa0;» dans le lien n’est pas une paire name=value (la clé est-elle encodée en pourcent&#xa0;?)</translation>
+    </message>
+    <message>
+        <source>the link has an unknown part “%1” (is the key percent-encoded?)</source>
+        <translation>le lien contient une partie inconnue «&#xa0;%1&#xa0;» (la clé est-elle encodée en pourcent&#xa0;?)</translation>
+    </message>
+    <message>
+        <source>the link gives “%1” twice</source>
+        <translation>le lien donne «&#xa0;%1&#xa0;» deux fois</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::LanguageChooser</name>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>&amp;Langue :</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Langue</translation>
+    </message>
+    <message>
+        <source>The system&apos;s (%1)</source>
+        <translation>Celle du système (%1)</translation>
+    </message>
+    <message>
+        <source>Applies when Rookery starts again.</source>
+        <translation>S’applique au prochain démarrage de Rookery.</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::MainWindow</name>
     <message>
         <source>Rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery</translation>
     </message>
     <message>
         <source>Rookery logo</source>
-        <translation type="unfinished"></translation>
+        <translation>Logo de Rookery</translation>
     </message>
     <message>
         <source>Lend this PC to a swarm of volunteers training a neural network together.</source>
-        <translation type="unfinished"></translation>
+        <translation>Prêtez ce PC à un essaim de bénévoles qui entraînent ensemble un réseau de neurones.</translation>
     </message>
     <message>
         <source>Starts or pauses this PC&apos;s contribution to the training</source>
-        <translation type="unfinished"></translation>
+        <translation>Démarre ou met en pause la contribution de ce PC à l’entraînement</translation>
     </message>
     <message>
         <source>rookery-node refused: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node a refusé&#xa0;: %1</translation>
     </message>
     <message>
         <source>Started rookery-node (process %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node lancé (processus %1)</translation>
     </message>
     <message>
         <source>rookery-node %1 · process %2 · data in %3</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node %1 · processus %2 · données dans %3</translation>
     </message>
     <message>
         <source>rookery-node stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node s’est arrêté</translation>
     </message>
     <message>
         <source>Starting rookery-node…</source>
-        <translation type="unfinished"></translation>
+        <translation>Lancement de rookery-node…</translation>
     </message>
     <message>
         <source>Connecting to rookery-node…</source>
-        <translation type="unfinished"></translation>
+        <translation>Connexion à rookery-node…</translation>
     </message>
     <message>
         <source>Stopping…</source>
-        <translation type="unfinished"></translation>
+        <translation>Arrêt…</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>Mettre en pause</translation>
     </message>
     <message>
         <source>Contribute</source>
-        <translation type="unfinished"></translation>
+        <translation>Contribuer</translation>
     </message>
     <message>
         <source>Rookery is still running</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery fonctionne toujours</translation>
     </message>
     <message>
         <source>Rookery keeps working in the tray. Use its menu to pause or quit.</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery continue de travailler dans la zone de notification. Utilisez son menu pour le mettre en pause ou le quitter.</translation>
     </message>
     <message>
         <source>Rookery keeps contributing</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery continue de contribuer</translation>
     </message>
     <message>
         <source>This PC goes on contributing in the background. Open Rookery again to pause it or to quit.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ce PC continue de contribuer en arrière-plan. Rouvrez Rookery pour le mettre en pause ou quitter.</translation>
     </message>
     <message>
         <source>Stopping rookery-node: it finishes its current work unit and saves…</source>
-        <translation type="unfinished"></translation>
+        <translation>Arrêt de rookery-node&#xa0;: il termine son unité de travail en cours et enregistre…</translation>
     </message>
     <message>
         <source>Close Now</source>
-        <translation type="unfinished"></translation>
+        <translation>Fermer maintenant</translation>
     </message>
     <message>
         <source>Quitting Rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>Fermeture de Rookery</translation>
     </message>
     <message>
         <source>Notice</source>
-        <translation type="unfinished"></translation>
+        <translation>Avis</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>Paramètres…</translation>
+    </message>
+    <message>
+        <source>How much of this PC Rookery may use, while you use it and while it is idle</source>
+        <translation>Quelle part de ce PC Rookery peut utiliser, pendant que vous vous en servez et quand il est inactif</translation>
+    </message>
+    <message>
+        <source>Settings are kept by rookery-node, which does not answer: %1</source>
+        <translation>Les paramètres sont gérés par rookery-node, qui ne répond pas&#xa0;: %1</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::NodeConnection</name>
     <message>
         <source>rookery-node stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node s’est arrêté</translation>
     </message>
     <message>
         <source>rookery-node does not answer</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node ne répond pas</translation>
     </message>
     <message>
         <source>rookery-node is not running</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node ne tourne pas</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::NodeLauncher</name>
     <message>
         <source>rookery-node (process %1) is running but does not answer</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node (processus %1) tourne mais ne répond pas</translation>
     </message>
     <message>
         <source>rookery-node was not found; set ROOKERY_NODE_BIN or install it beside rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node est introuvable&#xa0;; définissez ROOKERY_NODE_BIN ou installez-le à côté de rookery</translation>
     </message>
     <message>
         <source>rookery-node did not start after %1 attempts; see its log</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node n’a pas démarré après %1 tentatives&#xa0;; consultez son journal</translation>
     </message>
     <message>
         <source>could not start %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>impossible de lancer %1&#xa0;: %2</translation>
     </message>
     <message>
         <source>rookery-node (process %1) does not answer</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node (processus %1) ne répond pas</translation>
     </message>
     <message>
         <source>rookery-node stopped right after starting; see its log</source>
-        <translation type="unfinished"></translation>
+        <translation>rookery-node s’est arrêté juste après son lancement&#xa0;; consultez son journal</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::NodeStateCard</name>
     <message>
         <source>Node</source>
-        <translation type="unfinished"></translation>
+        <translation>Nœud</translation>
     </message>
     <message>
         <source>Node state</source>
-        <translation type="unfinished"></translation>
+        <translation>État du nœud</translation>
     </message>
     <message>
         <source>Why</source>
-        <translation type="unfinished"></translation>
+        <translation>Raison</translation>
     </message>
     <message>
         <source>Work units</source>
-        <translation type="unfinished"></translation>
+        <translation>Unités de travail</translation>
     </message>
     <message>
         <source>Work done</source>
-        <translation type="unfinished"></translation>
+        <translation>Travail effectué</translation>
     </message>
     <message>
         <source>Current speed</source>
-        <translation type="unfinished"></translation>
+        <translation>Vitesse actuelle</translation>
     </message>
     <message>
         <source>Running for</source>
-        <translation type="unfinished"></translation>
+        <translation>En marche depuis</translation>
     </message>
     <message>
         <source>Coordinator</source>
-        <translation type="unfinished"></translation>
+        <translation>Coordinateur</translation>
     </message>
     <message>
         <source>Connecting to rookery-node…</source>
-        <translation type="unfinished"></translation>
+        <translation>Connexion à rookery-node…</translation>
     </message>
     <message>
         <source>idle</source>
-        <translation type="unfinished"></translation>
+        <translation>inactif</translation>
     </message>
     <message>
         <source>none: computing a local benchmark workload</source>
-        <translation type="unfinished"></translation>
+        <translation>aucun&#xa0;: calcule une charge de test locale</translation>
     </message>
     <message>
         <source>%1 (%2 ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2 ms)</translation>
     </message>
     <message>
         <source>none: training a stage of a fixed pipeline plan</source>
-        <translation type="unfinished"></translation>
+        <translation>aucun&#xa0;: entraîne un étage d’un plan de pipeline fixe</translation>
+    </message>
+    <message>
+        <source>Allowed</source>
+        <translation>Autorisé</translation>
+    </message>
+    <message>
+        <source>Sensors</source>
+        <translation>Capteurs</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n thread(s)</source>
+        <translation>
+            <numerusform>%n thread</numerusform>
+            <numerusform>%n threads</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, %1% CPU time</source>
+        <translation>, %1&#xa0;% du temps CPU</translation>
+    </message>
+    <message>
+        <source>, upload %1 KiB/s</source>
+        <translation>, envoi %1 Kio/s</translation>
+    </message>
+    <message>
+        <source>, download %1 KiB/s</source>
+        <translation>, réception %1 Kio/s</translation>
+    </message>
+    <message>
+        <source> (in use)</source>
+        <translation> (PC utilisé)</translation>
+    </message>
+    <message>
+        <source> (idle)</source>
+        <translation> (PC inactif)</translation>
+    </message>
+    <message>
+        <source>; not available: %1</source>
+        <translation>&#xa0;; indisponibles&#xa0;: %1</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::PipelineDiagram</name>
     <message>
         <source>Pipeline diagram</source>
-        <translation type="unfinished"></translation>
+        <translation>Schéma du pipeline</translation>
     </message>
     <message>
         <source>This PC is not in a pipeline</source>
-        <translation type="unfinished"></translation>
+        <translation>Ce PC n’est dans aucun pipeline</translation>
     </message>
     <message numerus="yes">
         <source>A pipeline of %n stage(s), from the data to the loss.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Un pipeline de %n étage, des données à la perte.</numerusform>
+            <numerusform>Un pipeline de %n étages, des données à la perte.</numerusform>
         </translation>
     </message>
     <message>
         <source>This PC is stage %1 and holds %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ce PC est l’étage %1 et détient %2.</translation>
     </message>
     <message>
         <source>data</source>
-        <translation type="unfinished"></translation>
+        <translation>données</translation>
     </message>
     <message>
         <source>loss</source>
-        <translation type="unfinished"></translation>
+        <translation>perte</translation>
     </message>
     <message>
         <source>Stage %1 · this PC</source>
-        <translation type="unfinished"></translation>
+        <translation>Étage %1 · ce PC</translation>
     </message>
     <message>
         <source>Stage %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Étage %1</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::PresenceReporter</name>
+    <message>
+        <source>this window&apos;s input only</source>
+        <translation>uniquement les saisies dans cette fenêtre</translation>
+    </message>
+    <message>
+        <source>needs the X11 screensaver extension (libXss)</source>
+        <translation>nécessite l’extension économiseur d’écran de X11 (libXss)</translation>
+    </message>
+    <message>
+        <source>X11 screensaver extension</source>
+        <translation>extension économiseur d’écran de X11</translation>
+    </message>
+    <message>
+        <source>the active window&apos;s _NET_WM_STATE</source>
+        <translation>_NET_WM_STATE de la fenêtre active</translation>
+    </message>
+    <message>
+        <source>the window manager does not report the active window</source>
+        <translation>le gestionnaire de fenêtres n’indique pas la fenêtre active</translation>
+    </message>
+    <message>
+        <source>not an X11 session</source>
+        <translation>pas une session X11</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::SettingsDialog</name>
+    <message>
+        <source>Rookery settings</source>
+        <translation>Paramètres de Rookery</translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation>Cet ordinateur</translation>
+    </message>
+    <message>
+        <source>Start with my session</source>
+        <translation>Démarrer avec ma session</translation>
+    </message>
+    <message>
+        <source>Open Rookery in the tray when you log in (%1)</source>
+        <translation>Ouvrir Rookery dans la zone de notification à l’ouverture de session (%1)</translation>
+    </message>
+    <message>
+        <source>Snooze for an hour</source>
+        <translation>Suspendre pendant une heure</translation>
+    </message>
+    <message>
+        <source>While I use my PC</source>
+        <translation>Pendant que j’utilise mon PC</translation>
+    </message>
+    <message>
+        <source>While the PC is idle</source>
+        <translation>Quand le PC est inactif</translation>
+    </message>
+    <message>
+        <source>Always</source>
+        <translation>Toujours</translation>
+    </message>
+    <message>
+        <source>any time; e.g. mon-fri 18:00-08:00; weekends 00:00-24:00</source>
+        <translation>à tout moment&#xa0;; p. ex. mon-fri 18:00-08:00; weekends 00:00-24:00</translation>
+    </message>
+    <message>
+        <source>none; e.g. steam, blender</source>
+        <translation>aucun&#xa0;; p. ex. steam, blender</translation>
+    </message>
+    <message>
+        <source>Default: %1</source>
+        <translation>Par défaut&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>The node took your settings, but starting with your session could not be changed: %1</source>
+        <translation>Le nœud a pris en compte vos paramètres, mais le démarrage avec votre session n’a pas pu être modifié&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>Starting with your session could not be changed: %1</source>
+        <translation>Le démarrage avec votre session n’a pas pu être modifié&#xa0;: %1</translation>
+    </message>
+</context>
+<context>
+    <name>rookery::ui::SingleInstance</name>
+    <message>
+        <source>cannot create %1</source>
+        <translation>impossible de créer %1</translation>
+    </message>
+    <message>
+        <source>Rookery is already running (process %1) but does not answer</source>
+        <translation>Rookery est déjà lancé (processus %1) mais ne répond pas</translation>
+    </message>
+    <message>
+        <source>Rookery is already running but does not answer</source>
+        <translation>Rookery est déjà lancé mais ne répond pas</translation>
+    </message>
+    <message>
+        <source>cannot listen on %1: %2</source>
+        <translation>impossible d’écouter sur %1&#xa0;: %2</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::SwarmCard</name>
     <message>
         <source>Your place in the swarm</source>
-        <translation type="unfinished"></translation>
+        <translation>Votre place dans l’essaim</translation>
     </message>
     <message>
         <source>Job</source>
-        <translation type="unfinished"></translation>
+        <translation>Tâche</translation>
     </message>
     <message>
         <source>Place in the pipeline</source>
-        <translation type="unfinished"></translation>
+        <translation>Place dans le pipeline</translation>
     </message>
     <message>
         <source>Receives from</source>
-        <translation type="unfinished"></translation>
+        <translation>Reçoit de</translation>
     </message>
     <message>
         <source>Sends to</source>
-        <translation type="unfinished"></translation>
+        <translation>Envoie à</translation>
     </message>
     <message>
         <source>In flight</source>
-        <translation type="unfinished"></translation>
+        <translation>En cours</translation>
     </message>
     <message>
         <source>Weight versions</source>
-        <translation type="unfinished"></translation>
+        <translation>Versions des poids</translation>
     </message>
     <message>
         <source>Dropped · rejected</source>
-        <translation type="unfinished"></translation>
+        <translation>Abandonnés · rejetés</translation>
     </message>
     <message>
         <source>Sent to peers</source>
-        <translation type="unfinished"></translation>
+        <translation>Envoyé aux pairs</translation>
     </message>
     <message>
         <source>Not in a pipeline yet</source>
-        <translation type="unfinished"></translation>
+        <translation>Pas encore dans un pipeline</translation>
     </message>
     <message>
         <source>Contributing benchmark work</source>
-        <translation type="unfinished"></translation>
+        <translation>Contribue un travail de test</translation>
     </message>
     <message>
         <source>Benchmark work only</source>
-        <translation type="unfinished"></translation>
+        <translation>Travail de test uniquement</translation>
     </message>
     <message>
         <source>This PC computes a benchmark workload until a coordinator places it in a pipeline.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ce PC calcule une charge de test jusqu’à ce qu’un coordinateur le place dans un pipeline.</translation>
     </message>
     <message>
         <source>When you contribute, this PC computes a benchmark workload until a coordinator places it in a pipeline.</source>
-        <translation type="unfinished"></translation>
+        <translation>Quand vous contribuez, ce PC calcule une charge de test jusqu’à ce qu’un coordinateur le place dans un pipeline.</translation>
     </message>
     <message>
         <source>Job %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Tâche %1</translation>
     </message>
     <message>
         <source>Pipeline %1 · stage %2 of %3 · %4</source>
-        <translation type="unfinished"></translation>
+        <translation>Pipeline %1 · étage %2 sur %3 · %4</translation>
     </message>
     <message>
         <source>the dataset (first stage)</source>
-        <translation type="unfinished"></translation>
+        <translation>le jeu de données (premier étage)</translation>
     </message>
     <message>
         <source>nobody: computes the loss (last stage)</source>
-        <translation type="unfinished"></translation>
+        <translation>personne&#xa0;: calcule la perte (dernier étage)</translation>
     </message>
     <message numerus="yes">
         <source>%n micro-batch(es)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n micro-lot</numerusform>
+            <numerusform>%n micro-lots</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 stashed · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 conservées · %2</translation>
     </message>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2</translation>
     </message>
     <message>
         <source>Dropped: micro-batches whose gradient did not come back in time. Rejected: messages that did not match what this stage expected.</source>
-        <translation type="unfinished"></translation>
+        <translation>Abandonnés&#xa0;: micro-lots dont le gradient n’est pas revenu à temps. Rejetés&#xa0;: messages qui ne correspondaient pas à ce qu’attendait cet étage.</translation>
     </message>
     <message>
         <source>Fed every micro-batch it was asked to; none is in flight.</source>
-        <translation type="unfinished"></translation>
+        <translation>Tous les micro-lots demandés ont été fournis&#xa0;; aucun n’est en cours.</translation>
     </message>
     <message>
         <source>Waiting for rookery-node</source>
-        <translation type="unfinished"></translation>
+        <translation>En attente de rookery-node</translation>
     </message>
     <message>
         <source>The swarm is shown once rookery-node answers.</source>
-        <translation type="unfinished"></translation>
+        <translation>L’essaim s’affiche dès que rookery-node répond.</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::TrainingCard</name>
     <message>
         <source>Training</source>
-        <translation type="unfinished"></translation>
+        <translation>Entraînement</translation>
     </message>
     <message>
         <source>Loss</source>
-        <translation type="unfinished"></translation>
+        <translation>Perte</translation>
     </message>
     <message>
         <source>Moving average</source>
-        <translation type="unfinished"></translation>
+        <translation>Moyenne mobile</translation>
     </message>
     <message>
         <source>micro-batches</source>
-        <translation type="unfinished"></translation>
+        <translation>micro-lots</translation>
     </message>
     <message>
         <source>Loss chart</source>
-        <translation type="unfinished"></translation>
+        <translation>Graphique de la perte</translation>
     </message>
     <message>
         <source>Loss of each micro-batch this stage completed (faint) and its moving average</source>
-        <translation type="unfinished"></translation>
+        <translation>Perte de chaque micro-lot terminé par cet étage (en clair) et sa moyenne mobile</translation>
     </message>
     <message>
         <source>Samples</source>
-        <translation type="unfinished"></translation>
+        <translation>Échantillons</translation>
     </message>
     <message>
         <source>Speed</source>
-        <translation type="unfinished"></translation>
+        <translation>Vitesse</translation>
     </message>
     <message>
         <source>Optimizer steps</source>
-        <translation type="unfinished"></translation>
+        <translation>Pas de l’optimiseur</translation>
     </message>
     <message>
         <source>No model to train yet: the loss curve appears here once this PC trains a stage of a pipeline.</source>
-        <translation type="unfinished"></translation>
+        <translation>Pas encore de modèle à entraîner&#xa0;: la courbe de perte apparaîtra ici dès que ce PC entraînera un étage d’un pipeline.</translation>
     </message>
     <message>
         <source>Waiting for the first micro-batch to come back through the pipeline…</source>
-        <translation type="unfinished"></translation>
+        <translation>En attente du retour du premier micro-lot à travers le pipeline…</translation>
     </message>
     <message>
         <source>Press Contribute to train: the loss curve appears here.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cliquez sur «&#xa0;Contribuer&#xa0;» pour entraîner&#xa0;: la courbe de perte apparaîtra ici.</translation>
     </message>
     <message>
         <source>%1 · average %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · moyenne %2</translation>
     </message>
     <message>
         <source>none yet</source>
-        <translation type="unfinished"></translation>
+        <translation>pas encore</translation>
     </message>
     <message>
         <source>idle</source>
-        <translation type="unfinished"></translation>
+        <translation>inactif</translation>
     </message>
     <message>
         <source>The training is shown once rookery-node answers.</source>
-        <translation type="unfinished"></translation>
+        <translation>L’entraînement s’affiche dès que rookery-node répond.</translation>
     </message>
     <message>
         <source>No loss yet</source>
-        <translation type="unfinished"></translation>
+        <translation>Pas encore de perte</translation>
     </message>
     <message>
         <source>Loss %1 after %2 micro-batches; %3 at micro-batch %4</source>
-        <translation type="unfinished"></translation>
+        <translation>Perte %1 après %2 micro-lots&#xa0;; %3 au micro-lot %4</translation>
     </message>
 </context>
 <context>
     <name>rookery::ui::TrayIcon</name>
     <message>
         <source>Rookery tray menu</source>
-        <translation type="unfinished"></translation>
+        <translation>Menu de Rookery dans la zone de notification</translation>
     </message>
     <message>
         <source>Contribute</source>
-        <translation type="unfinished"></translation>
+        <translation>Contribuer</translation>
     </message>
     <message>
         <source>Open Rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvrir Rookery</translation>
     </message>
     <message>
         <source>Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>Quitter</translation>
     </message>
     <message>
         <source>Stop contributing, stop rookery-node and close Rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>Arrêter de contribuer, arrêter rookery-node et fermer Rookery</translation>
     </message>
     <message>
         <source>Rookery</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>Mettre en pause</translation>
     </message>
     <message>
         <source>Rookery: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Rookery&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>Rookery: the disk is full</source>
+        <translation>Rookery&#xa0;: le disque est plein</translation>
+    </message>
+    <message>
+        <source>rookery-node cannot save its work: %1. Free some disk space on this PC, then start Rookery again.</source>
+        <translation>rookery-node ne peut pas enregistrer son travail&#xa0;: %1. Libérez de l’espace disque sur ce PC, puis relancez Rookery.</translation>
+    </message>
+    <message>
+        <source>Rookery stopped contributing</source>
+        <translation>Rookery a cessé de contribuer</translation>
+    </message>
+    <message>
+        <source>rookery-node reports an error: %1</source>
+        <translation>rookery-node signale une erreur&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>The coordinator refused this PC</source>
+        <translation>Le coordinateur a refusé ce PC</translation>
+    </message>
+    <message>
+        <source>%1. This PC no longer trains with the swarm; open Rookery for details.</source>
+        <translation>%1. Ce PC ne participe plus à l’entraînement de l’essaim&#xa0;; ouvrez Rookery pour en savoir plus.</translation>
+    </message>
+    <message>
+        <source>The training job ended</source>
+        <translation>La tâche d’entraînement est terminée</translation>
+    </message>
+    <message>
+        <source>This PC has nothing more to do for its job. Thank you for contributing!</source>
+        <translation>Ce PC n’a plus rien à faire pour sa tâche. Merci de votre contribution&#xa0;!</translation>
+    </message>
+    <message>
+        <source>“%1” has ended: this PC has nothing more to do for it. Thank you for contributing!</source>
+        <translation>La tâche «&#xa0;%1&#xa0;» est terminée&#xa0;: ce PC n’a plus rien à faire pour elle. Merci de votre contribution&#xa0;!</translation>
     </message>
 </context>
 </TS>

@@ -1,6 +1,11 @@
 #include "ui/app_resources.hpp"
 
+#include <QComboBox>
 #include <QCoreApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QDir>
+#include <QSettings>
 #include <QFileInfo>
 #include <QLibraryInfo>
 #include <QTranslator>
@@ -28,6 +33,62 @@ QIcon trayIcon(TrayState state) {
     case TrayState::Error: break;
   }
   return QIcon(QStringLiteral(":/icons/tray-error.svg"));
+}
+
+QStringList translatedLanguages() {
+  initResources();
+  QStringList languages;
+  const QStringList files = QDir(QStringLiteral(":/i18n")).entryList({QStringLiteral("rookery_*.qm")}, QDir::Files, QDir::Name);
+  for (const QString& file : files) {
+    const QString language = file.mid(8, file.size() - 8 - 3);  // rookery_<language>.qm
+    if (language != QLatin1String("en")) languages << language;
+  }
+  return languages;
+}
+
+QLocale preferredLocale() {
+  const QString setting = QSettings().value(QStringLiteral("appearance/language")).toString().trimmed();
+  if (setting.isEmpty() || setting == QLatin1String("system")) return QLocale();
+  const QLocale chosen(setting);
+  // QLocale falls back to C for names it does not know; then the desktop's language stays.
+  return chosen.language() == QLocale::C ? QLocale() : chosen;
+}
+
+QWidget* createLanguageChooser(QWidget* parent) {
+  auto* row = new QWidget(parent);
+  row->setObjectName(QStringLiteral("languageChooser"));
+  auto* layout = new QHBoxLayout(row);
+  layout->setContentsMargins(0, 0, 0, 0);
+  auto* label = new QLabel(QCoreApplication::translate("rookery::ui::LanguageChooser", "&Language:"), row);
+  auto* combo = new QComboBox(row);
+  combo->setObjectName(QStringLiteral("languageCombo"));
+  combo->setAccessibleName(QCoreApplication::translate("rookery::ui::LanguageChooser", "Language"));
+  label->setBuddy(combo);
+  combo->addItem(QCoreApplication::translate("rookery::ui::LanguageChooser", "The system's (%1)")
+                     .arg(QLocale::system().nativeLanguageName()),
+                 QStringLiteral("system"));
+  combo->addItem(QStringLiteral("English"), QStringLiteral("en"));
+  for (const QString& language : translatedLanguages()) {
+    QString name = QLocale(language).nativeLanguageName();
+    if (!name.isEmpty()) name[0] = name[0].toUpper();
+    combo->addItem(name, language);
+  }
+  const QString current = QSettings().value(QStringLiteral("appearance/language"), QStringLiteral("system")).toString();
+  const int index = combo->findData(current);
+  combo->setCurrentIndex(index >= 0 ? index : 0);
+  auto* note = new QLabel(QCoreApplication::translate("rookery::ui::LanguageChooser", "Applies when Rookery starts again."), row);
+  note->setObjectName(QStringLiteral("languageNote"));
+  note->setVisible(false);
+  QObject::connect(combo, &QComboBox::currentIndexChanged, row, [combo, note] {
+    QSettings settings;
+    settings.setValue(QStringLiteral("appearance/language"), combo->currentData().toString());
+    settings.sync();
+    note->setVisible(true);
+  });
+  layout->addWidget(label);
+  layout->addWidget(combo, 1);
+  layout->addWidget(note);
+  return row;
 }
 
 QString installTranslations(QCoreApplication& app, const QLocale& locale) {

@@ -4,8 +4,10 @@
 #include <QIcon>
 #include <QLocale>
 #include <QString>
+#include <QStringList>
 
 class QCoreApplication;
+class QWidget;
 
 namespace rookery::ui {
 
@@ -16,6 +18,19 @@ QIcon appIcon();
 
 enum class TrayState { Contributing, Paused, Error };
 QIcon trayIcon(TrayState state);
+
+// The languages Rookery is translated into, as locale names ("de", "es", "fr", "zh_CN");
+// English is the source language.
+QStringList translatedLanguages();
+
+// The locale the user wants Rookery in: the "appearance/language" setting when it names a
+// language ("de", "fr_FR", "zh_CN"; "system" or empty: the desktop's), else the system locale.
+QLocale preferredLocale();
+
+// A "Language" row for a settings form: the system's language, English, and each
+// translation, by its own name ("Deutsch", "français"). A choice is saved at once to the
+// appearance/language setting and applies the next time Rookery starts (it says so).
+QWidget* createLanguageChooser(QWidget* parent = nullptr);
 
 // Installs Qt's own and Rookery's translations for `locale` into `app`. Returns the
 // language loaded ("de_DE"), or an empty string when Rookery has none for it (English stays,

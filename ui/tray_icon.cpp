@@ -1,6 +1,8 @@
 #include "ui/tray_icon.hpp"
 
 #include <QAction>
+#include <algorithm>
+#include <iterator>
 #include <QMenu>
 #include <QSystemTrayIcon>
 
@@ -54,6 +56,8 @@ bool TrayIcon::show() {
 bool TrayIcon::isVisible() const { return icon_ && icon_->isVisible(); }
 
 void TrayIcon::showNodeState(const pb::NodeSnapshot& s) {
+  if (auto n = notificationFor(last_ ? &*last_ : nullptr, s)) deliver(*n);
+  last_ = s;
   const bool contributing = s.state() == pb::CONTRIBUTING;
   pause_next_ = contributing;
   contribute_->setText(contributing ? tr("Pause") : tr("Contribute"));
@@ -74,8 +78,104 @@ void TrayIcon::showDisconnected(const QString& why) {
   setState(TrayState::Error, tr("Rookery: %1").arg(why));
 }
 
-void TrayIcon::notify(const QString& title, const QString& message) {
-  if (icon_ && icon_->isVisible()) icon_->showMessage(title, message, appIcon(), 6000);
+void TrayIcon::notify(const QString& title, const QString& message, QSystemTrayIcon::MessageIcon icon) {
+  if (!icon_ || !icon_->isVisible()) return;
+  if (icon == QSystemTrayIcon::Information) {
+    icon_->showMessage(title, message, appIcon(), 6000);
+  } else {
+    icon_->showMessage(title, message, icon, 10000);
+  }
+}
+
+void TrayIcon::showNodeMessage(const QString& message) {
+  if (auto n = notificationForMessage(message)) deliver(*n);
+}
+
+void TrayIcon::deliver(const TrayNotification& n) {
+  if (last_notification_ && last_notification_->kind == n.kind && since_last_notification_.isValid() &&
+      since_last_notification_.elapsed() < 60000) {
+    return;
+  }
+  last_notification_ = n;
+  since_last_notification_.start();
+  notify(n.title, n.message, n.icon);
+  Q_EMIT notified(n.title, n.message);
+}
+
+bool TrayIcon::saysDiskFull(const QString& text) {
+  static const char* const words[] = {"no space left", "disk full", "disk is full", "enospc", "quota exceeded"};
+  const QString lower = text.toLower();
+  return std::any_of(std::begin(words), std::end(words),
+                     [&lower](const char* w) { return lower.contains(QLatin1String(w)); });
+}
+
+bool TrayIcon::saysRefused(const QString& text) {
+  static const char* const words[] = {"refused", "banned", "not admitted", "excluded", "revoked"};
+  const QString lower = text.toLower();
+  // "connection refused" is a coordinator that is not there, not one that said no.
+  if (lower.contains(QLatin1String("connection refused"))) return false;
+  return std::any_of(std::begin(words), std::end(words),
+                     [&lower](const char* w) { return lower.contains(QLatin1String(w)); });
+}
+
+namespace {
+bool saysJobEnded(const QString& text) {
+  const QString lower = text.toLower();
+  return lower.contains(QLatin1String("job ended")) || lower.contains(QLatin1String("job finished")) ||
+         lower.contains(QLatin1String("job has ended")) || lower.contains(QLatin1String("job is finished"));
+}
+
+TrayNotification failed(const QString& reason) {
+  if (TrayIcon::saysDiskFull(reason)) {
+    return {TrayNotification::Kind::DiskFull, TrayIcon::tr("Rookery: the disk is full"),
+            TrayIcon::tr("rookery-node cannot save its work: %1. Free some disk space on this PC, then start "
+                         "Rookery again.")
+                .arg(reason),
+            QSystemTrayIcon::Critical};
+  }
+  return {TrayNotification::Kind::NodeFailed, TrayIcon::tr("Rookery stopped contributing"),
+          TrayIcon::tr("rookery-node reports an error: %1").arg(reason), QSystemTrayIcon::Critical};
+}
+
+TrayNotification refused(const QString& why) {
+  return {TrayNotification::Kind::Refused, TrayIcon::tr("The coordinator refused this PC"),
+          TrayIcon::tr("%1. This PC no longer trains with the swarm; open Rookery for details.").arg(why),
+          QSystemTrayIcon::Warning};
+}
+
+TrayNotification ended(const pb::NodeSnapshot& s) {
+  const QString job = QString::fromStdString(!s.stage().job_name().empty() ? s.stage().job_name() : s.stage().job_id());
+  return {TrayNotification::Kind::JobEnded, TrayIcon::tr("The training job ended"),
+          job.isEmpty() ? TrayIcon::tr("This PC has nothing more to do for its job. Thank you for contributing!")
+                        : TrayIcon::tr("“%1” has ended: this PC has nothing more to do for it. Thank you for "
+                                       "contributing!")
+                              .arg(job),
+          QSystemTrayIcon::Information};
+}
+}  // namespace
+
+std::optional<TrayNotification> TrayIcon::notificationFor(const pb::NodeSnapshot* before, const pb::NodeSnapshot& after) {
+  const pb::NodeSnapshot none;
+  const pb::NodeSnapshot& b = before ? *before : none;
+  // A restarted node (another process) starts afresh: only its own failures count.
+  const bool same_node = before && b.pid() == after.pid();
+  if (after.state() == pb::FAILED && !(same_node && b.state() == pb::FAILED)) {
+    return failed(QString::fromStdString(after.state_reason()));
+  }
+  const QString status = QString::fromStdString(after.coordinator().status());
+  const QString previous_status = same_node ? QString::fromStdString(b.coordinator().status()) : QString();
+  if (saysRefused(status) && !saysRefused(previous_status)) return refused(status);
+  const bool finished_now = after.has_stage() && after.stage().finished();
+  const bool finished_before = same_node && b.has_stage() && b.stage().finished();
+  if (finished_now && !finished_before) return ended(after);
+  if (saysJobEnded(status) && !saysJobEnded(previous_status)) return ended(after);
+  return std::nullopt;
+}
+
+std::optional<TrayNotification> TrayIcon::notificationForMessage(const QString& message) {
+  if (saysDiskFull(message)) return failed(message);
+  if (saysRefused(message)) return refused(message);
+  return std::nullopt;
 }
 
 void TrayIcon::setState(TrayState state, const QString& tooltip) {

@@ -3,7 +3,16 @@
 // (contributing, paused, error), its tooltip, its menu (Contribute/Pause, Open Rookery,
 // Quit) and notifications. The menu and its actions exist even where the desktop has no
 // tray, so the rest of the GUI (and its tests) can rely on them.
+//
+// Notifications come only when something needs the user: the node failed (a full disk
+// named as such), the coordinator refused or banned this PC, the job ended. Which change
+// calls for one is decided by pure functions of the node's snapshots and messages.
+#include <QElapsedTimer>
 #include <QObject>
+#include <QString>
+#include <QSystemTrayIcon>
+
+#include <optional>
 
 #include "rookery/control.pb.h"
 #include "ui/app_resources.hpp"
@@ -13,6 +22,14 @@ class QMenu;
 class QSystemTrayIcon;
 
 namespace rookery::ui {
+
+struct TrayNotification {
+  enum class Kind { NodeFailed, DiskFull, Refused, JobEnded };
+  Kind kind;
+  QString title;
+  QString message;
+  QSystemTrayIcon::MessageIcon icon = QSystemTrayIcon::Information;
+};
 
 class TrayIcon : public QObject {
   Q_OBJECT
@@ -30,7 +47,22 @@ class TrayIcon : public QObject {
   void showNodeState(const wire::pb::NodeSnapshot& snapshot);
   void showDisconnected(const QString& why);
   // A short notification from the tray; ignored where there is no tray.
-  void notify(const QString& title, const QString& message);
+  void notify(const QString& title, const QString& message,
+              QSystemTrayIcon::MessageIcon icon = QSystemTrayIcon::Information);
+
+  // What the user must hear about the node going from `before` (null: the first snapshot
+  // seen) to `after`; nothing for changes that need no one (pauses, progress, restarts).
+  static std::optional<TrayNotification> notificationFor(const wire::pb::NodeSnapshot* before,
+                                                         const wire::pb::NodeSnapshot& after);
+  // The same for a message the node logged (its LOG events).
+  static std::optional<TrayNotification> notificationForMessage(const QString& node_message);
+  // Texts that name a full disk, or a coordinator that refused, banned or excluded this PC.
+  static bool saysDiskFull(const QString& text);
+  static bool saysRefused(const QString& text);
+
+ public Q_SLOTS:
+  // A LOG event from the node: notifies when it needs the user.
+  void showNodeMessage(const QString& message);
 
   QMenu* menu() const { return menu_; }
   QAction* contributeAction() const { return contribute_; }  // its text says Contribute or Pause
@@ -38,6 +70,8 @@ class TrayIcon : public QObject {
   QAction* quitAction() const { return quit_; }
 
  Q_SIGNALS:
+  // A notification was decided (also where there is no tray to show it).
+  void notified(const QString& title, const QString& message);
   void contributeRequested();
   void pauseRequested();
   void openRequested();
@@ -45,6 +79,7 @@ class TrayIcon : public QObject {
 
  private:
   void setState(TrayState state, const QString& tooltip);
+  void deliver(const TrayNotification& notification);
 
   QMenu* menu_;
   QAction* contribute_;
@@ -52,6 +87,11 @@ class TrayIcon : public QObject {
   QAction* quit_;
   QSystemTrayIcon* icon_ = nullptr;
   bool pause_next_ = false;  // what the contribute action does next
+  std::optional<wire::pb::NodeSnapshot> last_;  // the previous snapshot shown
+  // The same notification twice within a minute (a LOG event and the snapshot saying one
+  // thing) is shown once.
+  std::optional<TrayNotification> last_notification_;
+  QElapsedTimer since_last_notification_;
 };
 
 }  // namespace rookery::ui

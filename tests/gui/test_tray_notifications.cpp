@@ -1,0 +1,140 @@
+// When the tray notifies: the decision from the node's snapshots and messages (pure), and
+// TrayIcon following a sequence of snapshots, once per event, on the offscreen platform
+// (where no tray exists, the notification is still decided and announced).
+#include <QAction>
+#include <QSignalSpy>
+#include <QTest>
+
+#include "ui/tray_icon.hpp"
+
+using rookery::ui::TrayIcon;
+using rookery::ui::TrayNotification;
+namespace pb = rookery::wire::pb;
+
+namespace {
+pb::NodeSnapshot snapshot(pb::NodeState state, qint64 pid = 100) {
+  pb::NodeSnapshot s;
+  s.set_state(state);
+  s.set_pid(pid);
+  s.set_state_reason("contributing");
+  return s;
+}
+
+pb::NodeSnapshot withStage(pb::NodeSnapshot s, bool finished) {
+  s.mutable_stage()->set_job_id("demo-bytes-gpt");
+  s.mutable_stage()->set_job_name("Demo GPT");
+  s.mutable_stage()->set_finished(finished);
+  return s;
+}
+
+pb::NodeSnapshot withCoordinatorStatus(pb::NodeSnapshot s, const std::string& status) {
+  s.mutable_coordinator()->set_endpoint("tcp://127.0.0.1:7461");
+  s.mutable_coordinator()->set_status(status);
+  return s;
+}
+}  // namespace
+
+class TestTrayNotifications : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void nothingForOrdinaryChanges() {
+    const auto paused = snapshot(pb::PAUSED);
+    const auto contributing = snapshot(pb::CONTRIBUTING);
+    QVERIFY(!TrayIcon::notificationFor(nullptr, paused));
+    QVERIFY(!TrayIcon::notificationFor(&paused, contributing));
+    QVERIFY(!TrayIcon::notificationFor(&contributing, paused));
+    QVERIFY(!TrayIcon::notificationFor(&contributing, snapshot(pb::STOPPING)));
+    QVERIFY(!TrayIcon::notificationFor(&contributing, withStage(contributing, false)));
+    // A coordinator that cannot be reached for a moment is shown in the window, not pushed.
+    const auto unreachable = withCoordinatorStatus(contributing, "coordinator unreachable: connection refused");
+    QVERIFY(!TrayIcon::notificationFor(&contributing, unreachable));
+    QVERIFY(!TrayIcon::notificationForMessage(QStringLiteral("settings saved")));
+    QVERIFY(!TrayIcon::notificationForMessage(QStringLiteral("coordinator unreachable: Connection refused")));
+  }
+
+  void nodeFailure() {
+    const auto before = snapshot(pb::CONTRIBUTING);
+    auto after = snapshot(pb::FAILED);
+    after.set_state_reason("work failed: CUDA error: an illegal memory access was encountered");
+    const auto n = TrayIcon::notificationFor(&before, after);
+    QVERIFY(n);
+    QCOMPARE(n->kind, TrayNotification::Kind::NodeFailed);
+    QVERIFY(n->message.contains(QStringLiteral("illegal memory access")));
+    QCOMPARE(n->icon, QSystemTrayIcon::Critical);
+    // Once: still failed is no news; a node found failed at start is.
+    QVERIFY(!TrayIcon::notificationFor(&after, after));
+    QVERIFY(TrayIcon::notificationFor(nullptr, after));
+    // A node restarted by the launcher that fails again is a new failure.
+    auto again = after;
+    again.set_pid(200);
+    QVERIFY(TrayIcon::notificationFor(&after, again));
+  }
+
+  void diskFull() {
+    const auto before = snapshot(pb::CONTRIBUTING);
+    for (const char* reason : {"work failed: checkpoint: write: No space left on device",
+                               "cannot start: database or disk is full", "work failed: ENOSPC"}) {
+      auto after = snapshot(pb::FAILED);
+      after.set_state_reason(reason);
+      const auto n = TrayIcon::notificationFor(&before, after);
+      QVERIFY2(n && n->kind == TrayNotification::Kind::DiskFull, reason);
+      QVERIFY(n->message.contains(QString::fromUtf8(reason)));
+    }
+    const auto logged = TrayIcon::notificationForMessage(QStringLiteral("ledger: write failed: database or disk is full"));
+    QVERIFY(logged && logged->kind == TrayNotification::Kind::DiskFull);
+  }
+
+  void refusedOrBanned() {
+    const auto before = withCoordinatorStatus(snapshot(pb::CONTRIBUTING), "connected to coordinator 0.1.0");
+    for (const char* status : {"refused by the coordinator: job is invite-only", "banned: sent poisoned updates",
+                               "not admitted: key not on the allow-list"}) {
+      const auto after = withCoordinatorStatus(before, status);
+      const auto n = TrayIcon::notificationFor(&before, after);
+      QVERIFY2(n && n->kind == TrayNotification::Kind::Refused, status);
+      QVERIFY(n->message.contains(QString::fromUtf8(status)));
+      QVERIFY(!TrayIcon::notificationFor(&after, after));
+    }
+    const auto logged = TrayIcon::notificationForMessage(QStringLiteral("the coordinator banned this node"));
+    QVERIFY(logged && logged->kind == TrayNotification::Kind::Refused);
+  }
+
+  void jobEnded() {
+    const auto running = withStage(snapshot(pb::CONTRIBUTING), false);
+    const auto finished = withStage(snapshot(pb::CONTRIBUTING), true);
+    const auto n = TrayIcon::notificationFor(&running, finished);
+    QVERIFY(n);
+    QCOMPARE(n->kind, TrayNotification::Kind::JobEnded);
+    QVERIFY(n->message.contains(QStringLiteral("Demo GPT")));
+    QVERIFY(!TrayIcon::notificationFor(&finished, finished));
+    // The coordinator saying so counts too.
+    const auto said = withCoordinatorStatus(running, "job ended: the run reached its last step");
+    const auto m = TrayIcon::notificationFor(&running, said);
+    QVERIFY(m && m->kind == TrayNotification::Kind::JobEnded);
+  }
+
+  void trayFollowsSnapshotsOncePerEvent() {
+    TrayIcon tray;
+    QSignalSpy spy(&tray, &TrayIcon::notified);
+    auto contributing = withStage(snapshot(pb::CONTRIBUTING), false);
+    tray.showNodeState(contributing);
+    tray.showNodeState(contributing);
+    QCOMPARE(spy.count(), 0);
+    auto failed = snapshot(pb::FAILED);
+    failed.set_state_reason("work failed: No space left on device");
+    tray.showNodeState(failed);
+    tray.showNodeState(failed);  // the GUI renders the same snapshot many times
+    QCOMPARE(spy.count(), 1);
+    QVERIFY(spy.at(0).at(0).toString().contains(QStringLiteral("disk")));
+    // The node's LOG event about the same full disk, a moment later: not twice.
+    tray.showNodeMessage(QStringLiteral("ledger: No space left on device"));
+    QCOMPARE(spy.count(), 1);
+    // Another kind of event is news.
+    tray.showNodeMessage(QStringLiteral("the coordinator banned this node"));
+    QCOMPARE(spy.count(), 2);
+    QCOMPARE(tray.contributeAction()->isEnabled(), false);  // a failed node offers no Contribute
+  }
+};
+
+QTEST_MAIN(TestTrayNotifications)
+#include "test_tray_notifications.moc"

@@ -1,0 +1,242 @@
+#include "ui/first_run_demo.hpp"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QSaveFile>
+#include <QTcpServer>
+#include <QThread>
+
+#ifdef Q_OS_UNIX
+#include <signal.h>
+#endif
+
+namespace rookery::ui {
+
+namespace {
+
+QJsonObject readJson(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+bool writeJson(const QString& path, const QJsonObject& o) {
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) return false;
+  f.write(QJsonDocument(o).toJson());
+  return f.commit();
+}
+
+int freePort() {
+  QTcpServer s;
+  return s.listen(QHostAddress::LocalHost, 0) ? s.serverPort() : 0;
+}
+
+// Alive, and still the program we started (a pid can be reused after a reboot).
+bool alive(qint64 pid, const QString& program) {
+#ifdef Q_OS_UNIX
+  if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) != 0) return false;
+  QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+  if (stat.open(QIODevice::ReadOnly)) {
+    const QByteArray line = stat.readAll();
+    const int close = line.lastIndexOf(')');
+    if (close > 0 && close + 2 < line.size() && (line[close + 2] == 'Z' || line[close + 2] == 'X')) return false;
+  }
+  const QString exe = QFileInfo(QStringLiteral("/proc/%1/exe").arg(pid)).symLinkTarget();
+  return exe.isEmpty() || QFileInfo(exe).fileName() == QFileInfo(program).fileName();
+#else
+  Q_UNUSED(pid);
+  Q_UNUSED(program);
+  return false;
+#endif
+}
+
+QString identity(const QString& node_program, const QString& data_dir, QString* error) {
+  QProcess p;
+  p.start(node_program, {QStringLiteral("--data-dir"), data_dir, QStringLiteral("--print-identity")});
+  if (!p.waitForFinished(30000) || p.exitCode() != 0) {
+    *error = DemoSwarm::tr("%1 could not make a key in %2: %3")
+                 .arg(QFileInfo(node_program).fileName(), data_dir,
+                      QString::fromLocal8Bit(p.readAllStandardError()).trimmed());
+    return {};
+  }
+  return QString::fromLatin1(p.readAllStandardOutput()).trimmed();
+}
+
+qint64 startDetached(const QString& program, const QStringList& args, const QString& log) {
+  QProcess p;
+  p.setProgram(program);
+  p.setArguments(args);
+  p.setStandardOutputFile(log, QIODevice::Append);
+  p.setStandardErrorFile(log, QIODevice::Append);
+  qint64 pid = 0;
+  return p.startDetached(&pid) ? pid : 0;
+}
+
+}  // namespace
+
+DemoSwarm::Setup DemoSwarm::locate(const QString& node_program, const QString& node_data_dir) {
+  Setup s;
+  s.node_program = node_program;
+  s.node_data_dir = node_data_dir;
+  s.dir = QDir(node_data_dir).filePath(QStringLiteral("demo"));
+  if (!node_program.isEmpty()) {
+    const QString beside = QFileInfo(node_program).dir().filePath(QStringLiteral("rookery-coordinator"));
+    if (QFileInfo(beside).isExecutable()) s.coordinator_program = beside;
+  }
+  const QString app_dir = QCoreApplication::applicationDirPath();
+  const QStringList jobs = {qEnvironmentVariable("ROOKERY_DEMO_JOB"),
+                            app_dir + QStringLiteral("/../share/rookery/demo/demo-job.json"),
+                            app_dir + QStringLiteral("/../../resources/demo/demo-job.json")};
+  for (const QString& job : jobs) {
+    if (!job.isEmpty() && QFileInfo::exists(job)) {
+      s.job = QFileInfo(job).canonicalFilePath();
+      break;
+    }
+  }
+  return s;
+}
+
+QList<qint64> DemoSwarm::alivePids(const QString& dir) {
+  const QJsonObject state = readJson(QDir(dir).filePath(QStringLiteral("demo.json")));
+  QList<qint64> pids;
+  const QJsonArray processes = state.value(QStringLiteral("processes")).toArray();
+  for (const auto& p : processes) {
+    const QJsonObject o = p.toObject();
+    const qint64 pid = o.value(QStringLiteral("pid")).toInteger();
+    if (alive(pid, o.value(QStringLiteral("program")).toString())) pids << pid;
+  }
+  return pids;
+}
+
+std::optional<DemoSwarm::Running> DemoSwarm::start(const Setup& setup, QString* error) {
+  auto fail = [error](const QString& why) -> std::optional<Running> {
+    if (error) *error = why;
+    return std::nullopt;
+  };
+  if (setup.node_program.isEmpty()) return fail(tr("rookery-node was not found"));
+  if (setup.coordinator_program.isEmpty()) return fail(tr("rookery-coordinator was not found beside rookery-node"));
+  if (setup.job.isEmpty()) return fail(tr("the demo job (demo-job.json) was not found; set ROOKERY_DEMO_JOB"));
+  QDir dir(setup.dir);
+  if (!dir.mkpath(QStringLiteral("."))) return fail(tr("cannot create %1").arg(setup.dir));
+  const QString state_path = dir.filePath(QStringLiteral("demo.json"));
+  QJsonObject state = readJson(state_path);
+
+  // The ports and the plan are chosen once; later starts bring the same swarm back.
+  if (state.value(QStringLiteral("job")).toString() != setup.job ||
+      state.value(QStringLiteral("stages")).toInt() != setup.stages) {
+    stop(setup.dir);
+    const QJsonObject job = readJson(setup.job);
+    const int blocks = job.value(QStringLiteral("model")).toObject().value(QStringLiteral("depth")).toInt() + 2;
+    if (blocks < setup.stages + 2) return fail(tr("%1 is not a demo job Rookery can split").arg(setup.job));
+    QString why;
+    QJsonArray stages;
+    for (int i = 0; i < setup.stages; ++i) {
+      const QString data = i == 0 ? setup.node_data_dir : dir.filePath(QStringLiteral("peer%1").arg(i));
+      const QString key = identity(setup.node_program, data, &why);
+      if (key.size() != 40) return fail(why.isEmpty() ? tr("no key for stage %1").arg(i) : why);
+      const int port = freePort();
+      if (port == 0) return fail(tr("no free port on 127.0.0.1"));
+      stages.append(QJsonObject{{QStringLiteral("blocks"), QJsonArray{i * blocks / setup.stages, (i + 1) * blocks / setup.stages}},
+                                {QStringLiteral("endpoint"), QStringLiteral("tcp://127.0.0.1:%1").arg(port)},
+                                {QStringLiteral("key"), key}});
+    }
+    const QString plan = dir.filePath(QStringLiteral("plan.json"));
+    if (!writeJson(plan, QJsonObject{{QStringLiteral("job"), setup.job}, {QStringLiteral("pipeline"), 0},
+                                      {QStringLiteral("stages"), stages}})) {
+      return fail(tr("cannot write %1").arg(plan));
+    }
+    const int coordinator_port = freePort();
+    if (coordinator_port == 0) return fail(tr("no free port on 127.0.0.1"));
+    state = QJsonObject{{QStringLiteral("job"), setup.job},
+                        {QStringLiteral("stages"), setup.stages},
+                        {QStringLiteral("plan"), plan},
+                        {QStringLiteral("coordinator_port"), coordinator_port}};
+    if (!writeJson(state_path, state)) return fail(tr("cannot write %1").arg(state_path));
+  }
+  const QString plan = state.value(QStringLiteral("plan")).toString();
+  const int coordinator_port = state.value(QStringLiteral("coordinator_port")).toInt();
+
+  // Start whichever helper is not running.
+  QJsonArray processes = state.value(QStringLiteral("processes")).toArray();
+  while (processes.size() < setup.stages) processes.append(QJsonObject{});
+  auto running = [&processes](int i) {
+    const QJsonObject o = processes.at(i).toObject();
+    return alive(o.value(QStringLiteral("pid")).toInteger(), o.value(QStringLiteral("program")).toString());
+  };
+  const QString ready = dir.filePath(QStringLiteral("coordinator.ready"));
+  if (!running(0)) {
+    QFile::remove(ready);
+    const qint64 pid = startDetached(
+        setup.coordinator_program,
+        {QStringLiteral("--bind"), QStringLiteral("tcp://127.0.0.1:%1").arg(coordinator_port), QStringLiteral("--data-dir"),
+         dir.filePath(QStringLiteral("coordinator")), QStringLiteral("--ready-file"), ready},
+        dir.filePath(QStringLiteral("coordinator.log")));
+    if (pid == 0) return fail(tr("could not start %1").arg(setup.coordinator_program));
+    processes[0] = QJsonObject{{QStringLiteral("pid"), pid}, {QStringLiteral("program"), setup.coordinator_program}};
+    const QDeadlineTimer deadline(15000);
+    while (!QFileInfo::exists(ready) && !deadline.hasExpired() && alive(pid, setup.coordinator_program)) {
+      QThread::msleep(50);
+    }
+    if (!QFileInfo::exists(ready)) {
+      return fail(tr("the demo coordinator did not start; see %1").arg(dir.filePath(QStringLiteral("coordinator.log"))));
+    }
+  }
+  QFile ready_file(ready);
+  const QStringList coordinator =
+      ready_file.open(QIODevice::ReadOnly) ? QString::fromUtf8(ready_file.readAll()).simplified().split(QLatin1Char(' '))
+                                           : QStringList{};
+  if (coordinator.size() != 2) return fail(tr("the demo coordinator wrote no address to %1").arg(ready));
+  const InviteLink invite(coordinator[0], coordinator[1], readJson(setup.job).value(QStringLiteral("id")).toString());
+  QString why;
+  if (!(why = InviteLink::checkCoordinator(invite.coordinator())).isEmpty() ||
+      !(why = InviteLink::checkKey(invite.key())).isEmpty() || !(why = InviteLink::checkJob(invite.job())).isEmpty()) {
+    return fail(why);
+  }
+  for (int i = 1; i < setup.stages; ++i) {
+    if (running(i)) continue;
+    const qint64 pid = startDetached(
+        setup.node_program,
+        QStringList{QStringLiteral("--data-dir"), dir.filePath(QStringLiteral("peer%1").arg(i)), QStringLiteral("--runtime-dir"),
+         dir.filePath(QStringLiteral("run-peer%1").arg(i)), QStringLiteral("--plan"), plan, QStringLiteral("--stage"),
+         QString::number(i), QStringLiteral("--contribute"), QStringLiteral("--threads"), QStringLiteral("1")}
+            + invite.nodeArguments(),
+        dir.filePath(QStringLiteral("peer%1.log").arg(i)));
+    if (pid == 0) return fail(tr("could not start %1").arg(setup.node_program));
+    processes[i] = QJsonObject{{QStringLiteral("pid"), pid}, {QStringLiteral("program"), setup.node_program}};
+  }
+  state.insert(QStringLiteral("processes"), processes);
+  if (!writeJson(state_path, state)) return fail(tr("cannot write %1").arg(state_path));
+
+  Running r;
+  r.invite = invite;
+  r.plan = plan;
+  r.node_arguments = QStringList{QStringLiteral("--plan"), plan, QStringLiteral("--stage"), QStringLiteral("0"),
+                                 QStringLiteral("--threads"), QStringLiteral("1")} +
+                     invite.nodeArguments();
+  for (const auto& p : processes) r.pids << p.toObject().value(QStringLiteral("pid")).toInteger();
+  return r;
+}
+
+void DemoSwarm::stop(const QString& dir, int wait_ms) {
+#ifdef Q_OS_UNIX
+  const QList<qint64> pids = alivePids(dir);
+  for (const qint64 pid : pids) ::kill(static_cast<pid_t>(pid), SIGTERM);
+  const QDeadlineTimer deadline(wait_ms);
+  while (!alivePids(dir).isEmpty() && !deadline.hasExpired()) QThread::msleep(50);
+  for (const qint64 pid : alivePids(dir)) ::kill(static_cast<pid_t>(pid), SIGKILL);
+#else
+  Q_UNUSED(dir);
+  Q_UNUSED(wait_ms);
+#endif
+}
+
+}  // namespace rookery::ui

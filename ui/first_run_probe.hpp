@@ -1,0 +1,51 @@
+#pragma once
+// Before the first run joins a swarm: is the coordinator of an invite there, and will it
+// have this PC? One real exchange, as the node will make it: a CURVE handshake with the
+// node's own identity (so the coordinator's allow-list decides as it will for the node),
+// then a Ping that a coordinator answers with a Pong. The outcome says in words what went
+// wrong: nobody listens at the address, the key does not match, the coordinator refuses
+// this PC, it does not answer, or the address is not a coordinator.
+#include <QCoreApplication>
+#include <QString>
+
+#include <chrono>
+#include <filesystem>
+
+#include "net/identity.hpp"
+#include "ui/invite_link.hpp"
+
+namespace rookery::ui {
+
+struct CoordinatorProbe {
+  Q_DECLARE_TR_FUNCTIONS(rookery::ui::CoordinatorProbe)
+
+ public:
+  enum class Outcome {
+    Reachable,       // it answered the ping as a coordinator
+    Unreachable,     // no connection to host:port (nothing listens, a firewall, an unknown host)
+    KeyMismatch,     // connected, but the secure handshake failed: not this key's coordinator
+    Refused,         // the coordinator does not admit this PC (its allow-list), or said no
+    NoAnswer,        // handshake done, no reply to the ping in time
+    NotCoordinator,  // a Rookery peer that is not a coordinator answered
+    Failed,          // anything else (the reason is in `detail`)
+  };
+
+  Outcome outcome = Outcome::Failed;
+  QString version;     // the coordinator's Rookery version, when it answered
+  double rtt_ms = 0;
+  QString detail;      // technical detail (the coordinator's words, the socket's error)
+
+  bool ok() const { return outcome == Outcome::Reachable; }
+  // What to tell the user, translated.
+  QString message(const InviteLink& link) const;
+
+  // Blocks for at most `timeout`; call it off the GUI thread.
+  static CoordinatorProbe run(const InviteLink& link, const net::CurveKeyPair& identity,
+                              std::chrono::milliseconds timeout = std::chrono::milliseconds(4000));
+  // The same with the identity of the node whose data folder is `data_dir` (created there
+  // when the node has none yet, as rookery-node --print-identity would).
+  static CoordinatorProbe runAsNode(const InviteLink& link, const std::filesystem::path& data_dir,
+                                    std::chrono::milliseconds timeout = std::chrono::milliseconds(4000));
+};
+
+}  // namespace rookery::ui
