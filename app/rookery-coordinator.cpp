@@ -30,6 +30,9 @@ int main(int argc, char** argv) {
       ->capture_default_str()->check(CLI::Range(200, 600000));
   cli.add_option("--averaging-interval-ms", averaging_ms, "how often pipelines average their replicas")
       ->capture_default_str()->check(CLI::Range(100, 86400000));
+  cli.add_option("--planner", config.planner, "ours, or ravnest (Ravnest's plan, to compare)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"ours", "ravnest"}));
   bool print_memory = false;
   cli.add_flag("--print-memory", print_memory,
                "print the bytes --job needs in one place (parameters, gradients, optimizer state, stashed versions, "

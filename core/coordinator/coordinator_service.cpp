@@ -329,7 +329,7 @@ class Swarm {
     for (const auto& [k, l] : live_) members.push_back(l.member);
     Assignment next;
     try {
-      next = plan_swarm(members, job_);
+      next = plan_swarm(members, job_, parse_planner(config_.planner));
     } catch (const std::exception& e) {
       spdlog::error("planning failed: {}", e.what());
       return;

@@ -26,6 +26,7 @@ struct CoordinatorConfig {
   std::chrono::milliseconds dead_after{3000};  // silent this long: dead, planned around
   std::chrono::milliseconds settle{1000};      // re-plan once membership has been still this long
   std::int64_t averaging_interval_ms = 5000;   // how often pipelines average (with 2+)
+  std::string planner = "ours";                // "ours", or "ravnest" (its plan, for comparison)
 };
 
 class CoordinatorService {

@@ -39,7 +39,13 @@ cluster::TrainingSettings training_settings(const job::JobSpec& job) {
   return s;
 }
 
-Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job) {
+Planner parse_planner(const std::string& name) {
+  if (name == "ours") return Planner::ours;
+  if (name == "ravnest") return Planner::ravnest;
+  throw std::invalid_argument("planner '" + name + "': expected 'ours' or 'ravnest'");
+}
+
+Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Planner planner) {
   // The same crowd always gets the same plan, whatever order it joined in.
   std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) { return a.key < b.key; });
   std::vector<cluster::NodeProfile> nodes;
@@ -54,7 +60,8 @@ Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job) {
     return out;
   }
   const auto blocks = block_profiles(job);
-  const auto plan = cluster::form_pipelines(nodes, blocks, training_settings(job));
+  const auto plan = planner == Planner::ravnest ? cluster::ravnest_plan(nodes, blocks, training_settings(job))
+                                                : cluster::form_pipelines(nodes, blocks, training_settings(job));
   for (const auto& p : plan.pipelines) {
     std::vector<Seat> seats;
     for (const auto& s : p.stages) seats.push_back({s.node_id, s.first_block, s.last_block});

@@ -48,9 +48,15 @@ struct Assignment {
 std::vector<cluster::BlockProfile> block_profiles(const job::JobSpec& job);
 cluster::TrainingSettings training_settings(const job::JobSpec& job);
 
-// Plans `members` (any order; the result does not depend on it) into pipelines with
-// core/cluster's form_pipelines. version is left 0 for the caller to set.
-Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job);
+enum class Planner {
+  ours,     // core/cluster's form_pipelines: bandwidth tiers, memory-feasible groups, exact partition DP
+  ravnest,  // Ravnest's plan, for comparison: nodes in key order, equal parameter counts per stage
+};
+Planner parse_planner(const std::string& name);  // "ours" or "ravnest"; throws std::invalid_argument
+
+// Plans `members` (any order; the result does not depend on it) into pipelines. version is
+// left 0 for the caller to set.
+Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Planner planner = Planner::ours);
 
 // The plan as a node reads it (pipeline::parse_stage_plan's format) with `job_file` as the
 // job path: {"job": ..., "pipelines": [{"stages": [{"blocks", "endpoint", "reduce_endpoint",

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <spdlog/spdlog.h>
 
 #include "control/control_client.hpp"
@@ -404,7 +406,14 @@ struct NodeService::Impl {
       if (config.join) {
         auto options = *config.join;
         options.stage.device = dev;
-        options.flops_per_s = bench.gflops * 1e9;
+        // The speed the coordinator plans with is what the owner lets Rookery use: the
+        // device's measured FLOP/s times the governor's duty cycle.
+        int duty = 100;
+        {
+          std::lock_guard lock(mutex);
+          duty = std::clamp(decision.cpu_time_percent, 1, 100);
+        }
+        options.flops_per_s = bench.gflops * 1e9 * duty / 100.0;
         work_source = make_coordinated_workload(options, identity);
       } else if (config.stage) {
         auto options = *config.stage;
