@@ -34,11 +34,15 @@ bool TokenBucket::acquire(std::uint64_t bytes, const std::atomic<bool>* cancel) 
     if (closed_ || (cancel && cancel->load())) return false;
     const auto now = Clock::now();
     refill(now);
-    if (rate_ == 0) return true;
+    if (rate_ == 0) {
+      passed_.fetch_add(bytes, std::memory_order_relaxed);
+      return true;
+    }
     // Wait until the bucket holds the bytes, or is full for a message larger than it.
     const double need = std::min(static_cast<double>(bytes), static_cast<double>(burst_));
     if (tokens_ >= need) {
       tokens_ -= static_cast<double>(bytes);
+      passed_.fetch_add(bytes, std::memory_order_relaxed);
       return true;
     }
     const auto wait = std::chrono::duration<double>((need - tokens_) / static_cast<double>(rate_));

@@ -23,6 +23,9 @@ class TokenBucket {
   // Waits until `bytes` may pass. Returns false (without waiting further) once closed or
   // once `cancel` becomes true (checked at least every 100 ms).
   bool acquire(std::uint64_t bytes, const std::atomic<bool>* cancel = nullptr);
+  // Bytes let through since the process started (every acquire() that returned true): the
+  // process's upload and download buckets count the pipeline traffic this way.
+  std::uint64_t bytes_passed() const { return passed_.load(std::memory_order_relaxed); }
   // Wakes every waiter for good (shutdown).
   void close();
 
@@ -35,6 +38,7 @@ class TokenBucket {
   double tokens_ = 0;  // may go negative: debt from a message larger than the burst
   Clock::time_point last_ = Clock::now();
   bool closed_ = false;
+  std::atomic<std::uint64_t> passed_{0};
 };
 
 // The process's upload and download buckets: the node's bandwidth caps cover every socket it

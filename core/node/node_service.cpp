@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <spdlog/spdlog.h>
 
@@ -23,6 +24,7 @@
 #include "net/token_bucket.hpp"
 #include "node/workload.hpp"
 #include "store/database.hpp"
+#include "store/ledger.hpp"
 #include "store/settings.hpp"
 #include "wire/message.hpp"
 
@@ -104,6 +106,95 @@ struct NodeService::Impl {
   governor::DutyCycle duty;                // the worker's
   double duty_measured = 0;
   bool computes_on_gpu = false;
+
+  // --- the contribution ledger (core/store/ledger.hpp), in state.db ---
+  // Units of pipeline work are recorded by the worker (memory only) and written by the event
+  // loop every few seconds and at stop. A local benchmark is no contribution and earns no
+  // credit, so it is not recorded. A write that fails is logged and retried; the node runs on.
+  std::unique_ptr<store::LedgerWriter> ledger;
+  const Workload* ledger_workload = nullptr;  // the workload ledger_job was read from
+  std::string ledger_job;                     // its job; empty: not pipeline work
+  std::uint64_t ledger_sent = 0, ledger_received = 0;  // the byte counters at the last unit
+  int ledger_units_since_describe = 0;
+
+  void ledger_record_locked(const Workload& source, const WorkUnitResult& r) {
+    // Pipeline traffic since the previous unit, from the process's bandwidth buckets.
+    const auto sent = net::upload_bucket().bytes_passed();
+    const auto received = net::download_bucket().bytes_passed();
+    store::LedgerUnit u;
+    u.bytes_sent = sent - ledger_sent;
+    u.bytes_received = received - ledger_received;
+    ledger_sent = sent;
+    ledger_received = received;
+    if (!ledger) return;
+    // Which job the work is for: asked again when the workload changes, while it has none (a
+    // joining node waits for its shard) and every 100 units (a coordinator may move it).
+    if (&source != ledger_workload || ledger_job.empty() || ++ledger_units_since_describe >= 100) {
+      pb::NodeSnapshot described;
+      source.describe(described);
+      ledger_job = described.has_stage() ? described.stage().job_id() : std::string();
+      ledger_workload = &source;
+      ledger_units_since_describe = 0;
+    }
+    if (ledger_job.empty()) return;
+    u.finished_unix_ms = unix_ms();
+    u.seconds = r.seconds;
+    u.samples = r.samples;
+    u.flops = r.flops;
+    u.job_id = ledger_job;
+    ledger->record(std::move(u));
+  }
+
+  void describe_ledger(pb::LedgerTotals& out) const {
+    if (!ledger) return;
+    const auto t = ledger->totals();
+    auto* sums = out.mutable_total();
+    sums->set_work_units(static_cast<std::uint64_t>(t.units));
+    sums->set_samples(static_cast<std::uint64_t>(t.samples));
+    sums->set_flops(t.flops);
+    sums->set_busy_seconds(t.seconds);
+    sums->set_bytes_sent(t.bytes_sent);
+    sums->set_bytes_received(t.bytes_received);
+    sums->set_credit(t.credit);
+    out.set_rac(t.rac_at(unix_ms()));
+    out.set_first_unix_ms(t.first_unix_ms);
+    out.set_last_unix_ms(t.last_unix_ms);
+    out.set_pending_units(ledger->pending());
+    out.set_error(ledger->last_error());
+    out.set_available(true);
+  }
+
+  void ledger_history(const pb::LedgerHistoryQuery& q, pb::ControlReply& out) {
+    if (!ledger) {
+      out.set_error("this node keeps no ledger");
+      return;
+    }
+    if ((q.period() != pb::LedgerHistoryQuery::HOURS && q.period() != pb::LedgerHistoryQuery::DAYS) || q.count() < 1 ||
+        q.count() > 1000) {
+      out.set_error("ledger history: period must be HOURS or DAYS and count 1-1000");
+      return;
+    }
+    try {
+      const auto kind = q.period() == pb::LedgerHistoryQuery::HOURS ? store::LedgerPeriodKind::Hour
+                                                                    : store::LedgerPeriodKind::Day;
+      for (const auto& p : ledger->ledger().history(kind, q.count(), unix_ms())) {
+        auto* o = out.add_ledger_history();
+        o->set_start_unix_ms(p.start_unix_ms);
+        o->set_end_unix_ms(p.end_unix_ms);
+        auto* sums = o->mutable_sums();
+        sums->set_work_units(static_cast<std::uint64_t>(p.units));
+        sums->set_samples(static_cast<std::uint64_t>(p.samples));
+        sums->set_flops(p.flops);
+        sums->set_busy_seconds(p.seconds);
+        sums->set_bytes_sent(p.bytes_sent);
+        sums->set_bytes_received(p.bytes_received);
+        sums->set_credit(p.credit);
+      }
+      out.set_ok(true);
+    } catch (const std::exception& e) {
+      out.set_error(std::string("ledger history: ") + e.what());
+    }
+  }
 
   // Re-decides from the current preferences and readings; wakes the worker and tells clients
   // when the decision changed.
@@ -278,6 +369,7 @@ struct NodeService::Impl {
     s.set_data_dir(config.data_dir.string());
     if (workload) workload->describe(s);
     describe_governor_locked(*s.mutable_governor());
+    describe_ledger(*s.mutable_ledger());
     return s;
   }
 
@@ -368,6 +460,9 @@ struct NodeService::Impl {
         out->set_ok(true);
         break;
       }
+      case pb::ControlRequest::LEDGER_HISTORY:
+        ledger_history(msg.header.control_request().history(), *out);
+        break;
       default:
         out->set_error("unknown control request");
         break;
@@ -518,6 +613,7 @@ struct NodeService::Impl {
       work.set_busy_seconds(work.busy_seconds() + r.seconds);
       work.set_samples(work.samples() + static_cast<std::uint64_t>(r.samples));
       if (r.loss >= 0) work.set_last_loss(r.loss);
+      ledger_record_locked(*work_source, r);
       const auto now = Clock::now();
       recent_flops.emplace_back(now, r.flops);
       while (!recent_flops.empty() && now - recent_flops.front().first > std::chrono::seconds(5)) {
@@ -645,6 +741,19 @@ int NodeService::run() {
     std::vector<std::string> problems;
     m.prefs = m.preference_store->load(&problems);
     for (const auto& p : problems) spdlog::warn("settings: {}", p);
+    {
+      // The ledger is written every 5 s (ROOKERY_LEDGER_FLUSH_MS overrides it, for tests).
+      auto flush = std::chrono::milliseconds(5000);
+      if (const char* env = std::getenv("ROOKERY_LEDGER_FLUSH_MS"); env && std::atoi(env) > 0) {
+        flush = std::chrono::milliseconds(std::atoi(env));
+      }
+      m.ledger = std::make_unique<store::LedgerWriter>(*m.state_db, flush);
+      const auto t = m.ledger->totals();
+      if (t.units > 0) {
+        spdlog::info("ledger: {} units, {:.4g} TFLOP, {:.4g} credits so far (RAC {:.4g}/day)", t.units, t.flops / 1e12,
+                     t.credit, t.rac_at(unix_ms()));
+      }
+    }
     if (const auto snooze = m.settings->get(kSnoozeKey)) {
       try {
         m.gov.snooze_until(std::stoll(*snooze));
@@ -738,11 +847,13 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
       m.refresh_telemetry(load, nvml, cpu, sensor_schedule);
       m.log_progress();
       m.ping_coordinator(coordinator, ctx);
+      if (m.ledger) m.ledger->flush_if_due();
       publish(pb::ControlEvent::TELEMETRY, {});
       next_tick = Clock::now() + m.config.telemetry_interval;
     }
   }
   if (m.worker.joinable()) m.worker.join();  // the current unit finishes first
+  if (m.ledger) m.ledger->flush();            // the units since the last write
   publish(pb::ControlEvent::STATE_CHANGED, "state: stopping");
   publish(pb::ControlEvent::SHUTDOWN, "rookery-node stopped");
   if (m.exit_code != 0) return m.exit_code;
