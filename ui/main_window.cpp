@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include "ui/app_resources.hpp"
+#include "ui/cards/contribution_card.hpp"
 #include "ui/cards/device_card.hpp"
 #include "ui/cards/node_state_card.hpp"
 #include "ui/cards/swarm_card.hpp"
@@ -107,6 +108,9 @@ MainWindow::MainWindow(NodeConnection& node, NodeLauncher* launcher, QWidget* pa
   addCard(device_card_);
   addCard(swarm_card_);
   addCard(training_card_);
+  contribution_card_ = new ContributionCard(cards);
+  contribution_card_->setNodeRuntimeDir(node_.runtimeDir());
+  addCard(contribution_card_, kDashboardColumns);
 
   notice_ = new QLabel(central);
   notice_->setObjectName(QStringLiteral("notice"));
@@ -223,6 +227,7 @@ void MainWindow::render() {
     device_card_->showSnapshot(s.device());
     swarm_card_->showSnapshot(s);
     training_card_->showSnapshot(s);
+    contribution_card_->showSnapshot(s);
     tray_->showNodeState(s);
     footer_->setText(tr("rookery-node %1 · process %2 · data in %3")
                          .arg(QString::fromStdString(s.version()))
@@ -238,6 +243,7 @@ void MainWindow::render() {
     if (!node_.hasSnapshot()) device_card_->showDisconnected();
     swarm_card_->showDisconnected();
     training_card_->showDisconnected();
+    contribution_card_->showDisconnected();
     tray_->showDisconnected(why);
     tray_->contributeAction()->setEnabled(launcher_ != nullptr && !quitting_);
   }

@@ -1,6 +1,6 @@
 #pragma once
 // Rookery's main window: a header with the large Contribute / Pause button, and a dashboard
-// of cards (node state, device, place in the swarm, training; later contribution). It shows what the node
+// of cards (node state, device, place in the swarm, training, contribution). It shows what the node
 // reports and sends the user's commands to it; it never trains anything itself.
 #include <QMainWindow>
 
@@ -16,6 +16,7 @@ namespace rookery::ui {
 class NodeConnection;
 class NodeLauncher;
 class ContributeButton;
+class ContributionCard;
 class DeviceCard;
 class NodeStateCard;
 class SwarmCard;
@@ -40,6 +41,7 @@ class MainWindow : public QMainWindow {
   NodeStateCard* nodeStateCard() const { return state_card_; }
   SwarmCard* swarmCard() const { return swarm_card_; }
   TrainingCard* trainingCard() const { return training_card_; }
+  ContributionCard* contributionCard() const { return contribution_card_; }
   TrayIcon* tray() const { return tray_; }
   QPushButton* settingsButton() const { return settings_button_; }
   PresenceReporter* presenceReporter() const { return presence_; }
@@ -91,6 +93,7 @@ class MainWindow : public QMainWindow {
   DeviceCard* device_card_;
   SwarmCard* swarm_card_;
   TrainingCard* training_card_;
+  ContributionCard* contribution_card_;
   QString launch_problem_;
   bool quitting_ = false;
   bool finished_ = false;
