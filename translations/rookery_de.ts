@@ -368,10 +368,6 @@
 <context>
     <name>rookery::ui::DemoSwarm</name>
     <message>
-        <source>%1 could not make a key in %2: %3</source>
-        <translation>%1 konnte in %2 keinen Schlüssel anlegen: %3</translation>
-    </message>
-    <message>
         <source>rookery-node was not found</source>
         <translation>rookery-node wurde nicht gefunden</translation>
     </message>
@@ -386,14 +382,6 @@
     <message>
         <source>cannot create %1</source>
         <translation>%1 kann nicht angelegt werden</translation>
-    </message>
-    <message>
-        <source>%1 is not a demo job Rookery can split</source>
-        <translation>%1 ist kein Demo-Auftrag, den Rookery aufteilen kann</translation>
-    </message>
-    <message>
-        <source>no key for stage %1</source>
-        <translation>kein Schlüssel für Stufe %1</translation>
     </message>
     <message>
         <source>no free port on 127.0.0.1</source>
@@ -414,6 +402,14 @@
     <message>
         <source>the demo coordinator wrote no address to %1</source>
         <translation>der Demo-Koordinator hat keine Adresse in %1 geschrieben</translation>
+    </message>
+    <message>
+        <source>%1 is not a job spec with an id</source>
+        <translation>%1 ist keine Auftragsbeschreibung mit ID</translation>
+    </message>
+    <message>
+        <source>%1 could not size the demo job: %2</source>
+        <translation>%1 konnte den Speicherbedarf des Demo-Auftrags nicht bestimmen: %2</translation>
     </message>
 </context>
 <context>
@@ -664,6 +660,18 @@
     <message>
         <source>the link gives “%1” twice</source>
         <translation>der Link gibt „%1“ zweimal an</translation>
+    </message>
+    <message>
+        <source>the invite token is longer than %1 characters</source>
+        <translation>das Einladungstoken ist länger als %1 Zeichen</translation>
+    </message>
+    <message>
+        <source>the invite token may hold only visible ASCII characters</source>
+        <translation>das Einladungstoken darf nur sichtbare ASCII-Zeichen enthalten</translation>
+    </message>
+    <message>
+        <source>the link has an empty invite token</source>
+        <translation>der Link enthält ein leeres Einladungstoken</translation>
     </message>
 </context>
 <context>

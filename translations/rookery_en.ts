@@ -368,10 +368,6 @@
 <context>
     <name>rookery::ui::DemoSwarm</name>
     <message>
-        <source>%1 could not make a key in %2: %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>rookery-node was not found</source>
         <translation type="unfinished"></translation>
     </message>
@@ -385,14 +381,6 @@
     </message>
     <message>
         <source>cannot create %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is not a demo job Rookery can split</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no key for stage %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -413,6 +401,14 @@
     </message>
     <message>
         <source>the demo coordinator wrote no address to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a job spec with an id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not size the demo job: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -663,6 +659,18 @@
     </message>
     <message>
         <source>the link gives “%1” twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the invite token is longer than %1 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the invite token may hold only visible ASCII characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the link has an empty invite token</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

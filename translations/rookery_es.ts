@@ -368,10 +368,6 @@
 <context>
     <name>rookery::ui::DemoSwarm</name>
     <message>
-        <source>%1 could not make a key in %2: %3</source>
-        <translation>%1 no pudo crear una clave en %2: %3</translation>
-    </message>
-    <message>
         <source>rookery-node was not found</source>
         <translation>no se encontró rookery-node</translation>
     </message>
@@ -386,14 +382,6 @@
     <message>
         <source>cannot create %1</source>
         <translation>no se puede crear %1</translation>
-    </message>
-    <message>
-        <source>%1 is not a demo job Rookery can split</source>
-        <translation>%1 no es un trabajo de demostración que Rookery pueda dividir</translation>
-    </message>
-    <message>
-        <source>no key for stage %1</source>
-        <translation>no hay clave para la etapa %1</translation>
     </message>
     <message>
         <source>no free port on 127.0.0.1</source>
@@ -414,6 +402,14 @@
     <message>
         <source>the demo coordinator wrote no address to %1</source>
         <translation>el coordinador de demostración no escribió ninguna dirección en %1</translation>
+    </message>
+    <message>
+        <source>%1 is not a job spec with an id</source>
+        <translation>%1 no es una especificación de trabajo con identificador</translation>
+    </message>
+    <message>
+        <source>%1 could not size the demo job: %2</source>
+        <translation>%1 no pudo calcular la memoria que necesita el trabajo de demostración: %2</translation>
     </message>
 </context>
 <context>
@@ -664,6 +660,18 @@
     <message>
         <source>the link gives “%1” twice</source>
         <translation>el enlace indica «%1» dos veces</translation>
+    </message>
+    <message>
+        <source>the invite token is longer than %1 characters</source>
+        <translation>el token de invitación supera los %1 caracteres</translation>
+    </message>
+    <message>
+        <source>the invite token may hold only visible ASCII characters</source>
+        <translation>el token de invitación solo puede contener caracteres ASCII visibles</translation>
+    </message>
+    <message>
+        <source>the link has an empty invite token</source>
+        <translation>el enlace tiene un token de invitación vacío</translation>
     </message>
 </context>
 <context>

@@ -368,10 +368,6 @@
 <context>
     <name>rookery::ui::DemoSwarm</name>
     <message>
-        <source>%1 could not make a key in %2: %3</source>
-        <translation>%1 n’a pas pu créer de clé dans %2&#xa0;: %3</translation>
-    </message>
-    <message>
         <source>rookery-node was not found</source>
         <translation>rookery-node est introuvable</translation>
     </message>
@@ -386,14 +382,6 @@
     <message>
         <source>cannot create %1</source>
         <translation>impossible de créer %1</translation>
-    </message>
-    <message>
-        <source>%1 is not a demo job Rookery can split</source>
-        <translation>%1 n’est pas une tâche de démonstration que Rookery sait découper</translation>
-    </message>
-    <message>
-        <source>no key for stage %1</source>
-        <translation>pas de clé pour l’étage %1</translation>
     </message>
     <message>
         <source>no free port on 127.0.0.1</source>
@@ -414,6 +402,14 @@
     <message>
         <source>the demo coordinator wrote no address to %1</source>
         <translation>le coordinateur de démonstration n’a écrit aucune adresse dans %1</translation>
+    </message>
+    <message>
+        <source>%1 is not a job spec with an id</source>
+        <translation>%1 n’est pas une description de tâche avec un identifiant</translation>
+    </message>
+    <message>
+        <source>%1 could not size the demo job: %2</source>
+        <translation>%1 n’a pas pu évaluer la mémoire nécessaire à la tâche de démonstration : %2</translation>
     </message>
 </context>
 <context>
@@ -665,12 +661,24 @@
         <source>the link gives “%1” twice</source>
         <translation>le lien donne «&#xa0;%1&#xa0;» deux fois</translation>
     </message>
+    <message>
+        <source>the invite token is longer than %1 characters</source>
+        <translation>le jeton d’invitation dépasse %1 caractères</translation>
+    </message>
+    <message>
+        <source>the invite token may hold only visible ASCII characters</source>
+        <translation>le jeton d’invitation ne peut contenir que des caractères ASCII visibles</translation>
+    </message>
+    <message>
+        <source>the link has an empty invite token</source>
+        <translation>le lien contient un jeton d’invitation vide</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::LanguageChooser</name>
     <message>
         <source>&amp;Language:</source>
-        <translation>&amp;Langue :</translation>
+        <translation>&amp;Langue&#xa0;:</translation>
     </message>
     <message>
         <source>Language</source>

@@ -365,10 +365,6 @@
 <context>
     <name>rookery::ui::DemoSwarm</name>
     <message>
-        <source>%1 could not make a key in %2: %3</source>
-        <translation>%1 无法在 %2 中生成密钥：%3</translation>
-    </message>
-    <message>
         <source>rookery-node was not found</source>
         <translation>找不到 rookery-node</translation>
     </message>
@@ -383,14 +379,6 @@
     <message>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
-    </message>
-    <message>
-        <source>%1 is not a demo job Rookery can split</source>
-        <translation>%1 不是 Rookery 能够拆分的演示任务</translation>
-    </message>
-    <message>
-        <source>no key for stage %1</source>
-        <translation>第 %1 阶段没有密钥</translation>
     </message>
     <message>
         <source>no free port on 127.0.0.1</source>
@@ -411,6 +399,14 @@
     <message>
         <source>the demo coordinator wrote no address to %1</source>
         <translation>演示协调器没有把地址写入 %1</translation>
+    </message>
+    <message>
+        <source>%1 is not a job spec with an id</source>
+        <translation>%1 不是带有 ID 的任务描述</translation>
+    </message>
+    <message>
+        <source>%1 could not size the demo job: %2</source>
+        <translation>%1 无法估算演示任务所需的内存：%2</translation>
     </message>
 </context>
 <context>
@@ -658,6 +654,18 @@
     <message>
         <source>the link gives “%1” twice</source>
         <translation>链接中“%1”出现了两次</translation>
+    </message>
+    <message>
+        <source>the invite token is longer than %1 characters</source>
+        <translation>邀请令牌超过 %1 个字符</translation>
+    </message>
+    <message>
+        <source>the invite token may hold only visible ASCII characters</source>
+        <translation>邀请令牌只能包含可见的 ASCII 字符</translation>
+    </message>
+    <message>
+        <source>the link has an empty invite token</source>
+        <translation>链接中的邀请令牌为空</translation>
     </message>
 </context>
 <context>

@@ -59,18 +59,6 @@ bool alive(qint64 pid, const QString& program) {
 #endif
 }
 
-QString identity(const QString& node_program, const QString& data_dir, QString* error) {
-  QProcess p;
-  p.start(node_program, {QStringLiteral("--data-dir"), data_dir, QStringLiteral("--print-identity")});
-  if (!p.waitForFinished(30000) || p.exitCode() != 0) {
-    *error = DemoSwarm::tr("%1 could not make a key in %2: %3")
-                 .arg(QFileInfo(node_program).fileName(), data_dir,
-                      QString::fromLocal8Bit(p.readAllStandardError()).trimmed());
-    return {};
-  }
-  return QString::fromLatin1(p.readAllStandardOutput()).trimmed();
-}
-
 qint64 startDetached(const QString& program, const QStringList& args, const QString& log) {
   QProcess p;
   p.setProgram(program);
@@ -129,45 +117,38 @@ std::optional<DemoSwarm::Running> DemoSwarm::start(const Setup& setup, QString* 
   if (!dir.mkpath(QStringLiteral("."))) return fail(tr("cannot create %1").arg(setup.dir));
   const QString state_path = dir.filePath(QStringLiteral("demo.json"));
   QJsonObject state = readJson(state_path);
+  const QString job_id = readJson(setup.job).value(QStringLiteral("id")).toString();
+  if (!InviteLink::checkJob(job_id).isEmpty()) return fail(tr("%1 is not a job spec with an id").arg(setup.job));
 
-  // The ports and the plan are chosen once; later starts bring the same swarm back.
+  // The port and the memory offer are chosen once; later starts bring the same swarm back
+  // (the coordinator keeps its key and its plan in its folder).
   if (state.value(QStringLiteral("job")).toString() != setup.job ||
-      state.value(QStringLiteral("stages")).toInt() != setup.stages) {
+      state.value(QStringLiteral("volunteers")).toInt() != setup.volunteers) {
     stop(setup.dir);
-    const QJsonObject job = readJson(setup.job);
-    const int blocks = job.value(QStringLiteral("model")).toObject().value(QStringLiteral("depth")).toInt() + 2;
-    if (blocks < setup.stages + 2) return fail(tr("%1 is not a demo job Rookery can split").arg(setup.job));
-    QString why;
-    QJsonArray stages;
-    for (int i = 0; i < setup.stages; ++i) {
-      const QString data = i == 0 ? setup.node_data_dir : dir.filePath(QStringLiteral("peer%1").arg(i));
-      const QString key = identity(setup.node_program, data, &why);
-      if (key.size() != 40) return fail(why.isEmpty() ? tr("no key for stage %1").arg(i) : why);
-      const int port = freePort();
-      if (port == 0) return fail(tr("no free port on 127.0.0.1"));
-      stages.append(QJsonObject{{QStringLiteral("blocks"), QJsonArray{i * blocks / setup.stages, (i + 1) * blocks / setup.stages}},
-                                {QStringLiteral("endpoint"), QStringLiteral("tcp://127.0.0.1:%1").arg(port)},
-                                {QStringLiteral("key"), key}});
+    // Half the memory the model needs in one place each: the volunteers must share it.
+    QProcess need;
+    need.start(setup.coordinator_program, {QStringLiteral("--job"), setup.job, QStringLiteral("--print-memory")});
+    bool ok = need.waitForFinished(30000) && need.exitCode() == 0;
+    const qint64 bytes = ok ? QString::fromLatin1(need.readAllStandardOutput()).trimmed().toLongLong(&ok) : 0;
+    if (!ok || bytes <= 0) {
+      return fail(tr("%1 could not size the demo job: %2")
+                      .arg(QFileInfo(setup.coordinator_program).fileName(),
+                           QString::fromLocal8Bit(need.readAllStandardError()).trimmed()));
     }
-    const QString plan = dir.filePath(QStringLiteral("plan.json"));
-    if (!writeJson(plan, QJsonObject{{QStringLiteral("job"), setup.job}, {QStringLiteral("pipeline"), 0},
-                                      {QStringLiteral("stages"), stages}})) {
-      return fail(tr("cannot write %1").arg(plan));
-    }
-    const int coordinator_port = freePort();
-    if (coordinator_port == 0) return fail(tr("no free port on 127.0.0.1"));
+    const int port = freePort();
+    if (port == 0) return fail(tr("no free port on 127.0.0.1"));
     state = QJsonObject{{QStringLiteral("job"), setup.job},
-                        {QStringLiteral("stages"), setup.stages},
-                        {QStringLiteral("plan"), plan},
-                        {QStringLiteral("coordinator_port"), coordinator_port}};
+                        {QStringLiteral("volunteers"), setup.volunteers},
+                        {QStringLiteral("coordinator_port"), port},
+                        {QStringLiteral("offer_mb"), static_cast<qint64>(bytes * 50 / 100 / 1048576 + 1)}};
     if (!writeJson(state_path, state)) return fail(tr("cannot write %1").arg(state_path));
   }
-  const QString plan = state.value(QStringLiteral("plan")).toString();
   const int coordinator_port = state.value(QStringLiteral("coordinator_port")).toInt();
+  const QString offer_mb = QString::number(state.value(QStringLiteral("offer_mb")).toInteger());
 
-  // Start whichever helper is not running.
+  // Start whichever helper is not running: the coordinator, then the headless volunteers.
   QJsonArray processes = state.value(QStringLiteral("processes")).toArray();
-  while (processes.size() < setup.stages) processes.append(QJsonObject{});
+  while (processes.size() < setup.volunteers) processes.append(QJsonObject{});
   auto running = [&processes](int i) {
     const QJsonObject o = processes.at(i).toObject();
     return alive(o.value(QStringLiteral("pid")).toInteger(), o.value(QStringLiteral("program")).toString());
@@ -178,7 +159,8 @@ std::optional<DemoSwarm::Running> DemoSwarm::start(const Setup& setup, QString* 
     const qint64 pid = startDetached(
         setup.coordinator_program,
         {QStringLiteral("--bind"), QStringLiteral("tcp://127.0.0.1:%1").arg(coordinator_port), QStringLiteral("--data-dir"),
-         dir.filePath(QStringLiteral("coordinator")), QStringLiteral("--ready-file"), ready},
+         dir.filePath(QStringLiteral("coordinator")), QStringLiteral("--job"), setup.job, QStringLiteral("--ready-file"),
+         ready},
         dir.filePath(QStringLiteral("coordinator.log")));
     if (pid == 0) return fail(tr("could not start %1").arg(setup.coordinator_program));
     processes[0] = QJsonObject{{QStringLiteral("pid"), pid}, {QStringLiteral("program"), setup.coordinator_program}};
@@ -195,20 +177,20 @@ std::optional<DemoSwarm::Running> DemoSwarm::start(const Setup& setup, QString* 
       ready_file.open(QIODevice::ReadOnly) ? QString::fromUtf8(ready_file.readAll()).simplified().split(QLatin1Char(' '))
                                            : QStringList{};
   if (coordinator.size() != 2) return fail(tr("the demo coordinator wrote no address to %1").arg(ready));
-  const InviteLink invite(coordinator[0], coordinator[1], readJson(setup.job).value(QStringLiteral("id")).toString());
+  const InviteLink invite(coordinator[0], coordinator[1], job_id);
   QString why;
   if (!(why = InviteLink::checkCoordinator(invite.coordinator())).isEmpty() ||
-      !(why = InviteLink::checkKey(invite.key())).isEmpty() || !(why = InviteLink::checkJob(invite.job())).isEmpty()) {
+      !(why = InviteLink::checkKey(invite.key())).isEmpty()) {
     return fail(why);
   }
-  for (int i = 1; i < setup.stages; ++i) {
+  const QStringList offer{QStringLiteral("--memory-limit-mb"), offer_mb, QStringLiteral("--threads"), QStringLiteral("1")};
+  for (int i = 1; i < setup.volunteers; ++i) {
     if (running(i)) continue;
     const qint64 pid = startDetached(
         setup.node_program,
         QStringList{QStringLiteral("--data-dir"), dir.filePath(QStringLiteral("peer%1").arg(i)), QStringLiteral("--runtime-dir"),
-         dir.filePath(QStringLiteral("run-peer%1").arg(i)), QStringLiteral("--plan"), plan, QStringLiteral("--stage"),
-         QString::number(i), QStringLiteral("--contribute"), QStringLiteral("--threads"), QStringLiteral("1")}
-            + invite.nodeArguments(),
+                    dir.filePath(QStringLiteral("run-peer%1").arg(i)), QStringLiteral("--contribute")} +
+            invite.nodeArguments() + offer,
         dir.filePath(QStringLiteral("peer%1.log").arg(i)));
     if (pid == 0) return fail(tr("could not start %1").arg(setup.node_program));
     processes[i] = QJsonObject{{QStringLiteral("pid"), pid}, {QStringLiteral("program"), setup.node_program}};
@@ -218,10 +200,8 @@ std::optional<DemoSwarm::Running> DemoSwarm::start(const Setup& setup, QString* 
 
   Running r;
   r.invite = invite;
-  r.plan = plan;
-  r.node_arguments = QStringList{QStringLiteral("--plan"), plan, QStringLiteral("--stage"), QStringLiteral("0"),
-                                 QStringLiteral("--threads"), QStringLiteral("1")} +
-                     invite.nodeArguments();
+  r.offer_mb = offer_mb.toInt();
+  r.node_arguments = invite.nodeArguments() + offer;
   for (const auto& p : processes) r.pids << p.toObject().value(QStringLiteral("pid")).toInteger();
   return r;
 }

@@ -1,11 +1,11 @@
 #pragma once
 // "Join the demo swarm" at the first run: the demo swarm of scripts/run-demo.sh, started by
-// the GUI on this PC. A rookery-coordinator and two volunteer rookery-nodes on loopback form
-// a 3-stage pipeline with this GUI's own node as stage 0 (it reads the data), training the
-// demo job (a byte-level GPT). Everything lives in one folder (<data dir>/demo): the plan,
-// the ports chosen once (so the swarm comes back the same after a restart), the helpers'
-// data, logs and process ids. The helpers run detached, like the GUI's own node; stop()
-// ends them when the user quits Rookery.
+// the GUI on this PC. A rookery-coordinator runs the demo job (a byte-level GPT) on loopback;
+// two volunteer rookery-nodes and this GUI's own node join it, each offering half the memory
+// the model needs, so the coordinator plans the three into one pipeline. Everything lives in
+// one folder (<data dir>/demo): the coordinator's port chosen once and its state (so the
+// swarm comes back the same after a restart), the volunteers' data, logs and process ids.
+// The helpers run detached, like the GUI's own node; stop() ends them when the user quits.
 #include <QCoreApplication>
 #include <QString>
 #include <QStringList>
@@ -25,14 +25,14 @@ class DemoSwarm {
     QString coordinator_program;  // rookery-coordinator
     QString job;                  // the demo job spec (JSON)
     QString dir;                  // the demo's folder
-    QString node_data_dir;        // the GUI's own node's data folder (its key is stage 0's)
-    int stages = 3;
+    QString node_data_dir;        // the GUI's own node's data folder
+    int volunteers = 3;           // with the GUI's own node
   };
   struct Running {
-    InviteLink invite;            // the demo coordinator
-    QStringList node_arguments;   // for the GUI's node: stage 0 of the plan, and the coordinator
-    QString plan;
-    QList<qint64> pids;           // coordinator, then the volunteer stages
+    InviteLink invite;            // the demo coordinator and its job
+    QStringList node_arguments;   // for the GUI's node: join the job, with the volunteers' memory offer
+    int offer_mb = 0;             // each volunteer's memory limit
+    QList<qint64> pids;           // coordinator, then the headless volunteers
   };
 
   // Where the programs and the demo job are: rookery-coordinator beside rookery-node; the job
@@ -41,7 +41,7 @@ class DemoSwarm {
   static Setup locate(const QString& node_program, const QString& node_data_dir);
 
   // Starts what is not running (everything, the first time), then returns the swarm.
-  // Blocks up to ~20 s (the coordinator's start, the keys); says why on failure.
+  // Blocks up to ~20 s (the coordinator's start); says why on failure.
   static std::optional<Running> start(const Setup& setup, QString* error);
   // Ends the coordinator and the volunteer stages started from `dir` (SIGTERM: they stop
   // cleanly), waiting up to `wait_ms` for them to go.

@@ -56,6 +56,14 @@ QString InviteLink::checkJob(const QString& job) {
   return {};
 }
 
+QString InviteLink::checkToken(const QString& token) {
+  if (token.size() > kMaxTokenLength) return tr("the invite token is longer than %1 characters").arg(kMaxTokenLength);
+  for (const QChar c : token) {
+    if (c.unicode() <= 0x20 || c.unicode() >= 0x7f) return tr("the invite token may hold only visible ASCII characters");
+  }
+  return {};
+}
+
 std::optional<InviteLink> InviteLink::parse(const QString& text, QString* error) {
   auto fail = [error](const QString& why) -> std::optional<InviteLink> {
     if (error) *error = why;
@@ -67,8 +75,8 @@ std::optional<InviteLink> InviteLink::parse(const QString& text, QString* error)
   if (!link.startsWith(kPrefix, Qt::CaseInsensitive)) {
     return fail(tr("an invite link starts with rookery://join?"));
   }
-  QString coordinator, key, job;
-  bool has_coordinator = false, has_key = false, has_job = false;
+  QString coordinator, key, job, token;
+  bool has_coordinator = false, has_key = false, has_job = false, has_token = false;
   const QStringList items = link.mid(kPrefix.size()).split(QLatin1Char('&'));
   for (const QString& item : items) {
     const qsizetype eq = item.indexOf(QLatin1Char('='));
@@ -86,6 +94,8 @@ std::optional<InviteLink> InviteLink::parse(const QString& text, QString* error)
       seen = &has_key, target = &key;
     } else if (name == QLatin1String("job")) {
       seen = &has_job, target = &job;
+    } else if (name == QLatin1String("token")) {
+      seen = &has_token, target = &token;
     } else {
       return fail(tr("the link has an unknown part “%1” (is the key percent-encoded?)").arg(name));
     }
@@ -93,11 +103,12 @@ std::optional<InviteLink> InviteLink::parse(const QString& text, QString* error)
     *seen = true;
     *target = value;
   }
-  for (const QString& why : {checkCoordinator(coordinator), checkKey(key), checkJob(job)}) {
+  if (has_token && token.isEmpty()) return fail(tr("the link has an empty invite token"));
+  for (const QString& why : {checkCoordinator(coordinator), checkKey(key), checkJob(job), checkToken(token)}) {
     if (!why.isEmpty()) return fail(why);
   }
   if (error) error->clear();
-  return InviteLink(coordinator, key, job);
+  return InviteLink(coordinator, key, job, token);
 }
 
 QString InviteLink::host() const {
@@ -114,11 +125,15 @@ int InviteLink::port() const {
 QString InviteLink::toString() const {
   return kPrefix + QStringLiteral("coordinator=") + coordinator_ + QStringLiteral("&key=") +
          QString::fromLatin1(QUrl::toPercentEncoding(key_)) + QStringLiteral("&job=") +
-         QString::fromLatin1(QUrl::toPercentEncoding(job_));
+         QString::fromLatin1(QUrl::toPercentEncoding(job_)) +
+         (token_.isEmpty() ? QString() : QStringLiteral("&token=") + QString::fromLatin1(QUrl::toPercentEncoding(token_)));
 }
 
 QStringList InviteLink::nodeArguments() const {
-  return {QStringLiteral("--coordinator"), coordinator_, QStringLiteral("--coordinator-key"), key_};
+  QStringList args{QStringLiteral("--coordinator"), coordinator_, QStringLiteral("--coordinator-key"), key_,
+                   QStringLiteral("--join"), job_};
+  if (!token_.isEmpty()) args << QStringLiteral("--invite-token") << token_;
+  return args;
 }
 
 }  // namespace rookery::ui

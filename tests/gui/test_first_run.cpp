@@ -258,8 +258,9 @@ class TestFirstRun : public QObject {
   }
 
   void demoSwarm() {
-    // The demo as the first run starts it: coordinator and volunteer stages of the demo job,
-    // this "GUI's" node as stage 0; started again, the same swarm; stopped, all gone.
+    // The demo as the first run starts it: a coordinator running the demo job and two
+    // volunteers joined to it, the GUI's node told to join too; started again, the same
+    // swarm; stopped, all gone.
     qputenv("ROOKERY_DEMO_JOB", ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
     const QString data = dir_.filePath(QStringLiteral("gui-node"));
     const DemoSwarm::Setup setup = DemoSwarm::locate(QStringLiteral(ROOKERY_BINARY_DIR "/app/rookery-node"), data);
@@ -272,31 +273,35 @@ class TestFirstRun : public QObject {
     QCOMPARE(first->pids.size(), 3);
     QCOMPARE(DemoSwarm::alivePids(setup.dir).size(), 3);
     QCOMPARE(first->invite.job(), QStringLiteral("demo-bytes-gpt"));
-    QCOMPARE(first->node_arguments.mid(0, 4), (QStringList{QStringLiteral("--plan"), first->plan, QStringLiteral("--stage"),
-                                                          QStringLiteral("0")}));
-    QVERIFY(first->node_arguments.contains(first->invite.key()));
-    // The plan makes the GUI's own node (its key) stage 0 and covers the model.
-    QFile plan_file(first->plan);
-    QVERIFY(plan_file.open(QIODevice::ReadOnly));
-    const QJsonArray stages = QJsonDocument::fromJson(plan_file.readAll()).object().value(QStringLiteral("stages")).toArray();
-    QCOMPARE(stages.size(), 3);
-    const auto gui_key = rookery::net::CurveKeyPair::load_or_create(data.toStdString() + "/keys", "node").public_key;
-    QCOMPARE(stages[0].toObject().value(QStringLiteral("key")).toString(), QString::fromStdString(gui_key));
-    QCOMPARE(stages[2].toObject().value(QStringLiteral("blocks")).toArray().at(1).toInt(), 6);  // depth 4 + 2
-    // The coordinator answers as any invite's would; the volunteers answer on their control API.
+    QVERIFY(first->offer_mb > 0);
+    const QStringList offer{QStringLiteral("--memory-limit-mb"), QString::number(first->offer_mb),
+                            QStringLiteral("--threads"), QStringLiteral("1")};
+    QCOMPARE(first->node_arguments, first->invite.nodeArguments() + offer);
+    QVERIFY(first->node_arguments.contains(QStringLiteral("--join")));
+    // The coordinator answers as any invite's would; the volunteers answer on their control
+    // API and talk to that coordinator.
     const auto p = probeAsync(first->invite, me_, 4000);
     QVERIFY2(p.ok(), qPrintable(print(p, first->invite)));
     for (int i = 1; i <= 2; ++i) {
       rookery::control::ControlClient peer(rookery::control::ControlEndpoints::in(
           QDir(setup.dir).filePath(QStringLiteral("run-peer%1").arg(i)).toStdString()));
-      QVERIFY2(QTest::qWaitFor([&] { return peer.status(std::chrono::milliseconds(500)).ok; }, 30000),
-               qPrintable(QStringLiteral("volunteer stage %1 does not answer").arg(i)));
+      rookery::control::ControlClient::Answer answer;
+      QVERIFY2(QTest::qWaitFor([&] { return (answer = peer.status(std::chrono::milliseconds(500))).ok; }, 30000),
+               qPrintable(QStringLiteral("volunteer %1 does not answer").arg(i)));
+      QCOMPARE(QString::fromStdString(answer.snapshot.coordinator().endpoint()), first->invite.coordinator());
     }
     // Again: nothing new is started.
     const auto again = DemoSwarm::start(setup, &error);
     QVERIFY2(again, qPrintable(error));
     QCOMPARE(again->pids, first->pids);
     QCOMPARE(again->invite, first->invite);
+    DemoSwarm::stop(setup.dir);
+    QVERIFY(DemoSwarm::alivePids(setup.dir).isEmpty());
+    // Started after a stop: the same coordinator (port, key) comes back.
+    const auto back = DemoSwarm::start(setup, &error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->invite, first->invite);
+    QVERIFY(back->pids != first->pids);
     DemoSwarm::stop(setup.dir);
     QVERIFY(DemoSwarm::alivePids(setup.dir).isEmpty());
     // A missing job is said plainly.

@@ -34,8 +34,10 @@ class TestInviteLink : public QObject {
     QCOMPARE(invite->job(), QStringLiteral("demo-bytes-gpt"));
     QCOMPARE(invite->host(), QStringLiteral("coordinator.example.org"));
     QCOMPARE(invite->port(), 7461);
+    QVERIFY(invite->token().isEmpty());
     QCOMPARE(invite->nodeArguments(),
-             QStringList({QStringLiteral("--coordinator"), kCoordinator, QStringLiteral("--coordinator-key"), kKey}));
+             QStringList({QStringLiteral("--coordinator"), kCoordinator, QStringLiteral("--coordinator-key"), kKey,
+                          QStringLiteral("--join"), QStringLiteral("demo-bytes-gpt")}));
   }
 
   void acceptsAddressesAndEncodings() {
@@ -54,6 +56,19 @@ class TestInviteLink : public QObject {
     QCOMPARE(invite->coordinator(), QStringLiteral("tcp://10.0.0.5:9000"));
     QCOMPARE(invite->job(), QStringLiteral("run.2_b"));
     QCOMPARE(invite->key(), kKey);
+  }
+
+  void carriesAnInviteToken() {
+    // An invite-only job's token, percent-encoded like the key; the node gets --invite-token.
+    const QString token = QStringLiteral("t0k&n=+/x");
+    const QString text = link(kCoordinator, kKey, QStringLiteral("private-run")) + QStringLiteral("&token=") +
+                         QString::fromLatin1(QUrl::toPercentEncoding(token));
+    QString error;
+    const auto invite = InviteLink::parse(text, &error);
+    QVERIFY2(invite, qPrintable(error));
+    QCOMPARE(invite->token(), token);
+    QCOMPARE(invite->nodeArguments().mid(6), (QStringList{QStringLiteral("--invite-token"), token}));
+    QCOMPARE(*InviteLink::parse(invite->toString()), *invite);
   }
 
   void roundTrips() {
@@ -87,7 +102,12 @@ class TestInviteLink : public QObject {
     QTest::newRow("job too long") << QStringLiteral("rookery://join?%1").arg(good).replace(QStringLiteral("job=j"), QStringLiteral("job=") + QString(129, QLatin1Char('x')))
                                   << "128";
     QTest::newRow("duplicate job") << QStringLiteral("rookery://join?%1&job=k").arg(good) << "twice";
-    QTest::newRow("unknown part") << QStringLiteral("rookery://join?%1&token=abc").arg(good) << "token";
+    QTest::newRow("unknown part") << QStringLiteral("rookery://join?%1&secret=abc").arg(good) << "secret";
+    QTest::newRow("empty token") << QStringLiteral("rookery://join?%1&token=").arg(good) << "empty invite token";
+    QTest::newRow("token with blank") << QStringLiteral("rookery://join?%1&token=a%20b").arg(good) << "visible ASCII";
+    QTest::newRow("token too long") << QStringLiteral("rookery://join?%1&token=").arg(good) + QString(257, QLatin1Char('t'))
+                                    << "256";
+    QTest::newRow("duplicate token") << QStringLiteral("rookery://join?%1&token=a&token=b").arg(good) << "twice";
     QTest::newRow("not a pair") << QStringLiteral("rookery://join?%1&&").arg(good) << "name=value";
     QTest::newRow("udp") << QStringLiteral("rookery://join?%1").arg(good).replace(QStringLiteral("tcp://h:1"), QStringLiteral("udp://h:1"))
                          << "tcp://";
