@@ -1318,5 +1318,9 @@
         <source>“%1” has ended: this PC has nothing more to do for it. Thank you for contributing!</source>
         <translation>„%1“ ist beendet: Dieser PC hat dafür nichts mehr zu tun. Danke für Ihren Beitrag!</translation>
     </message>
+    <message>
+        <source>rookery-node cannot record your contribution: %1. Free some disk space on this PC; the work done meanwhile is written once there is room.</source>
+        <translation>rookery-node kann Ihren Beitrag nicht festhalten: %1. Geben Sie auf diesem PC Speicherplatz frei; die inzwischen geleistete Arbeit wird geschrieben, sobald wieder Platz ist.</translation>
+    </message>
 </context>
 </TS>

@@ -1318,5 +1318,9 @@
         <source>“%1” has ended: this PC has nothing more to do for it. Thank you for contributing!</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>rookery-node cannot record your contribution: %1. Free some disk space on this PC; the work done meanwhile is written once there is room.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>

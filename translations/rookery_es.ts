@@ -1318,5 +1318,9 @@
         <source>“%1” has ended: this PC has nothing more to do for it. Thank you for contributing!</source>
         <translation>«%1» ha terminado: este PC ya no tiene nada que hacer para él. ¡Gracias por contribuir!</translation>
     </message>
+    <message>
+        <source>rookery-node cannot record your contribution: %1. Free some disk space on this PC; the work done meanwhile is written once there is room.</source>
+        <translation>rookery-node no puede registrar tu contribución: %1. Libera espacio en el disco de este PC; el trabajo hecho mientras tanto se guardará en cuanto haya sitio.</translation>
+    </message>
 </context>
 </TS>

@@ -409,7 +409,7 @@
     </message>
     <message>
         <source>%1 could not size the demo job: %2</source>
-        <translation>%1 n’a pas pu évaluer la mémoire nécessaire à la tâche de démonstration : %2</translation>
+        <translation>%1 n’a pas pu évaluer la mémoire nécessaire à la tâche de démonstration&#xa0;: %2</translation>
     </message>
 </context>
 <context>
@@ -1317,6 +1317,10 @@
     <message>
         <source>“%1” has ended: this PC has nothing more to do for it. Thank you for contributing!</source>
         <translation>La tâche «&#xa0;%1&#xa0;» est terminée&#xa0;: ce PC n’a plus rien à faire pour elle. Merci de votre contribution&#xa0;!</translation>
+    </message>
+    <message>
+        <source>rookery-node cannot record your contribution: %1. Free some disk space on this PC; the work done meanwhile is written once there is room.</source>
+        <translation>rookery-node ne peut pas enregistrer votre contribution : %1. Libérez de l’espace disque sur ce PC ; le travail effectué entre-temps sera écrit dès qu’il y aura de la place.</translation>
     </message>
 </context>
 </TS>

@@ -1309,5 +1309,9 @@
         <source>“%1” has ended: this PC has nothing more to do for it. Thank you for contributing!</source>
         <translation>“%1”已结束：这台电脑已没有它的工作可做。感谢你的贡献！</translation>
     </message>
+    <message>
+        <source>rookery-node cannot record your contribution: %1. Free some disk space on this PC; the work done meanwhile is written once there is room.</source>
+        <translation>rookery-node 无法记录你的贡献：%1。请在这台电脑上释放一些磁盘空间；在此期间完成的工作会在有空间后写入。</translation>
+    </message>
 </context>
 </TS>

@@ -137,6 +137,15 @@ TrayNotification failed(const QString& reason) {
           TrayIcon::tr("rookery-node reports an error: %1").arg(reason), QSystemTrayIcon::Critical};
 }
 
+// The ledger cannot be written: the node computes on and keeps the units to write.
+TrayNotification ledgerFull(const QString& why) {
+  return {TrayNotification::Kind::DiskFull, TrayIcon::tr("Rookery: the disk is full"),
+          TrayIcon::tr("rookery-node cannot record your contribution: %1. Free some disk space on this PC; the work "
+                       "done meanwhile is written once there is room.")
+              .arg(why),
+          QSystemTrayIcon::Warning};
+}
+
 TrayNotification refused(const QString& why) {
   return {TrayNotification::Kind::Refused, TrayIcon::tr("The coordinator refused this PC"),
           TrayIcon::tr("%1. This PC no longer trains with the swarm; open Rookery for details.").arg(why),
@@ -162,6 +171,9 @@ std::optional<TrayNotification> TrayIcon::notificationFor(const pb::NodeSnapshot
   if (after.state() == pb::FAILED && !(same_node && b.state() == pb::FAILED)) {
     return failed(QString::fromStdString(after.state_reason()));
   }
+  const QString ledger = QString::fromStdString(after.ledger().error());
+  const QString previous_ledger = same_node ? QString::fromStdString(b.ledger().error()) : QString();
+  if (saysDiskFull(ledger) && !saysDiskFull(previous_ledger)) return ledgerFull(ledger);
   const QString status = QString::fromStdString(after.coordinator().status());
   const QString previous_status = same_node ? QString::fromStdString(b.coordinator().status()) : QString();
   if (saysRefused(status) && !saysRefused(previous_status)) return refused(status);

@@ -5,7 +5,8 @@
 // tray, so the rest of the GUI (and its tests) can rely on them.
 //
 // Notifications come only when something needs the user: the node failed (a full disk
-// named as such), the coordinator refused or banned this PC, the job ended. Which change
+// named as such), its contribution ledger cannot be written for a full disk, the
+// coordinator refused or banned this PC, the job ended. Which change
 // calls for one is decided by pure functions of the node's snapshots and messages.
 #include <QElapsedTimer>
 #include <QObject>

@@ -81,6 +81,17 @@ class TestTrayNotifications : public QObject {
       QVERIFY2(n && n->kind == TrayNotification::Kind::DiskFull, reason);
       QVERIFY(n->message.contains(QString::fromUtf8(reason)));
     }
+    // The ledger that cannot be written while the node computes on.
+    auto ledger_full = before;
+    ledger_full.mutable_ledger()->set_error("database or disk is full");
+    ledger_full.mutable_ledger()->set_pending_units(12);
+    const auto l = TrayIcon::notificationFor(&before, ledger_full);
+    QVERIFY(l && l->kind == TrayNotification::Kind::DiskFull);
+    QVERIFY(l->message.contains(QStringLiteral("database or disk is full")));
+    QVERIFY(!TrayIcon::notificationFor(&ledger_full, ledger_full));
+    auto other_error = before;
+    other_error.mutable_ledger()->set_error("database is locked");
+    QVERIFY(!TrayIcon::notificationFor(&before, other_error));
     const auto logged = TrayIcon::notificationForMessage(QStringLiteral("ledger: write failed: database or disk is full"));
     QVERIFY(logged && logged->kind == TrayNotification::Kind::DiskFull);
   }
