@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QStyle>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -242,6 +243,12 @@ class TestContributionCard : public QObject {
     if (!dir_screens.isEmpty()) {
       card->grab().save(QDir(dir_screens).filePath(QStringLiteral("contribution-card.png")));
       window.grab().save(QDir(dir_screens).filePath(QStringLiteral("contribution-window.png")));
+      card->setPeriod(ContributionCard::Period::Days);
+      QApplication::setPalette(ui::theme::darkPalette());
+      QCoreApplication::processEvents();
+      card->grab().save(QDir(dir_screens).filePath(QStringLiteral("contribution-card-days-dark.png")));
+      QApplication::setPalette(QApplication::style()->standardPalette());
+      card->setPeriod(ContributionCard::Period::Hours);
     }
 
     QVERIFY(node.quit());

@@ -143,9 +143,11 @@ ContributionCard::ContributionCard(QWidget* parent) : Card(tr("Your contribution
   per_day_->setChecked(true);
   connect(per_day_, &QPushButton::toggled, this, [this](bool on) {
     if (on) setPeriod(Period::Days);
+    applyColours();
   });
   connect(per_hour_, &QPushButton::toggled, this, [this](bool on) {
     if (on) setPeriod(Period::Hours);
+    applyColours();
   });
   auto* toggle = new QHBoxLayout;
   toggle->setSpacing(4);
@@ -157,7 +159,7 @@ ContributionCard::ContributionCard(QWidget* parent) : Card(tr("Your contribution
   chart_->legend()->hide();
   chart_->setBackgroundVisible(false);
   chart_->setPlotAreaBackgroundVisible(false);
-  chart_->setMargins(QMargins(0, 0, 0, 0));
+  chart_->setMargins(QMargins(0, 0, 16, 0));  // room for the newest bar's label at the right edge
   chart_->setBackgroundRoundness(0);
   chart_->layout()->setContentsMargins(0, 0, 0, 0);
   series_ = new QBarSeries(chart_);
@@ -471,6 +473,15 @@ void ContributionCard::applyColours() {
     QPalette lp = l->palette();
     lp.setColor(QPalette::WindowText, muted);
     l->setPalette(lp);
+  }
+  // The chosen period reads at a glance in any palette: bold, in the accent colour.
+  for (auto* b : {per_day_, per_hour_}) {
+    QFont f = font();
+    f.setWeight(b->isChecked() ? QFont::DemiBold : QFont::Normal);
+    b->setFont(f);
+    QPalette bp = b->palette();
+    bp.setColor(QPalette::ButtonText, b->isChecked() ? theme::accent(pal) : pal.color(QPalette::ButtonText));
+    b->setPalette(bp);
   }
   QPalette sp = status_->palette();
   sp.setColor(QPalette::WindowText, theme::warning(pal));
