@@ -77,11 +77,17 @@ FirstRunDialog::FirstRunDialog(Options options, QWidget* parent) : QDialog(paren
   if (options_.start_demo) {
     demo_button_ = new QPushButton(tr("Join the &demo swarm"), this);
     demo_button_->setObjectName(QStringLiteral("joinDemo"));
-    demo_button_->setToolTip(tr("A small language model trained by a few volunteers on this PC: see Rookery at "
-                                "work within a minute."));
+    const QString about_demo = tr("A small language model trained by a few volunteers on this PC: see Rookery at "
+                                  "work within a minute.");
+    demo_button_->setAccessibleDescription(about_demo);
     connect(demo_button_, &QPushButton::clicked, this, &FirstRunDialog::joinDemo);
+    auto* demo_note = new QLabel(about_demo, this);
+    demo_note->setObjectName(QStringLiteral("demoDescription"));
+    demo_note->setWordWrap(true);
+    demo_note->setForegroundRole(QPalette::PlaceholderText);
     layout->addSpacing(8);
     layout->addWidget(demo_button_);
+    layout->addWidget(demo_note);
   }
 
   layout->addSpacing(8);
