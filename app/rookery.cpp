@@ -156,6 +156,11 @@ int main(int argc, char** argv) {
         return running->invite;
       };
       rookery::ui::FirstRunDialog dialog(first_run);
+      // A second launch while the dialog is open brings the dialog forward.
+      QObject::connect(&instance, &rookery::ui::SingleInstance::activated, &dialog, [&dialog] {
+        dialog.raise();
+        dialog.activateWindow();
+      });
       if (dialog.exec() == QDialog::Accepted && dialog.invite()) {
         if (dialog.choice() == rookery::ui::FirstRunDialog::Choice::Demo) {
           rookery::ui::saveDemo(settings, *dialog.invite());
