@@ -86,7 +86,9 @@ class OneStageNode {
     return true;
   }
 
-  bool start(bool contribute, int flush_ms = 1) {
+  // `file_size_kib` > 0: the node may not write any file past that size (RLIMIT_FSIZE, with
+  // SIGXFSZ ignored so a write fails instead of killing it): a full disk, for the ledger.
+  bool start(bool contribute, int flush_ms = 1, int file_size_kib = 0) {
     auto env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("ROOKERY_LEDGER_FLUSH_MS"), QString::number(flush_ms));
     process_.setProcessEnvironment(env);
@@ -99,7 +101,15 @@ class OneStageNode {
                      QStringLiteral("--benchmark-seconds"), QStringLiteral("0.05"),
                      QStringLiteral("--telemetry-ms"),      QStringLiteral("50")};
     if (contribute) args << QStringLiteral("--contribute");
-    process_.start(nodeBin(), args);
+    if (file_size_kib > 0) {
+      process_.start(QStringLiteral("/bin/sh"),
+                     QStringList{QStringLiteral("-c"),
+                                 QStringLiteral("trap '' XFSZ; ulimit -S -f %1 && exec \"$0\" \"$@\"").arg(file_size_kib * 2),  // 512-byte blocks
+                                 nodeBin()} +
+                         args);
+    } else {
+      process_.start(nodeBin(), args);
+    }
     return process_.waitForStarted(5000);
   }
 

@@ -3,7 +3,9 @@
 // transaction): after each kill the file is intact and holds whole batches only. Then a real
 // rookery-node training a one-stage pipeline, writing its ledger every 50 ms: after each kill
 // the totals, the unit rows and the quarter-hour sums agree, nothing the node had reported as
-// written is gone, and a restarted node reports the same history.
+// written is gone, and a restarted node reports the same history. Last, a node whose files
+// may not grow (a full disk): the ledger's writes fail, the node says so and trains on with the
+// units in memory, and once there is room again they are all written.
 #include <QCoreApplication>
 #include <QProcess>
 #include <QRandomGenerator>
@@ -200,6 +202,68 @@ class TestLedgerCrash : public QObject {
     QVERIFY2(bad.error.find("count 1-1000") != std::string::npos, bad.error.c_str());
     QVERIFY(node.quit());
     QCOMPARE(check(node.stateDb()).totals.units, c.totals.units);
+  }
+
+  void fullDiskKeepsTheNodeRunningAndLosesNothing() {
+    QTemporaryDir dir;
+    ledger_test::OneStageNode node(dir.path());
+    QVERIFY(node.prepare());
+    // Some history, written with room to spare.
+    QVERIFY(node.start(/*contribute=*/true));
+    QVERIFY(node.waitReady());
+    QVERIFY(QTest::qWaitFor([&] { return node.ask().snapshot.ledger().total().work_units() >= 20; }, 60000));
+    QVERIFY(node.quit());
+    const auto before = check(node.stateDb());
+    QVERIFY2(before.ok, before.why.c_str());
+
+    // Now no file may grow past the database's size and a little: the ledger's writes fail.
+    const auto limit_kib = static_cast<int>(std::filesystem::file_size(node.stateDb()) / 1024) + 96;
+    QVERIFY(node.start(/*contribute=*/true, /*flush_ms=*/1, limit_kib));
+    QVERIFY(node.waitReady());
+    pb::LedgerTotals failing;
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                   failing = node.ask().snapshot.ledger();
+                   return !failing.error().empty();
+                 },
+                 60000),
+             "the ledger never failed to write");
+    qInfo("the ledger reports: %s", failing.error().c_str());
+    QVERIFY(failing.total().work_units() >= static_cast<std::uint64_t>(before.totals.units));
+    // The node runs on: it answers, trains, and keeps what it could not write.
+    QTest::qWait(600);
+    auto a = node.ask();
+    QVERIFY(a.ok);
+    QCOMPARE(a.snapshot.state(), pb::CONTRIBUTING);
+    QVERIFY(!a.snapshot.ledger().error().empty());
+    QVERIFY2(a.snapshot.ledger().pending_units() > failing.pending_units(),
+             qPrintable(QStringLiteral("%1 -> %2").arg(failing.pending_units()).arg(a.snapshot.ledger().pending_units())));
+    QCOMPARE(a.snapshot.ledger().total().work_units(), failing.total().work_units());  // committed stays as it was
+
+    // Space again: everything waiting is written, and nothing was lost.
+    QCOMPARE(QProcess::execute(QStringLiteral("prlimit"),
+                               {QStringLiteral("--pid"), QString::number(node.pid()), QStringLiteral("--fsize=unlimited:")}),
+             0);
+    control::ControlClient client(control::ControlEndpoints::in(node.runtimeDir()));
+    QVERIFY(client.request(pb::ControlRequest::PAUSE).ok);
+    pb::NodeSnapshot settled;
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                   const auto s = node.ask().snapshot;
+                   const bool done = s.ledger().error().empty() && s.ledger().pending_units() == 0 &&
+                                     s.work().work_units() == settled.work().work_units();
+                   settled = s;
+                   QTest::qWait(150);
+                   return done;
+                 },
+                 30000),
+             settled.ledger().error().c_str());
+    QCOMPARE(settled.ledger().total().work_units(),
+             static_cast<std::uint64_t>(before.totals.units) + settled.work().work_units());
+    QVERIFY(node.quit());
+    const auto after = check(node.stateDb());
+    QVERIFY2(after.ok, after.why.c_str());
+    QCOMPARE(static_cast<std::uint64_t>(after.totals.units), settled.ledger().total().work_units());
   }
 };
 
