@@ -364,6 +364,14 @@
         <source>Could not contact the coordinator at %1: %2</source>
         <translation>Der Koordinator unter %1 konnte nicht kontaktiert werden: %2</translation>
     </message>
+    <message>
+        <source>The coordinator at %1 answers but runs no job yet. Ask the job owner when the job starts.</source>
+        <translation>Der Koordinator unter %1 antwortet, führt aber noch keinen Auftrag aus. Fragen Sie den Betreiber des Auftrags, wann er beginnt.</translation>
+    </message>
+    <message>
+        <source>The coordinator at %1 runs the job “%2”, not “%3” as the link says. Ask the job owner for a new invite link.</source>
+        <translation>Der Koordinator unter %1 führt den Auftrag „%2“ aus, nicht „%3“, wie der Link angibt. Bitten Sie den Betreiber des Auftrags um einen neuen Einladungslink.</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::DemoSwarm</name>

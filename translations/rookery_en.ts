@@ -364,6 +364,14 @@
         <source>Could not contact the coordinator at %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The coordinator at %1 answers but runs no job yet. Ask the job owner when the job starts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The coordinator at %1 runs the job “%2”, not “%3” as the link says. Ask the job owner for a new invite link.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::DemoSwarm</name>

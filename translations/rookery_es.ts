@@ -364,6 +364,14 @@
         <source>Could not contact the coordinator at %1: %2</source>
         <translation>No se pudo contactar con el coordinador en %1: %2</translation>
     </message>
+    <message>
+        <source>The coordinator at %1 answers but runs no job yet. Ask the job owner when the job starts.</source>
+        <translation>El coordinador en %1 responde, pero aún no ejecuta ningún trabajo. Pregunta al propietario del trabajo cuándo empieza.</translation>
+    </message>
+    <message>
+        <source>The coordinator at %1 runs the job “%2”, not “%3” as the link says. Ask the job owner for a new invite link.</source>
+        <translation>El coordinador en %1 ejecuta el trabajo «%2», no «%3» como indica el enlace. Pide al propietario del trabajo un nuevo enlace de invitación.</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::DemoSwarm</name>

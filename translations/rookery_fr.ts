@@ -364,6 +364,14 @@
         <source>Could not contact the coordinator at %1: %2</source>
         <translation>Impossible de contacter le coordinateur à l’adresse %1&#xa0;: %2</translation>
     </message>
+    <message>
+        <source>The coordinator at %1 answers but runs no job yet. Ask the job owner when the job starts.</source>
+        <translation>Le coordinateur à l’adresse %1 répond, mais n’exécute encore aucune tâche. Demandez au propriétaire de la tâche quand elle commence.</translation>
+    </message>
+    <message>
+        <source>The coordinator at %1 runs the job “%2”, not “%3” as the link says. Ask the job owner for a new invite link.</source>
+        <translation>Le coordinateur à l’adresse %1 exécute la tâche « %2 », et non « %3 » comme l’indique le lien. Demandez un nouveau lien d’invitation au propriétaire de la tâche.</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::DemoSwarm</name>
@@ -1320,7 +1328,7 @@
     </message>
     <message>
         <source>rookery-node cannot record your contribution: %1. Free some disk space on this PC; the work done meanwhile is written once there is room.</source>
-        <translation>rookery-node ne peut pas enregistrer votre contribution : %1. Libérez de l’espace disque sur ce PC ; le travail effectué entre-temps sera écrit dès qu’il y aura de la place.</translation>
+        <translation>rookery-node ne peut pas enregistrer votre contribution&#xa0;: %1. Libérez de l’espace disque sur ce PC&#xa0;; le travail effectué entre-temps sera écrit dès qu’il y aura de la place.</translation>
     </message>
 </context>
 </TS>

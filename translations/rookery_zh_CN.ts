@@ -361,6 +361,14 @@
         <source>Could not contact the coordinator at %1: %2</source>
         <translation>无法联系位于 %1 的协调器：%2</translation>
     </message>
+    <message>
+        <source>The coordinator at %1 answers but runs no job yet. Ask the job owner when the job starts.</source>
+        <translation>位于 %1 的协调器有应答，但尚未运行任何任务。请向任务所有者询问任务何时开始。</translation>
+    </message>
+    <message>
+        <source>The coordinator at %1 runs the job “%2”, not “%3” as the link says. Ask the job owner for a new invite link.</source>
+        <translation>位于 %1 的协调器运行的任务是“%2”，而不是链接所写的“%3”。请向任务所有者索取新的邀请链接。</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::DemoSwarm</name>

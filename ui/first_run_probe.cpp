@@ -120,20 +120,50 @@ CoordinatorProbe CoordinatorProbe::run(const InviteLink& link, const net::CurveK
           return result;
         }
         const auto& header = decoded.message().header;
-        if (header.has_error()) {
-          result.outcome = Outcome::Refused;
-          result.detail = QString::fromStdString(header.error().message());
-        } else if (header.has_pong() && header.pong().role() == "coordinator") {
+        if (header.request_id() == 1) {  // the ping
+          if (header.has_error()) {
+            result.outcome = Outcome::Refused;
+            result.detail = QString::fromStdString(header.error().message());
+            return result;
+          }
+          if (!header.has_pong() || header.pong().role() != "coordinator") {
+            result.outcome = Outcome::NotCoordinator;
+            result.detail = header.has_pong() ? QString::fromStdString(header.pong().role()) : QString();
+            return result;
+          }
+          // A coordinator: reachable. Which job it runs comes next (read-only, joins nothing).
           result.outcome = Outcome::Reachable;
           result.version = QString::fromStdString(header.pong().version());
           result.rtt_ms = std::chrono::duration<double, std::milli>(Clock::now() - sent_at).count();
-        } else {
-          result.outcome = Outcome::NotCoordinator;
-          result.detail = header.has_pong() ? QString::fromStdString(header.pong().role()) : QString();
+          wire::pb::Envelope status;
+          status.set_request_id(2);
+          status.mutable_run_status_request()->set_loss_points(0);
+          auto frames = wire::encode(std::move(status));
+          for (std::size_t i = 0; i < frames.size(); ++i) {
+            socket.send(frames[i], i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::dontwait);
+          }
+          continue;
         }
-        return result;
+        if (header.request_id() == 2) {  // the run's status
+          if (header.has_run_status()) {
+            const QString job = QString::fromStdString(header.run_status().job_id());
+            if (job.isEmpty()) {
+              result.outcome = Outcome::NoJob;
+            } else if (job != link.job()) {
+              result.outcome = Outcome::WrongJob;
+              result.detail = job;
+            }
+          } else {
+            // A coordinator without a job answers status requests with an error.
+            result.outcome = Outcome::NoJob;
+            result.detail = header.has_error() ? QString::fromStdString(header.error().message()) : QString();
+          }
+          return result;
+        }
       }
     }
+    // The pong came but not the status in time: the coordinator is there all the same.
+    if (result.outcome == Outcome::Reachable) return result;
     if (handshake_done) {
       result.outcome = Outcome::NoAnswer;
     } else if (tcp_connected || dropped_before_handshake > 0) {
@@ -190,6 +220,12 @@ QString CoordinatorProbe::message(const InviteLink& link) const {
           .arg(address);
     case Outcome::NotCoordinator:
       return tr("%1 is not a Rookery coordinator.").arg(address);
+    case Outcome::NoJob:
+      return tr("The coordinator at %1 answers but runs no job yet. Ask the job owner when the job starts.").arg(address);
+    case Outcome::WrongJob:
+      return tr("The coordinator at %1 runs the job “%2”, not “%3” as the link says. Ask the job owner for a new "
+                "invite link.")
+          .arg(address, detail, link.job());
     case Outcome::Failed: break;
   }
   return tr("Could not contact the coordinator at %1: %2").arg(address, detail);

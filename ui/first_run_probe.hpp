@@ -2,9 +2,10 @@
 // Before the first run joins a swarm: is the coordinator of an invite there, and will it
 // have this PC? One real exchange, as the node will make it: a CURVE handshake with the
 // node's own identity (so the coordinator's allow-list decides as it will for the node),
-// then a Ping that a coordinator answers with a Pong. The outcome says in words what went
-// wrong: nobody listens at the address, the key does not match, the coordinator refuses
-// this PC, it does not answer, or the address is not a coordinator.
+// a Ping that a coordinator answers with a Pong, then the run's status, which names the
+// job it runs. The outcome says in words what went wrong: nobody listens at the address,
+// the key does not match, the coordinator refuses this PC, it does not answer, the address
+// is not a coordinator, or it runs no job or another job than the link's.
 #include <QCoreApplication>
 #include <QString>
 
@@ -27,6 +28,8 @@ struct CoordinatorProbe {
     Refused,         // the coordinator does not admit this PC (its allow-list), or said no
     NoAnswer,        // handshake done, no reply to the ping in time
     NotCoordinator,  // a Rookery peer that is not a coordinator answered
+    NoJob,           // a coordinator that runs no job (yet)
+    WrongJob,        // a coordinator that runs another job than the link's (`detail`: its job)
     Failed,          // anything else (the reason is in `detail`)
   };
 

@@ -35,7 +35,10 @@ namespace {
 // A rookery-coordinator of the test's own, on a free loopback port.
 class Coordinator {
  public:
-  bool start(const QTemporaryDir& dir, const QString& name, const QStringList& extra = {}) {
+  static QStringList demoJob() {
+    return {QStringLiteral("--job"), QStringLiteral(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json")};
+  }
+  bool start(const QTemporaryDir& dir, const QString& name, const QStringList& extra = demoJob()) {
     const QString ready = dir.filePath(name + QStringLiteral(".ready"));
     process_.setProgram(QStringLiteral(ROOKERY_BINARY_DIR "/app/rookery-coordinator"));
     process_.setArguments(QStringList{QStringLiteral("--bind"), QStringLiteral("tcp://127.0.0.1:0"),
@@ -134,13 +137,30 @@ class TestFirstRun : public QObject {
     const auto member = rookery::net::CurveKeyPair::generate();
     Coordinator closed;
     QVERIFY(closed.start(dir_, QStringLiteral("closed"),
-                         {QStringLiteral("--allow-key"), QString::fromStdString(member.public_key)}));
+                         Coordinator::demoJob() + QStringList{QStringLiteral("--allow-key"),
+                                                              QString::fromStdString(member.public_key)}));
     const InviteLink link = closed.invite();
     const auto refused = probeAsync(link, me_, 3000);
     QVERIFY2(refused.outcome == Outcome::Refused, qPrintable(print(refused, link)));
     QVERIFY(refused.message(link).contains(QStringLiteral("refused this PC")));
     const auto admitted = probeAsync(link, member, 3000);
     QVERIFY2(admitted.ok(), qPrintable(print(admitted, link)));
+  }
+
+  void probeOtherJobOrNone() {
+    // The link names a job this coordinator does not run.
+    const InviteLink wrong = open_.invite(QStringLiteral("another-run"));
+    const auto p = probeAsync(wrong, me_, 4000);
+    QVERIFY2(p.outcome == Outcome::WrongJob, qPrintable(print(p, wrong)));
+    QCOMPARE(p.detail, QStringLiteral("demo-bytes-gpt"));
+    QVERIFY(p.message(wrong).contains(QStringLiteral("runs the job “demo-bytes-gpt”, not “another-run”")));
+    // A coordinator that runs no job yet.
+    Coordinator idle;
+    QVERIFY(idle.start(dir_, QStringLiteral("idle"), {}));
+    const InviteLink link = idle.invite();
+    const auto q = probeAsync(link, me_, 4000);
+    QVERIFY2(q.outcome == Outcome::NoJob, qPrintable(print(q, link)));
+    QVERIFY(q.message(link).contains(QStringLiteral("runs no job yet")));
   }
 
   void probeSomethingElse() {
@@ -169,7 +189,8 @@ class TestFirstRun : public QObject {
     const QString node_key = QString::fromUtf8(node.readAllStandardOutput()).trimmed();
     QCOMPARE(node_key.size(), 40);
     Coordinator closed;
-    QVERIFY(closed.start(dir_, QStringLiteral("closed-for-node"), {QStringLiteral("--allow-key"), node_key}));
+    QVERIFY(closed.start(dir_, QStringLiteral("closed-for-node"),
+                         Coordinator::demoJob() + QStringList{QStringLiteral("--allow-key"), node_key}));
     CoordinatorProbe p;
     std::atomic<bool> done{false};
     std::thread t([&] {
@@ -235,7 +256,7 @@ class TestFirstRun : public QObject {
     bool fail = true;
     FirstRunDialog::Options options;
     options.probe = [me](const InviteLink& link) { return CoordinatorProbe::run(link, me, std::chrono::milliseconds(3000)); };
-    const InviteLink demo = open_.invite(QStringLiteral("demo"));
+    const InviteLink demo = open_.invite();
     options.start_demo = [&fail, demo](QString* error) -> std::optional<InviteLink> {
       if (fail) {
         *error = QStringLiteral("rookery-coordinator was not found");
