@@ -169,6 +169,10 @@
         <source>Light or dark colours, or those of the desktop (default: the appearance/colours setting, else system).</source>
         <translation>Helle oder dunkle Farben oder die der Arbeitsumgebung (Standard: die Einstellung appearance/colours, sonst system).</translation>
     </message>
+    <message>
+        <source>Rookery could not snooze</source>
+        <translation>Rookery konnte nicht pausieren</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::ContributionCard</name>
@@ -1329,6 +1333,14 @@
     <message>
         <source>rookery-node cannot record your contribution: %1. Free some disk space on this PC; the work done meanwhile is written once there is room.</source>
         <translation>rookery-node kann Ihren Beitrag nicht festhalten: %1. Geben Sie auf diesem PC Speicherplatz frei; die inzwischen geleistete Arbeit wird geschrieben, sobald wieder Platz ist.</translation>
+    </message>
+    <message>
+        <source>Snooze for an hour</source>
+        <translation>Eine Stunde pausieren</translation>
+    </message>
+    <message>
+        <source>End the snooze</source>
+        <translation>Pause beenden</translation>
     </message>
 </context>
 </TS>

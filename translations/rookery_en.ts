@@ -169,6 +169,10 @@
         <source>Light or dark colours, or those of the desktop (default: the appearance/colours setting, else system).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Rookery could not snooze</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::ContributionCard</name>
@@ -1328,6 +1332,14 @@
     </message>
     <message>
         <source>rookery-node cannot record your contribution: %1. Free some disk space on this PC; the work done meanwhile is written once there is room.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Snooze for an hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>End the snooze</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

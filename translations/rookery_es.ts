@@ -169,6 +169,10 @@
         <source>Light or dark colours, or those of the desktop (default: the appearance/colours setting, else system).</source>
         <translation>Colores claros u oscuros, o los del escritorio (predeterminado: el ajuste appearance/colours; si no, system).</translation>
     </message>
+    <message>
+        <source>Rookery could not snooze</source>
+        <translation>Rookery no pudo posponer</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::ContributionCard</name>
@@ -1329,6 +1333,14 @@
     <message>
         <source>rookery-node cannot record your contribution: %1. Free some disk space on this PC; the work done meanwhile is written once there is room.</source>
         <translation>rookery-node no puede registrar tu contribución: %1. Libera espacio en el disco de este PC; el trabajo hecho mientras tanto se guardará en cuanto haya sitio.</translation>
+    </message>
+    <message>
+        <source>Snooze for an hour</source>
+        <translation>Posponer una hora</translation>
+    </message>
+    <message>
+        <source>End the snooze</source>
+        <translation>Terminar la pausa</translation>
     </message>
 </context>
 </TS>

@@ -169,6 +169,10 @@
         <source>Light or dark colours, or those of the desktop (default: the appearance/colours setting, else system).</source>
         <translation>Couleurs claires ou sombres, ou celles du bureau (par défaut&#xa0;: le réglage appearance/colours, sinon system).</translation>
     </message>
+    <message>
+        <source>Rookery could not snooze</source>
+        <translation>Rookery n’a pas pu se suspendre</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::ContributionCard</name>
@@ -370,7 +374,7 @@
     </message>
     <message>
         <source>The coordinator at %1 runs the job “%2”, not “%3” as the link says. Ask the job owner for a new invite link.</source>
-        <translation>Le coordinateur à l’adresse %1 exécute la tâche « %2 », et non « %3 » comme l’indique le lien. Demandez un nouveau lien d’invitation au propriétaire de la tâche.</translation>
+        <translation>Le coordinateur à l’adresse %1 exécute la tâche «&#xa0;%2&#xa0;», et non «&#xa0;%3&#xa0;» comme l’indique le lien. Demandez un nouveau lien d’invitation au propriétaire de la tâche.</translation>
     </message>
 </context>
 <context>
@@ -1329,6 +1333,14 @@
     <message>
         <source>rookery-node cannot record your contribution: %1. Free some disk space on this PC; the work done meanwhile is written once there is room.</source>
         <translation>rookery-node ne peut pas enregistrer votre contribution&#xa0;: %1. Libérez de l’espace disque sur ce PC&#xa0;; le travail effectué entre-temps sera écrit dès qu’il y aura de la place.</translation>
+    </message>
+    <message>
+        <source>Snooze for an hour</source>
+        <translation>Suspendre pendant une heure</translation>
+    </message>
+    <message>
+        <source>End the snooze</source>
+        <translation>Terminer la suspension</translation>
     </message>
 </context>
 </TS>

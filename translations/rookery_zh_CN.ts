@@ -169,6 +169,10 @@
         <source>Light or dark colours, or those of the desktop (default: the appearance/colours setting, else system).</source>
         <translation>浅色或深色，或跟随桌面（默认：appearance/colours 设置，否则为 system）。</translation>
     </message>
+    <message>
+        <source>Rookery could not snooze</source>
+        <translation>Rookery 无法暂停</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::ContributionCard</name>
@@ -1320,6 +1324,14 @@
     <message>
         <source>rookery-node cannot record your contribution: %1. Free some disk space on this PC; the work done meanwhile is written once there is room.</source>
         <translation>rookery-node 无法记录你的贡献：%1。请在这台电脑上释放一些磁盘空间；在此期间完成的工作会在有空间后写入。</translation>
+    </message>
+    <message>
+        <source>Snooze for an hour</source>
+        <translation>暂停一小时</translation>
+    </message>
+    <message>
+        <source>End the snooze</source>
+        <translation>结束暂停</translation>
     </message>
 </context>
 </TS>

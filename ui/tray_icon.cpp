@@ -1,11 +1,13 @@
 #include "ui/tray_icon.hpp"
 
 #include <QAction>
+#include <QDateTime>
 #include <algorithm>
 #include <iterator>
 #include <QMenu>
 #include <QSystemTrayIcon>
 
+#include "control/control_client.hpp"
 #include "ui/app_resources.hpp"
 #include "ui/format.hpp"
 
@@ -18,6 +20,9 @@ TrayIcon::TrayIcon(QObject* parent) : QObject(parent), menu_(new QMenu) {
   contribute_ = menu_->addAction(tr("Contribute"));
   contribute_->setObjectName(QStringLiteral("trayContribute"));
   contribute_->setEnabled(false);
+  snooze_ = menu_->addAction(tr("Snooze for an hour"));
+  snooze_->setObjectName(QStringLiteral("traySnooze"));
+  snooze_->setEnabled(false);
   open_ = menu_->addAction(tr("Open Rookery"));
   open_->setObjectName(QStringLiteral("trayOpen"));
   menu_->addSeparator();
@@ -31,6 +36,7 @@ TrayIcon::TrayIcon(QObject* parent) : QObject(parent), menu_(new QMenu) {
       Q_EMIT contributeRequested();
     }
   });
+  connect(snooze_, &QAction::triggered, this, [this] { Q_EMIT snoozeRequested(snoozed_ ? 0 : 3600); });
   connect(open_, &QAction::triggered, this, &TrayIcon::openRequested);
   connect(quit_, &QAction::triggered, this, &TrayIcon::quitRequested);
   if (available()) {
@@ -62,6 +68,9 @@ void TrayIcon::showNodeState(const pb::NodeSnapshot& s) {
   pause_next_ = contributing;
   contribute_->setText(contributing ? tr("Pause") : tr("Contribute"));
   contribute_->setEnabled(s.state() == pb::PAUSED || s.state() == pb::CONTRIBUTING || s.state() == pb::STARTING);
+  snoozed_ = s.governor().snoozed_until_unix_ms() > QDateTime::currentMSecsSinceEpoch();
+  snooze_->setText(snoozed_ ? tr("End the snooze") : tr("Snooze for an hour"));
+  snooze_->setEnabled(s.state() == pb::PAUSED || s.state() == pb::CONTRIBUTING);
   const auto state = s.state() == pb::FAILED ? TrayState::Error
                      : contributing          ? TrayState::Contributing
                                              : TrayState::Paused;
@@ -75,6 +84,7 @@ void TrayIcon::showDisconnected(const QString& why) {
   contribute_->setText(tr("Contribute"));
   // Contribute stays possible: it starts rookery-node when it is not running.
   contribute_->setEnabled(true);
+  snooze_->setEnabled(false);  // the node keeps the snooze: nobody to ask
   setState(TrayState::Error, tr("Rookery: %1").arg(why));
 }
 
@@ -100,6 +110,16 @@ void TrayIcon::deliver(const TrayNotification& n) {
   since_last_notification_.start();
   notify(n.title, n.message, n.icon);
   Q_EMIT notified(n.title, n.message);
+}
+
+bool TrayIcon::requestSnooze(const std::filesystem::path& runtime_dir, int seconds, QString* error) {
+  control::ControlClient client(control::ControlEndpoints::in(runtime_dir));
+  pb::ControlRequest r;
+  r.set_kind(pb::ControlRequest::SNOOZE);
+  r.set_snooze_seconds(std::max(0, seconds));
+  const auto answer = client.request(r, std::chrono::milliseconds(1500));
+  if (!answer.ok && error) *error = QString::fromStdString(answer.error);
+  return answer.ok;
 }
 
 bool TrayIcon::saysDiskFull(const QString& text) {

@@ -1,7 +1,7 @@
 #pragma once
 // Everything about the system tray, behind one class: the icon for the node's state
-// (contributing, paused, error), its tooltip, its menu (Contribute/Pause, Open Rookery,
-// Quit) and notifications. The menu and its actions exist even where the desktop has no
+// (contributing, paused, error), its tooltip, its menu (Contribute/Pause, Snooze for an
+// hour / End the snooze, Open Rookery, Quit) and notifications. The menu and its actions exist even where the desktop has no
 // tray, so the rest of the GUI (and its tests) can rely on them.
 //
 // Notifications come only when something needs the user: the node failed (a full disk
@@ -13,6 +13,7 @@
 #include <QString>
 #include <QSystemTrayIcon>
 
+#include <filesystem>
 #include <optional>
 
 #include "rookery/control.pb.h"
@@ -61,12 +62,17 @@ class TrayIcon : public QObject {
   static bool saysDiskFull(const QString& text);
   static bool saysRefused(const QString& text);
 
+  // Asks the node of `runtime_dir` to snooze for `seconds` (0: end the snooze), as the
+  // snooze action's handler does. Returns whether the node took it; `error` says why not.
+  static bool requestSnooze(const std::filesystem::path& runtime_dir, int seconds, QString* error = nullptr);
+
  public Q_SLOTS:
   // A LOG event from the node: notifies when it needs the user.
   void showNodeMessage(const QString& message);
 
   QMenu* menu() const { return menu_; }
   QAction* contributeAction() const { return contribute_; }  // its text says Contribute or Pause
+  QAction* snoozeAction() const { return snooze_; }          // Snooze for an hour, or End the snooze
   QAction* openAction() const { return open_; }
   QAction* quitAction() const { return quit_; }
 
@@ -75,6 +81,8 @@ class TrayIcon : public QObject {
   void notified(const QString& title, const QString& message);
   void contributeRequested();
   void pauseRequested();
+  // The snooze action: 3600 seconds, or 0 to end a snooze.
+  void snoozeRequested(int seconds);
   void openRequested();
   void quitRequested();
 
@@ -84,10 +92,12 @@ class TrayIcon : public QObject {
 
   QMenu* menu_;
   QAction* contribute_;
+  QAction* snooze_;
   QAction* open_;
   QAction* quit_;
   QSystemTrayIcon* icon_ = nullptr;
   bool pause_next_ = false;  // what the contribute action does next
+  bool snoozed_ = false;     // what the snooze action does next: end the snooze
   std::optional<wire::pb::NodeSnapshot> last_;  // the previous snapshot shown
   // The same notification twice within a minute (a LOG event and the snapshot saying one
   // thing) is shown once.
