@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "control/control_client.hpp"
+#include "ui/autostart.hpp"
 
 namespace rookery::ui {
 
@@ -24,6 +25,14 @@ SettingsDialog::SettingsDialog(std::filesystem::path runtime_dir, QWidget* paren
   form_host_ = new QWidget(this);
   form_host_->setLayout(new QVBoxLayout);
   form_host_->layout()->setContentsMargins(0, 0, 0, 0);
+  auto* session = new QGroupBox(tr("This computer"), this);
+  session->setObjectName(QStringLiteral("settingsGroup_session"));
+  auto* session_form = new QVBoxLayout(session);
+  autostart_ = new QCheckBox(tr("Start with my session"), session);
+  autostart_->setObjectName(QStringLiteral("autostartCheckBox"));
+  autostart_->setToolTip(tr("Open Rookery in the tray when you log in (%1)").arg(Autostart::location()));
+  autostart_->setChecked(Autostart::isEnabled());
+  session_form->addWidget(autostart_);
   error_ = new QLabel(this);
   error_->setObjectName(QStringLiteral("settingsError"));
   error_->setWordWrap(true);
@@ -38,6 +47,7 @@ SettingsDialog::SettingsDialog(std::filesystem::path runtime_dir, QWidget* paren
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   connect(snooze, &QPushButton::clicked, this, &SettingsDialog::snoozeOneHour);
   layout->addWidget(form_host_);
+  layout->addWidget(session);
   layout->addWidget(error_);
   layout->addWidget(buttons);
 }
@@ -147,13 +157,20 @@ bool SettingsDialog::save() {
     p->set_key(key);
     p->set_value(v);
   }
-  if (r.set_size() == 0) {
-    accept();
-    return true;
+  if (r.set_size() > 0) {
+    pb::ControlReply reply;
+    if (!request(r, &reply)) return false;  // the form keeps the owner's edits to correct
+    build(reply);
   }
-  pb::ControlReply reply;
-  if (!request(r, &reply)) return false;  // the form keeps the owner's edits to correct
-  build(reply);
+  if (autostart_->isChecked() != Autostart::isEnabled()) {
+    QString why;
+    if (!Autostart::setEnabled(autostart_->isChecked(), autostart_program_, &why)) {
+      showError(r.set_size() > 0 ? tr("The node took your settings, but starting with your session could not be "
+                                      "changed: %1").arg(why)
+                                 : tr("Starting with your session could not be changed: %1").arg(why));
+      return false;
+    }
+  }
   accept();
   return true;
 }

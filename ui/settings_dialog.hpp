@@ -4,6 +4,8 @@
 // preference table the node sends (key, scope, type, range, label), so a new preference
 // appears here without GUI changes. Save sends only what changed; the node checks every
 // value and refuses the whole change with the reason, which the dialog shows.
+// "Start with my session" belongs to this user's desktop, not to the node: it is kept as the
+// session's autostart entry (ui/autostart.hpp) and works even before the node answers.
 #include <QDialog>
 #include <QString>
 
@@ -13,6 +15,7 @@
 
 #include "rookery/control.pb.h"
 
+class QCheckBox;
 class QLabel;
 class QWidget;
 
@@ -31,6 +34,10 @@ class SettingsDialog : public QDialog {
   QString value(const QString& key) const;
   void setValue(const QString& key, const QString& value);
   QString errorText() const;
+  // "Start with my session" as the form holds it; save() writes or removes the entry.
+  QCheckBox* autostartCheckBox() const { return autostart_; }
+  // The program the autostart entry starts (default: this executable).
+  void setAutostartProgram(const QString& program) { autostart_program_ = program; }
 
  public Q_SLOTS:
   bool save();             // true when the node accepted (then the dialog closes)
@@ -45,6 +52,8 @@ class SettingsDialog : public QDialog {
   std::filesystem::path runtime_dir_;
   QWidget* form_host_;
   QLabel* error_;
+  QCheckBox* autostart_;
+  QString autostart_program_;
   std::map<std::string, QWidget*> editors_;
   std::map<std::string, std::string> loaded_;  // the values as the node last sent them
 };
