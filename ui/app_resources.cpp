@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QDir>
@@ -79,10 +80,16 @@ QWidget* createLanguageChooser(QWidget* parent) {
   auto* note = new QLabel(QCoreApplication::translate("rookery::ui::LanguageChooser", "Applies when Rookery starts again."), row);
   note->setObjectName(QStringLiteral("languageNote"));
   note->setVisible(false);
-  QObject::connect(combo, &QComboBox::currentIndexChanged, row, [combo, note] {
+  const auto save = [combo] {
     QSettings settings;
     settings.setValue(QStringLiteral("appearance/language"), combo->currentData().toString());
     settings.sync();
+  };
+  // In a dialog the choice is saved with the dialog (Save, not Cancel); alone, at once.
+  auto* dialog = parent ? qobject_cast<QDialog*>(parent->window()) : nullptr;
+  if (dialog) QObject::connect(dialog, &QDialog::accepted, row, save);
+  QObject::connect(combo, &QComboBox::currentIndexChanged, row, [dialog, save, note] {
+    if (!dialog) save();
     note->setVisible(true);
   });
   layout->addWidget(label);

@@ -28,8 +28,9 @@ QStringList translatedLanguages();
 QLocale preferredLocale();
 
 // A "Language" row for a settings form: the system's language, English, and each
-// translation, by its own name ("Deutsch", "français"). A choice is saved at once to the
-// appearance/language setting and applies the next time Rookery starts (it says so).
+// translation, by its own name ("Deutsch", "Français"). The choice goes to the
+// appearance/language setting when its dialog is accepted (at once when it is in none) and
+// applies the next time Rookery starts (it says so).
 QWidget* createLanguageChooser(QWidget* parent = nullptr);
 
 // Installs Qt's own and Rookery's translations for `locale` into `app`. Returns the

@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "control/control_client.hpp"
+#include "ui/app_resources.hpp"
 #include "ui/autostart.hpp"
 
 namespace rookery::ui {
@@ -47,6 +48,7 @@ SettingsDialog::SettingsDialog(std::filesystem::path runtime_dir, QWidget* paren
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   connect(snooze, &QPushButton::clicked, this, &SettingsDialog::snoozeOneHour);
   layout->addWidget(form_host_);
+  layout->addWidget(createLanguageChooser(this));  // appearance/language, saved with the dialog
   layout->addWidget(session);
   layout->addWidget(error_);
   layout->addWidget(buttons);

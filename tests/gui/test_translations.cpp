@@ -5,6 +5,7 @@
 // `rookery` program following the system locale and the appearance/language setting).
 #include <QAction>
 #include <QComboBox>
+#include <QDialog>
 #include <QStandardPaths>
 #include <QDir>
 #include <QDirIterator>
@@ -27,6 +28,7 @@
 #include "ui/first_run_dialog.hpp"
 #include "ui/main_window.hpp"
 #include "ui/node_connection.hpp"
+#include "ui/settings_dialog.hpp"
 #include "ui/tray_icon.hpp"
 #include "ui/widgets/contribute_button.hpp"
 
@@ -188,6 +190,26 @@ class TestTranslations : public QObject {
     // Shown again, the chooser starts at the saved choice.
     std::unique_ptr<QWidget> again(createLanguageChooser());
     QCOMPARE(again->findChild<QComboBox*>(QStringLiteral("languageCombo"))->currentData().toString(), QStringLiteral("fr"));
+    // In a dialog: saved when the dialog is accepted, not on Cancel.
+    {
+      QDialog dialog;
+      auto* in_dialog = createLanguageChooser(&dialog);
+      auto* c = in_dialog->findChild<QComboBox*>(QStringLiteral("languageCombo"));
+      c->setCurrentIndex(c->findData(QStringLiteral("de")));
+      QCOMPARE(QSettings().value(QStringLiteral("appearance/language")).toString(), QStringLiteral("fr"));
+      dialog.reject();
+      QCOMPARE(QSettings().value(QStringLiteral("appearance/language")).toString(), QStringLiteral("fr"));
+      c->setCurrentIndex(c->findData(QStringLiteral("zh_CN")));
+      dialog.accept();
+      QCOMPARE(QSettings().value(QStringLiteral("appearance/language")).toString(), QStringLiteral("zh_CN"));
+      QCOMPARE(preferredLocale().language(), QLocale::Chinese);
+    }
+    // The settings dialog offers it.
+    {
+      QTemporaryDir dir;
+      SettingsDialog settings(dir.filePath(QStringLiteral("run")).toStdString());
+      QVERIFY(settings.findChild<QComboBox*>(QStringLiteral("languageCombo")));
+    }
     // A setting naming no language leaves the system's.
     QSettings().setValue(QStringLiteral("appearance/language"), QStringLiteral("xx-nonsense"));
     QCOMPARE(preferredLocale(), QLocale());
