@@ -60,6 +60,18 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
     for (const auto& s : p) c.peer_keys.push_back(s.key);
   }
   if (plan_.pipelines.size() > 1) {
+    // SWARM's wiring: any stage of any pipeline that starts where this shard ends can take
+    // this stage's micro-batches (in the uniform regime every pipeline's does).
+    if (stage_index_ + 1 < plan_.stages.size()) {
+      c.next_candidates.push_back(c.next);
+      for (std::size_t p = 0; p < plan_.pipelines.size(); ++p) {
+        if (p == plan_.pipeline) continue;
+        for (const auto& s : plan_.pipelines[p]) {
+          if (s.first_block == me.last_block) c.next_candidates.push_back({s.endpoint, s.key});
+        }
+      }
+    }
+    c.cross_pipeline = true;
     for (const auto& p : plan_.pipelines) {
       reduce::PipelinePartition part;
       part.boundaries.push_back(0);

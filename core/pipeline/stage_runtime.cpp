@@ -20,6 +20,7 @@
 #include "net/rpc.hpp"
 #include "net/token_bucket.hpp"
 #include "pipeline/checkpoint.hpp"
+#include "pipeline/next_hop_router.hpp"
 #include "pipeline/tensor_codec.hpp"
 #include "reduce/averager.hpp"
 #include "reduce/centered_clip.hpp"
@@ -53,6 +54,7 @@ struct InFlight {
   std::int64_t first_sample = 0;
   std::int64_t samples = 0;
   Clock::time_point started;
+  std::uint32_t pipeline = 0;  // the pipeline whose first stage fed it
 };
 
 struct Inbound {
@@ -65,6 +67,7 @@ struct Inbound {
   torch::Tensor tensor;   // activations (forward) or gradient (backward)
   torch::Tensor targets;  // forward only
   std::string sender;
+  std::uint32_t pipeline = 0;   // forward: the micro-batch's pipeline (its first stage's)
 };
 
 double sum_flops(const std::vector<model::BlockCost>& costs, model::BlockRange r, bool backward) {
@@ -127,6 +130,7 @@ struct StageRuntime::Impl {
   std::size_t inbox_capacity = 8;
 
   std::unique_ptr<net::PeerSender> sender;
+  std::unique_ptr<NextHopRouter> router;  // not on the last stage
   std::unique_ptr<net::RpcServer> server;
   std::string endpoint;
 
@@ -358,12 +362,14 @@ struct StageRuntime::Impl {
 
   // ---- messages ----
   void send_forward(std::uint64_t mb, std::int64_t first_sample, std::int64_t samples, torch::Tensor activations,
-                    torch::Tensor targets) {
+                    torch::Tensor targets, std::uint32_t pipeline) {
     auto job_id = config.job.id;
-    auto pipeline = config.pipeline;
     net::PeerAddress me{endpoint, identity.public_key};
     const auto c = codec;
-    sender->send(config.next, [=]() {
+    const auto now = Clock::now();
+    const auto hop = router->pick(now);
+    router->sent(hop, mb, now);
+    sender->send(router->address(hop), [=]() {
       wire::pb::Envelope h;
       h.set_job_id(job_id);
       auto* f = h.mutable_forward();
@@ -380,9 +386,9 @@ struct StageRuntime::Impl {
     });
   }
 
-  void send_backward(const net::PeerAddress& to, std::uint64_t mb, std::int64_t samples, double loss, torch::Tensor grad) {
+  void send_backward(const net::PeerAddress& to, std::uint64_t mb, std::int64_t samples, double loss, torch::Tensor grad,
+                     std::uint32_t pipeline) {
     auto job_id = config.job.id;
-    auto pipeline = config.pipeline;
     const auto c = codec;
     sender->send(to, [=]() {
       wire::pb::Envelope h;
@@ -410,7 +416,9 @@ struct StageRuntime::Impl {
       if (msg.header.job_id() != config.job.id) throw std::runtime_error("message for job '" + msg.header.job_id() + "'");
       if (msg.header.has_forward()) {
         const auto& f = msg.header.forward();
-        if (f.pipeline() != config.pipeline) throw std::runtime_error("forward for pipeline " + std::to_string(f.pipeline()));
+        if (f.pipeline() != config.pipeline && !config.cross_pipeline) {
+          throw std::runtime_error("forward for pipeline " + std::to_string(f.pipeline()));
+        }
         if (first()) throw std::runtime_error("the first stage takes no activations");
         const auto* act = msg.tensor("activations");
         const auto* tgt = msg.tensor("targets");
@@ -423,6 +431,7 @@ struct StageRuntime::Impl {
           throw std::runtime_error("forward without a valid return address");
         }
         in.micro_batch = f.micro_batch();
+        in.pipeline = f.pipeline();
         in.first_sample = f.first_sample();
         in.samples = f.samples();
         in.return_to = {f.return_to().endpoint(), f.return_to().key()};
@@ -433,7 +442,9 @@ struct StageRuntime::Impl {
         }
       } else if (msg.header.has_backward()) {
         const auto& b = msg.header.backward();
-        if (b.pipeline() != config.pipeline) throw std::runtime_error("backward for pipeline " + std::to_string(b.pipeline()));
+        if (b.pipeline() != config.pipeline && !config.cross_pipeline) {
+          throw std::runtime_error("backward for pipeline " + std::to_string(b.pipeline()));
+        }
         if (last()) throw std::runtime_error("the last stage takes no gradients");
         const auto* g = msg.tensor("grad");
         if (!g) throw std::runtime_error("backward without a gradient");
@@ -483,13 +494,14 @@ struct StageRuntime::Impl {
 
   // The last stage (or a one-stage pipeline): loss, backward, step, gradient back.
   void finish_last(StageWork& w, std::uint64_t mb, const std::shared_ptr<WeightVersion>& v, torch::Tensor input,
-                   torch::Tensor output, torch::Tensor targets, std::int64_t samples, const net::PeerAddress& return_to) {
+                   torch::Tensor output, torch::Tensor targets, std::int64_t samples, const net::PeerAddress& return_to,
+                   std::uint32_t pipeline) {
     auto loss = v->shard.loss(output, targets);
     loss.backward();
     const double value = loss.item<double>();
     accumulate_from(*v);
     release(v);
-    if (!first()) send_backward(return_to, mb, samples, value, input.grad());
+    if (!first()) send_backward(return_to, mb, samples, value, input.grad(), pipeline);
     complete_backward(w, samples, value);
   }
 
@@ -525,11 +537,11 @@ struct StageRuntime::Impl {
     auto out = v->shard.forward(inputs);
     count_forward(w, n);
     if (last()) {
-      finish_last(w, mb, v, inputs, out, targets, n, {});
+      finish_last(w, mb, v, inputs, out, targets, n, {}, config.pipeline);
       return;
     }
-    send_forward(mb, first_sample, n, out.detach(), targets);
-    in_flight.emplace(mb, InFlight{v, inputs, out, {}, first_sample, n, Clock::now()});
+    send_forward(mb, first_sample, n, out.detach(), targets, config.pipeline);
+    in_flight.emplace(mb, InFlight{v, inputs, out, {}, first_sample, n, Clock::now(), config.pipeline});
   }
 
   std::int64_t stats_next_sample() {
@@ -561,7 +573,7 @@ struct StageRuntime::Impl {
     count_forward(w, in.samples);
     if (last()) {
       try {
-        finish_last(w, in.micro_batch, v, x, out, in.targets, in.samples, in.return_to);
+        finish_last(w, in.micro_batch, v, x, out, in.targets, in.samples, in.return_to, in.pipeline);
       } catch (const c10::Error& e) {
         std::lock_guard lock(mutex);
         ++stats.rejected;
@@ -569,8 +581,9 @@ struct StageRuntime::Impl {
       }
       return;
     }
-    send_forward(in.micro_batch, in.first_sample, in.samples, out.detach(), in.targets);
-    in_flight.emplace(in.micro_batch, InFlight{v, x, out, in.return_to, in.first_sample, in.samples, Clock::now()});
+    send_forward(in.micro_batch, in.first_sample, in.samples, out.detach(), in.targets, in.pipeline);
+    in_flight.emplace(in.micro_batch,
+                      InFlight{v, x, out, in.return_to, in.first_sample, in.samples, Clock::now(), in.pipeline});
   }
 
   void backward(StageWork& w, Inbound& in) {
@@ -582,6 +595,7 @@ struct StageRuntime::Impl {
     }
     InFlight f = std::move(it->second);
     in_flight.erase(it);
+    if (router) router->returned(in.micro_batch, Clock::now());
     if (!in.tensor.sizes().equals(f.output.sizes())) {
       release(f.version);
       std::lock_guard lock(mutex);
@@ -592,7 +606,7 @@ struct StageRuntime::Impl {
     f.output.backward(in.tensor);
     accumulate_from(*f.version);
     release(f.version);
-    if (!first()) send_backward(f.return_to, in.micro_batch, f.samples, in.loss, f.input.grad());
+    if (!first()) send_backward(f.return_to, in.micro_batch, f.samples, in.loss, f.input.grad(), f.pipeline);
     complete_backward(w, f.samples, in.loss);
   }
 
@@ -603,12 +617,24 @@ struct StageRuntime::Impl {
         spdlog::warn("micro-batch {:x} got no gradient within {} ms: dropped (a peer is slow or gone)", it->first,
                      config.micro_batch_timeout.count());
         release(it->second.version);
+        if (router) router->forgotten(it->first);
         it = in_flight.erase(it);
         std::lock_guard lock(mutex);
         ++stats.dropped;
       } else {
         ++it;
       }
+    }
+    // Rerouting: micro-batches held by a next hop that stopped answering are dropped now
+    // (new ones go to the other candidates), not after the full timeout.
+    if (!router) return;
+    for (const auto mb : router->check(now)) {
+      const auto it = in_flight.find(mb);
+      if (it == in_flight.end()) continue;
+      release(it->second.version);
+      in_flight.erase(it);
+      std::lock_guard lock(mutex);
+      ++stats.dropped;
     }
   }
 
@@ -639,7 +665,7 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
   if (m.config.blocks.first < 0 || m.config.blocks.last > m.chain.block_count() || m.config.blocks.size() <= 0) {
     throw std::invalid_argument("stage blocks out of range");
   }
-  if (!m.last() && m.config.next.empty()) throw std::invalid_argument("a stage that is not last needs a next stage");
+  if (!m.last() && m.config.next.empty() && m.config.next_candidates.empty()) throw std::invalid_argument("a stage that is not last needs a next stage");
   m.master.to(m.device);
   m.master.set_training(true);
   for (auto& p : m.master.parameters()) {
@@ -674,6 +700,11 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
   net::SocketOptions sock;
   sock.send_hwm = sock.recv_hwm = static_cast<int>(2 * job.staleness + 4);
   m.sender = std::make_unique<net::PeerSender>(m.ctx, m.identity, static_cast<std::size_t>(job.staleness + 2), sock);
+  if (!m.last()) {
+    auto candidates = m.config.next_candidates;
+    if (candidates.empty()) candidates.push_back(m.config.next);
+    m.router = std::make_unique<NextHopRouter>(std::move(candidates));
+  }
   net::RpcServer::Config rc;
   rc.endpoint = m.config.listen;
   rc.domain = net::kPeerDomain;

@@ -61,6 +61,11 @@ struct StageConfig {
   std::string listen = "tcp://127.0.0.1:0";   // where this stage receives
   std::string advertise;                      // what peers should connect to (default: the bound endpoint)
   net::PeerAddress next;                      // empty for the last stage
+  // SWARM's wiring: every node that holds the next blocks, in any pipeline whose cut matches
+  // (next among them). Micro-batches go to them by weighted round-robin (NextHopRouter).
+  std::vector<net::PeerAddress> next_candidates;
+  // Micro-batches may come from, and their gradients go back to, other pipelines' stages.
+  bool cross_pipeline = false;
   std::vector<std::string> peer_keys;         // keys allowed to send to this stage
   std::string device = "cpu";
   std::filesystem::path checkpoint_path;      // empty: no checkpoints
