@@ -18,6 +18,9 @@ Card::Card(const QString& title, QWidget* parent) : QFrame(parent) {
   title_ = new QLabel(this);
   title_->setObjectName(QStringLiteral("cardTitle"));
   title_->setFont(theme::scaled(font(), 0.82, QFont::DemiBold));
+  // Room above the capitals: at this size the accents of translated titles (GERÄT, ÉTAT,
+  // ENTRAÎNEMENT) rise above the font's ascent and were clipped.
+  title_->setContentsMargins(0, 2, 0, 0);
   outer->addWidget(title_);
   body_ = new QVBoxLayout;
   body_->setSpacing(8);
