@@ -288,6 +288,11 @@ class TestFirstRun : public QObject {
     QCOMPARE(setup.coordinator_program, QStringLiteral(ROOKERY_BINARY_DIR "/app/rookery-coordinator"));
     QVERIFY(setup.job.endsWith(QStringLiteral("resources/demo/demo-job.json")));
     QCOMPARE(setup.dir, QDir(data).filePath(QStringLiteral("demo")));
+    // The helpers run detached: whatever happens below, they do not outlive the test.
+    struct StopDemo {
+      QString dir;
+      ~StopDemo() { DemoSwarm::stop(dir, 5000); }
+    } stop_demo{setup.dir};
     QString error;
     const auto first = DemoSwarm::start(setup, &error);
     QVERIFY2(first, qPrintable(error));
