@@ -188,7 +188,8 @@ int main(int argc, char** argv) {
   QObject::connect(&node, &rookery::ui::NodeConnection::nodeMessage, window.tray(),
                    &rookery::ui::TrayIcon::showNodeMessage);
   // The tray's Snooze for an hour / End the snooze: the node keeps the snooze.
-  QObject::connect(window.tray(), &rookery::ui::TrayIcon::snoozeRequested, &node, [&node, &window, runtime_dir](int seconds) {
+  QObject::connect(window.tray(), &rookery::ui::TrayIcon::snoozeRequested, &node,
+                   [&node, &window, runtime_dir](int seconds) {
     QString error;
     if (!rookery::ui::TrayIcon::requestSnooze(runtime_dir, seconds, &error)) {
       window.tray()->notify(QCoreApplication::translate("main", "Rookery could not snooze"), error,
@@ -196,7 +197,8 @@ int main(int argc, char** argv) {
     }
     node.refresh();
   });
-  QObject::connect(&instance, &rookery::ui::SingleInstance::activated, &window, [&window](const QStringList& asked) {
+  QObject::connect(&instance, &rookery::ui::SingleInstance::activated, &window,
+                   [&window](const QStringList& asked) {
     const bool contribute = asked.contains(QStringLiteral("--contribute"));
     std::fprintf(stderr, "rookery: another launch asked for the window%s\n", contribute ? " and to contribute" : "");
     window.showAndRaise();
