@@ -30,9 +30,11 @@ int main(int argc, char** argv) {
       ->capture_default_str()->check(CLI::Range(200, 600000));
   cli.add_option("--averaging-interval-ms", averaging_ms, "how often pipelines average their replicas")
       ->capture_default_str()->check(CLI::Range(100, 86400000));
-  cli.add_option("--planner", config.planner, "ours, or ravnest (Ravnest's plan, to compare)")
+  cli.add_option("--planner", config.planner,
+                 "ours; uniform (pipelines of equal length share their cuts: SWARM's replicas, rerouted around a "
+                 "dead node at once); or ravnest (Ravnest's plan, to compare)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"ours", "ravnest"}));
+      ->check(CLI::IsMember({"ours", "uniform", "ravnest"}));
   bool print_memory = false;
   cli.add_flag("--print-memory", print_memory,
                "print the bytes --job needs in one place (parameters, gradients, optimizer state, stashed versions, "

@@ -42,7 +42,8 @@ cluster::TrainingSettings training_settings(const job::JobSpec& job) {
 Planner parse_planner(const std::string& name) {
   if (name == "ours") return Planner::ours;
   if (name == "ravnest") return Planner::ravnest;
-  throw std::invalid_argument("planner '" + name + "': expected 'ours' or 'ravnest'");
+  if (name == "uniform") return Planner::uniform;
+  throw std::invalid_argument("planner '" + name + "': expected 'ours', 'uniform' or 'ravnest'");
 }
 
 Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Planner planner) {
@@ -66,6 +67,29 @@ Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Plan
     std::vector<Seat> seats;
     for (const auto& s : p.stages) seats.push_back({s.node_id, s.first_block, s.last_block});
     out.pipelines.push_back(std::move(seats));
+  }
+  if (planner == Planner::uniform) {
+    // Pipelines of the same length share the cuts that minimise the worst one's bottleneck
+    // (kept per pipeline when no shared cut fits everyone's memory).
+    std::map<std::size_t, std::vector<std::size_t>> by_length;
+    for (std::size_t p = 0; p < plan.pipelines.size(); ++p) by_length[plan.pipelines[p].stages.size()].push_back(p);
+    for (const auto& [length, group] : by_length) {
+      if (group.size() < 2) continue;
+      std::vector<std::vector<cluster::NodeProfile>> profiles;
+      for (const auto p : group) {
+        std::vector<cluster::NodeProfile> chain;
+        for (const auto& s : plan.pipelines[p].stages) chain.push_back(nodes[static_cast<std::size_t>(s.node_index)]);
+        profiles.push_back(std::move(chain));
+      }
+      const auto shared = cluster::partition_uniform(profiles, blocks, training_settings(job));
+      if (!shared.ok()) continue;
+      for (const auto p : group) {
+        for (std::size_t s = 0; s < length; ++s) {
+          out.pipelines[p][s].first_block = shared.boundaries[s];
+          out.pipelines[p][s].last_block = shared.boundaries[s + 1];
+        }
+      }
+    }
   }
   // Pipelines in a stable order: by their first stage's key.
   std::sort(out.pipelines.begin(), out.pipelines.end(),

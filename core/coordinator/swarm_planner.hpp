@@ -50,9 +50,12 @@ cluster::TrainingSettings training_settings(const job::JobSpec& job);
 
 enum class Planner {
   ours,     // core/cluster's form_pipelines: bandwidth tiers, memory-feasible groups, exact partition DP
+  uniform,  // the same groups, then pipelines of equal length share one set of cuts (SWARM's
+            // regime: each stage group is a set of replicas, and every node of the next group
+            // is a next hop, so a dead node is routed around at once)
   ravnest,  // Ravnest's plan, for comparison: nodes in key order, equal parameter counts per stage
 };
-Planner parse_planner(const std::string& name);  // "ours" or "ravnest"; throws std::invalid_argument
+Planner parse_planner(const std::string& name);  // "ours", "uniform" or "ravnest"; throws std::invalid_argument
 
 // Plans `members` (any order; the result does not depend on it) into pipelines. version is
 // left 0 for the caller to set.

@@ -62,7 +62,7 @@ class TestCoordinatorSwarm : public QObject {
     coordinator_->start(coordinator_bin(), {"--bind", QString::fromStdString(endpoint()), "--data-dir",
                                             dir_.filePath("coordinator"), "--ready-file", ready, "--job", job_path_,
                                             "--heartbeat-ms", "300", "--dead-after-ms", "2000",
-                                            "--averaging-interval-ms", "1000"});
+                                            "--averaging-interval-ms", "1000", "--planner", "uniform"});
     if (!coordinator_->waitForStarted(5000)) return false;
     for (int i = 0; i < 200 && !QFile::exists(ready); ++i) QTest::qWait(25);
     QFile f(ready);

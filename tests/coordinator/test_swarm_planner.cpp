@@ -86,6 +86,18 @@ class TestSwarmPlanner : public QObject {
     QVERIFY(plan.predicted_samples_per_s > 0);
   }
 
+  void theUniformPlannerGivesReplicasTheSameCuts() {
+    const auto job = demo_job();
+    const auto plan = coordinator::plan_swarm(members(6, share_of_model(0.5)), job, coordinator::Planner::uniform);
+    QCOMPARE(plan.pipelines.size(), std::size_t(2));
+    for (std::size_t s = 0; s < 3; ++s) {
+      QCOMPARE(plan.pipelines[0][s].first_block, plan.pipelines[1][s].first_block);
+      QCOMPARE(plan.pipelines[0][s].last_block, plan.pipelines[1][s].last_block);
+    }
+    check_covers_model(plan, static_cast<std::int64_t>(coordinator::block_profiles(job).size()));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, coordinator::parse_planner("fastest"));
+  }
+
   void theSameCrowdGetsTheSamePlanWhateverTheOrder() {
     const auto job = demo_job();
     auto m = members(6, share_of_model(0.5));
