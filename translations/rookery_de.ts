@@ -171,7 +171,7 @@
     </message>
     <message>
         <source>Rookery could not snooze</source>
-        <translation>Rookery konnte nicht pausieren</translation>
+        <translation>Rookery konnte nicht schlummern</translation>
     </message>
 </context>
 <context>
@@ -1025,7 +1025,7 @@
     </message>
     <message>
         <source>Snooze for an hour</source>
-        <translation>Eine Stunde pausieren</translation>
+        <translation>Eine Stunde schlummern</translation>
     </message>
     <message>
         <source>While I use my PC</source>
@@ -1184,6 +1184,55 @@
         <source>The swarm is shown once rookery-node answers.</source>
         <translation>Der Schwarm wird angezeigt, sobald rookery-node antwortet.</translation>
     </message>
+    <message>
+        <source>The swarm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your rank</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run&apos;s loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n volunteer(s) in %1 · %2 samples/s</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n pipeline(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Plan %1 from the coordinator; it has re-planned %n time(s) as volunteers came and went.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>not ranked yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#%1 of %2 by samples (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (from %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no loss reported yet</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::TrainingCard</name>
@@ -1336,11 +1385,11 @@
     </message>
     <message>
         <source>Snooze for an hour</source>
-        <translation>Eine Stunde pausieren</translation>
+        <translation>Eine Stunde schlummern</translation>
     </message>
     <message>
         <source>End the snooze</source>
-        <translation>Pause beenden</translation>
+        <translation>Schlummern beenden</translation>
     </message>
 </context>
 </TS>
