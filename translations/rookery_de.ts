@@ -1186,52 +1186,52 @@
     </message>
     <message>
         <source>The swarm</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Schwarm</translation>
     </message>
     <message>
         <source>Your rank</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihr Rang</translation>
     </message>
     <message>
         <source>The run&apos;s loss</source>
-        <translation type="unfinished"></translation>
+        <translation>Verlust des Trainings</translation>
     </message>
     <message numerus="yes">
         <source>%n volunteer(s) in %1 · %2 samples/s</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Freiwilliger in %1 · %2 Samples/s</numerusform>
+            <numerusform>%n Freiwillige in %1 · %2 Samples/s</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n pipeline(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Pipeline</numerusform>
+            <numerusform>%n Pipelines</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Plan %1 from the coordinator; it has re-planned %n time(s) as volunteers came and went.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Plan %1 vom Koordinator; er hat %n Mal neu geplant, als Freiwillige kamen und gingen.</numerusform>
+            <numerusform>Plan %1 vom Koordinator; er hat %n Mal neu geplant, als Freiwillige kamen und gingen.</numerusform>
         </translation>
     </message>
     <message>
         <source>not ranked yet</source>
-        <translation type="unfinished"></translation>
+        <translation>noch ohne Rang</translation>
     </message>
     <message>
         <source>#%1 of %2 by samples (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>Nr. %1 von %2 nach Samples (%3)</translation>
     </message>
     <message>
         <source>%1 (from %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (von %2)</translation>
     </message>
     <message>
         <source>no loss reported yet</source>
-        <translation type="unfinished"></translation>
+        <translation>noch kein Verlust gemeldet</translation>
     </message>
 </context>
 <context>

@@ -1184,6 +1184,55 @@
         <source>The swarm is shown once rookery-node answers.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The swarm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your rank</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run&apos;s loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n volunteer(s) in %1 · %2 samples/s</source>
+        <translation>
+            <numerusform>%n volunteer in %1 · %2 samples/s</numerusform>
+            <numerusform>%n volunteers in %1 · %2 samples/s</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n pipeline(s)</source>
+        <translation>
+            <numerusform>%n pipeline</numerusform>
+            <numerusform>%n pipelines</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Plan %1 from the coordinator; it has re-planned %n time(s) as volunteers came and went.</source>
+        <translation>
+            <numerusform>Plan %1 from the coordinator; it has re-planned %n time as volunteers came and went.</numerusform>
+            <numerusform>Plan %1 from the coordinator; it has re-planned %n times as volunteers came and went.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>not ranked yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#%1 of %2 by samples (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (from %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no loss reported yet</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::TrainingCard</name>

@@ -1186,52 +1186,52 @@
     </message>
     <message>
         <source>The swarm</source>
-        <translation type="unfinished"></translation>
+        <translation>El enjambre</translation>
     </message>
     <message>
         <source>Your rank</source>
-        <translation type="unfinished"></translation>
+        <translation>Tu puesto</translation>
     </message>
     <message>
         <source>The run&apos;s loss</source>
-        <translation type="unfinished"></translation>
+        <translation>Pérdida del entrenamiento</translation>
     </message>
     <message numerus="yes">
         <source>%n volunteer(s) in %1 · %2 samples/s</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n voluntario en %1 · %2 muestras/s</numerusform>
+            <numerusform>%n voluntarios en %1 · %2 muestras/s</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n pipeline(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n canalización</numerusform>
+            <numerusform>%n canalizaciones</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Plan %1 from the coordinator; it has re-planned %n time(s) as volunteers came and went.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Plan %1 del coordinador; ha replanificado %n vez a medida que llegaban y se iban voluntarios.</numerusform>
+            <numerusform>Plan %1 del coordinador; ha replanificado %n veces a medida que llegaban y se iban voluntarios.</numerusform>
         </translation>
     </message>
     <message>
         <source>not ranked yet</source>
-        <translation type="unfinished"></translation>
+        <translation>aún sin puesto</translation>
     </message>
     <message>
         <source>#%1 of %2 by samples (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>n.º %1 de %2 por muestras (%3)</translation>
     </message>
     <message>
         <source>%1 (from %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (desde %2)</translation>
     </message>
     <message>
         <source>no loss reported yet</source>
-        <translation type="unfinished"></translation>
+        <translation>aún no se ha comunicado ninguna pérdida</translation>
     </message>
 </context>
 <context>

@@ -1186,52 +1186,52 @@
     </message>
     <message>
         <source>The swarm</source>
-        <translation type="unfinished"></translation>
+        <translation>L’essaim</translation>
     </message>
     <message>
         <source>Your rank</source>
-        <translation type="unfinished"></translation>
+        <translation>Votre rang</translation>
     </message>
     <message>
         <source>The run&apos;s loss</source>
-        <translation type="unfinished"></translation>
+        <translation>Perte de l’entraînement</translation>
     </message>
     <message numerus="yes">
         <source>%n volunteer(s) in %1 · %2 samples/s</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n bénévole dans %1 · %2 échantillons/s</numerusform>
+            <numerusform>%n bénévoles dans %1 · %2 échantillons/s</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n pipeline(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n pipeline</numerusform>
+            <numerusform>%n pipelines</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Plan %1 from the coordinator; it has re-planned %n time(s) as volunteers came and went.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Plan %1 du coordinateur&#xa0;; il a replanifié %n fois au gré des arrivées et des départs de bénévoles.</numerusform>
+            <numerusform>Plan %1 du coordinateur&#xa0;; il a replanifié %n fois au gré des arrivées et des départs de bénévoles.</numerusform>
         </translation>
     </message>
     <message>
         <source>not ranked yet</source>
-        <translation type="unfinished"></translation>
+        <translation>pas encore classé</translation>
     </message>
     <message>
         <source>#%1 of %2 by samples (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>n° %1 sur %2 en échantillons (%3)</translation>
     </message>
     <message>
         <source>%1 (from %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (depuis %2)</translation>
     </message>
     <message>
         <source>no loss reported yet</source>
-        <translation type="unfinished"></translation>
+        <translation>aucune perte signalée pour l’instant</translation>
     </message>
 </context>
 <context>

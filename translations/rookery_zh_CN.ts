@@ -1175,6 +1175,52 @@
         <source>The swarm is shown once rookery-node answers.</source>
         <translation>rookery-node 应答后将显示蜂群信息。</translation>
     </message>
+    <message>
+        <source>The swarm</source>
+        <translation>蜂群</translation>
+    </message>
+    <message>
+        <source>Your rank</source>
+        <translation>你的排名</translation>
+    </message>
+    <message>
+        <source>The run&apos;s loss</source>
+        <translation>本次训练的损失</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n volunteer(s) in %1 · %2 samples/s</source>
+        <translation>
+            <numerusform>%n 名志愿者分布在 %1 · %2 样本/秒</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n pipeline(s)</source>
+        <translation>
+            <numerusform>%n 条流水线</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Plan %1 from the coordinator; it has re-planned %n time(s) as volunteers came and went.</source>
+        <translation>
+            <numerusform>协调器的第 %1 版计划；随着志愿者加入和离开，它已重新规划 %n 次。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>not ranked yet</source>
+        <translation>尚未排名</translation>
+    </message>
+    <message>
+        <source>#%1 of %2 by samples (%3)</source>
+        <translation>按样本数排第 %1 名，共 %2 名（%3）</translation>
+    </message>
+    <message>
+        <source>%1 (from %2)</source>
+        <translation>%1（起始 %2）</translation>
+    </message>
+    <message>
+        <source>no loss reported yet</source>
+        <translation>尚未报告损失</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::TrainingCard</name>
