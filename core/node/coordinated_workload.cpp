@@ -37,7 +37,8 @@ constexpr std::int64_t kSampleIdsPerPlan = 1'000'000'000;   // each plan's pipel
 constexpr std::int64_t kProbeBytes = 4 << 20;               // each way, against the coordinator
 constexpr auto kSnapshotEvery = std::chrono::seconds(2);    // how stale the served parameters may be
 constexpr auto kRequestTimeout = std::chrono::seconds(3);
-constexpr auto kReadyWait = std::chrono::seconds(10);          // feed anyway after this (coordinator gone)
+constexpr auto kReadyWait = std::chrono::seconds(10);
+constexpr auto kRunStatusEvery = std::chrono::seconds(3);      // the run's dashboard data, for the window          // feed anyway after this (coordinator gone)
 
 // A free TCP port on `host` (bound then released; the stage binds it again at once).
 int free_port(const std::string& host) {
@@ -147,8 +148,12 @@ class CoordinatedWorkload final : public Workload {
   }
 
   void describe(pb::NodeSnapshot& snapshot) const override {
-    std::lock_guard lock(stage_mutex_);
-    if (stage_) stage_->describe(snapshot);
+    {
+      std::lock_guard lock(stage_mutex_);
+      if (stage_) stage_->describe(snapshot);
+    }
+    std::lock_guard lock(mutex_);
+    if (run_status_) *snapshot.mutable_run() = *run_status_;
   }
 
   void set_draining(bool draining) override {
@@ -209,6 +214,16 @@ class CoordinatedWorkload final : public Workload {
       }
       set_status(r->status());
       if (r->plan_version() == plan_version_.load() && r->pipeline_ready()) pipeline_ready_ = true;
+      if (Clock::now() - last_run_status_ > kRunStatusEvery) {
+        last_run_status_ = Clock::now();
+        pb::Envelope e;
+        e.mutable_run_status_request()->set_loss_points(120);
+        const auto rs = client->request(e, kRequestTimeout);
+        if (rs.ok() && rs.message->header.has_run_status()) {
+          std::lock_guard lock(mutex_);
+          run_status_ = rs.message->header.run_status();
+        }
+      }
       if (!r->plan_json().empty() && r->plan_version() != plan_version_.load()) {
         PendingPlan p;
         p.version = r->plan_version();
@@ -570,6 +585,8 @@ class CoordinatedWorkload final : public Workload {
   bool stop_ = false;
   std::optional<PendingPlan> pending_;
   std::uint64_t queued_version_ = 0;
+  std::optional<pb::RunStatus> run_status_;
+  Clock::time_point last_run_status_{};
   std::string status_ = "joining";
   std::atomic<std::uint64_t> plan_version_{0};
   std::int64_t samples_ = 0, micro_batches_ = 0;

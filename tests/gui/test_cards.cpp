@@ -5,11 +5,13 @@
 #include <QTest>
 
 #include "ui/cards/device_card.hpp"
+#include "ui/cards/swarm_card.hpp"
 #include "ui/cards/node_state_card.hpp"
 
 namespace pb = rookery::wire::pb;
 using rookery::ui::DeviceCard;
 using rookery::ui::NodeStateCard;
+using rookery::ui::SwarmCard;
 
 namespace {
 pb::DeviceSnapshot gpuMachine() {
@@ -137,6 +139,40 @@ class TestCards : public QObject {
     card.showDisconnected(QStringLiteral("rookery-node is not running"));
     QCOMPARE(card.stateText(), QStringLiteral("Not running"));
     QCOMPARE(card.reasonText(), QStringLiteral("rookery-node is not running"));
+  }
+
+  void swarmCardShowsTheRunFromTheCoordinator() {
+    pb::NodeSnapshot s;
+    s.set_state(pb::CONTRIBUTING);
+    s.set_node_key(std::string(40, 'm'));
+    auto* st = s.mutable_stage();
+    st->set_job_id("demo");
+    st->set_pipeline(1);
+    st->set_stage(1);
+    st->set_stage_count(3);
+    st->set_first_block(2);
+    st->set_last_block(4);
+    st->set_block_count(6);
+    SwarmCard card;
+    card.showSnapshot(s);
+    QVERIFY(!card.summaryText().contains("volunteer"));  // no coordinator: no run rows
+    auto* run = s.mutable_run();
+    run->set_pipelines(2);
+    run->set_samples_per_s(66.25);
+    run->set_plan_version(4);
+    run->set_replans(4);
+    const std::pair<char, std::int64_t> nodes[] = {{'a', 900}, {'m', 700}, {'b', 500}, {'c', 1200}};
+    for (const auto& [k, samples] : nodes) {
+      auto* n = run->add_nodes();
+      n->set_key(std::string(40, k));
+      n->set_samples(samples);
+    }
+    for (const double l : {5.5, 3.25, 2.408}) run->add_loss()->set_loss(l);
+    card.showSnapshot(s);
+    const auto text = card.summaryText();
+    QVERIFY2(text.contains("4 volunteer(s) in 2 pipeline(s) · 66.3 samples/s"), qPrintable(text));
+    QVERIFY2(text.contains("#3 of 4 by samples (700)"), qPrintable(text));
+    QVERIFY2(text.contains("2.408 (from 5.500)"), qPrintable(text));
   }
 };
 

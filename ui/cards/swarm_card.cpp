@@ -36,6 +36,9 @@ SwarmCard::SwarmCard(QWidget* parent) : Card(tr("Your place in the swarm"), pare
   versions_ = grid_->addRow(tr("Weight versions"), QStringLiteral("weightVersions"));
   lost_ = grid_->addRow(tr("Dropped · rejected"), QStringLiteral("droppedRejected"));
   sent_ = grid_->addRow(tr("Sent to peers"), QStringLiteral("bytesSent"));
+  run_ = grid_->addRow(tr("The swarm"), QStringLiteral("runSwarm"));
+  rank_ = grid_->addRow(tr("Your rank"), QStringLiteral("runRank"));
+  run_loss_ = grid_->addRow(tr("The run's loss"), QStringLiteral("runLoss"));
   body()->addWidget(job_);
   body()->addWidget(position_);
   body()->addSpacing(2);
@@ -97,12 +100,47 @@ void SwarmCard::showSnapshot(const pb::NodeSnapshot& s) {
                              "that did not match what this stage expected."));
   sent_.value->setText(Format::bytes(st.bytes_sent()));
   showRows(true);
+  showRun(s);
 
   QString note;
   if (st.finished()) note = tr("Fed every micro-batch it was asked to; none is in flight.");
   note_->setText(note);
   note_->setVisible(!note.isEmpty());
   applyColours();
+}
+
+void SwarmCard::showRun(const pb::NodeSnapshot& s) {
+  const bool has_run = s.has_run() && s.run().nodes_size() > 0;
+  for (const auto* row : {&run_, &rank_, &run_loss_}) grid_->setRowVisible(*row, has_run);
+  if (!has_run) return;
+  const auto& run = s.run();
+  run_.value->setText(tr("%n volunteer(s) in %1 · %2 samples/s", nullptr, run.nodes_size())
+                          .arg(tr("%n pipeline(s)", nullptr, static_cast<int>(run.pipelines())))
+                          .arg(QString::number(run.samples_per_s(), 'f', 1)));
+  run_.value->setToolTip(tr("Plan %1 from the coordinator; it has re-planned %n time(s) as volunteers came and went.",
+                            nullptr, static_cast<int>(run.replans()))
+                             .arg(run.plan_version()));
+  // The leaderboard: volunteers by samples contributed to the run, this PC among them.
+  int rank = 1;
+  std::int64_t mine = -1;
+  for (const auto& n : run.nodes()) {
+    if (n.key() == s.node_key()) mine = n.samples();
+  }
+  for (const auto& n : run.nodes()) {
+    if (n.key() != s.node_key() && n.samples() > mine) ++rank;
+  }
+  rank_.value->setText(mine < 0 ? tr("not ranked yet")
+                                : tr("#%1 of %2 by samples (%3)")
+                                      .arg(rank)
+                                      .arg(run.nodes_size())
+                                      .arg(Format::count(static_cast<quint64>(mine))));
+  if (run.loss_size() > 0) {
+    run_loss_.value->setText(tr("%1 (from %2)")
+                                 .arg(QString::number(run.loss(run.loss_size() - 1).loss(), 'f', 3))
+                                 .arg(QString::number(run.loss(0).loss(), 'f', 3)));
+  } else {
+    run_loss_.value->setText(tr("no loss reported yet"));
+  }
 }
 
 void SwarmCard::showDisconnected() {
@@ -117,7 +155,7 @@ void SwarmCard::showDisconnected() {
 }
 
 void SwarmCard::showRows(bool visible) {
-  for (const auto* row : {&previous_, &next_, &in_flight_, &versions_, &lost_, &sent_}) {
+  for (const auto* row : {&previous_, &next_, &in_flight_, &versions_, &lost_, &sent_, &run_, &rank_, &run_loss_}) {
     grid_->setRowVisible(*row, visible);
   }
   grid_->setVisible(visible);

@@ -2,8 +2,9 @@
 // "Your place in the swarm": the job this PC trains, its pipeline, its stage and the blocks
 // it holds, the neighbours it receives activations from and sends them to, a diagram of the
 // pipeline with this PC highlighted, and the stage's own bookkeeping (micro-batches in
-// flight, stashed weight versions, dropped and rejected work). Without a stage the node
-// computes benchmark work, and the card says so.
+// flight, stashed weight versions, dropped and rejected work). With a coordinator, the whole
+// run as it reports it: volunteers, pipelines, throughput, this PC's rank by samples, and the
+// run's loss. Without a stage the node computes benchmark work, and the card says so.
 #include "rookery/control.pb.h"
 #include "ui/widgets/card.hpp"
 #include "ui/widgets/metric_grid.hpp"
@@ -43,6 +44,8 @@ class SwarmCard : public Card {
   PipelineDiagram* diagram_;
   MetricGrid* grid_;
   MetricGrid::Row previous_, next_, in_flight_, versions_, lost_, sent_;
+  MetricGrid::Row run_, rank_, run_loss_;  // the whole run, from the coordinator (joined nodes)
+  void showRun(const wire::pb::NodeSnapshot& snapshot);
 };
 
 }  // namespace rookery::ui
