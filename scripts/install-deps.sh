@@ -20,6 +20,8 @@ PACKAGES=(
   libgloo-dev
   # the desktop's input idleness and full-screen state for the resource governor (X11 screensaver extension)
   libxss-dev
+  # the man pages (installer/man, scdoc sources)
+  scdoc
   # a real window without a display, and screenshots of it
   xvfb xauth x11-utils imagemagick
   # network namespaces and traffic shaping for the multi-host benchmarks
