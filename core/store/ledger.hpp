@@ -38,7 +38,8 @@ inline double credit_for_flops(double flops) { return flops * kCreditPerFlop; }
 //   avg    = avg * weight + (1 - weight) * work / ((now - avg_time) / 1 day)
 // with BOINC's first-order limit avg += ln 2 * work * 1 day / half_life when 1 - weight <= 1e-6
 // (a grant right after the previous one), and avg = work / ((now - work_start) / 1 day) the
-// first time.
+// first time (the span taken as at least a second, where BOINC would divide by zero). The
+// ledger makes each written batch one grant, at the time its newest unit finished.
 void update_average(double now, double work_start, double work, double half_life, double& avg, double& avg_time);
 // BOINC's decay_average: `avg` (as of `avg_time`) as it stands at `now` with no new work.
 double decay_average(double avg, double avg_time, double now, double half_life);
