@@ -4,6 +4,7 @@
 #include <fstream>
 #include <algorithm>
 #include <map>
+#include <set>
 #include <optional>
 
 #include <spdlog/spdlog.h>
@@ -42,6 +43,7 @@ struct Live {
   double loss = -1;
   bool contributing = true;
   Contribution totals;
+  std::set<std::string> accuses;   // ring partners this node's aggregator excludes now
 };
 
 // Everything the request handler and the planning loop share.
@@ -64,6 +66,7 @@ class Swarm {
       l.plan_version = current_.version;
       live_[m.key] = std::move(l);
     }
+    banned_ = state_.banned();
     const auto totals = state_.contributions();
     for (auto& [k, l] : live_) {
       if (const auto it = totals.find(k); it != totals.end()) l.totals = it->second;
@@ -157,6 +160,10 @@ class Swarm {
             config_.invite_tokens.end()) {
       return refuse("the job is invite-only and this invite is not valid");
     }
+    {
+      std::lock_guard lock(mutex_);
+      if (const auto b = banned_.find(key); b != banned_.end()) return refuse("banned from this job: " + b->second.reason);
+    }
     if (!is_tcp_endpoint(r.stage_endpoint()) || !is_tcp_endpoint(r.reduce_endpoint()) ||
         !is_tcp_endpoint(r.shard_endpoint())) {
       return refuse("the node's endpoints must be tcp://host:port");
@@ -225,6 +232,15 @@ class Swarm {
       spdlog::info("volunteer {} {}", net::short_key(key), h.contributing() ? "contributes again" : "paused");
     }
     l.contributing = h.contributing();
+    l.accuses.clear();
+    for (const auto& k : h.excluded_peers()) {
+      if (k != key && l.accuses.size() < 64) l.accuses.insert(k);
+    }
+    for (const auto& accused : l.accuses) consider_ban_locked(accused);
+    if (live_.find(key) == live_.end()) {  // it was the one banned (cannot be: a node never accuses itself)
+      out.set_known(false);
+      return;
+    }
     if (h.samples() < 0 || h.micro_batches() < 0 || !(h.flops() >= 0)) {
       out.set_known(true);
       out.set_status("ignored: negative counters");
@@ -270,6 +286,42 @@ class Swarm {
     }
   }
 
+  // A verified ban: `accused` is banned when at least two live volunteers exclude it from
+  // their aggregates and they are a majority of its ring partners (the nodes of other
+  // pipelines holding any of its blocks). One liar cannot ban anybody; a minority of liars
+  // cannot outvote the honest partners of an honest node.
+  void consider_ban_locked(const std::string& accused) {
+    if (banned_.count(accused) || !live_.count(accused)) return;
+    const auto [p, s] = current_.find(accused);
+    if (p < 0) return;
+    const auto& seat = current_.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
+    std::set<std::string> partners;
+    for (std::size_t q = 0; q < current_.pipelines.size(); ++q) {
+      if (static_cast<int>(q) == p) continue;
+      for (const auto& other : current_.pipelines[q]) {
+        if (other.first_block < seat.last_block && seat.first_block < other.last_block) partners.insert(other.key);
+      }
+    }
+    std::size_t reporters = 0;
+    for (const auto& k : partners) {
+      const auto it = live_.find(k);
+      if (it != live_.end() && it->second.accuses.count(accused)) ++reporters;
+    }
+    if (reporters < 2 || 2 * reporters <= partners.size()) return;
+    const auto reason = std::to_string(reporters) + " of its " + std::to_string(partners.size()) +
+                        " ring partners reject its averaging contributions";
+    spdlog::warn("banning volunteer {}: {}", net::short_key(accused), reason);
+    try {
+      state_.ban(accused, reason, unix_ms());
+    } catch (const std::exception& e) {
+      spdlog::error("cannot record the ban: {}", e.what());
+    }
+    banned_[accused] = {reason, unix_ms()};
+    live_.erase(accused);
+    dirty_ = true;
+    changed_at_ = Clock::now() - config_.settle;  // re-plan now: it must stop receiving traffic
+  }
+
   std::string unassigned_reason(const std::string& key) const {
     for (const auto& u : current_.unassigned) {
       if (u.node_id == key) return u.reason;
@@ -309,6 +361,12 @@ class Swarm {
       pr->set_rtt_s(l.member.profile.rtt_s);
     }
     out.set_samples_per_s(rate);
+    for (const auto& [k, b] : banned_) {
+      auto* n = out.add_banned();
+      n->set_key(k);
+      n->set_reason(b.reason);
+      n->set_unix_ms(b.unix_ms);
+    }
     try {
       std::int64_t all = 0;
       for (const auto& [k, c] : state_.contributions()) all += c.samples;
@@ -371,6 +429,7 @@ class Swarm {
   std::string job_json_;
   std::mutex mutex_;
   std::map<std::string, Live> live_;
+  std::map<std::string, Ban> banned_;
   Assignment current_, previous_;
   bool dirty_ = false;
   Clock::time_point changed_at_ = Clock::now();

@@ -27,6 +27,11 @@ const std::vector<store::Migration>& coordinator_migrations() {
        " unix_ms INTEGER NOT NULL,"
        " loss REAL NOT NULL);"
        "CREATE INDEX loss_by_time ON loss(unix_ms);"},
+      {2, "banned volunteers",
+       "CREATE TABLE banned ("
+       " key TEXT PRIMARY KEY NOT NULL,"
+       " reason TEXT NOT NULL,"
+       " unix_ms INTEGER NOT NULL)"},
   };
   return m;
 }
@@ -198,6 +203,17 @@ std::int64_t CoordinatorState::plan_count() {
   auto s = db_.prepare("SELECT COUNT(*) FROM plans");
   s.step();
   return s.integer(0);
+}
+
+void CoordinatorState::ban(const std::string& key, const std::string& reason, std::int64_t unix_ms) {
+  db_.prepare("INSERT OR REPLACE INTO banned VALUES (?1, ?2, ?3)").bind(1, key).bind(2, reason).bind(3, unix_ms).step();
+}
+
+std::map<std::string, Ban> CoordinatorState::banned() {
+  std::map<std::string, Ban> out;
+  auto s = db_.prepare("SELECT key, reason, unix_ms FROM banned");
+  while (s.step()) out[s.text(0)] = {s.text(1), s.integer(2)};
+  return out;
 }
 
 void CoordinatorState::add_loss(std::int64_t unix_ms, double loss) {

@@ -26,6 +26,11 @@ struct Contribution {
   std::int64_t first_seen_unix_ms = 0, last_seen_unix_ms = 0;
 };
 
+struct Ban {
+  std::string reason;
+  std::int64_t unix_ms = 0;
+};
+
 struct LossSample {
   std::int64_t unix_ms = 0;
   double loss = 0;
@@ -48,6 +53,10 @@ class CoordinatorState {
   // The newest plan and the one before it (version 0 / empty when there are none).
   std::pair<Assignment, Assignment> latest_plans();
   std::int64_t plan_count();
+
+  // Volunteers the coordinator no longer admits, with the evidence in words.
+  void ban(const std::string& key, const std::string& reason, std::int64_t unix_ms);
+  std::map<std::string, Ban> banned();
 
   void add_loss(std::int64_t unix_ms, double loss);
   std::vector<LossSample> loss_curve(std::size_t max_points);

@@ -130,6 +130,9 @@ class CoordinatedWorkload final : public Workload {
     if (now - last_snapshot_ > kSnapshotEvery) {
       last_snapshot_ = now;
       remember(snapshot_of(*stage_), /*live=*/true);
+      auto excluded = stage_->runtime().stats().excluded_peers;
+      std::lock_guard lock(mutex_);
+      excluded_ = std::move(excluded);
     }
     std::lock_guard lock(mutex_);
     if (r.did_work) {
@@ -338,6 +341,7 @@ class CoordinatedWorkload final : public Workload {
       h->set_samples_per_s(static_cast<double>(recent) / window);
       h->set_loss(loss_);
       h->set_contributing(!draining_.load());
+      for (const auto& k : excluded_) h->add_excluded_peers(k);
     }
     const auto r = client.request(e, kRequestTimeout);
     if (!r.ok()) {
@@ -586,6 +590,7 @@ class CoordinatedWorkload final : public Workload {
   std::optional<PendingPlan> pending_;
   std::uint64_t queued_version_ = 0;
   std::optional<pb::RunStatus> run_status_;
+  std::vector<std::string> excluded_;  // ring partners our aggregator leaves out (reported)
   Clock::time_point last_run_status_{};
   std::string status_ = "joining";
   std::atomic<std::uint64_t> plan_version_{0};

@@ -47,6 +47,7 @@ class TestCoordinatorState : public QObject {
       s.record_progress(key_of('a'), 100, 10, 1e12, 1000);
       s.record_progress(key_of('a'), 250, 25, 2.5e12, 2000);
       s.record_progress(key_of('a'), 40, 4, 4e11, 3000);  // the node restarted: its counters start over
+      s.ban(key_of('x'), "3 of its 3 ring partners reject its averaging contributions", 4000);
       s.add_loss(1000, 5.5);
       s.add_loss(2000, 4.25);
     }
@@ -65,6 +66,9 @@ class TestCoordinatorState : public QObject {
     QCOMPARE(totals.at(key_of('a')).samples, std::int64_t(290));
     QCOMPARE(totals.at(key_of('a')).micro_batches, std::int64_t(29));
     QCOMPARE(totals.at(key_of('a')).flops, 2.9e12);
+    const auto banned = s.banned();
+    QCOMPARE(banned.size(), std::size_t(1));
+    QCOMPARE(banned.at(key_of('x')).unix_ms, std::int64_t(4000));
     const auto loss = s.loss_curve(10);
     QCOMPARE(loss.size(), std::size_t(2));
     QCOMPARE(loss[1].loss, 4.25);
