@@ -157,6 +157,9 @@ class CoordinatedWorkload final : public Workload {
     }
     std::lock_guard lock(mutex_);
     if (run_status_) *snapshot.mutable_run() = *run_status_;
+    // What the job's coordinator says of this node (joined, its seat, refused or banned) is
+    // what the window shows and the tray notifies about.
+    if (!status_.empty()) snapshot.mutable_coordinator()->set_status(status_);
   }
 
   void set_draining(bool draining) override {
