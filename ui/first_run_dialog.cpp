@@ -183,15 +183,29 @@ void FirstRunDialog::joinDemo() {
   if (busy_ || !options_.start_demo) return;
   setBusy(true);
   showStatus(tr("Starting the demo swarm on this PC…"), false);
-  QString error;
-  const auto link = options_.start_demo(&error);
-  if (!link) {
-    setBusy(false);
-    showStatus(tr("The demo swarm could not start: %1").arg(error), true);
-    return;
+  // Starting it takes seconds (a coordinator, two volunteers): off the GUI thread, then the
+  // same check as any invite's coordinator.
+  if (worker_) {
+    worker_->wait();
+    delete worker_;
   }
-  busy_ = false;
-  contact(*link, Choice::Demo);
+  worker_ = QThread::create([this, start = options_.start_demo, probe = options_.probe] {
+    QString error;
+    const std::optional<InviteLink> link = start(&error);
+    const CoordinatorProbe result = link ? probe(*link) : CoordinatorProbe{};
+    QMetaObject::invokeMethod(
+        this,
+        [this, link, error, result] {
+          if (!link) {
+            setBusy(false);
+            showStatus(tr("The demo swarm could not start: %1").arg(error), true);
+            return;
+          }
+          finishContact(*link, Choice::Demo, result);
+        },
+        Qt::QueuedConnection);
+  });
+  worker_->start();
 }
 
 void FirstRunDialog::contact(const InviteLink& link, Choice choice) {

@@ -50,7 +50,8 @@ class FirstRunDialog : public QDialog {
   struct Options {
     // Contacts the invite's coordinator; runs on a worker thread.
     std::function<CoordinatorProbe(const InviteLink&)> probe;
-    // Starts the demo swarm and returns its invite; empty function: no demo offered.
+    // Starts the demo swarm and returns its invite (on a worker thread); empty function: no
+    // demo offered.
     std::function<std::optional<InviteLink>(QString* error)> start_demo;
     QString link;  // prefilled invite link
   };

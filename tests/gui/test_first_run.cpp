@@ -253,7 +253,7 @@ class TestFirstRun : public QObject {
 
   void dialogDemo() {
     const auto me = me_;
-    bool fail = true;
+    std::atomic<bool> fail{true};
     FirstRunDialog::Options options;
     options.probe = [me](const InviteLink& link) { return CoordinatorProbe::run(link, me, std::chrono::milliseconds(3000)); };
     const InviteLink demo = open_.invite();
@@ -268,8 +268,12 @@ class TestFirstRun : public QObject {
     dialog.show();
     QVERIFY(dialog.demoButton());
     dialog.demoButton()->click();
+    QVERIFY(dialog.busy());
+    QVERIFY(!dialog.demoButton()->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.busy(), 8000);
     QVERIFY(dialog.statusLabel()->text().contains(QStringLiteral("rookery-coordinator was not found")));
     QVERIFY(dialog.isVisible());
+    QVERIFY(dialog.demoButton()->isEnabled());
     fail = false;
     QSignalSpy accepted(&dialog, &QDialog::accepted);
     dialog.demoButton()->click();
