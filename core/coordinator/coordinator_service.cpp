@@ -1,5 +1,6 @@
 #include "coordinator/coordinator_service.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <algorithm>
@@ -44,7 +45,13 @@ struct Live {
   bool contributing = true;
   Contribution totals;
   std::set<std::string> accuses;   // ring partners this node's aggregator excludes now
+  Clock::time_point paused_since{};  // while !contributing
 };
+
+// Pauses longer than this take a volunteer out of the plan (its pipeline would wait for it).
+constexpr auto kPlanAroundPausedAfter = std::chrono::seconds(10);
+// How often the planning loop asks whether today's profiles deserve a better plan.
+constexpr auto kReconsiderEvery = std::chrono::seconds(10);
 
 // Everything the request handler and the planning loop share.
 class Swarm {
@@ -127,6 +134,14 @@ class Swarm {
       }
     }
     if (dirty_ && now - changed_at_ >= config_.settle) replan_locked();
+    if (now - last_reconsider_ >= kReconsiderEvery) {
+      last_reconsider_ = now;
+      try {
+        reconsider_locked();
+      } catch (const std::exception& e) {
+        spdlog::error("re-planning check failed: {}", e.what());
+      }
+    }
     if (now - last_loss_sample_ >= std::chrono::seconds(2)) {
       last_loss_sample_ = now;
       double sum = 0;
@@ -231,7 +246,16 @@ class Swarm {
       // it would be costlier to move its shard than to wait. Reported, not re-planned.
       spdlog::info("volunteer {} {}", net::short_key(key), h.contributing() ? "contributes again" : "paused");
     }
+    if (l.contributing && !h.contributing()) l.paused_since = Clock::now();
     l.contributing = h.contributing();
+    // The capacity its owner allows now (the governor's duty cycle changes it): a change of
+    // more than a quarter updates the profile the next plans use.
+    if (h.flops_per_s() > 0 && h.flops_per_s() < 1e18 &&
+        std::abs(h.flops_per_s() - l.member.profile.flops_per_s) > 0.25 * l.member.profile.flops_per_s) {
+      spdlog::info("volunteer {} now offers {:.1f} GFLOP/s (was {:.1f})", net::short_key(key), h.flops_per_s() / 1e9,
+                   l.member.profile.flops_per_s / 1e9);
+      l.member.profile.flops_per_s = h.flops_per_s();
+    }
     l.accuses.clear();
     for (const auto& k : h.excluded_peers()) {
       if (k != key && l.accuses.size() < 64) l.accuses.insert(k);
@@ -381,10 +405,46 @@ class Swarm {
     }
   }
 
+  static bool plannable(const Live& l) {
+    return l.contributing || Clock::now() - l.paused_since < kPlanAroundPausedAfter;
+  }
+
+  // Every few seconds: a volunteer paused for long is planned around (and back in when it
+  // resumes), and a plan that today's measured profiles would make markedly faster replaces
+  // the current one.
+  void reconsider_locked() {
+    std::map<std::string, Member> eligible;
+    bool membership_changed = false;
+    for (const auto& [k, l] : live_) {
+      const bool seated = current_.find(k).first >= 0;
+      if (plannable(l)) eligible[k] = l.member;
+      if (seated != plannable(l)) membership_changed = true;
+    }
+    if (eligible.empty()) return;
+    if (membership_changed) {
+      spdlog::debug("re-planning check: a volunteer paused for over {} s, came back, or waits unseated",
+                    kPlanAroundPausedAfter.count());
+      replan_locked();
+      return;
+    }
+    std::vector<Member> members;
+    for (const auto& [k, m] : eligible) members.push_back(m);
+    const auto fresh = plan_swarm(members, job_, parse_planner(config_.planner));
+    if (fresh.same_layout(current_)) return;
+    const double now_rate = predicted_rate(current_, eligible, job_);
+    if (worth_replanning(now_rate, fresh.predicted_samples_per_s)) {
+      spdlog::info("re-planning: today's profiles predict {:.1f} samples/s against {:.1f} for the current seats",
+                   fresh.predicted_samples_per_s, now_rate);
+      replan_locked();
+    }
+  }
+
   void replan_locked() {
     dirty_ = false;
     std::vector<Member> members;
-    for (const auto& [k, l] : live_) members.push_back(l.member);
+    for (const auto& [k, l] : live_) {
+      if (plannable(l)) members.push_back(l.member);
+    }
     Assignment next;
     try {
       next = plan_swarm(members, job_, parse_planner(config_.planner));
@@ -434,6 +494,7 @@ class Swarm {
   bool dirty_ = false;
   Clock::time_point changed_at_ = Clock::now();
   Clock::time_point last_loss_sample_ = Clock::now();
+  Clock::time_point last_reconsider_ = Clock::now();
   std::uint32_t replans_ = 0;
 };
 

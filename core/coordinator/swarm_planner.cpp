@@ -104,6 +104,39 @@ Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Plan
   return out;
 }
 
+double predicted_rate(const Assignment& plan, const std::map<std::string, Member>& members, const job::JobSpec& job) {
+  const auto blocks = block_profiles(job);
+  const auto settings = training_settings(job);
+  double total = 0;
+  for (const auto& p : plan.pipelines) {
+    std::vector<cluster::NodeProfile> nodes;
+    std::vector<int> order, bounds{0};
+    bool complete = true;
+    for (const auto& seat : p) {
+      const auto it = members.find(seat.key);
+      if (it == members.end()) {
+        complete = false;
+        break;
+      }
+      order.push_back(static_cast<int>(nodes.size()));
+      nodes.push_back(it->second.profile);
+      bounds.push_back(static_cast<int>(seat.last_block));
+    }
+    if (!complete || nodes.empty()) continue;
+    try {
+      const auto r = cluster::evaluate_plan(nodes, order, bounds, blocks, settings);
+      if (r.ok()) total += r.plan->samples_per_s;
+    } catch (const std::exception&) {
+      // a seat that no longer matches the model: counts 0
+    }
+  }
+  return total;
+}
+
+bool worth_replanning(double current_rate, double new_rate, double margin) {
+  return new_rate > current_rate * (1.0 + margin);
+}
+
 std::string plan_json(const Assignment& plan, const std::map<std::string, Member>& members,
                       const std::string& job_file, std::int64_t averaging_interval_ms) {
   nlohmann::json pipelines = nlohmann::json::array();

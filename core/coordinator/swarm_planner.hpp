@@ -61,6 +61,15 @@ Planner parse_planner(const std::string& name);  // "ours", "uniform" or "ravnes
 // left 0 for the caller to set.
 Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Planner planner = Planner::ours);
 
+// Samples/s the time model predicts for `plan`'s seats and cuts with the members' profiles
+// as they are now (a seat whose member is gone, or that overruns its memory, counts 0).
+double predicted_rate(const Assignment& plan, const std::map<std::string, Member>& members, const job::JobSpec& job);
+
+// Whether a fresh plan is worth moving shards for: it must predict `margin` more throughput
+// than the current seats do with today's profiles (re-planning costs a refill of every
+// pipeline and a shard transfer).
+bool worth_replanning(double current_rate, double new_rate, double margin = 0.2);
+
 // The plan as a node reads it (pipeline::parse_stage_plan's format) with `job_file` as the
 // job path: {"job": ..., "pipelines": [{"stages": [{"blocks", "endpoint", "reduce_endpoint",
 // "key"}]}], "averaging_interval_ms": ...}. Every seated key must be in `members`.

@@ -332,6 +332,8 @@ class CoordinatedWorkload final : public Workload {
     pb::Envelope e;
     auto* h = e.mutable_heartbeat();
     h->set_plan_version(plan_version_.load());
+    // Outside our lock: the callback takes the node's (which holds its own while describing us).
+    h->set_flops_per_s(options_.current_flops_per_s ? options_.current_flops_per_s() : options_.flops_per_s);
     {
       std::lock_guard lock(mutex_);
       h->set_samples(samples_);

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -25,6 +26,9 @@ struct CoordinatedOptions {
   std::string host = "127.0.0.1";     // the address peers reach this node at (it listens there too)
   std::int64_t memory_limit_bytes = 0;  // 0: what is free
   double flops_per_s = 0;             // measured by the node's benchmark
+  // What the owner lets Rookery use now (benchmark x the governor's duty cycle), reported
+  // with every heartbeat; empty: flops_per_s. Called from the coordinator client's thread.
+  std::function<double()> current_flops_per_s;
   std::filesystem::path data_dir;     // the job spec is kept under data_dir/jobs
   StageWorkloadOptions stage;         // device, timeouts (plan_path and stage are ignored)
 };

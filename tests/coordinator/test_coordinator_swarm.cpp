@@ -282,6 +282,32 @@ class TestCoordinatorSwarm : public QObject {
     QVERIFY(last < first);
   }
 
+  void aLongPauseIsPlannedAroundAndTheVolunteerComesBack() {
+    // Its owner pauses a volunteer: after 10 s its pipeline stops waiting for it.
+    auto& v = volunteers_.front();
+    const auto key = v.key.toStdString();
+    control::ControlClient c(control::ControlEndpoints::in((v.dir + "/run").toStdString()));
+    QVERIFY(c.request(pb::ControlRequest::PAUSE).ok);
+    const auto seated = [&](const pb::RunStatus& s, bool want) {
+      for (const auto& n : s.nodes()) {
+        if (n.key() == key) return (n.pipeline() >= 0) == want;
+      }
+      return false;
+    };
+    auto s = wait_for([&](const pb::RunStatus& st) { return seated(st, false); }, 40000);
+    QVERIFY2(s, "a volunteer paused for 10 s was still planned after 40 s");
+    const auto before = seated_samples(*s);
+    QTest::qWait(4000);
+    const auto during = status();
+    QVERIFY(during);
+    QVERIFY2(seated_samples(*during) > before, "the others did not train while it was paused");
+    // Back to contributing: planned in again.
+    QVERIFY(c.request(pb::ControlRequest::CONTRIBUTE).ok);
+    s = wait_for([&](const pb::RunStatus& st) { return seated(st, true); }, 40000);
+    QVERIFY2(s, "the volunteer was not planned in again after it resumed");
+    qInfo("paused volunteer planned around, then back in plan %llu", static_cast<unsigned long long>(s->plan_version()));
+  }
+
   void cleanup() {
     // A failed step shows what the volunteers said (their output is captured, not forwarded).
     if (!QTest::currentTestFailed()) return;

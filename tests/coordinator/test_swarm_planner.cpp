@@ -3,6 +3,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <set>
 
@@ -96,6 +97,37 @@ class TestSwarmPlanner : public QObject {
     }
     check_covers_model(plan, static_cast<std::int64_t>(coordinator::block_profiles(job).size()));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, coordinator::parse_planner("fastest"));
+  }
+
+  void aVolunteerThatSlowsDownMakesAFreshPlanWorthIt() {
+    const auto job = demo_job();
+    auto m = members(3, share_of_model(0.9));
+    const auto plan = coordinator::plan_swarm(m, job);
+    const double planned = coordinator::predicted_rate(plan, by_key(m), job);
+    QVERIFY(std::abs(planned - plan.predicted_samples_per_s) < 1e-6 * planned);
+    // Its owner now allows a quarter of the CPU time to the node with the widest shard.
+    std::string widest;
+    std::int64_t width = 0;
+    for (const auto& s : plan.pipelines[0]) {
+      if (s.last_block - s.first_block > width) {
+        width = s.last_block - s.first_block;
+        widest = s.key;
+      }
+    }
+    for (auto& x : m) {
+      if (x.key == widest) x.profile.flops_per_s *= 0.25;
+    }
+    const double now_rate = coordinator::predicted_rate(plan, by_key(m), job);
+    const auto fresh = coordinator::plan_swarm(m, job);
+    qInfo("current seats %.1f -> %.1f samples/s after the slowdown; a fresh plan %.1f", planned, now_rate,
+          fresh.predicted_samples_per_s);
+    QVERIFY(now_rate < planned);
+    QVERIFY(coordinator::worth_replanning(now_rate, fresh.predicted_samples_per_s));
+    QVERIFY(!coordinator::worth_replanning(planned, planned * 1.1));
+    // A seat whose member is gone counts nothing.
+    auto gone = by_key(m);
+    gone.erase(widest);
+    QCOMPARE(coordinator::predicted_rate(plan, gone, job), 0.0);
   }
 
   void theSameCrowdGetsTheSamePlanWhateverTheOrder() {
