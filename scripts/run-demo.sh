@@ -60,7 +60,7 @@ else
   shot="$DEMO_DIR/screenshot.png"
   seconds=${ROOKERY_DEMO_SECONDS:-45}
   echo "demo: no display; running the window under Xvfb for ${seconds}s, then saving $shot"
-  xvfb-run -a -s "-screen 0 1400x900x24" bash -c '
+  xvfb-run -a -s "-screen 0 ${ROOKERY_DEMO_SCREEN:-1400x900}x24" bash -c '
     "$1" --contribute & gui=$!
     sleep "$2"
     timeout 30 import -window root "$3" || echo "demo: the screenshot failed"

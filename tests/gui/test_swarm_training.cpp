@@ -92,7 +92,7 @@ void TestSwarmTraining::swarmCardShowsTheNodesStage() {
   QCOMPARE(card->jobText(), QString::fromStdString(st.job_name()));
   const QString blocks = ui::Format::blockRange(st.first_block(), st.last_block(), st.block_count());
   QCOMPARE(blocks, QStringLiteral("blocks 0–2 of 6"));
-  QCOMPARE(card->positionText(), QStringLiteral("Pipeline 0 · stage 1 of 2 · %1").arg(blocks));
+  QCOMPARE(card->positionText(), QStringLiteral("Pipeline 1 · stage 1 of 2 · %1").arg(blocks));
   QCOMPARE(valueOf(*card, "nextStage"), QString::fromStdString(st.next_endpoint()));
   QCOMPARE(valueOf(*card, "previousStage"), QStringLiteral("the dataset (first stage)"));
   const auto shape = card->diagram()->shape();

@@ -69,9 +69,9 @@ void SwarmCard::showSnapshot(const pb::NodeSnapshot& s) {
   const auto& st = s.stage();
   job_->setText(QString::fromStdString(st.job_name().empty() ? st.job_id() : st.job_name()));
   job_->setToolTip(tr("Job %1").arg(QString::fromStdString(st.job_id())));
-  // The pipeline by its id, as the node and the coordinator name it; the stage by its place.
+  // Pipeline and stage by their place, counted from 1 as the coordinator reports them.
   position_->setText(tr("Pipeline %1 · stage %2 of %3 · %4")
-                         .arg(st.pipeline())
+                         .arg(st.pipeline() + 1)
                          .arg(st.stage() + 1)
                          .arg(st.stage_count())
                          .arg(Format::blockRange(st.first_block(), st.last_block(), st.block_count())));

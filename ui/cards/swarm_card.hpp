@@ -26,7 +26,7 @@ class SwarmCard : public Card {
 
   bool inPipeline() const { return in_pipeline_; }
   QString jobText() const;
-  QString positionText() const;  // "Pipeline 0 · stage 1 of 2 · blocks 0–2 of 6"
+  QString positionText() const;  // "Pipeline 1 · stage 1 of 2 · blocks 0–2 of 6"
   QString summaryText() const;   // every visible value, for tests and screen readers
   PipelineDiagram* diagram() const { return diagram_; }
 
