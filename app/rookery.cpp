@@ -95,6 +95,9 @@ int main(int argc, char** argv) {
     case rookery::ui::SingleInstance::Role::Failed:
       std::fprintf(stderr, "rookery: %s\n", qPrintable(instance.error()));
       return 1;
+    case rookery::ui::SingleInstance::Role::Unguarded:
+      std::fprintf(stderr, "rookery: running without the one-instance guard: %s\n", qPrintable(instance.error()));
+      break;
   }
 
   // Qt follows the desktop's palette where its platform theme reports one; "dark" covers

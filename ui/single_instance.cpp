@@ -57,11 +57,11 @@ SingleInstance::Role SingleInstance::claim(const QStringList& request, int timeo
     if (lock_->tryLock(0)) {
       if (listen()) return Role::Primary;
       lock_->unlock();
-      return Role::Failed;
+      return Role::Unguarded;
     }
     if (lock_->error() != QLockFile::LockFailedError) {
-      error_ = tr("cannot create %1").arg(lock_path_);
-      return Role::Failed;
+      if (error_.isEmpty()) error_ = tr("cannot create %1").arg(lock_path_);
+      return Role::Unguarded;
     }
     // Held by a live process: normally the primary, listening (or about to).
     if (sendRequest(request, static_cast<int>(std::max<qint64>(deadline.remainingTime(), 100)))) {

@@ -24,6 +24,8 @@ class SingleInstance : public QObject {
     Primary,    // this process is the one instance: it listens for later launches
     Secondary,  // another instance runs and took the request: exit
     Failed,     // another instance holds the lock but did not take the request (see error())
+    Unguarded,  // no lock or socket could be made in the runtime folder (see error()): this
+                // process runs, without keeping a second one out
   };
 
   explicit SingleInstance(const std::filesystem::path& runtime_dir, QObject* parent = nullptr);

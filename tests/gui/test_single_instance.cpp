@@ -94,6 +94,17 @@ class TestSingleInstance : public QObject {
     QVERIFY2(error.contains(QString::number(QCoreApplication::applicationPid())), qPrintable(error));
   }
 
+  void unusableRuntimeFolder() {
+    // The runtime "folder" is a file: no lock, no socket; the process runs unguarded and says why.
+    QTemporaryDir dir;
+    QFile file(dir.filePath(QStringLiteral("run")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.close();
+    SingleInstance instance(dir.filePath(QStringLiteral("run")).toStdString());
+    QCOMPARE(instance.claim({}, 500), SingleInstance::Role::Unguarded);
+    QVERIFY(!instance.error().isEmpty());
+  }
+
   void twoRealLaunches() {
     if (!QFile::exists(rookeryProgram())) QSKIP("the rookery program is not built");
     QTemporaryDir dir;
