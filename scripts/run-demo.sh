@@ -60,10 +60,11 @@ else
   shot="$DEMO_DIR/screenshot.png"
   seconds=${ROOKERY_DEMO_SECONDS:-45}
   echo "demo: no display; running the window under Xvfb for ${seconds}s, then saving $shot"
-  xvfb-run -a -s "-screen 0 ${ROOKERY_DEMO_SCREEN:-1400x900}x24" bash -c '
-    "$1" --contribute & gui=$!
-    sleep "$2"
-    timeout 30 import -window root "$3" || echo "demo: the screenshot failed"
-    kill $gui 2>/dev/null; sleep 2; kill -9 $gui 2>/dev/null; wait $gui 2>/dev/null; exit 0' _ "$GUI" "$seconds" "$shot"
+  xvfb-run -a -s "-screen 0 ${ROOKERY_DEMO_SCREEN:-1400x1200}x24" bash -c '
+    gui=$1 seconds=$2 shot=$3; shift 3
+    "$gui" --contribute "$@" & pid=$!
+    sleep "$seconds"
+    timeout 30 import -window root "$shot" || echo "demo: the screenshot failed"
+    kill $pid 2>/dev/null; sleep 2; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null; exit 0' _ "$GUI" "$seconds" "$shot" "$@"
   echo "demo: screenshot saved to $shot"
 fi

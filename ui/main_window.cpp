@@ -127,8 +127,9 @@ MainWindow::MainWindow(NodeConnection& node, NodeLauncher* launcher, QWidget* pa
   page->addWidget(footer_);
   applyColours();
   setCentralWidget(central);
-  // Room for two rows of cards where the screen has it, else what the screen allows.
-  QSize size(1060, 880);
+  // Room for every card (two rows and the contribution) where the screen has it, else what
+  // the screen allows; the page scrolls.
+  QSize size(1060, 1110);
   if (const QScreen* s = screen()) size = size.boundedTo(s->availableGeometry().size() * 0.92);
   resize(size);
   setMinimumSize(720, 480);

@@ -2,6 +2,7 @@
 
 #include <QEvent>
 #include <QLabel>
+#include <QLocale>
 #include <QVBoxLayout>
 
 #include "ui/format.hpp"
@@ -116,7 +117,7 @@ void SwarmCard::showRun(const pb::NodeSnapshot& s) {
   const auto& run = s.run();
   run_.value->setText(tr("%n volunteer(s) in %1 · %2 samples/s", nullptr, run.nodes_size())
                           .arg(tr("%n pipeline(s)", nullptr, static_cast<int>(run.pipelines())))
-                          .arg(QString::number(run.samples_per_s(), 'f', 1)));
+                          .arg(QLocale().toString(run.samples_per_s(), 'f', 1)));
   run_.value->setToolTip(tr("Plan %1 from the coordinator; it has re-planned %n time(s) as volunteers came and went.",
                             nullptr, static_cast<int>(run.replans()))
                              .arg(run.plan_version()));
@@ -136,8 +137,8 @@ void SwarmCard::showRun(const pb::NodeSnapshot& s) {
                                       .arg(Format::count(static_cast<quint64>(mine))));
   if (run.loss_size() > 0) {
     run_loss_.value->setText(tr("%1 (from %2)")
-                                 .arg(QString::number(run.loss(run.loss_size() - 1).loss(), 'f', 3))
-                                 .arg(QString::number(run.loss(0).loss(), 'f', 3)));
+                                 .arg(QLocale().toString(run.loss(run.loss_size() - 1).loss(), 'f', 3))
+                                 .arg(QLocale().toString(run.loss(0).loss(), 'f', 3)));
   } else {
     run_loss_.value->setText(tr("no loss reported yet"));
   }
