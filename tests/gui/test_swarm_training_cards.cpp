@@ -106,7 +106,7 @@ class TestSwarmTrainingCards : public QObject {
     card.showSnapshot(middleStage(40, 60, 640, 3.2));
     QVERIFY(card.inPipeline());
     QCOMPARE(card.jobText(), QStringLiteral("Small language model"));
-    QCOMPARE(card.positionText(), QStringLiteral("Pipeline 2 · stage 2 of 4 · blocks 3–5 of 12"));
+    QCOMPARE(card.positionText(), QStringLiteral("Pipeline 3 · stage 2 of 4 · blocks 3–5 of 12"));
     QCOMPARE(valueOf(card, "previousStage"), QStringLiteral("tcp://10.0.0.7:7600"));
     QCOMPARE(valueOf(card, "nextStage"), QStringLiteral("tcp://10.0.0.9:7602"));
     QCOMPARE(valueOf(card, "inFlight"), QStringLiteral("3 micro-batches"));
@@ -139,7 +139,7 @@ class TestSwarmTrainingCards : public QObject {
     SwarmCard card;
     card.show();
     card.showSnapshot(last);
-    QCOMPARE(card.positionText(), QStringLiteral("Pipeline 2 · stage 4 of 4 · block 11 of 12"));
+    QCOMPARE(card.positionText(), QStringLiteral("Pipeline 3 · stage 4 of 4 · block 11 of 12"));
     QCOMPARE(valueOf(card, "nextStage"), QStringLiteral("nobody: computes the loss (last stage)"));
     QCOMPARE(valueOf(card, "inFlight"), QStringLiteral("3 micro-batches"));
     last.mutable_stage()->set_in_flight(1);
