@@ -98,8 +98,10 @@ class TestTrayNotifications : public QObject {
 
   void refusedOrBanned() {
     const auto before = withCoordinatorStatus(snapshot(pb::CONTRIBUTING), "connected to coordinator 0.1.0");
-    for (const char* status : {"refused by the coordinator: job is invite-only", "banned: sent poisoned updates",
-                               "not admitted: key not on the allow-list"}) {
+    // The node's own words (core/node/coordinated_workload.cpp) and others a coordinator may use.
+    for (const char* status : {"the coordinator refused: the job is invite-only and this invite is not valid",
+                               "the coordinator refused: banned from this job: its averaging updates were excluded",
+                               "banned: sent poisoned updates", "not admitted: key not on the allow-list"}) {
       const auto after = withCoordinatorStatus(before, status);
       const auto n = TrayIcon::notificationFor(&before, after);
       QVERIFY2(n && n->kind == TrayNotification::Kind::Refused, status);
