@@ -1,5 +1,6 @@
 #include "reduce/peer_exclusion.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace rookery::reduce {
@@ -24,8 +25,11 @@ std::vector<std::string> PeerExclusion::end_round(const std::map<std::string, Ag
     if (seen == 0) continue;  // not in this round's slices here: strikes stand
     m.strikes = (bad == seen) ? m.strikes + 1 : 0;
     if (m.strikes >= strikes_) {
+      // A repeat offender stays out twice as long each time (up to 64x): heard again after
+      // its first exclusion, a liar that goes on lying gets only a few rounds in.
       m.strikes = 0;
-      m.excluded_for = exclusion_rounds_;
+      m.excluded_for = exclusion_rounds_ << std::min<std::uint32_t>(m.offenses, 6);
+      ++m.offenses;
       newly.push_back(name);
     }
   }

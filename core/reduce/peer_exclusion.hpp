@@ -5,7 +5,8 @@
 // `strikes` consecutive rounds is excluded from this node's aggregates. It still receives
 // the averages, so an honest node that was merely far off (restarted from an old checkpoint)
 // is pulled back and stops drawing strikes; exclusion lasts `exclusion_rounds` rounds, then
-// the peer is heard again (and excluded again at once if it goes on lying).
+// the peer is heard again (and excluded again if it goes on lying, each time twice as long,
+// up to 64x).
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -36,6 +37,7 @@ class PeerExclusion {
     AggregationTally::Counts seen_before;   // the tally's counts at the previous round's end
     std::uint32_t strikes = 0;
     std::uint32_t excluded_for = 0;         // rounds of exclusion left
+    std::uint32_t offenses = 0;             // exclusions so far
   };
   const std::uint32_t strikes_, exclusion_rounds_;
   mutable std::mutex mutex_;

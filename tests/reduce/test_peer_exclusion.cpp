@@ -35,6 +35,16 @@ class TestPeerExclusion : public QObject {
     QVERIFY(ex.excluded("liar"));
     round(0, 0);
     QVERIFY(!ex.excluded("liar"));
+    // Lying again: excluded again, now for twice as long (4 rounds).
+    round(4, 4);
+    round(4, 4);
+    QCOMPARE(round(4, 4), std::vector<std::string>{"liar"});
+    for (int r = 0; r < 3; ++r) {
+      round(0, 0);
+      QVERIFY(ex.excluded("liar"));
+    }
+    round(0, 0);
+    QVERIFY(!ex.excluded("liar"));
   }
 
   void oneGoodSliceClearsTheStrikes() {
