@@ -33,6 +33,14 @@ std::int64_t unix_ms() {
       .count();
 }
 
+void answer_ping(const pb::Ping& ping, const net::CurveKeyPair& identity, net::Reply& reply) {
+  auto* pong = reply.header.mutable_pong();
+  pong->set_ping_sent_unix_us(ping.sent_unix_us());
+  pong->set_version(ROOKERY_VERSION);
+  pong->set_role("coordinator");
+  pong->set_peer_key(identity.public_key);
+}
+
 bool is_tcp_endpoint(const std::string& e) { return e.rfind("tcp://", 0) == 0 && e.size() > 6 && e.size() < 256; }
 
 // A volunteer while it is alive.
@@ -88,11 +96,7 @@ class Swarm {
     net::Reply reply;
     const auto& h = msg.header;
     if (h.has_ping()) {
-      auto* pong = reply.header.mutable_pong();
-      pong->set_ping_sent_unix_us(h.ping().sent_unix_us());
-      pong->set_version(ROOKERY_VERSION);
-      pong->set_role("coordinator");
-      pong->set_peer_key(identity.public_key);
+      answer_ping(h.ping(), identity, reply);
     } else if (h.has_join()) {
       join(req.peer_key, h.join(), *reply.header.mutable_join_reply());
     } else if (h.has_heartbeat()) {
@@ -556,11 +560,7 @@ int CoordinatorService::run() {
           if (swarm) return swarm->handle(req, msg, identity);
           net::Reply reply;
           if (msg.header.has_ping()) {
-            auto* pong = reply.header.mutable_pong();
-            pong->set_ping_sent_unix_us(msg.header.ping().sent_unix_us());
-            pong->set_version(ROOKERY_VERSION);
-            pong->set_role("coordinator");
-            pong->set_peer_key(identity.public_key);
+            answer_ping(msg.header.ping(), identity, reply);
           } else if (msg.header.has_join()) {
             reply.header.mutable_join_reply()->set_accepted(false);
             reply.header.mutable_join_reply()->set_reason("this coordinator runs no job");
