@@ -80,6 +80,7 @@ struct NodeService::Impl {
   pb::DeviceSnapshot device;
   pb::WorkStats work;
   pb::CoordinatorLink coordinator;
+  bool coordinator_failure_logged = false;  // the first failed ping is logged, then each loss
   std::deque<std::pair<Clock::time_point, double>> recent_flops;  // for the current rate
   std::string workload_description;
   std::shared_ptr<Workload> workload;  // set once by the worker; describe() is thread-safe
@@ -697,8 +698,9 @@ struct NodeService::Impl {
       coordinator.set_status("connected to coordinator " + r.message->header.pong().version());
     } else {
       client.reset();  // a fresh connection next time
-      if (coordinator.reachable() || coordinator.status().empty()) {
+      if (coordinator.reachable() || !coordinator_failure_logged) {
         post_event_locked(pb::ControlEvent::LOG, "coordinator unreachable: " + r.error);
+        coordinator_failure_logged = true;
       }
       coordinator.set_reachable(false);
       coordinator.set_status("coordinator unreachable: " + r.error);
@@ -711,6 +713,12 @@ NodeService::NodeService(NodeConfig config) : impl_(std::make_unique<Impl>()) {
   if (impl_->config.data_dir.empty()) impl_->config.data_dir = net::default_data_dir();
   if (impl_->config.runtime_dir.empty()) impl_->config.runtime_dir = net::default_runtime_dir();
   impl_->want_contribute = impl_->config.contribute_on_start;
+  // Which coordinator this node answers to is known from the start; whether it is reachable
+  // is known once the first ping has come back.
+  if (!impl_->config.coordinator_endpoint.empty()) {
+    impl_->coordinator.set_endpoint(impl_->config.coordinator_endpoint);
+    impl_->coordinator.set_status("connecting to the coordinator");
+  }
 }
 
 NodeService::~NodeService() {
