@@ -14,6 +14,11 @@ find_package(spdlog REQUIRED)          # logging
 find_package(CLI11 CONFIG REQUIRED)    # command-line parsing
 find_package(nlohmann_json REQUIRED)   # job specs (JSON)
 
+# libsystemd's sd-bus: logind's idle hint for the governor where no desktop session reports
+# input idleness (Wayland without the GUI's X11 extension, headless nodes). Optional: without
+# it the governor says that sensor is not built in.
+pkg_check_modules(SYSTEMD IMPORTED_TARGET libsystemd)
+
 # LibTorch: Debian installs it as a regular CMake package.
 find_package(Torch REQUIRED)
 # Torch's exported flags add -D_GLIBCXX_USE_CXX11_ABI etc.; keep them on torch users only.

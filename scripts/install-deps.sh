@@ -18,8 +18,9 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev libxxhash-dev
   # Gloo: the reference ring all-reduce in the benchmark
   libgloo-dev
-  # the desktop's input idleness and full-screen state for the resource governor (X11 screensaver extension)
-  libxss-dev
+  # the desktop's input idleness and full-screen state for the resource governor (X11 screensaver
+  # extension); logind's idle hint over D-Bus where there is none (sd-bus; dbus-daemon for its test)
+  libxss-dev libsystemd-dev dbus-daemon
   # the man pages (installer/man, scdoc sources)
   scdoc
   # a real window without a display, and screenshots of it

@@ -15,6 +15,7 @@
 #include "governor/blas_threads.hpp"
 #include "governor/duty_cycle.hpp"
 #include "governor/governor.hpp"
+#include "governor/logind_idle.hpp"
 #include "governor/preferences.hpp"
 #include "governor/sensors.hpp"
 #include "governor/thread_priority.hpp"
@@ -103,7 +104,9 @@ struct NodeService::Impl {
   std::vector<governor::SensorStatus> sensors;
   pb::DesktopPresence presence;            // the latest report of the desktop session
   std::optional<Clock::time_point> presence_expires;
-  governor::IdleReading terminal_idle;
+  // Input idleness where no desktop session reports it: logind's idle hint, else terminals.
+  governor::IdleReading session_idle;
+  governor::LogindIdle logind;             // used by the event loop only
   governor::DutyCycle duty;                // the worker's
   double duty_measured = 0;
   bool computes_on_gpu = false;
@@ -207,8 +210,8 @@ struct NodeService::Impl {
     r.fullscreen_app.reset();
     if (presence_fresh && presence.input_idle_seconds() >= 0) {
       r.input_idle_seconds = presence.input_idle_seconds();
-    } else if (terminal_idle.idle_seconds) {
-      r.input_idle_seconds = terminal_idle.idle_seconds;
+    } else if (session_idle.idle_seconds) {
+      r.input_idle_seconds = session_idle.idle_seconds;
     }
     if (presence_fresh && presence.fullscreen_known()) r.fullscreen_app = presence.fullscreen_app();
     const auto before = decision;
@@ -292,7 +295,12 @@ struct NodeService::Impl {
       programs = governor::find_programs(listed);
       next_programs = now + kProgramScanInterval;
     }
-    auto idle = governor::terminal_idle();
+    auto idle = logind.read();
+    if (!idle.idle_seconds) {
+      auto terminals = governor::terminal_idle();
+      terminals.detail = idle.detail + "; " + terminals.detail;
+      idle = std::move(terminals);
+    }
     const auto memory = governor::resident_memory_bytes();
     std::optional<double> hottest;
     for (const auto& g : gpus) {
@@ -307,17 +315,17 @@ struct NodeService::Impl {
     readings.gpu_temperature_c = hottest;
     readings.node_memory_bytes = memory;
     readings.ram_total_bytes = cpu.ram_total_bytes;
-    terminal_idle = std::move(idle);
+    session_idle = std::move(idle);
     const bool presence_fresh = presence_expires && now < *presence_expires;
     sensors.clear();
     if (presence_fresh && presence.input_idle_seconds() >= 0) {
       sensors.push_back({"input idleness", true,
                          "no input for " + std::to_string(static_cast<long>(presence.input_idle_seconds())) + " s (" +
                              presence.idle_source() + ")"});
-    } else if (terminal_idle.idle_seconds) {
-      sensors.push_back({"input idleness", true, terminal_idle.detail});
+    } else if (session_idle.idle_seconds) {
+      sensors.push_back({"input idleness", true, session_idle.detail});
     } else {
-      sensors.push_back({"input idleness", false, "no desktop session reports it and " + terminal_idle.detail +
+      sensors.push_back({"input idleness", false, "no desktop session reports it and " + session_idle.detail +
                                                       ": the PC counts as in use"});
     }
     if (presence_fresh && presence.fullscreen_known()) {
