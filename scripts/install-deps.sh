@@ -27,7 +27,8 @@ PACKAGES=(
   xvfb xauth x11-utils imagemagick
   # network namespaces and traffic shaping for the multi-host benchmarks
   iproute2 procps
-  # fuzzing (scripts/fuzz.sh): clang, and libFuzzer + ASan/UBSan runtimes for it
+  # fuzzing (scripts/fuzz.sh, run by scripts/test.sh): clang, and libFuzzer + the ASan/UBSan
+  # runtimes (libclang_rt.*), which clang-14 pulls in only as a recommendation (not installed here)
   clang libclang-rt-14-dev
 )
 
