@@ -122,6 +122,7 @@ PresenceReporter::Presence PresenceReporter::read() const {
     if (const auto idle = x11_idle_seconds(d)) {
       p.idle_seconds = *idle;
       p.idle_source = tr("X11 screensaver extension");
+      p.idle_covers_session = true;
     }
     p.fullscreen = x11_active_fullscreen(d);
     p.fullscreen_source = p.fullscreen ? tr("the active window's _NET_WM_STATE")
@@ -143,6 +144,7 @@ bool PresenceReporter::report() {
   auto* out = r.mutable_presence();
   out->set_input_idle_seconds(p.idle_seconds);
   out->set_idle_source(p.idle_source.toStdString());
+  out->set_idle_covers_session(p.idle_covers_session);
   out->set_fullscreen_known(p.fullscreen.has_value());
   out->set_fullscreen_app(p.fullscreen.value_or(false));
   out->set_fullscreen_source(p.fullscreen_source.toStdString());

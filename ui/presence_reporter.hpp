@@ -24,6 +24,7 @@ class PresenceReporter : public QObject {
   struct Presence {
     double idle_seconds = -1;
     QString idle_source;
+    bool idle_covers_session = false;  // input anywhere in the session, not only this window's
     std::optional<bool> fullscreen;
     QString fullscreen_source;
   };

@@ -200,6 +200,21 @@ struct NodeService::Impl {
     }
   }
 
+  // Seconds since the owner's last input, from the best source there is: the desktop session's
+  // own report where it covers the whole session (X11); where the GUI sees only its own
+  // window's input, the more recent of that and logind's hint (either one seeing input means
+  // the owner is there); with no GUI, logind's hint or else terminals. nullopt: unknown.
+  std::optional<double> input_idle_seconds_locked(bool presence_fresh) const {
+    const bool reported = presence_fresh && presence.input_idle_seconds() >= 0;
+    if (reported && presence.idle_covers_session()) return presence.input_idle_seconds();
+    if (reported) {
+      const bool logind_knows = session_idle.idle_seconds && session_idle.detail.starts_with("logind:");
+      return logind_knows ? std::min(presence.input_idle_seconds(), *session_idle.idle_seconds)
+                          : presence.input_idle_seconds();
+    }
+    return session_idle.idle_seconds;
+  }
+
   // Re-decides from the current preferences and readings; wakes the worker and tells clients
   // when the decision changed.
   void govern_locked() {
@@ -208,11 +223,7 @@ struct NodeService::Impl {
     r.computes_on_gpu = computes_on_gpu;
     r.input_idle_seconds.reset();
     r.fullscreen_app.reset();
-    if (presence_fresh && presence.input_idle_seconds() >= 0) {
-      r.input_idle_seconds = presence.input_idle_seconds();
-    } else if (session_idle.idle_seconds) {
-      r.input_idle_seconds = session_idle.idle_seconds;
-    }
+    r.input_idle_seconds = input_idle_seconds_locked(presence_fresh);
     if (presence_fresh && presence.fullscreen_known()) r.fullscreen_app = presence.fullscreen_app();
     const auto before = decision;
     decision = gov.decide(prefs, r);

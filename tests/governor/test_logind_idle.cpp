@@ -180,6 +180,30 @@ class TestLogindIdle : public QObject {
 
     logind.idle = false;  // the owner is back
     QVERIFY(QTest::qWaitFor([&] { return status().governor().reason() == "user active"; }, 10000));
+
+    // A GUI that sees only its own window's input (Wayland): no input there for an hour, but
+    // logind says a session is in use, so the owner is there.
+    auto report = [&](bool covers_session) {
+      wire::pb::ControlRequest r;
+      r.set_kind(wire::pb::ControlRequest::REPORT_PRESENCE);
+      r.mutable_presence()->set_input_idle_seconds(3600);
+      r.mutable_presence()->set_idle_source(covers_session ? "X11 screensaver extension" : "this window's input only");
+      r.mutable_presence()->set_idle_covers_session(covers_session);
+      r.mutable_presence()->set_valid_for_ms(600000);
+      return client.request(r);
+    };
+    auto a = report(false);
+    QVERIFY(a.ok);
+    QCOMPARE(a.snapshot.governor().decision(), Decision::PAUSED);
+    // logind idle too: both agree, the PC is idle.
+    logind.idle_since_us = static_cast<std::uint64_t>(now_us() - 600'000'000LL);
+    logind.idle = true;
+    QVERIFY(QTest::qWaitFor([&] { return status().governor().decision() == Decision::RUNNING; }, 10000));
+    // A report that covers the whole session (X11) is taken as it is, whatever logind says.
+    logind.idle = false;
+    a = report(true);
+    QVERIFY(a.ok);
+    QCOMPARE(a.snapshot.governor().decision(), Decision::RUNNING);
   }
 
   void busGone() {
