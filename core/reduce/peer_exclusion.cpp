@@ -11,19 +11,41 @@ PeerExclusion::PeerExclusion(std::uint32_t strikes, std::uint32_t exclusion_roun
 }
 
 std::vector<std::string> PeerExclusion::end_round(const std::map<std::string, AggregationTally::Counts>& counts) {
+  return end_round(std::span<const Tally>(&counts, 1));
+}
+
+std::vector<std::string> PeerExclusion::end_round(std::span<const Tally> tallies) {
   std::lock_guard lock(mutex_);
   std::vector<std::string> newly;
-  for (const auto& [name, now] : counts) {
+  std::map<std::string, std::vector<const AggregationTally::Counts*>> now;  // member -> its counts in each tally
+  for (std::size_t t = 0; t < tallies.size(); ++t) {
+    for (const auto& [name, c] : tallies[t]) {
+      auto& v = now[name];
+      v.resize(tallies.size(), nullptr);
+      v[t] = &c;
+    }
+  }
+  for (const auto& [name, counts] : now) {
     auto& m = members_[name];
-    const auto seen = now.seen - m.seen_before.seen;
-    const auto bad = (now.clipped_hard - m.seen_before.clipped_hard) + (now.rejected - m.seen_before.rejected);
-    m.seen_before = now;
+    m.seen_before.resize(tallies.size());
+    bool seen_any = false, all_bad_somewhere = false;
+    for (std::size_t t = 0; t < tallies.size(); ++t) {
+      if (!counts[t]) continue;
+      const auto& c = *counts[t];
+      auto& before = m.seen_before[t];
+      const auto seen = c.seen - before.seen;
+      const auto bad = (c.clipped_hard - before.clipped_hard) + (c.rejected - before.rejected);
+      before = c;
+      if (seen == 0) continue;
+      seen_any = true;
+      all_bad_somewhere = all_bad_somewhere || bad == seen;
+    }
     if (m.excluded_for > 0) {
       --m.excluded_for;
       continue;  // not aggregated while excluded: nothing to judge
     }
-    if (seen == 0) continue;  // not in this round's slices here: strikes stand
-    m.strikes = (bad == seen) ? m.strikes + 1 : 0;
+    if (!seen_any) continue;  // not in this round's slices here: strikes stand
+    m.strikes = all_bad_somewhere ? m.strikes + 1 : 0;
     if (m.strikes >= strikes_) {
       // A repeat offender stays out twice as long each time (up to 64x): heard again after
       // its first exclusion, a liar that goes on lying gets only a few rounds in.

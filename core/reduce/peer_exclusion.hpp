@@ -7,10 +7,16 @@
 // is pulled back and stops drawing strikes; exclusion lasts `exclusion_rounds` rounds, then
 // the peer is heard again (and excluded again if it goes on lying, each time twice as long,
 // up to 64x).
+//
+// A node may tally apart what it aggregates apart (its parameters, its optimizer state):
+// end_round then judges each tally on its own, and a member clipped hard or rejected in every
+// slice of either draws the strike, so a liar cannot dilute its lies about the parameters
+// with honest moments (or the reverse).
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,13 +34,18 @@ class PeerExclusion {
   // or rejected in every slice of theirs this node aggregated during the round draw a strike;
   // any other verdict clears them. Returns the members newly excluded by this round.
   std::vector<std::string> end_round(const std::map<std::string, AggregationTally::Counts>& counts);
+  // The same with several tallies, always passed in the same order: a strike when, in any of
+  // them, every slice of the member's this node aggregated during the round went badly; any
+  // other verdict in a tally that saw the member clears its strikes.
+  using Tally = std::map<std::string, AggregationTally::Counts>;
+  std::vector<std::string> end_round(std::span<const Tally> tallies);
 
   bool excluded(std::string_view member) const;
   std::vector<std::string> excluded_members() const;
 
  private:
   struct Member {
-    AggregationTally::Counts seen_before;   // the tally's counts at the previous round's end
+    std::vector<AggregationTally::Counts> seen_before;   // each tally's counts at the previous round's end
     std::uint32_t strikes = 0;
     std::uint32_t excluded_for = 0;         // rounds of exclusion left
     std::uint32_t offenses = 0;             // exclusions so far

@@ -66,6 +66,47 @@ class TestPeerExclusion : public QObject {
     QCOMPARE(round(3, 3, 0), std::vector<std::string>{"m"});
   }
 
+  // Parameters and optimizer state are tallied apart: lies about either one strike, however
+  // honest the other is (a liar cannot dilute them); a tally that did not see the member in a
+  // round (no optimizer state that round) neither strikes nor clears.
+  void eachTallyIsJudgedOnItsOwn() {
+    PeerExclusion ex(3, 10);
+    std::vector<PeerExclusion::Tally> t(2);
+    auto round = [&](std::uint64_t params_seen, std::uint64_t params_bad, std::uint64_t state_seen,
+                     std::uint64_t state_bad) {
+      t[0]["m"].seen += params_seen;
+      t[0]["m"].clipped_hard += params_bad;
+      t[1]["m"].seen += state_seen;
+      t[1]["m"].rejected += state_bad;
+      return ex.end_round(t);
+    };
+    QVERIFY(round(3, 3, 6, 0).empty());    // lies about the parameters, honest moments: strike 1
+    QVERIFY(round(3, 3, 0, 0).empty());    // a parameters-only round: strike 2
+    QCOMPARE(round(3, 3, 6, 0), std::vector<std::string>{"m"});
+    QVERIFY(ex.excluded("m"));
+
+    PeerExclusion ex2(3, 10);
+    std::vector<PeerExclusion::Tally> u(2);
+    auto round2 = [&](std::uint64_t params_seen, std::uint64_t params_bad, std::uint64_t state_seen,
+                      std::uint64_t state_bad) {
+      u[0]["m"].seen += params_seen;
+      u[0]["m"].clipped_hard += params_bad;
+      u[1]["m"].seen += state_seen;
+      u[1]["m"].clipped_hard += state_bad;
+      return ex2.end_round(u);
+    };
+    QVERIFY(round2(3, 0, 6, 6).empty());   // honest parameters, lying moments: strike 1
+    QVERIFY(round2(3, 0, 0, 0).empty());   // honest in a parameters-only round: cleared
+    QVERIFY(round2(3, 0, 6, 6).empty());
+    QVERIFY(round2(3, 0, 6, 6).empty());
+    QCOMPARE(round2(3, 0, 6, 6), std::vector<std::string>{"m"});
+    // A tally that never names the member is fine (a node with SGD without momentum).
+    PeerExclusion ex3(1, 10);
+    std::vector<PeerExclusion::Tally> w(2);
+    w[0]["m"] = {2, 0, 2, 0};
+    QCOMPARE(ex3.end_round(w), std::vector<std::string>{"m"});
+  }
+
   void excludingAggregatorLeavesTheExcludedOut() {
     auto ex = std::make_shared<PeerExclusion>(1, 5);
     std::map<std::string, Counts> c{{"liar", {1, 0, 1, 1}}};
