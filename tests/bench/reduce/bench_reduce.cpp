@@ -261,9 +261,13 @@ int launcher(const std::string& self, const Args& a) {
         return t.count(bytes) ? double(bytes) * 2 * (n - 1) / n / t.at(bytes) / 1e6 : NAN;
       };
       const double o = busbw(ours), g = busbw(gloo);
-      std::printf("%-6d %-10s %-28s %-16s %-8s\n", n, (std::to_string(bytes >> 20) + " MB").c_str(),
-                  (std::to_string(int(o)) + " MB/s").c_str(), (std::to_string(int(g)) + " MB/s").c_str(),
-                  std::isnan(o) || std::isnan(g) ? "-" : (std::to_string(o / g).substr(0, 5)).c_str());
+      auto rate = [](double mbs) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.2f MB/s", mbs);
+        return std::string(text);
+      };
+      std::printf("%-6d %-10s %-28s %-16s %-8s\n", n, (std::to_string(bytes >> 20) + " MB").c_str(), rate(o).c_str(),
+                  rate(g).c_str(), std::isnan(o) || std::isnan(g) ? "-" : (std::to_string(o / g).substr(0, 5)).c_str());
       std::fflush(stdout);
     }
   }
