@@ -395,6 +395,7 @@ void validate(const JobSpec& spec) {
     at_least(spec.grad_accumulation, 1, "job.grad_accumulation");
     at_least(spec.staleness, 1, "job.staleness");
     at_least(spec.averaging_period, 1, "job.averaging_period");
+    at_least(spec.average_optimizer_state_every, 0, "job.average_optimizer_state_every");
     validate_aggregator(spec.aggregator);
 }
 
@@ -418,6 +419,7 @@ JobSpec parse_job_spec(std::string_view text, const std::filesystem::path& base_
     spec.weight_prediction = r.boolean("weight_prediction", spec.weight_prediction);
     spec.codec = r.choice<Codec>("codec", spec.codec, kCodecs);
     spec.averaging_period = r.integer("averaging_period", spec.averaging_period);
+    spec.average_optimizer_state_every = r.integer("average_optimizer_state_every", spec.average_optimizer_state_every);
     if (const auto* aggregator = r.find("aggregator"))
         spec.aggregator = parse_aggregator(ObjectReader(*aggregator, "job.aggregator"));
     spec.seed = r.unsigned_integer("seed", spec.seed);
@@ -505,6 +507,7 @@ std::string to_json(const JobSpec& spec, int indent) {
     doc["weight_prediction"] = spec.weight_prediction;
     doc["codec"] = to_string(spec.codec);
     doc["averaging_period"] = spec.averaging_period;
+    doc["average_optimizer_state_every"] = spec.average_optimizer_state_every;
     ojson aggregator;
     aggregator["kind"] = to_string(spec.aggregator.kind);
     if (spec.aggregator.kind == AggregatorKind::centered_clip) {

@@ -161,6 +161,14 @@ struct JobSpec {
     /// miss each other. Kept so job files stay valid; the coordinator service (not built yet)
     /// is meant to turn it into an interval using the measured step time.
     int64_t averaging_period = 100;
+    /// Every this many averaging rounds (rounds whose number is a multiple of it, so every
+    /// member agrees without asking), the rounds also average the optimizer's per-parameter
+    /// state: AdamW's first and second moments, SGD's momentum buffers. 0: never. The moments
+    /// double (AdamW) or match (SGD) the parameters' bytes, and change slowly (AdamW's second
+    /// moment over ~1/(1 - beta2) steps), so every 4th round costs 1.5x a parameters-only
+    /// round's traffic on average instead of 3x, and keeps replicas' moments within a few
+    /// rounds of each other.
+    int64_t average_optimizer_state_every = 4;
     AggregatorSpec aggregator;      ///< how those averages combine the members' values
     uint64_t seed = 0;              ///< parameter init and data order derive from it
     friend bool operator==(const JobSpec&, const JobSpec&) = default;

@@ -5,8 +5,11 @@
 #include "job/job_spec.hpp"
 #include "model/block_chain.hpp"
 
+#include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rookery::model {
@@ -36,6 +39,31 @@ public:
     /// Restores what save_state() wrote for the same parameters. Throws std::runtime_error
     /// if the bytes are not an optimizer state of this kind and shape.
     void load_state(const std::string& bytes);
+
+    // ---- per-parameter state as flat buffers (averaging across pipelines, shard hand-over) ----
+    // Each buffer is laid out like the parameters the optimizer was made for, flattened in
+    // that order (for a stage: reduce::flatten_parameters' layout, block by block).
+
+    /// The buffers this optimizer keeps: AdamW {"adamw.exp_avg", "adamw.exp_avg_sq"}; SGD
+    /// with momentum {"sgd.momentum"}; SGD without momentum none.
+    std::vector<std::string> state_buffer_names() const;
+    /// Values in the flat layout: parameters [0, parameter_count()).
+    int64_t parameter_count() const;
+    /// Buffer `name`, flat; a parameter not stepped yet contributes zeros. Throws
+    /// std::invalid_argument for a name not in state_buffer_names().
+    std::vector<float> state_buffer(std::string_view name) const;
+    /// Writes `values` into buffer `name` at flat offset `offset`, which with offset +
+    /// values.size() must fall on parameter boundaries. A parameter without state yet gets
+    /// it, with the other buffers at zero and AdamW's bias-correction step `moment_step`.
+    /// Validates first and changes nothing when it throws std::invalid_argument: unknown
+    /// name, bounds, a value that is not finite, a negative second moment.
+    void write_state_buffer(std::string_view name, int64_t offset, std::span<const float> values, int64_t moment_step);
+    /// Forgets the state of the parameters in flat range [offset, offset + count) (on
+    /// parameter boundaries): their next step starts from fresh moments, as a new optimizer's.
+    void reset_state(int64_t offset, int64_t count);
+    /// AdamW's bias-correction step of its moments (the largest over parameters; 0 before the
+    /// first step, and always 0 for SGD).
+    int64_t moment_step() const;
 
 private:
     friend Optimizer make_optimizer(const job::OptimizerSpec&, const std::vector<NamedTensor>&);

@@ -2,7 +2,9 @@
 
 #include "pipeline/stage_runtime.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -140,6 +142,9 @@ struct StageRuntime::Impl {
   // Who was rejected or clipped hard in this stage's slices (BTARD): repeat offenders are
   // what a node reports to the coordinator.
   std::shared_ptr<reduce::AggregationTally> aggregation_tally = std::make_shared<reduce::AggregationTally>();
+  // The optimizer state's verdicts, tallied apart (PeerExclusion judges each tally alone).
+  std::shared_ptr<reduce::AggregationTally> state_tally = std::make_shared<reduce::AggregationTally>();
+  std::vector<std::string> averaged_state;  // optimizer buffers the rounds carry (empty: none)
   std::shared_ptr<reduce::PeerExclusion> exclusion = std::make_shared<reduce::PeerExclusion>();
   std::int64_t samples_since_average = 0;
   std::uint64_t last_window = 0;            // the last averaging window this stage saw
@@ -278,10 +283,27 @@ struct StageRuntime::Impl {
     ro.max_attempts = a.max_attempts;
     ro.timeout = std::min(a.timeout, a.interval / (2 * (a.max_attempts + 1)));
     stats.averaging_rings = static_cast<std::int64_t>(ranges.ranges.size());
-    spdlog::info("averaging with {} other pipeline(s) in {} ring(s) every {} ms ({}), listening on {}",
-                 a.pipelines.size() - 1, ranges.ranges.size(), a.interval.count(), ro.aggregator->name(),
+    reduce::AveragerConfig ac{std::move(ranges), ro, {}};
+    // Optimizer state (issue 4): the moments are laid out like the parameters, so they ride
+    // in the same rings (ring keys differ by buffer name) with the same members, timeouts,
+    // codec and exclusions. CenteredClip applies to them as to the parameters: they come from
+    // the same untrusted partners, and a lie about them is as harmful (a huge second moment
+    // freezes a parameter, a negative one makes its update NaN). Its radius is relative to
+    // the spread of the inputs, so the same tau fits moments whose scale is 1e-8. Their
+    // verdicts go to a tally of their own, so a liar honest about its moments cannot dilute
+    // its parameter lies below the exclusion rule (and the reverse).
+    if (config.job.average_optimizer_state_every > 0) averaged_state = optimizer->state_buffer_names();
+    if (config.job.aggregator.kind == job::AggregatorKind::centered_clip) {
+      std::shared_ptr<const reduce::Aggregator> state_aggregator = std::make_shared<reduce::ExcludingAggregator>(
+          reduce::make_aggregator(config.job.aggregator, state_tally), exclusion);
+      for (const auto& name : averaged_state) ac.buffer_aggregators[name] = state_aggregator;
+    }
+    spdlog::info("averaging with {} other pipeline(s) in {} ring(s) every {} ms ({}; optimizer state {}), listening on {}",
+                 a.pipelines.size() - 1, ac.ranges.ranges.size(), a.interval.count(), ro.aggregator->name(),
+                 averaged_state.empty() ? std::string("not averaged")
+                                        : "every " + std::to_string(config.job.average_optimizer_state_every) + " rounds",
                  ring_transport->endpoint());
-    averager = std::make_unique<reduce::Averager>(*ring_transport, reduce::AveragerConfig{std::move(ranges), ro});
+    averager = std::make_unique<reduce::Averager>(*ring_transport, std::move(ac));
   }
 
   // Rounds are scheduled by the clock, not by local steps: round r starts at r x interval
@@ -309,8 +331,16 @@ struct StageRuntime::Impl {
       if (lie_reference.empty()) lie_reference = v;
       for (std::size_t i = 0; i < v.size(); ++i) v[i] = lie_reference[i] - 1000.0f * (v[i] - lie_reference[i]);
     }
+    // Every N-th round by number, so every member includes the moments in the same rounds
+    // (rounds are numbered by the clock) and the rings for them meet.
+    const bool with_state =
+        !averaged_state.empty() && window % static_cast<std::uint64_t>(config.job.average_optimizer_state_every) == 0;
+    if (with_state) {
+      for (const auto& name : averaged_state) buffers.push_back({name, optimizer->state_buffer(name)});
+    }
     averager->start(window, std::move(buffers), std::max<std::int64_t>(1, samples_since_average));
-    spdlog::debug("averaging round {} started after {} steps ({} samples)", window, steps, samples_since_average);
+    spdlog::debug("averaging round {} started after {} steps ({} samples){}", window, steps, samples_since_average,
+                  with_state ? ", with the optimizer state" : "");
     samples_since_average = 0;
   }
 
@@ -334,16 +364,19 @@ struct StageRuntime::Impl {
     if (!result) return;
     bool partnered = false;
     for (const auto& r : result->rings) partnered = partnered || r.outcome.averaged();
+    bool state_applied = false;
     if (partnered) {
       auto current = reduce::flatten_parameters(master);
       result->apply_to("params", current);
       reduce::write_parameters(master, current);
       if (config.fault == Fault::SignFlipAveraging) lie_reference = current;
       publish_version();
+      state_applied = apply_optimizer_state(*result);
     }
     spdlog::debug("averaging round {} {} in {:.3f} s", result->round, partnered ? "applied" : "found no partner",
                   result->seconds);
-    for (const auto& member : exclusion->end_round(aggregation_tally->counts())) {
+    const std::vector<reduce::PeerExclusion::Tally> tallies{aggregation_tally->counts(), state_tally->counts()};
+    for (const auto& member : exclusion->end_round(tallies)) {
       if (member == identity.public_key) {
         spdlog::warn("averaging: this stage's own weights are far from all its partners' (clipped hard in 3 rounds in "
                      "a row); it leaves them out of its slices and takes the partners' average");
@@ -356,8 +389,33 @@ struct StageRuntime::Impl {
     std::lock_guard lock(mutex);
     stats.excluded_peers = exclusion->excluded_members();
     (partnered ? stats.averaging_rounds : stats.averaging_alone)++;
+    if (state_applied) ++stats.averaging_state_rounds;
     stats.averaging_last_round = result->round;
     if (partnered) stats.averaging_seconds = result->seconds;
+  }
+
+  // The moments, like the parameters: current += average - snapshot, so the steps taken
+  // during the round are kept. A second moment may come out slightly negative that way (it
+  // decayed locally by more than the average added): clamped at 0, the least it can be.
+  // Anything unusable leaves the optimizer's state as it was. Returns whether it applied.
+  bool apply_optimizer_state(const reduce::AveragingResult& result) {
+    bool any = false;
+    for (const auto& name : averaged_state) {
+      if (!result.find(name)) continue;  // a parameters-only round
+      try {
+        auto current = optimizer->state_buffer(name);
+        result.apply_to(name, current);
+        if (name.ends_with("_sq")) {
+          for (auto& v : current) v = std::max(v, 0.0f);
+        }
+        optimizer->write_state_buffer(name, 0, current, optimizer->moment_step());
+        any = true;
+      } catch (const std::exception& e) {
+        spdlog::warn("averaging round {}: the averaged optimizer state '{}' is not usable ({}); keeping this stage's own",
+                     result.round, name, e.what());
+      }
+    }
+    return any;
   }
 
   // ---- messages ----
@@ -775,8 +833,17 @@ std::vector<float> StageRuntime::parameters() const { return reduce::flatten_par
 
 std::int64_t StageRuntime::optimizer_steps() const { return impl_->optimizer->steps_taken(); }
 
+std::vector<std::string> StageRuntime::optimizer_state_names() const { return impl_->optimizer->state_buffer_names(); }
+
+OptimizerState StageRuntime::optimizer_state() const {
+  OptimizerState s;
+  s.moment_step = impl_->optimizer->moment_step();
+  for (const auto& name : impl_->optimizer->state_buffer_names()) s.buffers.emplace_back(name, impl_->optimizer->state_buffer(name));
+  return s;
+}
+
 void StageRuntime::load_blocks(std::int64_t first, std::int64_t last, std::span<const float> values,
-                               std::int64_t optimizer_steps) {
+                               std::int64_t optimizer_steps, const OptimizerState* state) {
   auto& m = *impl_;
   if (first < m.config.blocks.first || last > m.config.blocks.last || first >= last) {
     throw std::invalid_argument("blocks [" + std::to_string(first) + ", " + std::to_string(last) +
@@ -789,9 +856,40 @@ void StageRuntime::load_blocks(std::int64_t first, std::int64_t last, std::span<
     throw std::invalid_argument("blocks [" + std::to_string(first) + ", " + std::to_string(last) + ") have " +
                                 std::to_string(size) + " parameters, not " + std::to_string(values.size()));
   }
+  // The optimizer state is checked whole before anything changes.
+  const auto names = m.optimizer->state_buffer_names();
+  if (state) {
+    if (state->moment_step < 0) throw std::invalid_argument("optimizer state with a negative moment step");
+    for (const auto& [name, v] : state->buffers) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        throw std::invalid_argument("this stage's optimizer keeps no state buffer '" + name + "'");
+      }
+    }
+    for (const auto& name : names) {
+      const auto* v = state->find(name);
+      if (!v) throw std::invalid_argument("optimizer state without buffer '" + name + "'");
+      if (static_cast<std::int64_t>(v->size()) != size) {
+        throw std::invalid_argument("optimizer state '" + name + "' has " + std::to_string(v->size()) +
+                                    " values, the blocks have " + std::to_string(size) + " parameters");
+      }
+      const bool second_moment = name.ends_with("_sq");
+      for (const float x : *v) {
+        if (!std::isfinite(x) || (second_moment && x < 0)) {
+          throw std::invalid_argument("optimizer state '" + name + "' holds " + std::to_string(x) +
+                                      (second_moment ? " (second moments are finite and >= 0)" : " (not finite)"));
+        }
+      }
+    }
+  }
   auto current = reduce::flatten_parameters(m.master);
   std::copy(values.begin(), values.end(), current.begin() + offset);
   reduce::write_parameters(m.master, current);
+  // Moments that belonged to other weights are dropped; handed-over ones come with their
+  // bias-correction step (write_state_buffer gives it to parameters without state).
+  m.optimizer->reset_state(offset, size);
+  if (state) {
+    for (const auto& name : names) m.optimizer->write_state_buffer(name, offset, *state->find(name), state->moment_step);
+  }
   for (auto& u : m.last_update) {
     if (u.defined()) u.zero_();  // no prediction across a jump in the weights
   }

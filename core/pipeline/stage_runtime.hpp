@@ -14,7 +14,8 @@
 // multi-ring all-reduce: at every averaging interval (by the clock, the same instants on
 // every member) it hands a copy of its master weights to a reduce::Averager and trains on;
 // when the round is done (checked between micro-batches) it adds (average - snapshot), so
-// the steps it took meanwhile are kept.
+// the steps it took meanwhile are kept. Every job.average_optimizer_state_every-th round also
+// carries the optimizer's moments, in the same rings (see maybe_start_average).
 //
 // Threads: the RPC server thread receives and decodes messages into the inbox; the caller
 // of run_once() computes; the PeerSender thread encodes (codec) and sends; the Averager and
@@ -26,6 +27,7 @@
 #include <map>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -109,9 +111,24 @@ struct StageStats {
   std::int64_t averaging_rounds = 0;    // rounds applied in which at least one partner took part
   std::int64_t averaging_alone = 0;     // rounds in which no partner could be reached
   std::int64_t averaging_skipped = 0;   // periods that passed while the previous round still ran
+  std::int64_t averaging_state_rounds = 0;  // applied rounds that averaged the optimizer's moments too
   std::uint64_t averaging_last_round = 0;
   double averaging_seconds = 0;         // the last applied round, start to finish
   std::vector<std::string> excluded_peers;  // ring partners left out of this stage's aggregates
+};
+
+// The optimizer's per-parameter state for some blocks, laid out like their parameters
+// (model::Optimizer's state buffers, flat): what travels with the parameters when a shard
+// moves to another node.
+struct OptimizerState {
+  std::int64_t moment_step = 0;   // AdamW's bias-correction step of these moments (0 for SGD)
+  std::vector<std::pair<std::string, std::vector<float>>> buffers;   // name -> values
+  const std::vector<float>* find(std::string_view name) const {
+    for (const auto& [n, v] : buffers) {
+      if (n == name) return &v;
+    }
+    return nullptr;
+  }
 };
 
 struct StageWork {
@@ -140,12 +157,20 @@ class StageRuntime {
   // order). Compute thread only.
   std::vector<float> parameters() const;
   std::int64_t optimizer_steps() const;
+  // The names of the optimizer's state buffers (model::Optimizer::state_buffer_names).
+  std::vector<std::string> optimizer_state_names() const;
+  // The optimizer's state for the whole shard (parameters() layout). Compute thread only.
+  OptimizerState optimizer_state() const;
   // Replaces the parameters of blocks [first, last), which must lie inside the shard, with
   // `values` (the same layout) — the state a peer handed over when a new plan moved those
   // blocks here. Adopts `optimizer_steps` when it is ahead (the learning-rate schedule goes
-  // on where the swarm is). Compute thread only. Throws std::invalid_argument on a size or
-  // range mismatch, without changing anything.
-  void load_blocks(std::int64_t first, std::int64_t last, std::span<const float> values, std::int64_t optimizer_steps);
+  // on where the swarm is). With `state` (every buffer of optimizer_state_names(), each laid
+  // out like `values`), the optimizer's moments of those blocks become the handed-over ones;
+  // without, they start fresh (as a new optimizer's). Compute thread only. Throws
+  // std::invalid_argument on a size or range mismatch, a missing or unknown buffer, or a
+  // moment that is not finite (or a negative second moment), without changing anything.
+  void load_blocks(std::int64_t first, std::int64_t last, std::span<const float> values, std::int64_t optimizer_steps,
+                   const OptimizerState* state = nullptr);
 
   StageStats stats() const;
   std::string endpoint() const;      // the address peers send to

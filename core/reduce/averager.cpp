@@ -25,7 +25,12 @@ void AveragingResult::apply_to(std::string_view buffer, std::span<float> current
 }
 
 Averager::Averager(Transport& transport, AveragerConfig config)
-    : transport_(transport), ring_(transport, std::move(config.ring)), ranges_(std::move(config.ranges)) {
+    : transport_(transport), ring_(transport, config.ring), ranges_(std::move(config.ranges)) {
+  for (auto& [name, aggregator] : config.buffer_aggregators) {
+    auto options = config.ring;
+    options.aggregator = std::move(aggregator);
+    buffer_rings_.emplace(name, std::make_unique<RingAllReduce>(transport, std::move(options)));
+  }
   thread_ = std::thread([this] { run(); });
 }
 
@@ -97,8 +102,10 @@ AveragingResult Averager::average(Request& request) {
       const auto& range = report.range;
       std::span<float> values = std::span<float>(it->values).subspan(range.first - request.ranges.shard_first,
                                                                       range.size());
+      const auto own = buffer_rings_.find(report.buffer);
+      RingAllReduce& ring = own == buffer_rings_.end() ? ring_ : *own->second;
       try {
-        report.outcome = ring_.run({ring_key(report.buffer, range.first, range.last), range.members},
+        report.outcome = ring.run({ring_key(report.buffer, range.first, range.last), range.members},
                                    request.round, values, request.weight);
       } catch (const std::exception& e) {
         spdlog::error("averaging round {} of '{}' [{}, {}) failed: {}", request.round, report.buffer, range.first,

@@ -2,8 +2,8 @@
 // Averager: what a pipeline stage calls every `averaging_period` local steps.
 //
 // The stage's compute thread hands over a copy of its flat buffers (parameters, and any
-// optimizer state laid out like them) and the samples it processed since the last average,
-// and goes on training. The round runs on the Averager's threads: one ring per (buffer,
+// optimizer state laid out like them: the rings are the same, keyed by buffer name too) and
+// the samples it processed since the last average, and goes on training. The round runs on the Averager's threads: one ring per (buffer,
 // range) of the node's MultiRingPlan, all at once. When the stage next looks (poll()),
 // it applies the result with AveragingResult::apply_to, which adds (average - snapshot)
 // and so keeps the local steps it took while the round ran. Rounds started while one is
@@ -16,6 +16,8 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -59,6 +61,10 @@ struct AveragingResult {
 struct AveragerConfig {
   NodeRanges ranges;     // MultiRingPlan::for_node(self)
   RingOptions ring;
+  // Buffers aggregated by another aggregator than ring.aggregator, by name (a stage gives its
+  // optimizer state a CenteredClip of its own, so its verdicts are tallied apart from the
+  // parameters'). Same codec, timeouts and members.
+  std::map<std::string, std::shared_ptr<const Aggregator>> buffer_aggregators;
 };
 
 class Averager {
@@ -92,6 +98,7 @@ class Averager {
 
   Transport& transport_;
   RingAllReduce ring_;
+  std::map<std::string, std::unique_ptr<RingAllReduce>, std::less<>> buffer_rings_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   NodeRanges ranges_;

@@ -75,6 +75,7 @@ private Q_SLOTS:
         QVERIFY(s.aggregator == AggregatorSpec{});   // robust by default
         QVERIFY(s.aggregator.kind == AggregatorKind::centered_clip);
         QCOMPARE(s.aggregator.tau, 1.0);
+        QCOMPARE(s.average_optimizer_state_every, 4);   // moments ride along every 4th round
     }
 
     void parsesAggregator() {
@@ -163,6 +164,8 @@ private Q_SLOTS:
         QTest::newRow("micro batch 0") << "/micro_batch_size" << "0" << "job.micro_batch_size: must be >= 1, got 0";
         QTest::newRow("grad accum") << "/grad_accumulation" << "-2" << "job.grad_accumulation: must be >= 1, got -2";
         QTest::newRow("averaging 0") << "/averaging_period" << "0" << "job.averaging_period: must be >= 1, got 0";
+        QTest::newRow("state averaging negative") << "/average_optimizer_state_every" << "-1"
+                                                  << "job.average_optimizer_state_every: must be >= 0, got -1";
         QTest::newRow("codec") << "/codec" << "\"fp8\"" << "job.codec: must be one of none, fp16, bf16, int8; got \"fp8\"";
         QTest::newRow("seed negative") << "/seed" << "-1" << "job.seed: must be a non-negative integer, got -1";
         QTest::newRow("model not object") << "/model" << "[1]" << "job.model: must be an object";

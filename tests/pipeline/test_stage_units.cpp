@@ -7,14 +7,18 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <csignal>
 #include <fstream>
+#include <limits>
 
 #include "model/block_chain.hpp"
+#include "model/cost.hpp"
 #include "model/optimizer.hpp"
 #include "net/identity.hpp"
 #include "pipeline/checkpoint.hpp"
 #include "pipeline/stage_plan.hpp"
+#include "pipeline/stage_runtime.hpp"
 #include "pipeline/tensor_codec.hpp"
 #include "reference_training.hpp"
 
@@ -25,6 +29,12 @@ class TestStageUnits : public QObject {
 
   static job::JobSpec small_job() {
     return job::parse_job_spec(testing::gpt_job_json("units", 2, "none").toStdString());
+  }
+
+  static std::vector<std::int64_t> reduce_counts(const job::JobSpec& job) {
+    std::vector<std::int64_t> out;
+    for (const auto& c : model::block_costs(job.model)) out.push_back(c.params);
+    return out;
   }
 
  private Q_SLOTS:
@@ -65,6 +75,88 @@ class TestStageUnits : public QObject {
     QCOMPARE(out.bytes.data, static_cast<const void*>(ids.data_ptr()));
     auto decoded = wire::decode(wire::encode(wire::pb::Envelope(), {out}));
     QVERIFY(torch::equal(pipeline::decode_tensor(decoded.message().tensors[0], torch::kCPU), ids));
+  }
+
+  // Issue 5: blocks handed over with their optimizer state take it (moments and their
+  // bias-correction step); without it they start from fresh moments; malformed state is
+  // refused whole and changes neither the parameters nor the moments.
+  void loadBlocksTakesTheHandedOverOptimizerState() {
+    const auto job = small_job();
+    const auto blocks = model::BlockChain::from_job(job).block_count();
+    net::SecureContext ctx(1);
+    const auto id = net::CurveKeyPair::generate();
+    pipeline::StageConfig config;
+    config.job = job;
+    config.blocks = {0, blocks};   // one stage: it feeds and steps by itself
+    pipeline::StageRuntime holder(ctx, id, config);
+    while (holder.optimizer_steps() < 3) holder.run_once(std::chrono::milliseconds(100));
+    const auto given = holder.optimizer_state();
+    QCOMPARE(given.moment_step, holder.optimizer_steps());
+    QCOMPARE(int(given.buffers.size()), 2);
+    const auto params = holder.parameters();
+
+    // Block 1's values: [offset, offset + size) of the shard's flat layout.
+    const auto counts = reduce_counts(job);
+    const std::int64_t offset = counts[0], size = counts[1];
+    auto slice = [&](const std::vector<float>& v) {
+      return std::vector<float>(v.begin() + offset, v.begin() + offset + size);
+    };
+    pipeline::OptimizerState part;
+    part.moment_step = given.moment_step;
+    for (const auto& [name, v] : given.buffers) part.buffers.emplace_back(name, slice(v));
+    const auto part_params = slice(params);
+
+    pipeline::StageRuntime taker(ctx, id, config);
+    const auto params_before = taker.parameters();
+    const auto state_before = taker.optimizer_state();
+    auto refused = [&](pipeline::OptimizerState bad, const char* why) {
+      try {
+        taker.load_blocks(1, 2, part_params, 3, &bad);
+        QFAIL(qPrintable(QString("took optimizer state with ") + why));
+      } catch (const std::invalid_argument& e) {
+        qInfo("refused (%s): %s", why, e.what());
+      }
+      QCOMPARE(taker.parameters(), params_before);
+      const auto now = taker.optimizer_state();
+      for (std::size_t i = 0; i < now.buffers.size(); ++i) QCOMPARE(now.buffers[i].second, state_before.buffers[i].second);
+      QCOMPARE(taker.optimizer_steps(), std::int64_t{0});
+    };
+    auto nan = part;
+    nan.buffers[0].second[5] = std::numeric_limits<float>::infinity();
+    refused(nan, "an infinite first moment");
+    auto negative = part;
+    negative.buffers[1].second[7] = -1e-12f;
+    refused(negative, "a negative second moment");
+    auto missing = part;
+    missing.buffers.pop_back();
+    refused(missing, "a buffer missing");
+    auto extra = part;
+    extra.buffers.emplace_back("sgd.momentum", slice(given.buffers[0].second));
+    refused(extra, "another optimizer's buffer");
+    auto short_one = part;
+    short_one.buffers[0].second.pop_back();
+    refused(short_one, "a buffer one value short");
+    auto bad_step = part;
+    bad_step.moment_step = -1;
+    refused(bad_step, "a negative moment step");
+
+    taker.load_blocks(1, 2, part_params, 3, &part);
+    const auto took = taker.optimizer_state();
+    QCOMPARE(took.moment_step, given.moment_step);
+    for (std::size_t i = 0; i < took.buffers.size(); ++i) {
+      const auto& v = took.buffers[i].second;
+      QCOMPARE(slice(v), part.buffers[i].second);
+      QVERIFY(std::all_of(v.begin(), v.begin() + offset, [](float x) { return x == 0.0f; }));  // block 0: not handed over
+    }
+    QCOMPARE(slice(taker.parameters()), part_params);
+    QCOMPARE(taker.optimizer_steps(), std::int64_t{3});
+
+    // The same blocks without state: fresh moments (what a holder without them leads to).
+    taker.load_blocks(1, 2, part_params, 3, nullptr);
+    for (const auto& [name, v] : taker.optimizer_state().buffers) {
+      const auto s = slice(v);
+      QVERIFY2(std::all_of(s.begin(), s.end(), [](float x) { return x == 0.0f; }), name.c_str());
+    }
   }
 
   void checkpointRoundTrip() {
