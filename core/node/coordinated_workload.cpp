@@ -19,6 +19,7 @@
 #include "model/cost.hpp"
 #include "net/rpc.hpp"
 #include "net/secure_context.hpp"
+#include "node/shard_state.hpp"
 #include "node/stage_workload.hpp"
 #include "pipeline/stage_plan.hpp"
 #include "pipeline/stage_runtime.hpp"
@@ -50,13 +51,34 @@ int free_port(const std::string& host) {
   return std::stoi(ep.substr(ep.rfind(':') + 1));
 }
 
-// Parameters of blocks [first, last) as this node had them.
+// Parameters of blocks [first, last) as this node had them, and its optimizer's state for
+// them (the moments travel with the weights: issue 5).
 struct ShardSnapshot {
   std::int64_t first_block = 0, last_block = 0;
   std::int64_t optimizer_steps = 0;
   std::uint64_t plan_version = 0;
   std::vector<float> values;
+  pipeline::OptimizerState state;   // each buffer laid out like `values`
 };
+
+// What a peer handed over for some blocks, verified.
+struct FetchedBlocks {
+  std::vector<float> values;
+  std::int64_t optimizer_steps = 0;
+  std::optional<pipeline::OptimizerState> state;   // none: fresh moments (why is in state_error)
+  std::string state_error;
+};
+
+// Buffers [offset, offset + size) of a snapshot's optimizer state.
+pipeline::OptimizerState slice_state(const pipeline::OptimizerState& s, std::int64_t offset, std::int64_t size) {
+  pipeline::OptimizerState out;
+  out.moment_step = s.moment_step;
+  for (const auto& [name, v] : s.buffers) {
+    if (offset + size > static_cast<std::int64_t>(v.size())) continue;  // cannot happen: laid out like the values
+    out.buffers.emplace_back(name, std::vector<float>(v.begin() + offset, v.begin() + offset + size));
+  }
+  return out;
+}
 
 // The plan the coordinator sent, waiting for the worker to switch to it.
 struct PendingPlan {
@@ -387,7 +409,10 @@ class CoordinatedWorkload final : public Workload {
       reply.tensors.push_back(wire::OutgoingTensor::encode(
           "parameters", {size}, std::span<const float>(snap.values).subspan(static_cast<std::size_t>(offset),
                                                                               static_cast<std::size_t>(size))));
-      spdlog::info("handed blocks [{}, {}) ({} parameters) to {}", first, last, size, net::short_key(req.peer_key));
+      // The optimizer's moments for the same values, one checksummed frame per buffer.
+      add_shard_state(snap.state, offset, size, *out, reply.tensors);
+      spdlog::info("handed blocks [{}, {}) ({} parameters, {} optimizer state buffer(s)) to {}", first, last, size,
+                   snap.state.buffers.size(), net::short_key(req.peer_key));
       return reply;
     }
     reply.header.mutable_error()->set_message("this node does not hold blocks [" + std::to_string(first) + ", " +
@@ -407,6 +432,7 @@ class CoordinatedWorkload final : public Workload {
     s.optimizer_steps = w.runtime().optimizer_steps();
     s.plan_version = plan_version_.load();
     s.values = w.runtime().parameters();
+    s.state = w.runtime().optimizer_state();
     return s;
   }
 
@@ -475,13 +501,16 @@ class CoordinatedWorkload final : public Workload {
     std::vector<bool> done(static_cast<std::size_t>(last - first), false);
     std::int64_t own = 0, fetched = 0;
     std::int64_t steps = 0;
-    auto load = [&](std::int64_t a, std::int64_t b, std::span<const float> values, std::int64_t optimizer_steps) {
+    std::int64_t fresh_moments = 0;   // blocks whose parameters came without usable optimizer state
+    auto load = [&](std::int64_t a, std::int64_t b, std::span<const float> values, std::int64_t optimizer_steps,
+                    const pipeline::OptimizerState* state) {
       try {
-        w.runtime().load_blocks(a, b, values, optimizer_steps);
+        w.runtime().load_blocks(a, b, values, optimizer_steps, state);
       } catch (const std::exception& e) {
         spdlog::warn("blocks [{}, {}) not loaded: {}", a, b, e.what());
         return false;
       }
+      if (!state) fresh_moments += b - a;
       steps = std::max(steps, optimizer_steps);
       for (auto i = a; i < b; ++i) done[static_cast<std::size_t>(i - first)] = true;
       return true;
@@ -494,8 +523,10 @@ class CoordinatedWorkload final : public Workload {
         if (a >= b) continue;
         std::int64_t offset = 0, size = 0;
         for (auto i = (*s)->first_block; i < b; ++i) (i < a ? offset : size) += block_count(i);
-        if (load(a, b, std::span<const float>((*s)->values).subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(size)),
-                 (*s)->optimizer_steps)) {
+        const auto state = slice_state((*s)->state, offset, size);
+        const auto values = std::span<const float>((*s)->values).subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(size));
+        // Its own moments fit unless the job's optimizer changed kind (a new job spec).
+        if (load(a, b, values, (*s)->optimizer_steps, &state) || load(a, b, values, (*s)->optimizer_steps, nullptr)) {
           own += b - a;
         }
         break;
@@ -511,8 +542,13 @@ class CoordinatedWorkload final : public Workload {
         auto b = a;
         while (b < std::min(last, src.last_block()) && !done[static_cast<std::size_t>(b - first)]) ++b;
         std::string error;
-        if (auto values = fetch(src, a, b, error)) {
-          if (load(a, b, values->first, values->second)) fetched += b - a;
+        if (auto got = fetch(w, src, a, b, error)) {
+          if (!got->state) {
+            spdlog::warn("blocks [{}, {}) from {}: parameters verified, optimizer state not usable ({}): those blocks "
+                         "start from fresh moments",
+                         a, b, net::short_key(src.key()), got->state_error);
+          }
+          if (load(a, b, got->values, got->optimizer_steps, got->state ? &*got->state : nullptr)) fetched += b - a;
         } else {
           spdlog::warn("could not fetch blocks [{}, {}) from {}: {}", a, b, net::short_key(src.key()), error);
         }
@@ -525,11 +561,13 @@ class CoordinatedWorkload final : public Workload {
                    first, last);
     }
     return std::to_string(own) + " block(s) kept, " + std::to_string(fetched) + " fetched from peers, " +
-           std::to_string(missing) + " fresh; optimizer step " + std::to_string(steps);
+           std::to_string(missing) + " fresh; optimizer step " + std::to_string(steps) + "; " +
+           std::to_string(last - first - missing - fresh_moments) + " block(s) with their optimizer state, " +
+           std::to_string(fresh_moments + missing) + " with fresh moments";
   }
 
-  std::optional<std::pair<std::vector<float>, std::int64_t>> fetch(const pb::ShardSource& src, std::int64_t first,
-                                                                  std::int64_t last, std::string& error) {
+  std::optional<FetchedBlocks> fetch(StageWorkload& w, const pb::ShardSource& src, std::int64_t first, std::int64_t last,
+                                     std::string& error) {
     if (!net::is_z85_key(src.key()) || src.endpoint().rfind("tcp://", 0) != 0) {
       error = "the coordinator named an invalid source";
       return std::nullopt;
@@ -564,9 +602,14 @@ class CoordinatedWorkload final : public Workload {
         error = "the parameters are not all finite";
         return std::nullopt;
       }
-      spdlog::info("fetched blocks [{}, {}) from {} (trained under plan {}, optimizer step {})", first, last,
-                   net::short_key(src.key()), h.shard_reply().plan_version(), h.shard_reply().optimizer_steps());
-      return std::make_pair(std::move(values), h.shard_reply().optimizer_steps());
+      FetchedBlocks got;
+      got.values = std::move(values);
+      got.optimizer_steps = h.shard_reply().optimizer_steps();
+      got.state = verify_shard_state(w.runtime().optimizer_state_names(), *r.message, expected, got.state_error);
+      spdlog::info("fetched blocks [{}, {}) from {} (trained under plan {}, optimizer step {}, {})", first, last,
+                   net::short_key(src.key()), h.shard_reply().plan_version(), h.shard_reply().optimizer_steps(),
+                   got.state ? "with its optimizer state" : "without usable optimizer state");
+      return got;
     }
     return std::nullopt;
   }

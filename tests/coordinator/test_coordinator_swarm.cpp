@@ -243,7 +243,12 @@ class TestCoordinatorSwarm : public QObject {
     const QString out = QString::fromUtf8(v.output);
     QVERIFY2(out.contains("fetched blocks"), "the newcomer did not fetch its shard from a peer");
     QVERIFY2(!out.contains("start from the job's initial weights"), "the newcomer started blocks from scratch");
-    qInfo("newcomer seated in plan %llu and trained; it fetched its blocks from peers",
+    // Issue 5: the AdamW moments came with the parameters (verified like them), none of its
+    // blocks restarted from fresh moments.
+    QVERIFY2(out.contains("with its optimizer state"), "the newcomer's blocks came without their optimizer state");
+    QVERIFY2(!out.contains("optimizer state not usable"), "a holder's optimizer state was refused");
+    QVERIFY2(out.contains(" 0 with fresh moments"), "some of the newcomer's blocks started from fresh moments");
+    qInfo("newcomer seated in plan %llu and trained; it fetched its blocks from peers, with their optimizer state",
           static_cast<unsigned long long>(s->plan_version()));
   }
 
