@@ -2,10 +2,15 @@
 // rookery-node processes, cut at different block boundaries, train the same job on different
 // data and average every few steps. Their replicas must stay together (the stages holding
 // the same parameters in different pipelines meet in rings that span their overlaps), and
-// the same run without averaging must drift apart, which shows the test has teeth.
+// the same run without averaging must drift apart, which shows the test has teeth. The
+// same holds for the optimizer's moments (AdamW's exp_avg and exp_avg_sq), which ride in the
+// same rings every job.average_optimizer_state_every-th round (issue 4).
 #include "reference_training.hpp"
 
 #include <QTest>
+
+#include <cmath>
+#include <limits>
 
 #include "support/swarm_harness.hpp"
 
@@ -16,6 +21,7 @@ class TestPipelineAveraging : public QObject {
 
   struct Run {
     std::vector<testing::Params> pipelines;  // each pipeline's whole model, from its stages' checkpoints
+    std::vector<std::map<std::string, std::vector<float>>> moments;  // each pipeline's optimizer state, whole model
     job::JobSpec job;
   };
 
@@ -45,8 +51,38 @@ class TestPipelineAveraging : public QObject {
       std::vector<std::filesystem::path> ckpts;
       for (int s = 0; s < 2; ++s) ckpts.push_back(h.checkpoint(p, s, run.job.id));
       run.pipelines.push_back(testing::read_stage_checkpoints(ckpts));
+      run.moments.push_back(read_moments(run.job, ckpts));
     }
     return run;
+  }
+
+  // A pipeline's optimizer state for the whole model, from its stages' checkpoints (block order).
+  static std::map<std::string, std::vector<float>> read_moments(const job::JobSpec& job,
+                                                                const std::vector<std::filesystem::path>& ckpts) {
+    std::map<std::string, std::vector<float>> out;
+    const auto chain = model::BlockChain::from_job(job);
+    for (const auto& path : ckpts) {
+      pipeline::CheckpointCounters c;
+      pipeline::read_checkpoint_parameters(path, &c);
+      auto shard = chain.shard(c.blocks);
+      auto optimizer = model::make_optimizer(job.optimizer, shard.parameters());
+      pipeline::load_checkpoint(path, shard, optimizer, job.id, c.blocks);
+      for (const auto& name : optimizer.state_buffer_names()) {
+        const auto v = optimizer.state_buffer(name);
+        out[name].insert(out[name].end(), v.begin(), v.end());
+      }
+    }
+    return out;
+  }
+
+  // ||a - b|| / ||a||, in double.
+  static double relative_gap(const std::vector<float>& a, const std::vector<float>& b) {
+    double gap = 0, norm = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      gap += (double(a[i]) - double(b[i])) * (double(a[i]) - double(b[i]));
+      norm += double(a[i]) * double(a[i]);
+    }
+    return a.size() == b.size() && norm > 0 ? std::sqrt(gap / norm) : std::numeric_limits<double>::infinity();
   }
 
   // ||a - b|| / ||a - init||: how far apart the replicas are, relative to how far they trained.
@@ -85,6 +121,18 @@ class TestPipelineAveraging : public QObject {
     QVERIFY2(gap_averaged < 0.01 * gap_alone, "the replicas did not become one model");
     // Data parallelism across pipelines: each replica learned from both pipelines' samples.
     QVERIFY2(loss_averaged < loss_alone, "averaging did not make training more sample-efficient");
+    // The optimizer state: every 4th round carried it, so the idle replicas' moments became
+    // one too, while without averaging different data gave each pipeline its own.
+    QCOMPARE(averaged.job.average_optimizer_state_every, std::int64_t{4});
+    for (const char* name : {"adamw.exp_avg", "adamw.exp_avg_sq"}) {
+      const auto& a = averaged.moments[0].at(name);
+      const double moments_averaged = relative_gap(a, averaged.moments[1].at(name));
+      const double moments_alone = relative_gap(alone.moments[0].at(name), alone.moments[1].at(name));
+      qInfo("%s gap between the pipelines |m0 - m1| / |m0|: averaged %.3g, never averaged %.3g", name, moments_averaged,
+            moments_alone);
+      QVERIFY2(moments_alone > 0.05, "without averaging the pipelines' moments did not differ: the test has no teeth");
+      QVERIFY2(moments_averaged < 0.01 * moments_alone, "the replicas' optimizer moments were not averaged");
+    }
   }
 };
 
