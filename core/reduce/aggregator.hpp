@@ -13,6 +13,9 @@ struct Contribution {
   std::string_view member;
   double weight = 0;                // samples this member processed since the last average
   std::span<const float> values;
+  // The caller's own values. A robust aggregator may centre its arithmetic on them: an honest
+  // caller trusts itself (CenteredClip then needs no coordinate-wise median).
+  bool own = false;
 };
 
 class Aggregator {

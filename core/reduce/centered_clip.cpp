@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "reduce/simd.hpp"
@@ -48,11 +49,83 @@ Comparators median_network(std::uint32_t n) {
 
 // Per-call working memory, reused across calls on the same thread (the ring's threads).
 struct Scratch {
-  std::vector<float> rows;     // n x kBlock
-  std::vector<float> median;   // the slice's coordinate-wise median
-  std::vector<double> gram;    // n x n, upper triangle
+  std::vector<float> rows;     // n4 x kBlock (n4 = n rounded up to 4; the padding rows stay 0)
+  std::vector<float> median;   // the slice's coordinate-wise median (when it is the centre)
+  std::vector<double> gram;    // n4 x n4, the upper triangle valid
+  std::size_t stride = 0;      // n4
   std::vector<double> norm2;   // n
 };
+
+std::size_t round_up4(std::size_t n) { return (n + 3) & ~std::size_t(3); }
+
+// Adds the Gram matrix of one block of centred rows (n4 rows of `vecs` vectors, zero padded)
+// to `gram` (n4 x n4, upper triangle). Register tiles of 2 rows x 4 rows: six loads feed
+// eight multiply-adds. Entries a little below the diagonal inside a tile are computed too and
+// never read.
+[[gnu::always_inline]] inline void accumulate_gram(const float* rows, std::size_t n4, std::size_t vecs, double* gram) {
+  for (std::size_t a = 0; a < n4; a += 2) {
+    const float* ra0 = rows + a * kBlock;
+    const float* ra1 = ra0 + kBlock;
+    for (std::size_t b = a & ~std::size_t(3); b < n4; b += 4) {
+      const float* rb = rows + b * kBlock;
+      f8 s00 = splat(0.f), s01 = s00, s02 = s00, s03 = s00, s10 = s00, s11 = s00, s12 = s00, s13 = s00;
+      for (std::size_t v = 0; v < vecs; ++v) {
+        const std::size_t o = v * kLanes;
+        const f8 x0 = load(ra0 + o), x1 = load(ra1 + o);
+        const f8 y0 = load(rb + o), y1 = load(rb + kBlock + o), y2 = load(rb + 2 * kBlock + o),
+                 y3 = load(rb + 3 * kBlock + o);
+        s00 += x0 * y0; s01 += x0 * y1; s02 += x0 * y2; s03 += x0 * y3;
+        s10 += x1 * y0; s11 += x1 * y1; s12 += x1 * y2; s13 += x1 * y3;
+      }
+      double* g0 = gram + a * n4 + b;
+      double* g1 = g0 + n4;
+      g0[0] += hsum(s00); g0[1] += hsum(s01); g0[2] += hsum(s02); g0[3] += hsum(s03);
+      g1[0] += hsum(s10); g1[1] += hsum(s11); g1[2] += hsum(s12); g1[3] += hsum(s13);
+    }
+  }
+}
+
+// A member's squared norm over one block: in f32 lanes, or in double where f32 overflowed
+// or the block holds a NaN/Inf (then the sum is that, and the member is rejected).
+[[gnu::always_inline]] inline double block_norm2(const float* src, std::size_t len, f8 acc) {
+  const float partial = hsum(acc);
+  if (std::isfinite(partial)) return partial;
+  double d = 0;
+  for (std::size_t k = 0; k < len; ++k) d += double(src[k]) * double(src[k]);
+  return d;
+}
+
+// One blocked pass over the members `active` about a given centre (the caller's own values):
+// per member the squared norm and the Gram matrix of (g_i - centre). No sorting: the
+// coordinate-wise median is not needed when the centre is known to be honest.
+ROOKERY_SIMD_CLONES
+void gram_about(std::span<const Contribution> c, const std::vector<std::uint32_t>& active, const float* centre,
+                std::size_t len_total, Scratch& s) {
+  const std::size_t n = active.size(), n4 = s.stride;
+  float* rows = s.rows.data();
+  for (std::size_t k0 = 0; k0 < len_total; k0 += kBlock) {
+    const std::size_t len = std::min(kBlock, len_total - k0);
+    const std::size_t full = len / kLanes, vecs = (len + kLanes - 1) / kLanes;
+    const float* m = centre + k0;
+    for (std::size_t a = 0; a < n; ++a) {
+      const float* src = c[active[a]].values.data() + k0;
+      float* row = rows + a * kBlock;
+      f8 acc = splat(0.f);
+      for (std::size_t v = 0; v < full; ++v) {
+        const f8 x = load(src + v * kLanes);
+        acc += x * x;
+        store(row + v * kLanes, x - load(m + v * kLanes));
+      }
+      for (std::size_t k = full * kLanes; k < vecs * kLanes; ++k) {
+        const float x = k < len ? src[k] : 0.f;
+        acc[0] += x * x;
+        row[k] = k < len ? x - m[k] : 0.f;
+      }
+      s.norm2[a] += block_norm2(src, len, acc);
+    }
+    accumulate_gram(rows, n4, vecs, s.gram.data());
+  }
+}
 
 // One blocked pass over the members `active` (indices into `c`): per member the squared norm,
 // the coordinate-wise median into `median`, and the Gram matrix of (g_i - median).
@@ -60,10 +133,9 @@ struct Scratch {
 ROOKERY_SIMD_CLONES
 bool median_and_gram(std::span<const Contribution> c, const std::vector<std::uint32_t>& active,
                      const Comparators& network, Scratch& s) {
-  const std::size_t n = active.size(), len_total = s.median.size();
+  const std::size_t n = active.size(), len_total = s.median.size(), n4 = s.stride;
   const std::uint32_t lo = std::uint32_t((n - 1) / 2), hi = std::uint32_t(n / 2);
   float* rows = s.rows.data();
-  double* gram = s.gram.data();
   bool finite_median = true;
   alignas(64) float mblock[kBlock];
   const f8 inf = splat(std::numeric_limits<float>::infinity());
@@ -82,14 +154,7 @@ bool median_and_gram(std::span<const Contribution> c, const std::vector<std::uin
         acc += x * x;
         store(row + v * kLanes, x == x ? x : inf);
       }
-      float partial = hsum(acc);
-      if (std::isfinite(partial)) {
-        s.norm2[a] += partial;
-      } else {  // overflowed f32, or a NaN/Inf value: decide in double
-        double d = 0;
-        for (std::size_t k = 0; k < len; ++k) d += double(src[k]) * double(src[k]);
-        s.norm2[a] += d;
-      }
+      s.norm2[a] += block_norm2(src, len, acc);
     }
     for (const auto& [x, y] : network) {
       float* ra = rows + x * kBlock;
@@ -113,57 +178,40 @@ bool median_and_gram(std::span<const Contribution> c, const std::vector<std::uin
       std::memcpy(s.median.data() + k0, mblock, len * sizeof(float));
     }
     // Centre the original values on the median, then accumulate the Gram matrix.
+    const std::size_t full = len / kLanes;
     for (std::size_t a = 0; a < n; ++a) {
       const float* src = c[active[a]].values.data() + k0;
       float* row = rows + a * kBlock;
-      std::size_t k = 0;
-      for (; k < len; ++k) row[k] = src[k] - mblock[k];
-      for (; k < vecs * kLanes; ++k) row[k] = 0.f;
+      for (std::size_t v = 0; v < full; ++v) store(row + v * kLanes, load(src + v * kLanes) - load(mblock + v * kLanes));
+      for (std::size_t k = full * kLanes; k < vecs * kLanes; ++k) row[k] = k < len ? src[k] - mblock[k] : 0.f;
     }
-    for (std::size_t a = 0; a < n; ++a) {
-      const float* ra = rows + a * kBlock;
-      std::size_t b = a;
-      for (; b + 4 <= n; b += 4) {   // four dot products per pass over row a
-        const float* r0 = rows + b * kBlock;
-        f8 s0 = splat(0.f), s1 = s0, s2 = s0, s3 = s0;
-        for (std::size_t v = 0; v < vecs; ++v) {
-          const f8 x = load(ra + v * kLanes);
-          s0 += x * load(r0 + v * kLanes);
-          s1 += x * load(r0 + kBlock + v * kLanes);
-          s2 += x * load(r0 + 2 * kBlock + v * kLanes);
-          s3 += x * load(r0 + 3 * kBlock + v * kLanes);
-        }
-        gram[a * n + b] += hsum(s0);
-        gram[a * n + b + 1] += hsum(s1);
-        gram[a * n + b + 2] += hsum(s2);
-        gram[a * n + b + 3] += hsum(s3);
-      }
-      for (; b < n; ++b) {
-        const float* rb = rows + b * kBlock;
-        f8 s0 = splat(0.f);
-        for (std::size_t v = 0; v < vecs; ++v) s0 += load(ra + v * kLanes) * load(rb + v * kLanes);
-        gram[a * n + b] += hsum(s0);
-      }
-    }
+    accumulate_gram(rows, n4, vecs, s.gram.data());
   }
   return finite_median;
 }
 
-// out = median + sum_a beta_a (g_a - median)
+// out = centre + sum_a beta_a (g_a - centre). `centre_member`: the member whose values are the
+// centre (its term is 0 and skipped, so out may be that member's storage).
 ROOKERY_SIMD_CLONES
 void combine(std::span<const Contribution> c, const std::vector<std::uint32_t>& active,
-             const std::vector<double>& beta, const std::vector<float>& median, std::span<float> out) {
+             const std::vector<double>& beta, const float* centre, std::optional<std::uint32_t> centre_member,
+             std::span<float> out) {
   const std::size_t len_total = out.size();
   for (std::size_t k0 = 0; k0 < len_total; k0 += kBlock) {
-    const std::size_t len = std::min(kBlock, len_total - k0);
+    const std::size_t len = std::min(kBlock, len_total - k0), full = len / kLanes;
     float* o = out.data() + k0;
-    const float* m = median.data() + k0;
-    for (std::size_t k = 0; k < len; ++k) o[k] = m[k];
+    const float* m = centre + k0;
+    std::memcpy(o, m, len * sizeof(float));
     for (std::size_t a = 0; a < active.size(); ++a) {
-      if (beta[a] == 0) continue;
+      if (beta[a] == 0 || active[a] == centre_member) continue;
       const float b = float(beta[a]);
       const float* src = c[active[a]].values.data() + k0;
-      for (std::size_t k = 0; k < len; ++k) o[k] += b * (src[k] - m[k]);
+      const f8 bv = splat(b);
+      for (std::size_t v = 0; v < full; ++v) {
+        const std::size_t k = v * kLanes;
+        store(o + k, load(o + k) + bv * (load(src + k) - load(m + k)));
+      }
+      for (std::size_t k = full * kLanes; k < len; ++k) o[k] += b * (src[k] - m[k]);
     }
   }
 }
@@ -261,22 +309,35 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
     }
   }
 
+  // The centre the arithmetic runs about: the caller's own values where it passed them (the
+  // ring's slice owner always does; an honest node trusts itself), else the coordinate-wise
+  // median, which needs a sorting network per coordinate and so costs more.
+  std::optional<std::uint32_t> own;
+  for (auto i : active) {
+    if (c[i].own) own = i;
+  }
   Scratch& s = tls_scratch;
-  auto pass = [&](const std::vector<std::uint32_t>& members) {
+  auto pass = [&](const std::vector<std::uint32_t>& members, bool about_own) {
     const std::size_t n = members.size();
-    s.rows.assign(n * kBlock, 0.f);
-    s.median.resize(len);
-    s.gram.assign(n * n, 0.0);
+    s.stride = round_up4(n);
+    s.rows.assign(s.stride * kBlock, 0.f);
+    s.gram.assign(s.stride * s.stride, 0.0);
     s.norm2.assign(n, 0.0);
+    if (about_own) {
+      gram_about(c, members, c[*own].values.data(), len, s);
+      return true;
+    }
+    s.median.resize(len);
     return median_and_gram(c, members, median_network(std::uint32_t(n)), s);
   };
 
-  // Norms, median and Gram over every member with a valid weight; the rejected ones are
-  // outliers the median ignores unless they are a majority somewhere, when it is recomputed.
+  // Norms and Gram (and the median, when it is the centre) over every member with a valid
+  // weight; the rejected ones are outliers the median ignores unless they are a majority
+  // somewhere, when it is recomputed.
   std::vector<std::uint32_t> accepted;
-  std::vector<double> gram_norm2;
+  bool about_own = own.has_value();
   if (!active.empty()) {
-    const bool finite_median = pass(active);
+    const bool finite_median = pass(active, about_own);
     std::vector<double> finite_norms;
     for (std::size_t a = 0; a < active.size(); ++a) {
       auto& m = report.members[active[a]];
@@ -297,17 +358,21 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
       }
     }
     for (auto a : keep) accepted.push_back(active[a]);
-    if (!accepted.empty() && (!finite_median || accepted.size() < active.size() / 2 + 1)) {
+    const bool own_rejected = about_own && std::find(accepted.begin(), accepted.end(), *own) == accepted.end();
+    if (own_rejected) about_own = false;   // our own values failed the checks: trust the median
+    if (!accepted.empty() &&
+        (own_rejected || (!about_own && (!finite_median || accepted.size() < active.size() / 2 + 1)))) {
       // The rejected were a majority somewhere: the median and Gram of the accepted alone.
-      pass(accepted);
+      pass(accepted, about_own);
     } else if (accepted.size() < active.size()) {
       // Keep the pass's Gram, restricted to the accepted members.
-      const std::size_t n = active.size(), na = keep.size();
+      const std::size_t stride = s.stride, na = keep.size();
       std::vector<double> g(na * na);
       for (std::size_t p = 0; p < na; ++p) {
-        for (std::size_t q = p; q < na; ++q) g[p * na + q] = s.gram[keep[p] * n + keep[q]];
+        for (std::size_t q = p; q < na; ++q) g[p * na + q] = s.gram[keep[p] * stride + keep[q]];
       }
       s.gram = std::move(g);
+      s.stride = na;
     }
   }
   if (accepted.empty()) {
@@ -318,7 +383,7 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
   const std::size_t n = accepted.size();
   std::vector<double> H(n * n);
   for (std::size_t p = 0; p < n; ++p) {
-    for (std::size_t q = p; q < n; ++q) H[p * n + q] = H[q * n + p] = s.gram[p * n + q];
+    for (std::size_t q = p; q < n; ++q) H[p * n + q] = H[q * n + p] = s.gram[p * s.stride + q];
   }
   for (double h : H) {
     if (!std::isfinite(h)) throw std::invalid_argument("centered clip: values too large for f32 products");
@@ -336,14 +401,7 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
   double W = 0;
   for (double x : w) W += x;
 
-  {
-    std::vector<double> d0(n);
-    for (std::size_t p = 0; p < n; ++p) d0[p] = std::sqrt(std::max(0.0, H[p * n + p]));
-    report.tau = options_.tau * median_of(d0);
-  }
-  const double tau = report.tau;
-
-  // x = median + sum_p beta_p h_p; ||h_p - x + median||^2 = H_pp - 2 (H beta)_p + beta' H beta.
+  // x = centre + sum_p beta_p h_p (h_p = g_p - centre); ||g_p - x||^2 = H_pp - 2 (H beta)_p + beta' H beta.
   std::vector<double> beta(n, 0.0), Hb(n), dist(n), step(n), cw(n);
   auto distances = [&] {
     double bHb = 0;
@@ -355,6 +413,36 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
     }
     for (std::size_t p = 0; p < n; ++p) dist[p] = std::sqrt(std::max(0.0, H[p * n + p] - 2 * Hb[p] + bHb));
   };
+  distances();   // from the centre (beta = 0)
+  if (about_own) {
+    // The start: the weighted geometric median, by Weiszfeld's iteration in coefficient space
+    // from the weighted mean (n x n work per step, nothing read again; not from a member's
+    // own point, where Weiszfeld's step would stay). Like the coordinate-wise median it cannot
+    // be moved far by a minority, and it does not depend on the axes.
+    double spread = 0;
+    for (double d : dist) spread = std::max(spread, d);
+    const double floor = 1e-12 * spread;
+    for (std::size_t p = 0; p < n; ++p) beta[p] = w[p] / W;
+    distances();
+    std::vector<double> next(n);
+    for (int it = 0; it < 1000 && spread > 0; ++it) {
+      double sum = 0;
+      for (std::size_t p = 0; p < n; ++p) sum += next[p] = w[p] / std::max(dist[p], floor);
+      for (std::size_t p = 0; p < n; ++p) step[p] = next[p] / sum - beta[p];
+      double moved2 = 0;
+      for (std::size_t p = 0; p < n; ++p) {
+        double acc = 0;
+        for (std::size_t q = 0; q < n; ++q) acc += H[p * n + q] * step[q];
+        moved2 += step[p] * acc;
+      }
+      for (std::size_t p = 0; p < n; ++p) beta[p] += step[p];
+      distances();
+      if (std::sqrt(std::max(0.0, moved2)) <= 1e-9 * spread) break;
+    }
+  }
+  report.tau = options_.tau * median_of(dist);
+  const double tau = report.tau;
+
   auto clip = [&](double d) { return d <= tau ? 1.0 : tau / d; };
   for (std::uint32_t it = 0; it < options_.max_iterations; ++it) {
     distances();
@@ -384,7 +472,12 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
                 : m.clip_factor >= options_.hard_clip_factor ? Verdict::clipped
                                                              : Verdict::clipped_hard;
   }
-  combine(c, accepted, beta, s.median, out);
+  const float* centre = about_own ? c[*own].values.data() : s.median.data();
+  if (about_own && centre < out.data() + out.size() && out.data() < centre + len) {
+    s.median.assign(centre, centre + len);   // out is our own values: combine from a copy
+    centre = s.median.data();
+  }
+  combine(c, accepted, beta, centre, about_own ? own : std::nullopt, out);
   if (observer_) observer_->on_aggregate(report);
   return report;
 }

@@ -9,15 +9,23 @@
 //      never enters the aggregate.
 //   2. Weights: a member's weight (samples it claims) is capped at `weight_cap` x the median
 //      weight, so a minority cannot outweigh the majority by claiming more samples.
-//   3. Start at the coordinate-wise median m; tau_abs = tau x the median distance ||g_i - m||
-//      (tau is relative, so one value works for parameters and optimizer state alike).
+//   3. Centre and start. The ring's slice owner passes its own values (Contribution::own):
+//      an honest node trusts itself, so the arithmetic runs about them, and the start is the
+//      weighted geometric median (Weiszfeld's iteration, in coefficient space). Without own
+//      values (or when ours fail step 1) the centre and start are the coordinate-wise median
+//      m, found by a sorting network per coordinate. Either start is a point a minority
+//      cannot move far. tau_abs = tau x the median distance ||g_i - start|| (tau is relative,
+//      so one value works for parameters and optimizer state alike).
 //   4. Iterate  x <- x + sum_i w_i (g_i - x) min(1, tau_abs / ||g_i - x||) / sum_i w_i
 //      until ||step|| <= tolerance x tau_abs or `max_iterations` steps were taken.
 //
-// Step 4 runs in coefficient space: x always stays m + sum_i b_i (g_i - m), so with the Gram
-// matrix of the centred inputs every norm the iteration needs is an n x n product, and the
-// data are read three times in all (median and Gram in one blocked pass, the result in a
-// second) however many iterations it takes.
+// Steps 3 and 4 run in coefficient space: x always stays centre + sum_i b_i (g_i - centre),
+// so with the Gram matrix of the centred inputs every norm the iterations need is an n x n
+// product, and the data are read twice in all (norms and Gram in one blocked pass, the result
+// in a second) however many iterations it takes. The plain weighted mean reads them once, so
+// 2x its time is the floor for any aggregator whose weights depend on all the data; about our
+// own values we are near it (tests/bench/reduce/bench_aggregate), the median centre costs
+// its sorting network on top.
 //
 // Each call can report, per member, whether it was rejected (and why), clipped, or clipped
 // hard (scaled by less than `hard_clip_factor` at the result), to an AggregationObserver, so

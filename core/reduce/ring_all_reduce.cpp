@@ -186,13 +186,13 @@ bool RingAllReduce::reduce_scatter_gather(Attempt& a) {
     double total = 0;
     for (std::size_t j = 0; j < n; ++j) {
       if (j == r) {
-        contributions[j] = {a.view[j], a.weight, mine.subspan(segs[i].first, len)};
+        contributions[j] = {a.view[j], a.weight, mine.subspan(segs[i].first, len), true};
       } else {
         auto got = transport_.mailbox().take(a.view[j], a.tag(Phase::Gather, 0, i), Clock::now() + timeout);
         if (got.status != Mailbox::TakeStatus::Ok) return false;
         theirs[j].resize(len);
         got.segment->decode_into(theirs[j]);
-        contributions[j] = {a.view[j], got.segment->weight, theirs[j]};
+        contributions[j] = {a.view[j], got.segment->weight, theirs[j], false};
       }
       total += contributions[j].weight;
     }

@@ -26,9 +26,10 @@ struct Inputs {
   std::vector<std::string> names;
   std::vector<std::vector<float>> values;
   std::vector<double> weights;
-  std::vector<Contribution> contributions() const {
+  // `own`: the member whose values are the caller's own (as the ring's slice owner passes them).
+  std::vector<Contribution> contributions(std::optional<std::size_t> own = {}) const {
     std::vector<Contribution> c;
-    for (std::size_t i = 0; i < values.size(); ++i) c.push_back({names[i], weights[i], values[i]});
+    for (std::size_t i = 0; i < values.size(); ++i) c.push_back({names[i], weights[i], values[i], own == i});
     return c;
   }
 };
@@ -134,9 +135,7 @@ void corrupt(Inputs& in, Attack attack, std::uint32_t seed = 99) {
   }
 }
 
-// CenteredClip written the direct way, in double: the median start, then the iteration on
-// full vectors, exactly as in the paper. The optimised one must agree with it.
-std::vector<double> reference_centered_clip(const Inputs& in, const CenteredClipOptions& o) {
+std::vector<double> coordinate_median(const Inputs& in) {
   const std::size_t n = in.values.size(), len = in.values[0].size();
   std::vector<double> x(len);
   std::vector<float> column(n);
@@ -145,6 +144,41 @@ std::vector<double> reference_centered_clip(const Inputs& in, const CenteredClip
     std::sort(column.begin(), column.end());
     x[k] = 0.5 * (double(column[(n - 1) / 2]) + double(column[n / 2]));
   }
+  return x;
+}
+
+// The weighted geometric median, by Weiszfeld's iteration on full vectors in double, from
+// member 0 until it stops moving.
+std::vector<double> geometric_median(const Inputs& in) {
+  const std::size_t n = in.values.size(), len = in.values[0].size();
+  std::vector<double> x(in.values[0].begin(), in.values[0].end());
+  for (int it = 0; it < 5000; ++it) {
+    std::vector<double> next(len, 0.0);
+    double sum = 0;
+    for (std::size_t m = 0; m < n; ++m) {
+      double d = 0;
+      for (std::size_t k = 0; k < len; ++k) d += std::pow(double(in.values[m][k]) - x[k], 2);
+      const double c = in.weights[m] / std::max(std::sqrt(d), 1e-12);
+      sum += c;
+      for (std::size_t k = 0; k < len; ++k) next[k] += c * double(in.values[m][k]);
+    }
+    double moved = 0;
+    for (std::size_t k = 0; k < len; ++k) {
+      next[k] /= sum;
+      moved += std::pow(next[k] - x[k], 2);
+    }
+    x = std::move(next);
+    if (std::sqrt(moved) < 1e-12) break;
+  }
+  return x;
+}
+
+// CenteredClip written the direct way, in double: from `start` (the coordinate-wise median,
+// or the geometric median when centred on the caller's own values), tau relative to the
+// median distance from it, then the iteration on full vectors, exactly as in the paper. The
+// optimised one must agree with it.
+std::vector<double> reference_centered_clip(const Inputs& in, const CenteredClipOptions& o, std::vector<double> x) {
+  const std::size_t n = in.values.size(), len = in.values[0].size();
   auto dist = [&](std::size_t m) {
     double s = 0;
     for (std::size_t k = 0; k < len; ++k) s += std::pow(double(in.values[m][k]) - x[k], 2);
@@ -225,6 +259,12 @@ class TestCenteredClip : public QObject {
     WeightedMean().aggregate(contributions, mean);
     const CenteredClip clip;
     const auto report = clip.aggregate_with_report(contributions, robust);
+    // Centred on an honest member's own values, as the ring's slice owner calls it.
+    std::vector<float> robust_own(kValues);
+    const auto report_own = clip.aggregate_with_report(in.contributions(0), robust_own);
+    QVERIFY2(distance(robust_own, mu_h) <= bound, "CenteredClip about our own values left the bound");
+    QVERIFY(report_own.converged);
+    for (std::size_t m = 0; m < kHonest; ++m) QVERIFY(!is_rejected(report_own.members[m].verdict));
 
     const double robust_error = distance(robust, mu_h), mean_error = distance(mean, mu_h);
     qInfo("rho %.3f, bound %.3f: centered clip %.3f (tau %.3f, %u iterations), plain mean %g", rho, bound,
@@ -275,8 +315,54 @@ class TestCenteredClip : public QObject {
     o.max_iterations = std::uint32_t(iterations);
     std::vector<float> out(1000);
     const auto report = CenteredClip(o).aggregate_with_report(in.contributions(), out);
-    const auto expected = reference_centered_clip(in, o);
+    const auto expected = reference_centered_clip(in, o, coordinate_median(in));
     QVERIFY2(distance(out, expected) <= 1e-4 * report.tau, qPrintable(QString::number(distance(out, expected))));
+    // About our own values (member 0): from the geometric median.
+    const auto report_own = CenteredClip(o).aggregate_with_report(in.contributions(0), out);
+    const auto expected_own = reference_centered_clip(in, o, geometric_median(in));
+    QVERIFY2(distance(out, expected_own) <= 1e-4 * report_own.tau,
+             qPrintable(QString::number(distance(out, expected_own) / report_own.tau)));
+  }
+
+  // About our own values the start is the weighted geometric median: with a vanishing clip
+  // radius the result stays there, for every member count (and for one member, is it).
+  void ownCentreStartsAtGeometricMedian() {
+    for (std::size_t n = 1; n <= 21; ++n) {
+      Inputs in = honest_inputs(n, 777, std::uint32_t(n));
+      for (std::size_t m = 0; m < n; ++m) in.weights[m] = 1.0 + double(m % 3);
+      CenteredClipOptions o;
+      o.tau = 1e-9;
+      o.max_iterations = 1;
+      o.weight_cap = 0;
+      std::vector<float> out(777);
+      CenteredClip(o).aggregate(in.contributions(n / 2), out);
+      const auto gm = geometric_median(in);
+      QVERIFY2(distance(out, gm) <= 1e-4 * norm(gm), qPrintable(QString("n=%1: %2").arg(n).arg(distance(out, gm))));
+    }
+  }
+
+  // Out may be our own values' storage. And our own values failing the checks (a NaN): the
+  // median of the others is the centre instead, exactly as if we had not been there.
+  void ownCentreRejectedOrInPlace() {
+    Inputs in = honest_inputs(kMembers, kValues);
+    corrupt(in, Attack::shifted_mean);
+    std::vector<float> expected(kValues), out(kValues);
+    CenteredClip().aggregate(in.contributions(0), expected);
+    auto in_place = in;
+    auto c = in_place.contributions(0);
+    CenteredClip().aggregate(c, std::span(in_place.values[0]));
+    for (std::size_t k = 0; k < kValues; ++k) QCOMPARE(in_place.values[0][k], expected[k]);
+
+    Inputs broken = honest_inputs(kMembers, kValues);
+    broken.values[0][5] = std::numeric_limits<float>::quiet_NaN();
+    Inputs others = broken;   // the same members without the broken one
+    others.names.erase(others.names.begin());
+    others.values.erase(others.values.begin());
+    others.weights.erase(others.weights.begin());
+    CenteredClip().aggregate(others.contributions(), expected);
+    const auto report = CenteredClip().aggregate_with_report(broken.contributions(0), out);
+    QCOMPARE(report.members[0].verdict, Verdict::rejected_non_finite);
+    for (std::size_t k = 0; k < kValues; ++k) QCOMPARE(out[k], expected[k]);
   }
 
   // Nobody lies. With the default tau = 1 the radius is the median distance of the inputs
