@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QEventLoop>
+#include <QLineEdit>
 #include <QProcessEnvironment>
 #include <QSettings>
 #include <QStyle>
@@ -14,6 +15,7 @@
 #include "ui/app_resources.hpp"
 #include "ui/first_run_demo.hpp"
 #include "ui/first_run_dialog.hpp"
+#include "ui/join_offer.hpp"
 #include "ui/main_window.hpp"
 #include "ui/node_connection.hpp"
 #include "ui/node_launcher.hpp"
@@ -76,7 +78,13 @@ int main(int argc, char** argv) {
                                           "appearance/colours setting, else system)."),
       QStringLiteral("system|light|dark"));
   cli.addOptions({runtime_dir_option, node_bin_option, minimized_option, contribute_option, colours_option});
+  cli.addPositionalArgument(
+      QStringLiteral("link"),
+      QCoreApplication::translate("main", "An invite link to join (rookery://join?…): Rookery offers to join its swarm."),
+      QStringLiteral("[rookery://join?…]"));
   cli.process(app);
+  // The desktop opens rookery:// links with `rookery %u` (the desktop entry's MimeType).
+  const QString opened_link = rookery::ui::JoinOffer::linkIn(cli.positionalArguments());
 
   const std::filesystem::path runtime_dir = cli.isSet(runtime_dir_option)
                                                 ? std::filesystem::path(cli.value(runtime_dir_option).toStdString())
@@ -87,10 +95,12 @@ int main(int argc, char** argv) {
   rookery::ui::SingleInstance instance(runtime_dir);
   QStringList request;
   if (cli.isSet(contribute_option)) request << QStringLiteral("--contribute");
+  if (!opened_link.isEmpty()) request << opened_link;
   switch (instance.claim(request)) {
     case rookery::ui::SingleInstance::Role::Primary: break;
     case rookery::ui::SingleInstance::Role::Secondary:
-      std::fprintf(stderr, "rookery: already running; its window was asked to come forward\n");
+      std::fprintf(stderr, "rookery: already running; its window was asked to come forward%s\n",
+                   opened_link.isEmpty() ? "" : " and to offer the invite link");
       return 0;
     case rookery::ui::SingleInstance::Role::Failed:
       std::fprintf(stderr, "rookery: %s\n", qPrintable(instance.error()));
@@ -118,22 +128,59 @@ int main(int argc, char** argv) {
   rookery::ui::NodeLauncher::Options launch;
   launch.program = cli.value(node_bin_option);
   // A node this GUI starts gets $ROOKERY_NODE_ARGS (split as a shell would: the demo makes
-  // it a pipeline stage with "--plan … --stage 0") and the data folder of $ROOKERY_DATA_DIR,
+  // it a pipeline stage with "--plan … --stage 0") and the data folder of $ROOKERY_DATA_DIR
+  // (else the one chosen in Settings),
   // which the node would read from its environment anyway; explicit, it shows in `ps`.
   launch.extra_arguments = rookery::ui::NodeLauncher::argumentsFrom(qEnvironmentVariable("ROOKERY_NODE_ARGS"),
-                                                                     qEnvironmentVariable("ROOKERY_DATA_DIR"));
+                                                                     rookery::ui::NodeLauncher::chosenDataDir());
 
   // The swarm this PC joins: the environment's (the demo script), the one chosen at the
   // first run (the demo swarm is started again), or, at the first run, the one the user
   // chooses now.
   const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
   QSettings settings;
-  const QString data_dir = QString::fromStdString(rookery::net::default_data_dir().string());
+  // The node's folder (its keys: the first run's probe contacts coordinators as this node).
+  const std::filesystem::path node_data_dir = rookery::ui::NodeLauncher::chosenDataDir().isEmpty()
+                                                  ? rookery::net::default_data_dir()
+                                                  : std::filesystem::path(
+                                                        rookery::ui::NodeLauncher::chosenDataDir().toStdString());
+  const QString data_dir = QString::fromStdString(node_data_dir.string());
   const rookery::ui::DemoSwarm::Setup demo =
       rookery::ui::DemoSwarm::locate(rookery::ui::NodeLauncher::findNodeProgram(launch.program), data_dir);
   bool demo_swarm = false;
   bool joined_now = false;  // the user just chose a swarm: contribute to it
-  if (!rookery::ui::environmentNamesSwarm(env)) {
+  if (!opened_link.isEmpty()) {
+    // Opened with an invite link: the join dialog with it filled in, which contacts its
+    // coordinator before joining. Declined, Rookery goes on with the swarm it had.
+    rookery::ui::FirstRunDialog::Options join;
+    join.probe = [dir = node_data_dir](const rookery::ui::InviteLink& l) {
+      return rookery::ui::CoordinatorProbe::runAsNode(l, dir);
+    };
+    join.link = opened_link;
+    join.title = rookery::ui::FirstRunDialog::tr("Join a training swarm");
+    rookery::ui::FirstRunDialog dialog(join);
+    QObject::connect(&instance, &rookery::ui::SingleInstance::activated, &dialog,
+                     [&dialog](const QStringList& asked) {
+      const QString another = rookery::ui::JoinOffer::linkIn(asked);
+      if (!another.isEmpty() && !dialog.busy()) {
+        std::fprintf(stderr, "rookery: another launch handed over an invite link: shown in the join dialog\n");
+        dialog.linkEdit()->setText(another);
+      }
+      dialog.raise();
+      dialog.activateWindow();
+    });
+    std::fprintf(stderr, "rookery: opened with an invite link: offering to join\n");
+    if (dialog.exec() == QDialog::Accepted && dialog.invite()) {
+      rookery::ui::saveInvite(settings, *dialog.invite());
+      // The swarm of the link replaces any the environment named.
+      launch.extra_arguments =
+          rookery::ui::NodeLauncher::argumentsFrom(QString(), rookery::ui::NodeLauncher::chosenDataDir()) +
+          dialog.invite()->nodeArguments();
+      joined_now = true;
+      if (node.isConnected() && node.quit()) waitUntilDisconnected(node, 15000);
+    }
+  }
+  if (!joined_now && !rookery::ui::environmentNamesSwarm(env)) {
     QStringList swarm_arguments;
     if (rookery::ui::savedDemo(settings)) {
       QString error;
@@ -148,7 +195,7 @@ int main(int argc, char** argv) {
     } else if (!cli.isSet(minimized_option) &&
                rookery::ui::firstRunNeeded(env, settings, node.isConnected() ? &node.snapshot() : nullptr)) {
       rookery::ui::FirstRunDialog::Options first_run;
-      first_run.probe = [dir = rookery::net::default_data_dir()](const rookery::ui::InviteLink& link) {
+      first_run.probe = [dir = node_data_dir](const rookery::ui::InviteLink& link) {
         return rookery::ui::CoordinatorProbe::runAsNode(link, dir);
       };
       QStringList demo_arguments;
@@ -200,12 +247,29 @@ int main(int argc, char** argv) {
     }
     node.refresh();
   });
+  // An invite link a later launch hands over: the window offers to join its swarm.
+  rookery::ui::JoinOffer::Options offer_options;
+  offer_options.probe = [dir = node_data_dir](const rookery::ui::InviteLink& l) {
+    return rookery::ui::CoordinatorProbe::runAsNode(l, dir);
+  };
+  offer_options.base_arguments =
+      rookery::ui::NodeLauncher::argumentsFrom(QString(), rookery::ui::NodeLauncher::chosenDataDir());
+  rookery::ui::JoinOffer offer(node, launcher, offer_options, &window);
+  QObject::connect(&offer, &rookery::ui::JoinOffer::joined, &window, [](const rookery::ui::InviteLink& invite) {
+    std::fprintf(stderr, "rookery: joining job %s at %s\n", qPrintable(invite.job()), qPrintable(invite.coordinator()));
+  });
   QObject::connect(&instance, &rookery::ui::SingleInstance::activated, &window,
-                   [&window](const QStringList& asked) {
+                   [&window, &offer](const QStringList& asked) {
     const bool contribute = asked.contains(QStringLiteral("--contribute"));
-    std::fprintf(stderr, "rookery: another launch asked for the window%s\n", contribute ? " and to contribute" : "");
+    const QString handed = rookery::ui::JoinOffer::linkIn(asked);
+    std::fprintf(stderr, "rookery: another launch asked for the window%s%s\n", contribute ? " and to contribute" : "",
+                 handed.isEmpty() ? "" : " with an invite link: offering to join");
     window.showAndRaise();
-    if (contribute) window.contribute();
+    if (!handed.isEmpty()) {
+      offer.offer(handed);
+    } else if (contribute) {
+      window.contribute();
+    }
   });
 
   if (cli.isSet(contribute_option) || joined_now) {

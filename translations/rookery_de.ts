@@ -144,6 +144,339 @@
     </message>
 </context>
 <context>
+    <name>Reasons</name>
+    <message>
+        <source>Measuring this PC&apos;s compute speed</source>
+        <translation>Die Rechenleistung dieses PCs wird gemessen</translation>
+    </message>
+    <message>
+        <source>Paused: press Contribute to start</source>
+        <translation>Pausiert: Klicken Sie auf „Beitragen“, um zu beginnen</translation>
+    </message>
+    <message>
+        <source>Slowed: %1</source>
+        <translation>Gedrosselt: %1</translation>
+    </message>
+    <message>
+        <source>Paused: %1</source>
+        <translation>Pausiert: %1</translation>
+    </message>
+    <message>
+        <source>Training stage %1 of %2 in pipeline %3 (%4)</source>
+        <translation>Trainiert Stufe %1 von %2 in Pipeline %3 (%4)</translation>
+    </message>
+    <message>
+        <source>Volunteer of job “%1”</source>
+        <translation>Freiwilliger der Aufgabe „%1“</translation>
+    </message>
+    <message>
+        <source>Volunteer of job “%1”: %2</source>
+        <translation>Freiwilliger der Aufgabe „%1“: %2</translation>
+    </message>
+    <message>
+        <source>Benchmark: matrix products on %1</source>
+        <translation>Leistungstest: Matrixprodukte auf %1</translation>
+    </message>
+    <message>
+        <source>Stopping: saving state</source>
+        <translation>Wird beendet: Zustand wird gespeichert</translation>
+    </message>
+    <message>
+        <source>Cannot start: %1</source>
+        <translation>Kann nicht starten: %1</translation>
+    </message>
+    <message>
+        <source>Work failed: %1</source>
+        <translation>Arbeit fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>snoozed until %1</source>
+        <translation>schlummert bis %1</translation>
+    </message>
+    <message>
+        <source>outside the hours of the schedule</source>
+        <translation>außerhalb der Zeiten des Zeitplans</translation>
+    </message>
+    <message>
+        <source>on battery</source>
+        <translation>im Akkubetrieb</translation>
+    </message>
+    <message>
+        <source>%1 is running</source>
+        <translation>%1 läuft</translation>
+    </message>
+    <message>
+        <source>a full-screen application runs</source>
+        <translation>eine Vollbildanwendung läuft</translation>
+    </message>
+    <message>
+        <source>the PC is in use</source>
+        <translation>der PC wird benutzt</translation>
+    </message>
+    <message>
+        <source>the PC is idle and computing while idle is off</source>
+        <translation>der PC ist im Leerlauf und Rechnen im Leerlauf ist aus</translation>
+    </message>
+    <message>
+        <source>the PC is in use and the GPU is not used then</source>
+        <translation>der PC wird benutzt und die GPU wird dann nicht genutzt</translation>
+    </message>
+    <message>
+        <source>GPU at %1, above %2</source>
+        <translation>GPU bei %1, über %2</translation>
+    </message>
+    <message>
+        <source>other programs use %1 of the CPU (resumes below %2)</source>
+        <translation>andere Programme nutzen %1 der CPU (weiter unter %2)</translation>
+    </message>
+    <message>
+        <source>other programs use %1 of the CPU</source>
+        <translation>andere Programme nutzen %1 der CPU</translation>
+    </message>
+    <message>
+        <source>memory %1, more than the %2 allowed</source>
+        <translation>Speicher %1, mehr als die erlaubten %2</translation>
+    </message>
+    <message>
+        <source>the PC is idle</source>
+        <translation>der PC ist im Leerlauf</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n core(s)</source>
+        <translation>
+            <numerusform>%1 von %n Kern</numerusform>
+            <numerusform>%1 von %n Kernen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 CPU time</source>
+        <translation>%1 CPU-Zeit</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message>
+        <source>connecting to the coordinator</source>
+        <translation>Verbindung zum Koordinator wird aufgebaut</translation>
+    </message>
+    <message>
+        <source>connected (version %1)</source>
+        <translation>verbunden (Version %1)</translation>
+    </message>
+    <message>
+        <source>unreachable: %1</source>
+        <translation>nicht erreichbar: %1</translation>
+    </message>
+    <message>
+        <source>joined job “%1”</source>
+        <translation>der Aufgabe „%1“ beigetreten</translation>
+    </message>
+    <message>
+        <source>refused this PC: %1</source>
+        <translation>hat diesen PC abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>banned this PC from the job: %1</source>
+        <translation>hat diesen PC von der Aufgabe ausgeschlossen: %1</translation>
+    </message>
+    <message>
+        <source>unreachable: training on with the last plan</source>
+        <translation>nicht erreichbar: Training läuft mit dem letzten Plan weiter</translation>
+    </message>
+    <message>
+        <source>pipeline %1, stage %2</source>
+        <translation>Pipeline %1, Stufe %2</translation>
+    </message>
+    <message>
+        <source>waiting for a plan</source>
+        <translation>wartet auf einen Plan</translation>
+    </message>
+    <message>
+        <source>not in the plan: %1</source>
+        <translation>nicht im Plan: %1</translation>
+    </message>
+    <message>
+        <source>re-planning</source>
+        <translation>plant neu</translation>
+    </message>
+    <message>
+        <source>joining again (the coordinator restarted)</source>
+        <translation>tritt erneut bei (der Koordinator wurde neu gestartet)</translation>
+    </message>
+    <message>
+        <source>input idleness</source>
+        <translation>Eingabe-Leerlauf</translation>
+    </message>
+    <message>
+        <source>full-screen</source>
+        <translation>Vollbild</translation>
+    </message>
+    <message>
+        <source>battery</source>
+        <translation>Akku</translation>
+    </message>
+    <message>
+        <source>programs</source>
+        <translation>Programme</translation>
+    </message>
+    <message>
+        <source>CPU load</source>
+        <translation>CPU-Last</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>Speicher</translation>
+    </message>
+    <message>
+        <source>no input for %1</source>
+        <translation>seit %1 keine Eingabe</translation>
+    </message>
+    <message>
+        <source>nothing reports it here: the PC counts as in use</source>
+        <translation>hier meldet sie nichts: der PC gilt als benutzt</translation>
+    </message>
+    <message>
+        <source>no desktop session reports it</source>
+        <translation>keine Desktop-Sitzung meldet es</translation>
+    </message>
+    <message>
+        <source>no full-screen application</source>
+        <translation>keine Vollbildanwendung</translation>
+    </message>
+    <message>
+        <source>on mains power</source>
+        <translation>am Netz</translation>
+    </message>
+    <message>
+        <source>no programs listed</source>
+        <translation>keine Programme eingetragen</translation>
+    </message>
+    <message>
+        <source>running: %1</source>
+        <translation>laufen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>none of the %n listed program(s) runs</source>
+        <translation>
+            <numerusform>%n eingetragenes Programm, es läuft nicht</numerusform>
+            <numerusform>keines der %n eingetragenen Programme läuft</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>other programs %1</source>
+        <translation>andere Programme %1</translation>
+    </message>
+    <message>
+        <source>hottest GPU %1</source>
+        <translation>heißeste GPU %1</translation>
+    </message>
+    <message>
+        <source>%1 resident</source>
+        <translation>%1 belegt</translation>
+    </message>
+    <message>
+        <source>Compute while I use the PC</source>
+        <translation>Rechnen, während ich den PC benutze</translation>
+    </message>
+    <message>
+        <source>Compute while the PC is idle</source>
+        <translation>Rechnen, während der PC im Leerlauf ist</translation>
+    </message>
+    <message>
+        <source>CPU cores</source>
+        <translation>CPU-Kerne</translation>
+    </message>
+    <message>
+        <source>CPU time</source>
+        <translation>CPU-Zeit</translation>
+    </message>
+    <message>
+        <source>Use the GPU</source>
+        <translation>Die GPU nutzen</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Arbeitsspeicher</translation>
+    </message>
+    <message>
+        <source>The PC is idle after no input for</source>
+        <translation>Der PC gilt als im Leerlauf nach keiner Eingabe für</translation>
+    </message>
+    <message>
+        <source>Pause while other programs use more CPU than</source>
+        <translation>Pausieren, wenn andere Programme mehr CPU nutzen als</translation>
+    </message>
+    <message>
+        <source>Pause on battery</source>
+        <translation>Im Akkubetrieb pausieren</translation>
+    </message>
+    <message>
+        <source>Compute only at these times (empty: any time)</source>
+        <translation>Nur zu diesen Zeiten rechnen (leer: jederzeit)</translation>
+    </message>
+    <message>
+        <source>Upload at most</source>
+        <translation>Höchstens hochladen</translation>
+    </message>
+    <message>
+        <source>Download at most</source>
+        <translation>Höchstens herunterladen</translation>
+    </message>
+    <message>
+        <source>Pause while a full-screen application runs</source>
+        <translation>Pausieren, während eine Vollbildanwendung läuft</translation>
+    </message>
+    <message>
+        <source>Pause while these programs run</source>
+        <translation>Pausieren, während diese Programme laufen</translation>
+    </message>
+    <message>
+        <source>Pause the GPU above</source>
+        <translation>Die GPU pausieren über</translation>
+    </message>
+    <message>
+        <source>On pause, finish the micro-batches already started (peers see a clean stop)</source>
+        <translation>Beim Pausieren die begonnenen Mikro-Batches fertig rechnen (Partner sehen einen sauberen Halt)</translation>
+    </message>
+    <message>
+        <source>% of cores</source>
+        <translation>% der Kerne</translation>
+    </message>
+    <message>
+        <source>% of the time</source>
+        <translation>% der Zeit</translation>
+    </message>
+    <message>
+        <source>% of RAM</source>
+        <translation>% des RAM</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>min</translation>
+    </message>
+    <message>
+        <source>% (0: never)</source>
+        <translation>% (0: nie)</translation>
+    </message>
+    <message>
+        <source>KiB/s (0: unlimited)</source>
+        <translation>KiB/s (0: unbegrenzt)</translation>
+    </message>
+    <message>
+        <source>°C (0: no limit)</source>
+        <translation>°C (0: keine Grenze)</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Rookery: lend this PC to a swarm that trains a neural network together.</source>
@@ -172,6 +505,10 @@
     <message>
         <source>Rookery could not snooze</source>
         <translation>Rookery konnte nicht schlummern</translation>
+    </message>
+    <message>
+        <source>An invite link to join (rookery://join?…): Rookery offers to join its swarm.</source>
+        <translation>Ein Einladungslink (rookery://join?…): Rookery bietet an, seinem Schwarm beizutreten.</translation>
     </message>
 </context>
 <context>
@@ -803,6 +1140,14 @@
         <source>Settings are kept by rookery-node, which does not answer: %1</source>
         <translation>Die Einstellungen verwaltet rookery-node, der nicht antwortet: %1</translation>
     </message>
+    <message>
+        <source>Restarting rookery-node with its data in %1…</source>
+        <translation>rookery-node wird mit seinen Daten in %1 neu gestartet…</translation>
+    </message>
+    <message>
+        <source>This PC left the job. Open an invite link to join a swarm again.</source>
+        <translation>Dieser PC hat die Aufgabe verlassen. Öffnen Sie einen Einladungslink, um wieder einem Schwarm beizutreten.</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::NodeConnection</name>
@@ -939,6 +1284,14 @@
         <source>; not available: %1</source>
         <translation>; nicht verfügbar: %1</translation>
     </message>
+    <message>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::PipelineDiagram</name>
@@ -1058,6 +1411,78 @@
     <message>
         <source>Starting with your session could not be changed: %1</source>
         <translation>Der Start mit Ihrer Sitzung konnte nicht geändert werden: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Data folder:</source>
+        <translation>&amp;Datenordner:</translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation>Datenordner</translation>
+    </message>
+    <message>
+        <source>Where rookery-node keeps this PC&apos;s keys, its settings, the contribution ledger and checkpoints. Another folder starts afresh (a new identity, an empty ledger) unless you copy the old one there; the node restarts to use it.</source>
+        <translation>Hier bewahrt rookery-node die Schlüssel dieses PCs, seine Einstellungen, das Beitragsjournal und die Checkpoints auf. Ein anderer Ordner beginnt von vorn (neue Identität, leeres Journal), außer Sie kopieren den alten dorthin; der Knoten startet dafür neu.</translation>
+    </message>
+    <message>
+        <source>C&amp;hoose…</source>
+        <translation>Aus&amp;wählen…</translation>
+    </message>
+    <message>
+        <source>Choose the data folder</source>
+        <translation>Den Datenordner auswählen</translation>
+    </message>
+    <message>
+        <source>The swarm</source>
+        <translation>Der Schwarm</translation>
+    </message>
+    <message>
+        <source>&amp;Leave this job…</source>
+        <translation>Aufgabe &amp;verlassen…</translation>
+    </message>
+    <message>
+        <source>This PC stops training for the job for good: the coordinator plans without it at once</source>
+        <translation>Dieser PC hört endgültig auf, für die Aufgabe zu trainieren: Der Koordinator plant sofort ohne ihn</translation>
+    </message>
+    <message>
+        <source>This PC volunteers for job “%1” at coordinator %2.</source>
+        <translation>Dieser PC arbeitet freiwillig für die Aufgabe „%1“ beim Koordinator %2.</translation>
+    </message>
+    <message>
+        <source>This PC talks to coordinator %1 but has joined none of its jobs.</source>
+        <translation>Dieser PC spricht mit dem Koordinator %1, ist aber keiner seiner Aufgaben beigetreten.</translation>
+    </message>
+    <message>
+        <source>This PC trains a stage of a fixed pipeline plan, without a coordinator.</source>
+        <translation>Dieser PC trainiert eine Stufe eines festen Pipeline-Plans, ohne Koordinator.</translation>
+    </message>
+    <message>
+        <source>This PC has joined no swarm: open an invite link to join one.</source>
+        <translation>Dieser PC ist keinem Schwarm beigetreten: Öffnen Sie einen Einladungslink, um einem beizutreten.</translation>
+    </message>
+    <message>
+        <source>The data folder must be a full path, such as %1.</source>
+        <translation>Der Datenordner muss ein vollständiger Pfad sein, etwa %1.</translation>
+    </message>
+    <message>
+        <source>Rookery&apos;s data folder</source>
+        <translation>Datenordner von Rookery</translation>
+    </message>
+    <message>
+        <source>Leave this job?</source>
+        <translation>Diese Aufgabe verlassen?</translation>
+    </message>
+    <message>
+        <source>This PC stops training for the job for good; its contribution so far stays counted. Rookery then joins no swarm until you open an invite link.</source>
+        <translation>Dieser PC hört endgültig auf, für die Aufgabe zu trainieren; sein bisheriger Beitrag bleibt gezählt. Rookery tritt dann keinem Schwarm bei, bis Sie einen Einladungslink öffnen.</translation>
+    </message>
+    <message>
+        <source>The node cannot leave the job: %1</source>
+        <translation>Der Knoten kann die Aufgabe nicht verlassen: %1</translation>
+    </message>
+    <message>
+        <source>Leaving the job: the node finishes its work in progress, tells the coordinator and stops.</source>
+        <translation>Die Aufgabe wird verlassen: Der Knoten beendet die laufende Arbeit, sagt dem Koordinator Bescheid und hält an.</translation>
     </message>
 </context>
 <context>
@@ -1364,10 +1789,6 @@
         <translation>Der Koordinator hat diesen PC abgewiesen</translation>
     </message>
     <message>
-        <source>%1. This PC no longer trains with the swarm; open Rookery for details.</source>
-        <translation>%1. Dieser PC trainiert nicht mehr mit dem Schwarm; Einzelheiten zeigt Rookery.</translation>
-    </message>
-    <message>
         <source>The training job ended</source>
         <translation>Der Trainingsauftrag ist beendet</translation>
     </message>
@@ -1390,6 +1811,18 @@
     <message>
         <source>End the snooze</source>
         <translation>Schlummern beenden</translation>
+    </message>
+    <message>
+        <source>The coordinator banned this PC</source>
+        <translation>Der Koordinator hat diesen PC ausgeschlossen</translation>
+    </message>
+    <message>
+        <source>Banned from the job: %1. This PC no longer trains with the swarm; open Rookery for details.</source>
+        <translation>Von der Aufgabe ausgeschlossen: %1. Dieser PC trainiert nicht mehr mit dem Schwarm; Einzelheiten zeigt Rookery.</translation>
+    </message>
+    <message>
+        <source>Refused: %1. This PC no longer trains with the swarm; open Rookery for details.</source>
+        <translation>Abgelehnt: %1. Dieser PC trainiert nicht mehr mit dem Schwarm; Einzelheiten zeigt Rookery.</translation>
     </message>
 </context>
 </TS>

@@ -144,6 +144,339 @@
     </message>
 </context>
 <context>
+    <name>Reasons</name>
+    <message>
+        <source>Measuring this PC&apos;s compute speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused: press Contribute to start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slowed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training stage %1 of %2 in pipeline %3 (%4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Volunteer of job “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Volunteer of job “%1”: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Benchmark: matrix products on %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping: saving state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot start: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Work failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>snoozed until %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>outside the hours of the schedule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>on battery</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a full-screen application runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PC is in use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PC is idle and computing while idle is off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PC is in use and the GPU is not used then</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU at %1, above %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>other programs use %1 of the CPU (resumes below %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>other programs use %1 of the CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>memory %1, more than the %2 allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PC is idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n core(s)</source>
+        <translation>
+            <numerusform>%1 of %n core</numerusform>
+            <numerusform>%1 of %n cores</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 CPU time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connecting to the coordinator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connected (version %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreachable: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>joined job “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>refused this PC: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>banned this PC from the job: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreachable: training on with the last plan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pipeline %1, stage %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for a plan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not in the plan: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>re-planning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>joining again (the coordinator restarted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>input idleness</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>full-screen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>battery</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>programs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no input for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing reports it here: the PC counts as in use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no desktop session reports it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no full-screen application</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>on mains power</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no programs listed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>none of the %n listed program(s) runs</source>
+        <translation>
+            <numerusform>none of the %n listed program runs</numerusform>
+            <numerusform>none of the %n listed programs runs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>other programs %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hottest GPU %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 resident</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compute while I use the PC</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compute while the PC is idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU cores</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use the GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The PC is idle after no input for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause while other programs use more CPU than</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause on battery</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compute only at these times (empty: any time)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Upload at most</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download at most</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause while a full-screen application runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause while these programs run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause the GPU above</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On pause, finish the micro-batches already started (peers see a clean stop)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>% of cores</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>% of the time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>% of RAM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>% (0: never)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KiB/s (0: unlimited)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>°C (0: no limit)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Rookery: lend this PC to a swarm that trains a neural network together.</source>
@@ -171,6 +504,10 @@
     </message>
     <message>
         <source>Rookery could not snooze</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An invite link to join (rookery://join?…): Rookery offers to join its swarm.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -803,6 +1140,14 @@
         <source>Settings are kept by rookery-node, which does not answer: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Restarting rookery-node with its data in %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This PC left the job. Open an invite link to join a swarm again.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::NodeConnection</name>
@@ -939,6 +1284,14 @@
         <source>; not available: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::PipelineDiagram</name>
@@ -1057,6 +1410,78 @@
     </message>
     <message>
         <source>Starting with your session could not be changed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Data folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where rookery-node keeps this PC&apos;s keys, its settings, the contribution ledger and checkpoints. Another folder starts afresh (a new identity, an empty ledger) unless you copy the old one there; the node restarts to use it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;hoose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the data folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The swarm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Leave this job…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This PC stops training for the job for good: the coordinator plans without it at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This PC volunteers for job “%1” at coordinator %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This PC talks to coordinator %1 but has joined none of its jobs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This PC trains a stage of a fixed pipeline plan, without a coordinator.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This PC has joined no swarm: open an invite link to join one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The data folder must be a full path, such as %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rookery&apos;s data folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave this job?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This PC stops training for the job for good; its contribution so far stays counted. Rookery then joins no swarm until you open an invite link.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The node cannot leave the job: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leaving the job: the node finishes its work in progress, tells the coordinator and stops.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1364,10 +1789,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1. This PC no longer trains with the swarm; open Rookery for details.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The training job ended</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1389,6 +1810,18 @@
     </message>
     <message>
         <source>End the snooze</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The coordinator banned this PC</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Banned from the job: %1. This PC no longer trains with the swarm; open Rookery for details.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refused: %1. This PC no longer trains with the swarm; open Rookery for details.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

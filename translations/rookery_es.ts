@@ -144,6 +144,339 @@
     </message>
 </context>
 <context>
+    <name>Reasons</name>
+    <message>
+        <source>Measuring this PC&apos;s compute speed</source>
+        <translation>Midiendo la velocidad de cálculo de este PC</translation>
+    </message>
+    <message>
+        <source>Paused: press Contribute to start</source>
+        <translation>En pausa: pulse Contribuir para empezar</translation>
+    </message>
+    <message>
+        <source>Slowed: %1</source>
+        <translation>Ralentizado: %1</translation>
+    </message>
+    <message>
+        <source>Paused: %1</source>
+        <translation>En pausa: %1</translation>
+    </message>
+    <message>
+        <source>Training stage %1 of %2 in pipeline %3 (%4)</source>
+        <translation>Entrenando la etapa %1 de %2 en la canalización %3 (%4)</translation>
+    </message>
+    <message>
+        <source>Volunteer of job “%1”</source>
+        <translation>Voluntario del trabajo «%1»</translation>
+    </message>
+    <message>
+        <source>Volunteer of job “%1”: %2</source>
+        <translation>Voluntario del trabajo «%1»: %2</translation>
+    </message>
+    <message>
+        <source>Benchmark: matrix products on %1</source>
+        <translation>Prueba de rendimiento: productos de matrices en %1</translation>
+    </message>
+    <message>
+        <source>Stopping: saving state</source>
+        <translation>Deteniéndose: guardando el estado</translation>
+    </message>
+    <message>
+        <source>Cannot start: %1</source>
+        <translation>No puede iniciarse: %1</translation>
+    </message>
+    <message>
+        <source>Work failed: %1</source>
+        <translation>El trabajo falló: %1</translation>
+    </message>
+    <message>
+        <source>snoozed until %1</source>
+        <translation>pospuesto hasta las %1</translation>
+    </message>
+    <message>
+        <source>outside the hours of the schedule</source>
+        <translation>fuera del horario programado</translation>
+    </message>
+    <message>
+        <source>on battery</source>
+        <translation>con batería</translation>
+    </message>
+    <message>
+        <source>%1 is running</source>
+        <translation>%1 se está ejecutando</translation>
+    </message>
+    <message>
+        <source>a full-screen application runs</source>
+        <translation>se ejecuta una aplicación a pantalla completa</translation>
+    </message>
+    <message>
+        <source>the PC is in use</source>
+        <translation>el PC está en uso</translation>
+    </message>
+    <message>
+        <source>the PC is idle and computing while idle is off</source>
+        <translation>el PC está inactivo y calcular mientras está inactivo está desactivado</translation>
+    </message>
+    <message>
+        <source>the PC is in use and the GPU is not used then</source>
+        <translation>el PC está en uso y entonces no se usa la GPU</translation>
+    </message>
+    <message>
+        <source>GPU at %1, above %2</source>
+        <translation>GPU a %1, por encima de %2</translation>
+    </message>
+    <message>
+        <source>other programs use %1 of the CPU (resumes below %2)</source>
+        <translation>otros programas usan el %1 de la CPU (se reanuda por debajo del %2)</translation>
+    </message>
+    <message>
+        <source>other programs use %1 of the CPU</source>
+        <translation>otros programas usan el %1 de la CPU</translation>
+    </message>
+    <message>
+        <source>memory %1, more than the %2 allowed</source>
+        <translation>memoria %1, más de los %2 permitidos</translation>
+    </message>
+    <message>
+        <source>the PC is idle</source>
+        <translation>el PC está inactivo</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n core(s)</source>
+        <translation>
+            <numerusform>%1 de %n núcleo</numerusform>
+            <numerusform>%1 de %n núcleos</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 CPU time</source>
+        <translation>%1 de tiempo de CPU</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message>
+        <source>connecting to the coordinator</source>
+        <translation>conectando con el coordinador</translation>
+    </message>
+    <message>
+        <source>connected (version %1)</source>
+        <translation>conectado (versión %1)</translation>
+    </message>
+    <message>
+        <source>unreachable: %1</source>
+        <translation>inaccesible: %1</translation>
+    </message>
+    <message>
+        <source>joined job “%1”</source>
+        <translation>unido al trabajo «%1»</translation>
+    </message>
+    <message>
+        <source>refused this PC: %1</source>
+        <translation>rechazó este PC: %1</translation>
+    </message>
+    <message>
+        <source>banned this PC from the job: %1</source>
+        <translation>excluyó este PC del trabajo: %1</translation>
+    </message>
+    <message>
+        <source>unreachable: training on with the last plan</source>
+        <translation>inaccesible: se sigue entrenando con el último plan</translation>
+    </message>
+    <message>
+        <source>pipeline %1, stage %2</source>
+        <translation>canalización %1, etapa %2</translation>
+    </message>
+    <message>
+        <source>waiting for a plan</source>
+        <translation>esperando un plan</translation>
+    </message>
+    <message>
+        <source>not in the plan: %1</source>
+        <translation>fuera del plan: %1</translation>
+    </message>
+    <message>
+        <source>re-planning</source>
+        <translation>replanificando</translation>
+    </message>
+    <message>
+        <source>joining again (the coordinator restarted)</source>
+        <translation>uniéndose de nuevo (el coordinador se reinició)</translation>
+    </message>
+    <message>
+        <source>input idleness</source>
+        <translation>inactividad de entrada</translation>
+    </message>
+    <message>
+        <source>full-screen</source>
+        <translation>pantalla completa</translation>
+    </message>
+    <message>
+        <source>battery</source>
+        <translation>batería</translation>
+    </message>
+    <message>
+        <source>programs</source>
+        <translation>programas</translation>
+    </message>
+    <message>
+        <source>CPU load</source>
+        <translation>carga de CPU</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>memoria</translation>
+    </message>
+    <message>
+        <source>no input for %1</source>
+        <translation>sin entrada desde hace %1</translation>
+    </message>
+    <message>
+        <source>nothing reports it here: the PC counts as in use</source>
+        <translation>aquí nada la informa: el PC cuenta como en uso</translation>
+    </message>
+    <message>
+        <source>no desktop session reports it</source>
+        <translation>ninguna sesión de escritorio lo informa</translation>
+    </message>
+    <message>
+        <source>no full-screen application</source>
+        <translation>ninguna aplicación a pantalla completa</translation>
+    </message>
+    <message>
+        <source>on mains power</source>
+        <translation>conectado a la red eléctrica</translation>
+    </message>
+    <message>
+        <source>no programs listed</source>
+        <translation>no hay programas en la lista</translation>
+    </message>
+    <message>
+        <source>running: %1</source>
+        <translation>en ejecución: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>none of the %n listed program(s) runs</source>
+        <translation>
+            <numerusform>%n programa en la lista, no se ejecuta</numerusform>
+            <numerusform>no se ejecuta ninguno de los %n programas de la lista</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>other programs %1</source>
+        <translation>otros programas %1</translation>
+    </message>
+    <message>
+        <source>hottest GPU %1</source>
+        <translation>GPU más caliente %1</translation>
+    </message>
+    <message>
+        <source>%1 resident</source>
+        <translation>%1 residentes</translation>
+    </message>
+    <message>
+        <source>Compute while I use the PC</source>
+        <translation>Calcular mientras uso el PC</translation>
+    </message>
+    <message>
+        <source>Compute while the PC is idle</source>
+        <translation>Calcular mientras el PC está inactivo</translation>
+    </message>
+    <message>
+        <source>CPU cores</source>
+        <translation>Núcleos de CPU</translation>
+    </message>
+    <message>
+        <source>CPU time</source>
+        <translation>Tiempo de CPU</translation>
+    </message>
+    <message>
+        <source>Use the GPU</source>
+        <translation>Usar la GPU</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Memoria</translation>
+    </message>
+    <message>
+        <source>The PC is idle after no input for</source>
+        <translation>El PC está inactivo tras no recibir entrada durante</translation>
+    </message>
+    <message>
+        <source>Pause while other programs use more CPU than</source>
+        <translation>Pausar mientras otros programas usen más CPU que</translation>
+    </message>
+    <message>
+        <source>Pause on battery</source>
+        <translation>Pausar con batería</translation>
+    </message>
+    <message>
+        <source>Compute only at these times (empty: any time)</source>
+        <translation>Calcular solo en estos horarios (vacío: a cualquier hora)</translation>
+    </message>
+    <message>
+        <source>Upload at most</source>
+        <translation>Subir como máximo</translation>
+    </message>
+    <message>
+        <source>Download at most</source>
+        <translation>Descargar como máximo</translation>
+    </message>
+    <message>
+        <source>Pause while a full-screen application runs</source>
+        <translation>Pausar mientras se ejecute una aplicación a pantalla completa</translation>
+    </message>
+    <message>
+        <source>Pause while these programs run</source>
+        <translation>Pausar mientras se ejecuten estos programas</translation>
+    </message>
+    <message>
+        <source>Pause the GPU above</source>
+        <translation>Pausar la GPU por encima de</translation>
+    </message>
+    <message>
+        <source>On pause, finish the micro-batches already started (peers see a clean stop)</source>
+        <translation>Al pausar, terminar los microlotes ya iniciados (los pares ven una parada limpia)</translation>
+    </message>
+    <message>
+        <source>% of cores</source>
+        <translation>% de los núcleos</translation>
+    </message>
+    <message>
+        <source>% of the time</source>
+        <translation>% del tiempo</translation>
+    </message>
+    <message>
+        <source>% of RAM</source>
+        <translation>% de la RAM</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>min</translation>
+    </message>
+    <message>
+        <source>% (0: never)</source>
+        <translation>% (0: nunca)</translation>
+    </message>
+    <message>
+        <source>KiB/s (0: unlimited)</source>
+        <translation>KiB/s (0: sin límite)</translation>
+    </message>
+    <message>
+        <source>°C (0: no limit)</source>
+        <translation>°C (0: sin límite)</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Rookery: lend this PC to a swarm that trains a neural network together.</source>
@@ -172,6 +505,10 @@
     <message>
         <source>Rookery could not snooze</source>
         <translation>Rookery no pudo posponer</translation>
+    </message>
+    <message>
+        <source>An invite link to join (rookery://join?…): Rookery offers to join its swarm.</source>
+        <translation>Un enlace de invitación (rookery://join?…): Rookery ofrece unirse a su enjambre.</translation>
     </message>
 </context>
 <context>
@@ -803,6 +1140,14 @@
         <source>Settings are kept by rookery-node, which does not answer: %1</source>
         <translation>Los ajustes los guarda rookery-node, que no responde: %1</translation>
     </message>
+    <message>
+        <source>Restarting rookery-node with its data in %1…</source>
+        <translation>Reiniciando rookery-node con sus datos en %1…</translation>
+    </message>
+    <message>
+        <source>This PC left the job. Open an invite link to join a swarm again.</source>
+        <translation>Este PC dejó el trabajo. Abra un enlace de invitación para volver a unirse a un enjambre.</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::NodeConnection</name>
@@ -939,6 +1284,14 @@
         <source>; not available: %1</source>
         <translation>; no disponibles: %1</translation>
     </message>
+    <message>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::PipelineDiagram</name>
@@ -1058,6 +1411,78 @@
     <message>
         <source>Starting with your session could not be changed: %1</source>
         <translation>No se pudo cambiar el inicio con tu sesión: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Data folder:</source>
+        <translation>Carpeta de &amp;datos:</translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation>Carpeta de datos</translation>
+    </message>
+    <message>
+        <source>Where rookery-node keeps this PC&apos;s keys, its settings, the contribution ledger and checkpoints. Another folder starts afresh (a new identity, an empty ledger) unless you copy the old one there; the node restarts to use it.</source>
+        <translation>Donde rookery-node guarda las claves de este PC, sus ajustes, el registro de contribuciones y los puntos de control. Otra carpeta empieza de cero (una identidad nueva, un registro vacío) salvo que copie allí la anterior; el nodo se reinicia para usarla.</translation>
+    </message>
+    <message>
+        <source>C&amp;hoose…</source>
+        <translation>&amp;Elegir…</translation>
+    </message>
+    <message>
+        <source>Choose the data folder</source>
+        <translation>Elegir la carpeta de datos</translation>
+    </message>
+    <message>
+        <source>The swarm</source>
+        <translation>El enjambre</translation>
+    </message>
+    <message>
+        <source>&amp;Leave this job…</source>
+        <translation>De&amp;jar este trabajo…</translation>
+    </message>
+    <message>
+        <source>This PC stops training for the job for good: the coordinator plans without it at once</source>
+        <translation>Este PC deja de entrenar para el trabajo definitivamente: el coordinador planifica sin él de inmediato</translation>
+    </message>
+    <message>
+        <source>This PC volunteers for job “%1” at coordinator %2.</source>
+        <translation>Este PC es voluntario del trabajo «%1» en el coordinador %2.</translation>
+    </message>
+    <message>
+        <source>This PC talks to coordinator %1 but has joined none of its jobs.</source>
+        <translation>Este PC habla con el coordinador %1 pero no se ha unido a ninguno de sus trabajos.</translation>
+    </message>
+    <message>
+        <source>This PC trains a stage of a fixed pipeline plan, without a coordinator.</source>
+        <translation>Este PC entrena una etapa de un plan de canalización fijo, sin coordinador.</translation>
+    </message>
+    <message>
+        <source>This PC has joined no swarm: open an invite link to join one.</source>
+        <translation>Este PC no se ha unido a ningún enjambre: abra un enlace de invitación para unirse a uno.</translation>
+    </message>
+    <message>
+        <source>The data folder must be a full path, such as %1.</source>
+        <translation>La carpeta de datos debe ser una ruta completa, como %1.</translation>
+    </message>
+    <message>
+        <source>Rookery&apos;s data folder</source>
+        <translation>Carpeta de datos de Rookery</translation>
+    </message>
+    <message>
+        <source>Leave this job?</source>
+        <translation>¿Dejar este trabajo?</translation>
+    </message>
+    <message>
+        <source>This PC stops training for the job for good; its contribution so far stays counted. Rookery then joins no swarm until you open an invite link.</source>
+        <translation>Este PC deja de entrenar para el trabajo definitivamente; su contribución hasta ahora sigue contando. Rookery no se unirá a ningún enjambre hasta que abra un enlace de invitación.</translation>
+    </message>
+    <message>
+        <source>The node cannot leave the job: %1</source>
+        <translation>El nodo no puede dejar el trabajo: %1</translation>
+    </message>
+    <message>
+        <source>Leaving the job: the node finishes its work in progress, tells the coordinator and stops.</source>
+        <translation>Dejando el trabajo: el nodo termina el trabajo en curso, avisa al coordinador y se detiene.</translation>
     </message>
 </context>
 <context>
@@ -1364,10 +1789,6 @@
         <translation>El coordinador rechazó este PC</translation>
     </message>
     <message>
-        <source>%1. This PC no longer trains with the swarm; open Rookery for details.</source>
-        <translation>%1. Este PC ya no entrena con el enjambre; abre Rookery para ver los detalles.</translation>
-    </message>
-    <message>
         <source>The training job ended</source>
         <translation>El trabajo de entrenamiento ha terminado</translation>
     </message>
@@ -1390,6 +1811,18 @@
     <message>
         <source>End the snooze</source>
         <translation>Reanudar ahora</translation>
+    </message>
+    <message>
+        <source>The coordinator banned this PC</source>
+        <translation>El coordinador excluyó este PC</translation>
+    </message>
+    <message>
+        <source>Banned from the job: %1. This PC no longer trains with the swarm; open Rookery for details.</source>
+        <translation>Excluido del trabajo: %1. Este PC ya no entrena con el enjambre; abra Rookery para ver los detalles.</translation>
+    </message>
+    <message>
+        <source>Refused: %1. This PC no longer trains with the swarm; open Rookery for details.</source>
+        <translation>Rechazado: %1. Este PC ya no entrena con el enjambre; abra Rookery para ver los detalles.</translation>
     </message>
 </context>
 </TS>

@@ -144,6 +144,339 @@
     </message>
 </context>
 <context>
+    <name>Reasons</name>
+    <message>
+        <source>Measuring this PC&apos;s compute speed</source>
+        <translation>Mesure de la vitesse de calcul de ce PC</translation>
+    </message>
+    <message>
+        <source>Paused: press Contribute to start</source>
+        <translation>En pause&#xa0;: cliquez sur Contribuer pour commencer</translation>
+    </message>
+    <message>
+        <source>Slowed: %1</source>
+        <translation>Ralenti&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>Paused: %1</source>
+        <translation>En pause&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>Training stage %1 of %2 in pipeline %3 (%4)</source>
+        <translation>Entraîne l’étage %1 sur %2 du pipeline %3 (%4)</translation>
+    </message>
+    <message>
+        <source>Volunteer of job “%1”</source>
+        <translation>Bénévole de la tâche «&#xa0;%1&#xa0;»</translation>
+    </message>
+    <message>
+        <source>Volunteer of job “%1”: %2</source>
+        <translation>Bénévole de la tâche «&#xa0;%1&#xa0;»&#xa0;: %2</translation>
+    </message>
+    <message>
+        <source>Benchmark: matrix products on %1</source>
+        <translation>Banc d’essai&#xa0;: produits de matrices sur %1</translation>
+    </message>
+    <message>
+        <source>Stopping: saving state</source>
+        <translation>Arrêt&#xa0;: enregistrement de l’état</translation>
+    </message>
+    <message>
+        <source>Cannot start: %1</source>
+        <translation>Démarrage impossible&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>Work failed: %1</source>
+        <translation>Échec du travail&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>snoozed until %1</source>
+        <translation>suspendu jusqu’à %1</translation>
+    </message>
+    <message>
+        <source>outside the hours of the schedule</source>
+        <translation>hors des heures du calendrier</translation>
+    </message>
+    <message>
+        <source>on battery</source>
+        <translation>sur batterie</translation>
+    </message>
+    <message>
+        <source>%1 is running</source>
+        <translation>%1 est en cours d’exécution</translation>
+    </message>
+    <message>
+        <source>a full-screen application runs</source>
+        <translation>une application en plein écran est ouverte</translation>
+    </message>
+    <message>
+        <source>the PC is in use</source>
+        <translation>le PC est utilisé</translation>
+    </message>
+    <message>
+        <source>the PC is idle and computing while idle is off</source>
+        <translation>le PC est inactif et le calcul pendant l’inactivité est désactivé</translation>
+    </message>
+    <message>
+        <source>the PC is in use and the GPU is not used then</source>
+        <translation>le PC est utilisé et le GPU n’est alors pas employé</translation>
+    </message>
+    <message>
+        <source>GPU at %1, above %2</source>
+        <translation>GPU à %1, au-dessus de %2</translation>
+    </message>
+    <message>
+        <source>other programs use %1 of the CPU (resumes below %2)</source>
+        <translation>d’autres programmes utilisent %1 du processeur (reprise sous %2)</translation>
+    </message>
+    <message>
+        <source>other programs use %1 of the CPU</source>
+        <translation>d’autres programmes utilisent %1 du processeur</translation>
+    </message>
+    <message>
+        <source>memory %1, more than the %2 allowed</source>
+        <translation>mémoire %1, plus que les %2 autorisés</translation>
+    </message>
+    <message>
+        <source>the PC is idle</source>
+        <translation>le PC est inactif</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n core(s)</source>
+        <translation>
+            <numerusform>%1 sur %n cœur</numerusform>
+            <numerusform>%1 sur %n cœurs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 CPU time</source>
+        <translation>%1 du temps processeur</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1&#xa0;: %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message>
+        <source>connecting to the coordinator</source>
+        <translation>connexion au coordinateur</translation>
+    </message>
+    <message>
+        <source>connected (version %1)</source>
+        <translation>connecté (version %1)</translation>
+    </message>
+    <message>
+        <source>unreachable: %1</source>
+        <translation>injoignable&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>joined job “%1”</source>
+        <translation>a rejoint la tâche «&#xa0;%1&#xa0;»</translation>
+    </message>
+    <message>
+        <source>refused this PC: %1</source>
+        <translation>a refusé ce PC&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>banned this PC from the job: %1</source>
+        <translation>a banni ce PC de la tâche&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>unreachable: training on with the last plan</source>
+        <translation>injoignable&#xa0;: l’entraînement continue avec le dernier plan</translation>
+    </message>
+    <message>
+        <source>pipeline %1, stage %2</source>
+        <translation>pipeline %1, étage %2</translation>
+    </message>
+    <message>
+        <source>waiting for a plan</source>
+        <translation>en attente d’un plan</translation>
+    </message>
+    <message>
+        <source>not in the plan: %1</source>
+        <translation>hors du plan&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>re-planning</source>
+        <translation>nouvelle planification</translation>
+    </message>
+    <message>
+        <source>joining again (the coordinator restarted)</source>
+        <translation>nouvelle adhésion (le coordinateur a redémarré)</translation>
+    </message>
+    <message>
+        <source>input idleness</source>
+        <translation>inactivité des entrées</translation>
+    </message>
+    <message>
+        <source>full-screen</source>
+        <translation>plein écran</translation>
+    </message>
+    <message>
+        <source>battery</source>
+        <translation>batterie</translation>
+    </message>
+    <message>
+        <source>programs</source>
+        <translation>programmes</translation>
+    </message>
+    <message>
+        <source>CPU load</source>
+        <translation>charge du processeur</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>mémoire</translation>
+    </message>
+    <message>
+        <source>no input for %1</source>
+        <translation>aucune saisie depuis %1</translation>
+    </message>
+    <message>
+        <source>nothing reports it here: the PC counts as in use</source>
+        <translation>rien ne la signale ici&#xa0;: le PC est considéré comme utilisé</translation>
+    </message>
+    <message>
+        <source>no desktop session reports it</source>
+        <translation>aucune session de bureau ne le signale</translation>
+    </message>
+    <message>
+        <source>no full-screen application</source>
+        <translation>aucune application en plein écran</translation>
+    </message>
+    <message>
+        <source>on mains power</source>
+        <translation>sur secteur</translation>
+    </message>
+    <message>
+        <source>no programs listed</source>
+        <translation>aucun programme indiqué</translation>
+    </message>
+    <message>
+        <source>running: %1</source>
+        <translation>en cours&#xa0;: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>none of the %n listed program(s) runs</source>
+        <translation>
+            <numerusform>%n programme indiqué, il ne tourne pas</numerusform>
+            <numerusform>aucun des %n programmes indiqués ne tourne</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>other programs %1</source>
+        <translation>autres programmes %1</translation>
+    </message>
+    <message>
+        <source>hottest GPU %1</source>
+        <translation>GPU le plus chaud %1</translation>
+    </message>
+    <message>
+        <source>%1 resident</source>
+        <translation>%1 résidents</translation>
+    </message>
+    <message>
+        <source>Compute while I use the PC</source>
+        <translation>Calculer pendant que j’utilise le PC</translation>
+    </message>
+    <message>
+        <source>Compute while the PC is idle</source>
+        <translation>Calculer quand le PC est inactif</translation>
+    </message>
+    <message>
+        <source>CPU cores</source>
+        <translation>Cœurs du processeur</translation>
+    </message>
+    <message>
+        <source>CPU time</source>
+        <translation>Temps processeur</translation>
+    </message>
+    <message>
+        <source>Use the GPU</source>
+        <translation>Utiliser le GPU</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Mémoire</translation>
+    </message>
+    <message>
+        <source>The PC is idle after no input for</source>
+        <translation>Le PC est inactif après une absence de saisie de</translation>
+    </message>
+    <message>
+        <source>Pause while other programs use more CPU than</source>
+        <translation>Mettre en pause quand d’autres programmes utilisent plus de processeur que</translation>
+    </message>
+    <message>
+        <source>Pause on battery</source>
+        <translation>Mettre en pause sur batterie</translation>
+    </message>
+    <message>
+        <source>Compute only at these times (empty: any time)</source>
+        <translation>Calculer seulement à ces heures (vide&#xa0;: à tout moment)</translation>
+    </message>
+    <message>
+        <source>Upload at most</source>
+        <translation>Envoyer au plus</translation>
+    </message>
+    <message>
+        <source>Download at most</source>
+        <translation>Recevoir au plus</translation>
+    </message>
+    <message>
+        <source>Pause while a full-screen application runs</source>
+        <translation>Mettre en pause pendant qu’une application est en plein écran</translation>
+    </message>
+    <message>
+        <source>Pause while these programs run</source>
+        <translation>Mettre en pause pendant que ces programmes tournent</translation>
+    </message>
+    <message>
+        <source>Pause the GPU above</source>
+        <translation>Mettre le GPU en pause au-dessus de</translation>
+    </message>
+    <message>
+        <source>On pause, finish the micro-batches already started (peers see a clean stop)</source>
+        <translation>À la pause, terminer les micro-lots déjà commencés (les pairs voient un arrêt propre)</translation>
+    </message>
+    <message>
+        <source>% of cores</source>
+        <translation>% des cœurs</translation>
+    </message>
+    <message>
+        <source>% of the time</source>
+        <translation>% du temps</translation>
+    </message>
+    <message>
+        <source>% of RAM</source>
+        <translation>% de la RAM</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>min</translation>
+    </message>
+    <message>
+        <source>% (0: never)</source>
+        <translation>% (0&#xa0;: jamais)</translation>
+    </message>
+    <message>
+        <source>KiB/s (0: unlimited)</source>
+        <translation>Kio/s (0&#xa0;: illimité)</translation>
+    </message>
+    <message>
+        <source>°C (0: no limit)</source>
+        <translation>°C (0&#xa0;: aucune limite)</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Rookery: lend this PC to a swarm that trains a neural network together.</source>
@@ -172,6 +505,10 @@
     <message>
         <source>Rookery could not snooze</source>
         <translation>Rookery n’a pas pu se suspendre</translation>
+    </message>
+    <message>
+        <source>An invite link to join (rookery://join?…): Rookery offers to join its swarm.</source>
+        <translation>Un lien d’invitation (rookery://join?…)&#xa0;: Rookery propose de rejoindre son essaim.</translation>
     </message>
 </context>
 <context>
@@ -803,6 +1140,14 @@
         <source>Settings are kept by rookery-node, which does not answer: %1</source>
         <translation>Les paramètres sont gérés par rookery-node, qui ne répond pas&#xa0;: %1</translation>
     </message>
+    <message>
+        <source>Restarting rookery-node with its data in %1…</source>
+        <translation>Redémarrage de rookery-node avec ses données dans %1…</translation>
+    </message>
+    <message>
+        <source>This PC left the job. Open an invite link to join a swarm again.</source>
+        <translation>Ce PC a quitté la tâche. Ouvrez un lien d’invitation pour rejoindre de nouveau un essaim.</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::NodeConnection</name>
@@ -939,6 +1284,14 @@
         <source>; not available: %1</source>
         <translation>&#xa0;; indisponibles&#xa0;: %1</translation>
     </message>
+    <message>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1&#xa0;: %2</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::PipelineDiagram</name>
@@ -1058,6 +1411,78 @@
     <message>
         <source>Starting with your session could not be changed: %1</source>
         <translation>Le démarrage avec votre session n’a pas pu être modifié&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Data folder:</source>
+        <translation>Dossier de &amp;données&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation>Dossier de données</translation>
+    </message>
+    <message>
+        <source>Where rookery-node keeps this PC&apos;s keys, its settings, the contribution ledger and checkpoints. Another folder starts afresh (a new identity, an empty ledger) unless you copy the old one there; the node restarts to use it.</source>
+        <translation>L’endroit où rookery-node garde les clés de ce PC, ses réglages, le registre des contributions et les points de reprise. Un autre dossier repart de zéro (nouvelle identité, registre vide) à moins d’y copier l’ancien{N}; le nœud redémarre pour l’utiliser.</translation>
+    </message>
+    <message>
+        <source>C&amp;hoose…</source>
+        <translation>&amp;Choisir…</translation>
+    </message>
+    <message>
+        <source>Choose the data folder</source>
+        <translation>Choisir le dossier de données</translation>
+    </message>
+    <message>
+        <source>The swarm</source>
+        <translation>L’essaim</translation>
+    </message>
+    <message>
+        <source>&amp;Leave this job…</source>
+        <translation>&amp;Quitter cette tâche…</translation>
+    </message>
+    <message>
+        <source>This PC stops training for the job for good: the coordinator plans without it at once</source>
+        <translation>Ce PC cesse pour de bon d’entraîner pour la tâche&#xa0;: le coordinateur planifie aussitôt sans lui</translation>
+    </message>
+    <message>
+        <source>This PC volunteers for job “%1” at coordinator %2.</source>
+        <translation>Ce PC est bénévole pour la tâche «&#xa0;%1&#xa0;» auprès du coordinateur %2.</translation>
+    </message>
+    <message>
+        <source>This PC talks to coordinator %1 but has joined none of its jobs.</source>
+        <translation>Ce PC communique avec le coordinateur %1 mais n’a rejoint aucune de ses tâches.</translation>
+    </message>
+    <message>
+        <source>This PC trains a stage of a fixed pipeline plan, without a coordinator.</source>
+        <translation>Ce PC entraîne un étage d’un plan de pipeline fixe, sans coordinateur.</translation>
+    </message>
+    <message>
+        <source>This PC has joined no swarm: open an invite link to join one.</source>
+        <translation>Ce PC n’a rejoint aucun essaim&#xa0;: ouvrez un lien d’invitation pour en rejoindre un.</translation>
+    </message>
+    <message>
+        <source>The data folder must be a full path, such as %1.</source>
+        <translation>Le dossier de données doit être un chemin complet, comme %1.</translation>
+    </message>
+    <message>
+        <source>Rookery&apos;s data folder</source>
+        <translation>Dossier de données de Rookery</translation>
+    </message>
+    <message>
+        <source>Leave this job?</source>
+        <translation>Quitter cette tâche&#xa0;?</translation>
+    </message>
+    <message>
+        <source>This PC stops training for the job for good; its contribution so far stays counted. Rookery then joins no swarm until you open an invite link.</source>
+        <translation>Ce PC cesse pour de bon d’entraîner pour la tâche&#xa0;; sa contribution jusqu’ici reste comptée. Rookery ne rejoint ensuite aucun essaim tant que vous n’ouvrez pas de lien d’invitation.</translation>
+    </message>
+    <message>
+        <source>The node cannot leave the job: %1</source>
+        <translation>Le nœud ne peut pas quitter la tâche&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>Leaving the job: the node finishes its work in progress, tells the coordinator and stops.</source>
+        <translation>Départ de la tâche&#xa0;: le nœud termine le travail en cours, prévient le coordinateur et s’arrête.</translation>
     </message>
 </context>
 <context>
@@ -1364,10 +1789,6 @@
         <translation>Le coordinateur a refusé ce PC</translation>
     </message>
     <message>
-        <source>%1. This PC no longer trains with the swarm; open Rookery for details.</source>
-        <translation>%1. Ce PC ne participe plus à l’entraînement de l’essaim&#xa0;; ouvrez Rookery pour en savoir plus.</translation>
-    </message>
-    <message>
         <source>The training job ended</source>
         <translation>La tâche d’entraînement est terminée</translation>
     </message>
@@ -1390,6 +1811,18 @@
     <message>
         <source>End the snooze</source>
         <translation>Terminer la suspension</translation>
+    </message>
+    <message>
+        <source>The coordinator banned this PC</source>
+        <translation>Le coordinateur a banni ce PC</translation>
+    </message>
+    <message>
+        <source>Banned from the job: %1. This PC no longer trains with the swarm; open Rookery for details.</source>
+        <translation>Banni de la tâche&#xa0;: %1. Ce PC n’entraîne plus avec l’essaim&#xa0;; ouvrez Rookery pour les détails.</translation>
+    </message>
+    <message>
+        <source>Refused: %1. This PC no longer trains with the swarm; open Rookery for details.</source>
+        <translation>Refusé&#xa0;: %1. Ce PC n’entraîne plus avec l’essaim&#xa0;; ouvrez Rookery pour les détails.</translation>
     </message>
 </context>
 </TS>

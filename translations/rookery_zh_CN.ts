@@ -144,6 +144,337 @@
     </message>
 </context>
 <context>
+    <name>Reasons</name>
+    <message>
+        <source>Measuring this PC&apos;s compute speed</source>
+        <translation>正在测量这台电脑的计算速度</translation>
+    </message>
+    <message>
+        <source>Paused: press Contribute to start</source>
+        <translation>已暂停：点击“贡献算力”开始</translation>
+    </message>
+    <message>
+        <source>Slowed: %1</source>
+        <translation>已降速：%1</translation>
+    </message>
+    <message>
+        <source>Paused: %1</source>
+        <translation>已暂停：%1</translation>
+    </message>
+    <message>
+        <source>Training stage %1 of %2 in pipeline %3 (%4)</source>
+        <translation>正在训练流水线 %3 的第 %1 阶段（共 %2 个）（%4）</translation>
+    </message>
+    <message>
+        <source>Volunteer of job “%1”</source>
+        <translation>任务“%1”的志愿者</translation>
+    </message>
+    <message>
+        <source>Volunteer of job “%1”: %2</source>
+        <translation>任务“%1”的志愿者：%2</translation>
+    </message>
+    <message>
+        <source>Benchmark: matrix products on %1</source>
+        <translation>基准测试：在 %1 上计算矩阵乘积</translation>
+    </message>
+    <message>
+        <source>Stopping: saving state</source>
+        <translation>正在停止：保存状态</translation>
+    </message>
+    <message>
+        <source>Cannot start: %1</source>
+        <translation>无法启动：%1</translation>
+    </message>
+    <message>
+        <source>Work failed: %1</source>
+        <translation>工作失败：%1</translation>
+    </message>
+    <message>
+        <source>snoozed until %1</source>
+        <translation>暂停到 %1</translation>
+    </message>
+    <message>
+        <source>outside the hours of the schedule</source>
+        <translation>不在计划的时间段内</translation>
+    </message>
+    <message>
+        <source>on battery</source>
+        <translation>使用电池供电</translation>
+    </message>
+    <message>
+        <source>%1 is running</source>
+        <translation>%1 正在运行</translation>
+    </message>
+    <message>
+        <source>a full-screen application runs</source>
+        <translation>有全屏应用程序在运行</translation>
+    </message>
+    <message>
+        <source>the PC is in use</source>
+        <translation>电脑正在使用中</translation>
+    </message>
+    <message>
+        <source>the PC is idle and computing while idle is off</source>
+        <translation>电脑空闲，但空闲时计算已关闭</translation>
+    </message>
+    <message>
+        <source>the PC is in use and the GPU is not used then</source>
+        <translation>电脑正在使用中，此时不使用 GPU</translation>
+    </message>
+    <message>
+        <source>GPU at %1, above %2</source>
+        <translation>GPU 温度 %1，高于 %2</translation>
+    </message>
+    <message>
+        <source>other programs use %1 of the CPU (resumes below %2)</source>
+        <translation>其他程序占用 %1 的 CPU（低于 %2 时恢复）</translation>
+    </message>
+    <message>
+        <source>other programs use %1 of the CPU</source>
+        <translation>其他程序占用 %1 的 CPU</translation>
+    </message>
+    <message>
+        <source>memory %1, more than the %2 allowed</source>
+        <translation>内存 %1，超过允许的 %2</translation>
+    </message>
+    <message>
+        <source>the PC is idle</source>
+        <translation>电脑空闲</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n core(s)</source>
+        <translation>
+            <numerusform>%1 / %n 个核心</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 CPU time</source>
+        <translation>%1 CPU 时间</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>connecting to the coordinator</source>
+        <translation>正在连接协调器</translation>
+    </message>
+    <message>
+        <source>connected (version %1)</source>
+        <translation>已连接（版本 %1）</translation>
+    </message>
+    <message>
+        <source>unreachable: %1</source>
+        <translation>无法连接：%1</translation>
+    </message>
+    <message>
+        <source>joined job “%1”</source>
+        <translation>已加入任务“%1”</translation>
+    </message>
+    <message>
+        <source>refused this PC: %1</source>
+        <translation>拒绝了这台电脑：%1</translation>
+    </message>
+    <message>
+        <source>banned this PC from the job: %1</source>
+        <translation>已禁止这台电脑参与该任务：%1</translation>
+    </message>
+    <message>
+        <source>unreachable: training on with the last plan</source>
+        <translation>无法连接：按上一个计划继续训练</translation>
+    </message>
+    <message>
+        <source>pipeline %1, stage %2</source>
+        <translation>流水线 %1，第 %2 阶段</translation>
+    </message>
+    <message>
+        <source>waiting for a plan</source>
+        <translation>正在等待计划</translation>
+    </message>
+    <message>
+        <source>not in the plan: %1</source>
+        <translation>不在计划中：%1</translation>
+    </message>
+    <message>
+        <source>re-planning</source>
+        <translation>正在重新规划</translation>
+    </message>
+    <message>
+        <source>joining again (the coordinator restarted)</source>
+        <translation>正在重新加入（协调器已重启）</translation>
+    </message>
+    <message>
+        <source>input idleness</source>
+        <translation>输入空闲</translation>
+    </message>
+    <message>
+        <source>full-screen</source>
+        <translation>全屏</translation>
+    </message>
+    <message>
+        <source>battery</source>
+        <translation>电池</translation>
+    </message>
+    <message>
+        <source>programs</source>
+        <translation>程序</translation>
+    </message>
+    <message>
+        <source>CPU load</source>
+        <translation>CPU 负载</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>no input for %1</source>
+        <translation>已 %1 无输入</translation>
+    </message>
+    <message>
+        <source>nothing reports it here: the PC counts as in use</source>
+        <translation>此处无来源报告：电脑视为使用中</translation>
+    </message>
+    <message>
+        <source>no desktop session reports it</source>
+        <translation>没有桌面会话报告</translation>
+    </message>
+    <message>
+        <source>no full-screen application</source>
+        <translation>没有全屏应用程序</translation>
+    </message>
+    <message>
+        <source>on mains power</source>
+        <translation>使用电源供电</translation>
+    </message>
+    <message>
+        <source>no programs listed</source>
+        <translation>未列出程序</translation>
+    </message>
+    <message>
+        <source>running: %1</source>
+        <translation>正在运行：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>none of the %n listed program(s) runs</source>
+        <translation>
+            <numerusform>列出的 %n 个程序都没有运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>other programs %1</source>
+        <translation>其他程序 %1</translation>
+    </message>
+    <message>
+        <source>hottest GPU %1</source>
+        <translation>最热的 GPU %1</translation>
+    </message>
+    <message>
+        <source>%1 resident</source>
+        <translation>常驻内存 %1</translation>
+    </message>
+    <message>
+        <source>Compute while I use the PC</source>
+        <translation>我使用电脑时也计算</translation>
+    </message>
+    <message>
+        <source>Compute while the PC is idle</source>
+        <translation>电脑空闲时计算</translation>
+    </message>
+    <message>
+        <source>CPU cores</source>
+        <translation>CPU 核心</translation>
+    </message>
+    <message>
+        <source>CPU time</source>
+        <translation>CPU 时间</translation>
+    </message>
+    <message>
+        <source>Use the GPU</source>
+        <translation>使用 GPU</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>The PC is idle after no input for</source>
+        <translation>无输入多长时间后电脑视为空闲</translation>
+    </message>
+    <message>
+        <source>Pause while other programs use more CPU than</source>
+        <translation>其他程序的 CPU 占用超过此值时暂停</translation>
+    </message>
+    <message>
+        <source>Pause on battery</source>
+        <translation>使用电池时暂停</translation>
+    </message>
+    <message>
+        <source>Compute only at these times (empty: any time)</source>
+        <translation>仅在这些时间计算（留空：任何时间）</translation>
+    </message>
+    <message>
+        <source>Upload at most</source>
+        <translation>上传上限</translation>
+    </message>
+    <message>
+        <source>Download at most</source>
+        <translation>下载上限</translation>
+    </message>
+    <message>
+        <source>Pause while a full-screen application runs</source>
+        <translation>有全屏应用程序运行时暂停</translation>
+    </message>
+    <message>
+        <source>Pause while these programs run</source>
+        <translation>这些程序运行时暂停</translation>
+    </message>
+    <message>
+        <source>Pause the GPU above</source>
+        <translation>GPU 温度高于此值时暂停</translation>
+    </message>
+    <message>
+        <source>On pause, finish the micro-batches already started (peers see a clean stop)</source>
+        <translation>暂停时先完成已开始的微批次（对等节点看到干净的停止）</translation>
+    </message>
+    <message>
+        <source>% of cores</source>
+        <translation>% 的核心</translation>
+    </message>
+    <message>
+        <source>% of the time</source>
+        <translation>% 的时间</translation>
+    </message>
+    <message>
+        <source>% of RAM</source>
+        <translation>% 的内存</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>分钟</translation>
+    </message>
+    <message>
+        <source>% (0: never)</source>
+        <translation>%（0：从不）</translation>
+    </message>
+    <message>
+        <source>KiB/s (0: unlimited)</source>
+        <translation>KiB/s（0：不限）</translation>
+    </message>
+    <message>
+        <source>°C (0: no limit)</source>
+        <translation>°C（0：不限）</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Rookery: lend this PC to a swarm that trains a neural network together.</source>
@@ -172,6 +503,10 @@
     <message>
         <source>Rookery could not snooze</source>
         <translation>Rookery 无法暂停</translation>
+    </message>
+    <message>
+        <source>An invite link to join (rookery://join?…): Rookery offers to join its swarm.</source>
+        <translation>邀请链接（rookery://join?…）：Rookery 会提议加入它的蜂群。</translation>
     </message>
 </context>
 <context>
@@ -797,6 +1132,14 @@
         <source>Settings are kept by rookery-node, which does not answer: %1</source>
         <translation>设置由 rookery-node 保存，但它没有应答：%1</translation>
     </message>
+    <message>
+        <source>Restarting rookery-node with its data in %1…</source>
+        <translation>正在以 %1 中的数据重新启动 rookery-node…</translation>
+    </message>
+    <message>
+        <source>This PC left the job. Open an invite link to join a swarm again.</source>
+        <translation>这台电脑已退出该任务。打开邀请链接即可再次加入蜂群。</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::NodeConnection</name>
@@ -932,6 +1275,14 @@
         <source>; not available: %1</source>
         <translation>；不可用：%1</translation>
     </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::PipelineDiagram</name>
@@ -1050,6 +1401,78 @@
     <message>
         <source>Starting with your session could not be changed: %1</source>
         <translation>无法更改随会话启动：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Data folder:</source>
+        <translation>数据文件夹(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation>数据文件夹</translation>
+    </message>
+    <message>
+        <source>Where rookery-node keeps this PC&apos;s keys, its settings, the contribution ledger and checkpoints. Another folder starts afresh (a new identity, an empty ledger) unless you copy the old one there; the node restarts to use it.</source>
+        <translation>rookery-node 在此保存这台电脑的密钥、设置、贡献账本和检查点。换一个文件夹会从头开始（新的身份、空的账本），除非你把旧文件夹复制过去；节点会重新启动以使用它。</translation>
+    </message>
+    <message>
+        <source>C&amp;hoose…</source>
+        <translation>选择(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Choose the data folder</source>
+        <translation>选择数据文件夹</translation>
+    </message>
+    <message>
+        <source>The swarm</source>
+        <translation>蜂群</translation>
+    </message>
+    <message>
+        <source>&amp;Leave this job…</source>
+        <translation>退出此任务(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>This PC stops training for the job for good: the coordinator plans without it at once</source>
+        <translation>这台电脑将永久停止为该任务训练：协调器会立即在没有它的情况下规划</translation>
+    </message>
+    <message>
+        <source>This PC volunteers for job “%1” at coordinator %2.</source>
+        <translation>这台电脑在协调器 %2 上为任务“%1”贡献算力。</translation>
+    </message>
+    <message>
+        <source>This PC talks to coordinator %1 but has joined none of its jobs.</source>
+        <translation>这台电脑与协调器 %1 通信，但没有加入它的任何任务。</translation>
+    </message>
+    <message>
+        <source>This PC trains a stage of a fixed pipeline plan, without a coordinator.</source>
+        <translation>这台电脑在没有协调器的情况下训练固定流水线计划中的一个阶段。</translation>
+    </message>
+    <message>
+        <source>This PC has joined no swarm: open an invite link to join one.</source>
+        <translation>这台电脑没有加入任何蜂群：打开邀请链接即可加入。</translation>
+    </message>
+    <message>
+        <source>The data folder must be a full path, such as %1.</source>
+        <translation>数据文件夹必须是完整路径，例如 %1。</translation>
+    </message>
+    <message>
+        <source>Rookery&apos;s data folder</source>
+        <translation>Rookery 的数据文件夹</translation>
+    </message>
+    <message>
+        <source>Leave this job?</source>
+        <translation>退出此任务？</translation>
+    </message>
+    <message>
+        <source>This PC stops training for the job for good; its contribution so far stays counted. Rookery then joins no swarm until you open an invite link.</source>
+        <translation>这台电脑将永久停止为该任务训练；到目前为止的贡献仍然计入。在你打开邀请链接之前，Rookery 不会加入任何蜂群。</translation>
+    </message>
+    <message>
+        <source>The node cannot leave the job: %1</source>
+        <translation>节点无法退出该任务：%1</translation>
+    </message>
+    <message>
+        <source>Leaving the job: the node finishes its work in progress, tells the coordinator and stops.</source>
+        <translation>正在退出任务：节点会完成进行中的工作，通知协调器，然后停止。</translation>
     </message>
 </context>
 <context>
@@ -1352,10 +1775,6 @@
         <translation>协调器拒绝了这台电脑</translation>
     </message>
     <message>
-        <source>%1. This PC no longer trains with the swarm; open Rookery for details.</source>
-        <translation>%1。这台电脑不再与蜂群一起训练；打开 Rookery 查看详情。</translation>
-    </message>
-    <message>
         <source>The training job ended</source>
         <translation>训练任务已结束</translation>
     </message>
@@ -1378,6 +1797,18 @@
     <message>
         <source>End the snooze</source>
         <translation>结束暂停</translation>
+    </message>
+    <message>
+        <source>The coordinator banned this PC</source>
+        <translation>协调器禁止了这台电脑</translation>
+    </message>
+    <message>
+        <source>Banned from the job: %1. This PC no longer trains with the swarm; open Rookery for details.</source>
+        <translation>已被禁止参与该任务：%1。这台电脑不再与蜂群一起训练；打开 Rookery 查看详情。</translation>
+    </message>
+    <message>
+        <source>Refused: %1. This PC no longer trains with the swarm; open Rookery for details.</source>
+        <translation>已被拒绝：%1。这台电脑不再与蜂群一起训练；打开 Rookery 查看详情。</translation>
     </message>
 </context>
 </TS>

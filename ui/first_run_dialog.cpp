@@ -49,6 +49,12 @@ void saveDemo(QSettings& settings, const InviteLink& invite) {
   settings.sync();
 }
 
+void forgetSwarm(QSettings& settings) {
+  settings.remove(kInviteKey);
+  settings.remove(kDemoKey);
+  settings.sync();
+}
+
 bool nodeHasSwarm(const wire::pb::NodeSnapshot& s) { return !s.coordinator().endpoint().empty() || s.has_stage(); }
 
 bool firstRunNeeded(const QProcessEnvironment& env, const QSettings& settings, const wire::pb::NodeSnapshot* node) {
@@ -59,7 +65,7 @@ bool firstRunNeeded(const QProcessEnvironment& env, const QSettings& settings, c
 
 FirstRunDialog::FirstRunDialog(Options options, QWidget* parent) : QDialog(parent), options_(std::move(options)) {
   setObjectName(QStringLiteral("firstRunDialog"));
-  setWindowTitle(tr("Welcome to Rookery"));
+  setWindowTitle(options_.title.isEmpty() ? tr("Welcome to Rookery") : options_.title);
   auto* layout = new QVBoxLayout(this);
 
   auto* heading = new QLabel(tr("Join a training swarm"), this);

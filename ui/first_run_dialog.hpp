@@ -38,6 +38,8 @@ void saveInvite(QSettings& settings, const InviteLink& invite);
 // The demo swarm was chosen (its invite is saved too): start it again at each launch.
 bool savedDemo(const QSettings& settings);
 void saveDemo(QSettings& settings, const InviteLink& invite);
+// The user left the job: no swarm is joined at the next launches (the first run offers one).
+void forgetSwarm(QSettings& settings);
 // The running node (when one answered) already has a swarm: a coordinator or a stage.
 bool nodeHasSwarm(const wire::pb::NodeSnapshot& snapshot);
 bool firstRunNeeded(const QProcessEnvironment& env, const QSettings& settings,
@@ -54,6 +56,7 @@ class FirstRunDialog : public QDialog {
     // demo offered.
     std::function<std::optional<InviteLink>(QString* error)> start_demo;
     QString link;  // prefilled invite link
+    QString title;  // the window's title (empty: the first run's welcome)
   };
   enum class Choice { None, Demo, Invite };
 

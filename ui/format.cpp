@@ -80,8 +80,9 @@ QString Format::blas(const std::string& description) {
   return name;
 }
 
-QString Format::sentence(const std::string& text) {
-  QString s = QString::fromStdString(text);
+QString Format::sentence(const std::string& text) { return sentence(QString::fromStdString(text)); }
+
+QString Format::sentence(QString s) {
   if (!s.isEmpty()) s[0] = s[0].toUpper();
   return s;
 }

@@ -29,6 +29,7 @@ class Format {
   static QString blas(const std::string& description);
   // Text from the node ("paused: press Contribute"), with a capital first letter.
   static QString sentence(const std::string& text);
+  static QString sentence(QString text);
   // The node's state in words; `connected` false means no node answers.
   static QString state(wire::pb::NodeState state, bool connected);
 };

@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QElapsedTimer>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -20,6 +21,7 @@
 #include "ui/cards/node_state_card.hpp"
 #include "ui/cards/swarm_card.hpp"
 #include "ui/cards/training_card.hpp"
+#include "ui/first_run_dialog.hpp"
 #include "ui/format.hpp"
 #include "ui/node_connection.hpp"
 #include "ui/node_launcher.hpp"
@@ -178,7 +180,43 @@ void MainWindow::openSettings() {
     return;
   }
   connect(dialog, &QDialog::accepted, this, [this] { node_.refresh(); });
+  connect(dialog, &SettingsDialog::dataFolderChanged, this, [this](const QString& dir) {
+    NodeLauncher::setChosenDataDir(dir);
+    if (!launcher_) return;
+    showNotice(tr("Restarting rookery-node with its data in %1…").arg(dir));
+    restartNode(NodeLauncher::withDataDir(launcher_->extraArguments(), dir),
+                node_.isConnected() && node_.snapshot().state() == wire::pb::CONTRIBUTING);
+  });
+  connect(dialog, &SettingsDialog::leftJob, this, [this] {
+    QSettings settings;
+    forgetSwarm(settings);
+    showNotice(tr("This PC left the job. Open an invite link to join a swarm again."));
+    if (launcher_) restartNode(NodeLauncher::withoutSwarm(launcher_->extraArguments()), false);
+  });
+  settings_dialog_ = dialog;
   dialog->open();
+}
+
+SettingsDialog* MainWindow::settingsDialog() const { return settings_dialog_.data(); }
+
+void MainWindow::restartNode(const QStringList& arguments, bool contribute) {
+  if (!launcher_) return;
+  launcher_->setExtraArguments(arguments);
+  if (node_.isConnected() || node_.refresh()) node_.quit();
+  // Started again once the node has gone (it saves its state first), at most 20 s later.
+  auto* poll = new QTimer(this);
+  auto* waited = new QElapsedTimer;
+  waited->start();
+  connect(poll, &QTimer::timeout, this, [this, poll, waited, contribute] {
+    // Gone: its sockets closed and its process ended (a launch counts as pending while its
+    // process lives, and would keep the new one from starting).
+    if ((node_.isConnected() || node_.refresh() || launcher_->launchPending()) && waited->elapsed() < 20000) return;
+    poll->stop();
+    poll->deleteLater();
+    delete waited;
+    launcher_->ensureRunning(contribute);
+  });
+  poll->start(200);
 }
 
 void MainWindow::addCard(Card* card, int column_span) {

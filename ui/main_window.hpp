@@ -3,6 +3,7 @@
 // of cards (node state, device, place in the swarm, training, contribution). It shows what the node
 // reports and sends the user's commands to it; it never trains anything itself.
 #include <QMainWindow>
+#include <QPointer>
 
 #include "rookery/control.pb.h"
 
@@ -24,6 +25,7 @@ class TrainingCard;
 class TrayIcon;
 class PresenceReporter;
 class Card;
+class SettingsDialog;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -44,6 +46,8 @@ class MainWindow : public QMainWindow {
   ContributionCard* contributionCard() const { return contribution_card_; }
   TrayIcon* tray() const { return tray_; }
   QPushButton* settingsButton() const { return settings_button_; }
+  // The settings dialog open now (null when none).
+  SettingsDialog* settingsDialog() const;
   PresenceReporter* presenceReporter() const { return presence_; }
   bool isQuitting() const { return quitting_; }
 
@@ -58,6 +62,9 @@ class MainWindow : public QMainWindow {
   void openSettings();
   // Stops the node (bounded wait, with progress shown), then emits finished().
   void quitRookery();
+  // Stops the node (unless it is stopping by itself) and starts it again with `arguments`
+  // (another data folder, no swarm after leaving the job), contributing when asked.
+  void restartNode(const QStringList& arguments, bool contribute);
 
  Q_SIGNALS:
   // The GUI is done: the node has stopped (or was left running on purpose). The
@@ -97,6 +104,7 @@ class MainWindow : public QMainWindow {
   QString launch_problem_;
   bool quitting_ = false;
   bool finished_ = false;
+  QPointer<SettingsDialog> settings_dialog_;
 };
 
 }  // namespace rookery::ui

@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -88,6 +89,52 @@ QStringList NodeLauncher::argumentsFrom(const QString& node_args, const QString&
   });
   if (!data_dir.isEmpty() && !has_data_dir) args << QStringLiteral("--data-dir") << data_dir;
   return args;
+}
+
+namespace {
+// Removes `option` and its value ("--opt value" or "--opt=value") from `args`.
+void removeOption(QStringList& args, const QString& option) {
+  for (int i = 0; i < args.size();) {
+    if (args[i] == option) {
+      args.remove(i, std::min<qsizetype>(2, args.size() - i));
+    } else if (args[i].startsWith(option + QLatin1Char('='))) {
+      args.remove(i);
+    } else {
+      ++i;
+    }
+  }
+}
+}  // namespace
+
+QStringList NodeLauncher::withDataDir(QStringList args, const QString& data_dir) {
+  removeOption(args, QStringLiteral("--data-dir"));
+  if (!data_dir.isEmpty()) args << QStringLiteral("--data-dir") << data_dir;
+  return args;
+}
+
+QStringList NodeLauncher::withoutSwarm(const QStringList& args) {
+  QStringList out = args;
+  for (const char* option : {"--join", "--coordinator", "--coordinator-key", "--invite-token", "--host", "--plan",
+                             "--stage", "--max-micro-batches"}) {
+    removeOption(out, QString::fromLatin1(option));
+  }
+  return out;
+}
+
+QString NodeLauncher::chosenDataDir() {
+  const QString env = qEnvironmentVariable("ROOKERY_DATA_DIR");
+  if (!env.isEmpty()) return env;
+  return QSettings().value(QStringLiteral("node/data_dir")).toString();
+}
+
+void NodeLauncher::setChosenDataDir(const QString& data_dir) {
+  QSettings settings;
+  if (data_dir.isEmpty()) {
+    settings.remove(QStringLiteral("node/data_dir"));
+  } else {
+    settings.setValue(QStringLiteral("node/data_dir"), data_dir);
+  }
+  settings.sync();
 }
 
 bool NodeLauncher::launchPending() const {

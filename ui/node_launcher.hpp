@@ -33,12 +33,24 @@ class NodeLauncher : public QObject {
   // a shell would ("--plan '/my plans/p.json' --stage 0"), then --data-dir `data_dir`
   // ($ROOKERY_DATA_DIR) unless the arguments name one already or it is empty.
   static QStringList argumentsFrom(const QString& node_args, const QString& data_dir);
+  // `args` with --data-dir `data_dir` (replacing any there).
+  static QStringList withDataDir(QStringList args, const QString& data_dir);
+  // `args` without the options that name a swarm (--join, --coordinator, --coordinator-key,
+  // --invite-token, --host, --plan, --stage and their values).
+  static QStringList withoutSwarm(const QStringList& args);
+  // The data folder the user chose in Settings (empty: the node's default); $ROOKERY_DATA_DIR
+  // comes first when set.
+  static QString chosenDataDir();
+  static void setChosenDataDir(const QString& data_dir);
 
   // The explicit path when given, else $ROOKERY_NODE_BIN, else rookery-node beside this
   // executable, else rookery-node on PATH. Empty when none is found.
   static QString findNodeProgram(const QString& explicit_program = {});
 
   QString program() const { return program_; }
+  // The node's arguments for its next start (another swarm, another data folder).
+  QStringList extraArguments() const { return options_.extra_arguments; }
+  void setExtraArguments(const QStringList& arguments) { options_.extra_arguments = arguments; }
   int launches() const { return launches_; }
   qint64 lastLaunchedPid() const { return last_pid_; }
   bool launchPending() const;

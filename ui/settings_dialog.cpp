@@ -2,6 +2,10 @@
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QMessageBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
@@ -13,6 +17,7 @@
 #include "control/control_client.hpp"
 #include "ui/app_resources.hpp"
 #include "ui/autostart.hpp"
+#include "ui/reasons.hpp"
 
 namespace rookery::ui {
 
@@ -34,6 +39,39 @@ SettingsDialog::SettingsDialog(std::filesystem::path runtime_dir, QWidget* paren
   autostart_->setToolTip(tr("Open Rookery in the tray when you log in (%1)").arg(Autostart::location()));
   autostart_->setChecked(Autostart::isEnabled());
   session_form->addWidget(autostart_);
+  auto* data_label = new QLabel(tr("&Data folder:"), session);
+  data_dir_ = new QLineEdit(session);
+  data_dir_->setObjectName(QStringLiteral("dataFolder"));
+  data_dir_->setAccessibleName(tr("Data folder"));
+  const QString about_data = tr("Where rookery-node keeps this PC's keys, its settings, the contribution ledger and "
+                                "checkpoints. Another folder starts afresh (a new identity, an empty ledger) unless you "
+                                "copy the old one there; the node restarts to use it.");
+  data_dir_->setToolTip(about_data);
+  data_dir_->setAccessibleDescription(about_data);
+  data_label->setBuddy(data_dir_);
+  auto* choose = new QPushButton(tr("C&hoose…"), session);
+  choose->setObjectName(QStringLiteral("chooseDataFolder"));
+  choose->setAccessibleDescription(tr("Choose the data folder"));
+  connect(choose, &QPushButton::clicked, this, &SettingsDialog::chooseDataFolder);
+  auto* data_row = new QHBoxLayout;
+  data_row->addWidget(data_label);
+  data_row->addWidget(data_dir_, 1);
+  data_row->addWidget(choose);
+  session_form->addLayout(data_row);
+  auto* swarm_box = new QGroupBox(tr("The swarm"), this);
+  swarm_box->setObjectName(QStringLiteral("settingsGroup_swarm"));
+  auto* swarm_layout = new QHBoxLayout(swarm_box);
+  swarm_ = new QLabel(swarm_box);
+  swarm_->setObjectName(QStringLiteral("swarmDescription"));
+  swarm_->setWordWrap(true);
+  leave_button_ = new QPushButton(tr("&Leave this job…"), swarm_box);
+  leave_button_->setObjectName(QStringLiteral("leaveJobButton"));
+  leave_button_->setAccessibleDescription(
+      tr("This PC stops training for the job for good: the coordinator plans without it at once"));
+  leave_button_->setEnabled(false);
+  connect(leave_button_, &QPushButton::clicked, this, [this] { leaveJob(true); });
+  swarm_layout->addWidget(swarm_, 1);
+  swarm_layout->addWidget(leave_button_, 0, Qt::AlignVCenter);
   error_ = new QLabel(this);
   error_->setObjectName(QStringLiteral("settingsError"));
   error_->setWordWrap(true);
@@ -50,6 +88,7 @@ SettingsDialog::SettingsDialog(std::filesystem::path runtime_dir, QWidget* paren
   layout->addWidget(form_host_);
   layout->addWidget(createLanguageChooser(this));  // appearance/language, saved with the dialog
   layout->addWidget(session);
+  layout->addWidget(swarm_box);
   layout->addWidget(error_);
   layout->addWidget(buttons);
 }
@@ -82,6 +121,27 @@ bool SettingsDialog::load() {
 }
 
 void SettingsDialog::build(const pb::ControlReply& reply) {
+  // The node's data folder and swarm, from the snapshot every reply carries.
+  const auto& s = reply.snapshot();
+  if (loaded_data_dir_.isEmpty() && !s.data_dir().empty()) {
+    loaded_data_dir_ = QString::fromStdString(s.data_dir());
+    data_dir_->setText(loaded_data_dir_);
+  }
+  const QString endpoint = QString::fromStdString(s.coordinator().endpoint());
+  QString job = QString::fromStdString(s.stage().job_id());
+  if (job.isEmpty()) job = QString::fromStdString(s.run().job_id());
+  if (job.isEmpty() && s.state_why().code() == pb::NODE_VOLUNTEER) job = QString::fromStdString(s.state_why().text());
+  if (!endpoint.isEmpty() && !job.isEmpty()) {
+    swarm_->setText(tr("This PC volunteers for job “%1” at coordinator %2.").arg(job, endpoint));
+    leave_button_->setEnabled(true);
+  } else if (!endpoint.isEmpty()) {
+    swarm_->setText(tr("This PC talks to coordinator %1 but has joined none of its jobs.").arg(endpoint));
+    leave_button_->setEnabled(false);
+  } else {
+    swarm_->setText(s.has_stage() ? tr("This PC trains a stage of a fixed pipeline plan, without a coordinator.")
+                                  : tr("This PC has joined no swarm: open an invite link to join one."));
+    leave_button_->setEnabled(false);
+  }
   // The form is rebuilt from the node's table each time.
   while (auto* item = form_host_->layout()->takeAt(0)) {
     delete item->widget();
@@ -116,7 +176,7 @@ void SettingsDialog::build(const pb::ControlReply& reply) {
       auto* s = new QSpinBox(form->parentWidget());
       s->setRange(static_cast<int>(p.min()), static_cast<int>(std::min<std::int64_t>(p.max(), 2'000'000'000)));
       s->setValue(QString::fromStdString(p.value()).toInt());
-      s->setSuffix(p.unit().empty() ? QString() : " " + QString::fromStdString(p.unit()));
+      s->setSuffix(p.unit().empty() ? QString() : " " + Reasons::preferenceUnit(p));
       editor = s;
     } else {
       auto* e = new QLineEdit(QString::fromStdString(p.value()), form->parentWidget());
@@ -126,7 +186,9 @@ void SettingsDialog::build(const pb::ControlReply& reply) {
     }
     editor->setObjectName(QStringLiteral("setting_") + key);
     editor->setToolTip(tr("Default: %1").arg(QString::fromStdString(p.default_value())));
-    form->addRow(QString::fromStdString(p.label()), editor);
+    const QString label = Reasons::preferenceLabel(p);
+    editor->setAccessibleName(label);
+    form->addRow(label, editor);
     editors_[p.key()] = editor;
     loaded_[p.key()] = p.value();
   }
@@ -164,6 +226,12 @@ bool SettingsDialog::save() {
     if (!request(r, &reply)) return false;  // the form keeps the owner's edits to correct
     build(reply);
   }
+  const QString data_dir = QDir::cleanPath(data_dir_->text().trimmed());
+  const bool data_dir_changed = !data_dir_->text().trimmed().isEmpty() && data_dir != QDir::cleanPath(loaded_data_dir_);
+  if (data_dir_changed && !QDir::isAbsolutePath(data_dir)) {
+    showError(tr("The data folder must be a full path, such as %1.").arg(QDir::homePath() + "/rookery"));
+    return false;
+  }
   if (autostart_->isChecked() != Autostart::isEnabled()) {
     QString why;
     if (!Autostart::setEnabled(autostart_->isChecked(), autostart_program_, &why)) {
@@ -173,7 +241,36 @@ bool SettingsDialog::save() {
       return false;
     }
   }
+  if (data_dir_changed) Q_EMIT dataFolderChanged(data_dir);
   accept();
+  return true;
+}
+
+QString SettingsDialog::swarmText() const { return swarm_->text(); }
+
+void SettingsDialog::chooseDataFolder() {
+  const QString dir = QFileDialog::getExistingDirectory(this, tr("Rookery's data folder"), data_dir_->text());
+  if (!dir.isEmpty()) data_dir_->setText(dir);
+}
+
+bool SettingsDialog::leaveJob(bool confirm) {
+  if (confirm && QMessageBox::question(this, tr("Leave this job?"),
+                                       tr("This PC stops training for the job for good; its contribution so far stays "
+                                          "counted. Rookery then joins no swarm until you open an invite link.")) !=
+                     QMessageBox::Yes) {
+    return false;
+  }
+  pb::ControlRequest r;
+  r.set_kind(pb::ControlRequest::LEAVE_JOB);
+  pb::ControlReply reply;
+  if (!request(r, &reply)) return false;
+  if (!reply.ok()) {
+    showError(tr("The node cannot leave the job: %1").arg(QString::fromStdString(reply.error())));
+    return false;
+  }
+  leave_button_->setEnabled(false);
+  swarm_->setText(tr("Leaving the job: the node finishes its work in progress, tells the coordinator and stops."));
+  Q_EMIT leftJob();
   return true;
 }
 

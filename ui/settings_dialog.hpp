@@ -6,6 +6,10 @@
 // value and refuses the whole change with the reason, which the dialog shows.
 // "Start with my session" belongs to this user's desktop, not to the node: it is kept as the
 // session's autostart entry (ui/autostart.hpp) and works even before the node answers.
+// The data folder (keys, settings, ledger, checkpoints) is where the node is started with:
+// a change is announced (dataFolderChanged) for the window to restart the node there. "Leave
+// this job" asks the node to leave its coordinator's job for good (it tells the coordinator
+// and exits); the window then forgets the swarm (leftJob).
 #include <QDialog>
 #include <QString>
 
@@ -17,6 +21,8 @@
 
 class QCheckBox;
 class QLabel;
+class QLineEdit;
+class QPushButton;
 class QWidget;
 
 namespace rookery::ui {
@@ -38,11 +44,24 @@ class SettingsDialog : public QDialog {
   QCheckBox* autostartCheckBox() const { return autostart_; }
   // The program the autostart entry starts (default: this executable).
   void setAutostartProgram(const QString& program) { autostart_program_ = program; }
+  QLineEdit* dataFolderEdit() const { return data_dir_; }
+  QPushButton* leaveJobButton() const { return leave_button_; }
+  QString swarmText() const;
 
  public Q_SLOTS:
   bool save();             // true when the node accepted (then the dialog closes)
   bool restoreDefaults();
   bool snoozeOneHour();
+  // Leaves the coordinator's job, after asking the user when `confirm`. True when the node
+  // took the request (it is leaving).
+  bool leaveJob(bool confirm = true);
+  void chooseDataFolder();
+
+ Q_SIGNALS:
+  // Saved with another data folder: the node is to be restarted there.
+  void dataFolderChanged(const QString& data_dir);
+  // The node leaves its job and exits.
+  void leftJob();
 
  private:
   bool request(const wire::pb::ControlRequest& request, wire::pb::ControlReply* reply);
@@ -53,6 +72,10 @@ class SettingsDialog : public QDialog {
   QWidget* form_host_;
   QLabel* error_;
   QCheckBox* autostart_;
+  QLineEdit* data_dir_;
+  QString loaded_data_dir_;
+  QLabel* swarm_;
+  QPushButton* leave_button_;
   QString autostart_program_;
   std::map<std::string, QWidget*> editors_;
   std::map<std::string, std::string> loaded_;  // the values as the node last sent them

@@ -10,6 +10,7 @@
 #include "control/control_client.hpp"
 #include "ui/app_resources.hpp"
 #include "ui/format.hpp"
+#include "ui/reasons.hpp"
 
 namespace rookery::ui {
 
@@ -129,32 +130,25 @@ bool TrayIcon::saysDiskFull(const QString& text) {
                      [&lower](const char* w) { return lower.contains(QLatin1String(w)); });
 }
 
-bool TrayIcon::saysRefused(const QString& text) {
-  static const char* const words[] = {"refused", "banned", "not admitted", "excluded", "revoked"};
-  const QString lower = text.toLower();
-  // "connection refused" is a coordinator that is not there, not one that said no.
-  if (lower.contains(QLatin1String("connection refused"))) return false;
-  return std::any_of(std::begin(words), std::end(words),
-                     [&lower](const char* w) { return lower.contains(QLatin1String(w)); });
-}
-
 namespace {
-bool saysJobEnded(const QString& text) {
-  const QString lower = text.toLower();
-  return lower.contains(QLatin1String("job ended")) || lower.contains(QLatin1String("job finished")) ||
-         lower.contains(QLatin1String("job has ended")) || lower.contains(QLatin1String("job is finished"));
+// The coordinator said no to this PC: refused its join, or banned it (the snapshot's code, set
+// by the node; a node too old to send codes is not notified about, the window still says it).
+bool refusedOrBanned(const pb::CoordinatorLink& c) {
+  return c.why().code() == pb::COORDINATOR_REFUSED || c.why().code() == pb::COORDINATOR_BANNED;
 }
 
-TrayNotification failed(const QString& reason) {
+// `reason`: the node's words (the system's for a full disk); `shown`: the same in the user's language.
+TrayNotification failed(const QString& reason, QString shown = {}) {
+  if (shown.isEmpty()) shown = reason;
   if (TrayIcon::saysDiskFull(reason)) {
     return {TrayNotification::Kind::DiskFull, TrayIcon::tr("Rookery: the disk is full"),
             TrayIcon::tr("rookery-node cannot save its work: %1. Free some disk space on this PC, then start "
                          "Rookery again.")
-                .arg(reason),
+                .arg(shown),
             QSystemTrayIcon::Critical};
   }
   return {TrayNotification::Kind::NodeFailed, TrayIcon::tr("Rookery stopped contributing"),
-          TrayIcon::tr("rookery-node reports an error: %1").arg(reason), QSystemTrayIcon::Critical};
+          TrayIcon::tr("rookery-node reports an error: %1").arg(shown), QSystemTrayIcon::Critical};
 }
 
 // The ledger cannot be written: the node computes on and keeps the units to write.
@@ -166,9 +160,15 @@ TrayNotification ledgerFull(const QString& why) {
           QSystemTrayIcon::Warning};
 }
 
-TrayNotification refused(const QString& why) {
-  return {TrayNotification::Kind::Refused, TrayIcon::tr("The coordinator refused this PC"),
-          TrayIcon::tr("%1. This PC no longer trains with the swarm; open Rookery for details.").arg(why),
+TrayNotification refused(const pb::CoordinatorLink& c) {
+  const bool banned = c.why().code() == pb::COORDINATOR_BANNED;
+  const QString why = QString::fromStdString(c.why().text());
+  return {TrayNotification::Kind::Refused,
+          banned ? TrayIcon::tr("The coordinator banned this PC") : TrayIcon::tr("The coordinator refused this PC"),
+          (banned ? TrayIcon::tr("Banned from the job: %1. This PC no longer trains with the swarm; open Rookery for "
+                                 "details.")
+                  : TrayIcon::tr("Refused: %1. This PC no longer trains with the swarm; open Rookery for details."))
+              .arg(why),
           QSystemTrayIcon::Warning};
 }
 
@@ -189,24 +189,22 @@ std::optional<TrayNotification> TrayIcon::notificationFor(const pb::NodeSnapshot
   // A restarted node (another process) starts afresh: only its own failures count.
   const bool same_node = before && b.pid() == after.pid();
   if (after.state() == pb::FAILED && !(same_node && b.state() == pb::FAILED)) {
-    return failed(QString::fromStdString(after.state_reason()));
+    return failed(QString::fromStdString(after.state_reason()), Reasons::state(after));
   }
   const QString ledger = QString::fromStdString(after.ledger().error());
   const QString previous_ledger = same_node ? QString::fromStdString(b.ledger().error()) : QString();
   if (saysDiskFull(ledger) && !saysDiskFull(previous_ledger)) return ledgerFull(ledger);
-  const QString status = QString::fromStdString(after.coordinator().status());
-  const QString previous_status = same_node ? QString::fromStdString(b.coordinator().status()) : QString();
-  if (saysRefused(status) && !saysRefused(previous_status)) return refused(status);
+  if (refusedOrBanned(after.coordinator()) && !(same_node && refusedOrBanned(b.coordinator()))) {
+    return refused(after.coordinator());
+  }
   const bool finished_now = after.has_stage() && after.stage().finished();
   const bool finished_before = same_node && b.has_stage() && b.stage().finished();
   if (finished_now && !finished_before) return ended(after);
-  if (saysJobEnded(status) && !saysJobEnded(previous_status)) return ended(after);
   return std::nullopt;
 }
 
 std::optional<TrayNotification> TrayIcon::notificationForMessage(const QString& message) {
   if (saysDiskFull(message)) return failed(message);
-  if (saysRefused(message)) return refused(message);
   return std::nullopt;
 }
 

@@ -58,9 +58,8 @@ class TrayIcon : public QObject {
                                                          const wire::pb::NodeSnapshot& after);
   // The same for a message the node logged (its LOG events).
   static std::optional<TrayNotification> notificationForMessage(const QString& node_message);
-  // Texts that name a full disk, or a coordinator that refused, banned or excluded this PC.
+  // Text that names a full disk (the system's words for it, in the node's errors).
   static bool saysDiskFull(const QString& text);
-  static bool saysRefused(const QString& text);
 
   // Asks the node of `runtime_dir` to snooze for `seconds` (0: end the snooze), as the
   // snooze action's handler does. Returns whether the node took it; `error` says why not.

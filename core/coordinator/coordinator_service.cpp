@@ -103,6 +103,8 @@ class Swarm {
       heartbeat(req.peer_key, h.heartbeat(), *reply.header.mutable_heartbeat_reply());
     } else if (h.has_run_status_request()) {
       run_status(h.run_status_request(), *reply.header.mutable_run_status());
+    } else if (h.has_leave()) {
+      leave(req.peer_key, h.leave(), *reply.header.mutable_leave_reply());
     } else if (h.has_bandwidth_probe()) {
       const auto& p = h.bandwidth_probe();
       const auto* payload = msg.tensor("payload");
@@ -230,6 +232,19 @@ class Swarm {
                  net::short_key(key), rejoined ? "is back on plan " + std::to_string(current_.version) : "joined",
                  p.flops_per_s() / 1e9, p.free_memory_bytes() >> 20, p.upload_bytes_per_s() / 1e6,
                  p.download_bytes_per_s() / 1e6, p.rtt_s() * 1e3);
+  }
+
+  // A volunteer whose owner chose to leave the job: planned around at once (its totals and its
+  // record stay; it may join again).
+  void leave(const std::string& key, const pb::LeaveRequest& r, pb::LeaveReply& out) {
+    std::lock_guard lock(mutex_);
+    const auto it = live_.find(key);
+    if (r.job_id() != job_.id || it == live_.end()) return;
+    live_.erase(it);
+    dirty_ = true;
+    changed_at_ = Clock::now();
+    out.set_left(true);
+    spdlog::info("volunteer {} left the job: planning around it", net::short_key(key));
   }
 
   void heartbeat(const std::string& key, const pb::Heartbeat& h, pb::HeartbeatReply& out) {

@@ -89,35 +89,54 @@ Decision Governor::decide(const Preferences& prefs, const Readings& r) {
   if (snoozed_until_ != 0 && now >= snoozed_until_) snoozed_until_ = 0;  // the snooze is over
   d.snoozed_until_unix_ms = snoozed_until_;
 
-  auto pause = [&](std::string why) {
+  auto pause = [&](std::string text, Why::Code code, double value = 0, double limit = 0) {
     d.state = Decision::State::Paused;
-    d.reason = std::move(why);
+    d.reason = std::move(text);
+    d.why.code = code;
+    d.why.value = value;
+    d.why.limit = limit;
     return d;
   };
-  if (snoozed_until_ != 0) return pause("snoozed until " + clock_text(snoozed_until_));
-  if (!prefs.schedule.allows(clock_.local(now))) return pause("schedule");
-  if (prefs.pause_on_battery && r.on_battery.value_or(false)) return pause("on battery");
-  if (r.listed_programs_running && !r.listed_programs_running->empty()) {
-    return pause(r.listed_programs_running->front() + " is running");
+  using C = Why::Code;
+  if (snoozed_until_ != 0) {
+    d.why.until_unix_ms = snoozed_until_;
+    return pause("snoozed until " + clock_text(snoozed_until_), C::Snoozed);
   }
-  if (prefs.pause_while_fullscreen && r.fullscreen_app.value_or(false)) return pause("a full-screen application runs");
-  if (!profile.run) return pause(d.user_active ? "user active" : "PC idle (compute while idle is off)");
-  if (r.computes_on_gpu && !profile.use_gpu) return pause("user active (GPU use while in use is off)");
+  if (!prefs.schedule.allows(clock_.local(now))) return pause("schedule", C::Schedule);
+  if (prefs.pause_on_battery && r.on_battery.value_or(false)) return pause("on battery", C::OnBattery);
+  if (r.listed_programs_running && !r.listed_programs_running->empty()) {
+    d.why.text = r.listed_programs_running->front();
+    return pause(r.listed_programs_running->front() + " is running", C::ProgramRunning);
+  }
+  if (prefs.pause_while_fullscreen && r.fullscreen_app.value_or(false)) {
+    return pause("a full-screen application runs", C::FullScreen);
+  }
+  if (!profile.run) {
+    return d.user_active ? pause("user active", C::InUseOff) : pause("PC idle (compute while idle is off)", C::IdleOff);
+  }
+  if (r.computes_on_gpu && !profile.use_gpu) return pause("user active (GPU use while in use is off)", C::GpuInUseOff);
   if (r.computes_on_gpu && gpu_hot_) {
-    return pause("GPU " + std::to_string(static_cast<int>(std::lround(*r.gpu_temperature_c))) + " °C > " +
-                 std::to_string(gpu_cap) + " °C");
+    const auto celsius = std::lround(*r.gpu_temperature_c);
+    return pause("GPU " + std::to_string(static_cast<int>(celsius)) + " °C > " + std::to_string(gpu_cap) + " °C",
+                 C::GpuHot, static_cast<double>(celsius), gpu_cap);
   }
   if (cpu_load_paused_) {
+    const bool resuming = *r.other_cpu_percent <= threshold;
     return pause("other programs use " + percent(*r.other_cpu_percent) + " CPU" +
-                 (*r.other_cpu_percent <= threshold ? " (resumes below " + percent(threshold - kCpuResumeBand) + ")" : ""));
+                     (resuming ? " (resumes below " + percent(threshold - kCpuResumeBand) + ")" : ""),
+                 C::OtherCpu, std::round(*r.other_cpu_percent), resuming ? threshold - kCpuResumeBand : 0.0);
   }
   if (r.ram_total_bytes > 0) {
     const auto allowed = r.ram_total_bytes / 100 * static_cast<std::uint64_t>(profile.memory_percent);
     if (r.node_memory_bytes > allowed) {
-      return pause("memory " + gib(r.node_memory_bytes) + " > " + gib(allowed) + " allowed");
+      return pause("memory " + gib(r.node_memory_bytes) + " > " + gib(allowed) + " allowed", C::Memory,
+                   static_cast<double>(r.node_memory_bytes), static_cast<double>(allowed));
     }
   }
 
+  d.why.code = d.user_active ? C::UserActive : C::PcIdle;
+  d.why.value = d.threads;  // of `limit` cores (the CPU time is Decision::cpu_time_percent)
+  d.why.limit = cores;
   const std::string who = d.user_active ? "user active" : "PC idle";
   std::vector<std::string> caps;
   if (d.threads < cores) caps.push_back(std::to_string(d.threads) + " of " + std::to_string(cores) + " cores");

@@ -43,10 +43,37 @@ struct Readings {
   bool computes_on_gpu = false;
 };
 
+// The reason as a code and its values, for a GUI that words it in the user's language; the
+// English `reason` says the same for logs and headless users.
+struct Why {
+  enum class Code {
+    None,
+    Snoozed,         // until_unix_ms
+    Schedule,
+    OnBattery,
+    ProgramRunning,  // text: the program
+    FullScreen,
+    InUseOff,        // in use, and compute while in use is off
+    IdleOff,         // idle, and compute while idle is off
+    GpuInUseOff,     // in use, and the GPU may not be used then
+    GpuHot,          // value: °C, limit: the cap
+    OtherCpu,        // value: other programs' CPU %, limit: resumes below (0: still above the threshold)
+    Memory,          // value: resident bytes, limit: bytes allowed
+    UserActive,      // running or slowed under the in-use profile; value: threads, limit: cores
+    PcIdle,          // ... the idle profile
+  };
+  Code code = Code::None;
+  double value = 0;
+  double limit = 0;
+  std::int64_t until_unix_ms = 0;
+  std::string text;
+};
+
 struct Decision {
   enum class State { Running, Slowed, Paused };
   State state = State::Running;
   std::string reason;           // "user active", "on battery", "GPU 84 °C > 80 °C", "schedule"
+  Why why;                      // the same as a code
   bool user_active = true;      // the in-use profile applies
   int threads = 1;              // intra-op threads allowed
   int cpu_time_percent = 100;   // duty cycle

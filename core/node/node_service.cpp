@@ -23,6 +23,7 @@
 #include "net/paths.hpp"
 #include "net/rpc.hpp"
 #include "net/token_bucket.hpp"
+#include "node/reasons.hpp"
 #include "node/workload.hpp"
 #include "store/database.hpp"
 #include "store/ledger.hpp"
@@ -76,7 +77,9 @@ struct NodeService::Impl {
   bool ready = false;                  // start-up benchmark done
   bool want_contribute = false;
   bool quitting = false;
+  bool leaving = false;                // quitting to leave the coordinator's job (LEAVE_JOB)
   std::string failure;                 // non-empty: the worker failed
+  pb::ReasonCode failure_code = pb::REASON_UNKNOWN;  // the failure as a code (its text is the error)
   std::deque<std::pair<pb::ControlEvent::Kind, std::string>> pending_events;
   pb::DeviceSnapshot device;
   pb::WorkStats work;
@@ -110,6 +113,7 @@ struct NodeService::Impl {
   governor::DutyCycle duty;                // the worker's
   double duty_measured = 0;
   bool computes_on_gpu = false;
+  std::optional<double> idle_seconds_used;  // the input idleness the last decision used
 
   // --- the contribution ledger (core/store/ledger.hpp), in state.db ---
   // Units of pipeline work are recorded by the worker (memory only) and written by the event
@@ -227,6 +231,7 @@ struct NodeService::Impl {
     if (presence_fresh && presence.fullscreen_known()) r.fullscreen_app = presence.fullscreen_app();
     const auto before = decision;
     decision = gov.decide(prefs, r);
+    idle_seconds_used = r.input_idle_seconds;
     if (decision.upload_bytes_per_s != net::upload_bucket().rate()) net::upload_bucket().set_rate(decision.upload_bytes_per_s);
     if (decision.download_bytes_per_s != net::download_bucket().rate()) {
       net::download_bucket().set_rate(decision.download_bytes_per_s);
@@ -245,6 +250,7 @@ struct NodeService::Impl {
   void describe_governor_locked(pb::GovernorSnapshot& g) const {
     g.set_decision(to_pb(decision.state));
     g.set_reason(decision.reason);
+    to_reason(decision.why, *g.mutable_why());
     g.set_user_active(decision.user_active);
     g.set_threads(decision.threads);
     g.set_cpu_time_percent(decision.cpu_time_percent);
@@ -258,6 +264,68 @@ struct NodeService::Impl {
       out->set_name(sensor.name);
       out->set_working(sensor.working);
       out->set_detail(sensor.detail);
+      describe_sensor_locked(*out);
+    }
+  }
+
+  // A sensor's reading as a code with its value, from what the governor decided on.
+  void describe_sensor_locked(pb::SensorStatus& out) const {
+    out.set_kind(sensor_kind(out.name()));
+    auto& why = *out.mutable_reading();
+    const bool presence_fresh = presence_expires && Clock::now() < *presence_expires;
+    switch (out.kind()) {
+      case pb::SensorStatus::INPUT_IDLENESS:
+        if (out.working() && idle_seconds_used) {
+          why.set_code(pb::SENSOR_INPUT_IDLE);
+          why.set_value(static_cast<double>(static_cast<long>(*idle_seconds_used)));
+          if (presence_fresh && presence.input_idle_seconds() >= 0) why.set_text(presence.idle_source());
+        } else if (!out.working()) {
+          why.set_code(pb::SENSOR_NO_INPUT_SOURCE);
+        }
+        break;
+      case pb::SensorStatus::FULLSCREEN:
+        if (out.working()) {
+          why.set_code(presence.fullscreen_app() ? pb::SENSOR_FULLSCREEN_RUNS : pb::SENSOR_FULLSCREEN_NONE);
+          why.set_text(presence.fullscreen_source());
+        } else if (!presence_fresh) {
+          why.set_code(pb::SENSOR_NO_DESKTOP);
+        }
+        break;
+      case pb::SensorStatus::BATTERY:
+        if (readings.on_battery) why.set_code(*readings.on_battery ? pb::SENSOR_ON_BATTERY : pb::SENSOR_ON_MAINS);
+        break;
+      case pb::SensorStatus::PROGRAMS:
+        if (prefs.exclusive_programs.empty()) {
+          why.set_code(pb::SENSOR_NO_PROGRAMS_LISTED);
+        } else if (readings.listed_programs_running && readings.listed_programs_running->empty()) {
+          why.set_code(pb::SENSOR_PROGRAMS_NOT_RUNNING);
+          why.set_value(static_cast<double>(prefs.exclusive_programs.size()));
+        } else if (readings.listed_programs_running) {
+          std::string names;
+          for (const auto& n : *readings.listed_programs_running) names += (names.empty() ? "" : ", ") + n;
+          why.set_code(pb::SENSOR_PROGRAMS_RUNNING);
+          why.set_text(names);
+        }
+        break;
+      case pb::SensorStatus::CPU_LOAD:
+        if (readings.other_cpu_percent) {
+          why.set_code(pb::SENSOR_OTHER_CPU);
+          why.set_value(static_cast<double>(static_cast<int>(*readings.other_cpu_percent)));
+        }
+        break;
+      case pb::SensorStatus::GPU:
+        if (out.working() && readings.gpu_temperature_c) {
+          why.set_code(pb::SENSOR_GPU_TEMPERATURE);
+          why.set_value(static_cast<double>(static_cast<int>(*readings.gpu_temperature_c)));
+        }
+        break;
+      case pb::SensorStatus::MEMORY:
+        if (readings.node_memory_bytes > 0) {
+          why.set_code(pb::SENSOR_MEMORY);
+          why.set_value(static_cast<double>(readings.node_memory_bytes));
+        }
+        break;
+      default: break;
     }
   }
 
@@ -374,6 +442,34 @@ struct NodeService::Impl {
     }
   }
 
+  // reason_locked() as a code: what the GUI words in the user's language.
+  void state_why_locked(pb::NodeSnapshot& s) const {
+    auto& why = *s.mutable_state_why();
+    switch (state_locked()) {
+      case pb::STOPPING: why.set_code(pb::NODE_STOPPING); break;
+      case pb::FAILED:
+        why.set_code(failure_code);
+        if (const auto colon = failure.find(": "); failure_code != pb::REASON_UNKNOWN && colon != std::string::npos) {
+          why.set_text(failure.substr(colon + 2));
+        }
+        break;
+      case pb::STARTING: why.set_code(pb::NODE_MEASURING); break;
+      case pb::CONTRIBUTING:
+        if (decision.paused() || decision.state == governor::Decision::State::Slowed) {
+          why.set_code(pb::NODE_GOVERNED);
+        } else if (s.has_stage()) {
+          why.set_code(pb::NODE_TRAINING);
+        } else if (config.join) {
+          why.set_code(pb::NODE_VOLUNTEER);
+          why.set_text(config.join->job_id);
+        } else if (!config.stage) {
+          why.set_code(pb::NODE_BENCHMARK);
+        }
+        break;
+      default: why.set_code(pb::NODE_PRESS_CONTRIBUTE); break;
+    }
+  }
+
   pb::NodeSnapshot snapshot_locked() const {
     pb::NodeSnapshot s;
     s.set_seq(seq.load());
@@ -388,6 +484,11 @@ struct NodeService::Impl {
     s.set_uptime_seconds(std::chrono::duration<double>(Clock::now() - started).count());
     s.set_data_dir(config.data_dir.string());
     if (workload) workload->describe(s);
+    // The workload may say more of the coordinator (joined, its seat, refused) than the ping did.
+    if (s.coordinator().status() != coordinator.status()) {
+      classify_coordinator_status(s.coordinator().status(), *s.mutable_coordinator()->mutable_why());
+    }
+    state_why_locked(s);
     describe_governor_locked(*s.mutable_governor());
     describe_ledger(*s.mutable_ledger());
     return s;
@@ -483,6 +584,18 @@ struct NodeService::Impl {
       case pb::ControlRequest::LEDGER_HISTORY:
         ledger_history(msg.header.control_request().history(), *out);
         break;
+      case pb::ControlRequest::LEAVE_JOB:
+        if (!config.join) {
+          out->set_error("this node has joined no coordinator's job");
+          break;
+        }
+        spdlog::info("leaving job {}: finishing the work unit in progress first", config.join->job_id);
+        leaving = true;
+        quitting = true;
+        worker_cv.notify_all();
+        loop_cv.notify_all();
+        out->set_ok(true);
+        break;
       default:
         out->set_error("unknown control request");
         break;
@@ -558,6 +671,7 @@ struct NodeService::Impl {
     } catch (const std::exception& e) {
       std::lock_guard lock(mutex);
       failure = std::string("cannot start: ") + e.what();
+      failure_code = pb::NODE_CANNOT_START;
       spdlog::error("{}", failure);
       post_event_locked(pb::ControlEvent::STATE_CHANGED, failure);
       if (config.stage || config.join) {  // headless pipeline stage: nothing to wait for, exit with the reason
@@ -613,6 +727,7 @@ struct NodeService::Impl {
       } catch (const std::exception& e) {
         std::lock_guard lock(mutex);
         failure = std::string("work failed: ") + e.what();
+        failure_code = pb::NODE_WORK_FAILED;
         spdlog::error("{}", failure);
         post_event_locked(pb::ControlEvent::STATE_CHANGED, failure);
         return;
@@ -702,6 +817,33 @@ struct NodeService::Impl {
     last_progress_samples = samples;
   }
 
+  // After the worker stopped (its unit done, its state saved): the coordinated workload goes
+  // (no heartbeat may join the job again) and the coordinator hears that this node leaves.
+  std::string leave_job(net::SecureContext& ctx) {
+    std::shared_ptr<Workload> gone;
+    {
+      std::lock_guard lock(mutex);
+      gone = std::move(workload);
+    }
+    gone.reset();
+    const auto& job = *config.join;
+    wire::pb::Envelope request;
+    request.mutable_leave()->set_job_id(job.job_id);
+    try {
+      net::RpcClient client(ctx, job.coordinator_endpoint, &identity, job.coordinator_key);
+      auto r = client.request(std::move(request), std::chrono::milliseconds(2000));
+      if (r.ok() && r.message->header.has_leave_reply() && r.message->header.leave_reply().left()) {
+        spdlog::info("left job {}: the coordinator plans around this node", job.job_id);
+      } else {
+        spdlog::warn("left job {}; the coordinator did not confirm ({}): it plans around this node once its "
+                     "heartbeats stop", job.job_id, r.ok() ? "it did not know this node" : r.error);
+      }
+    } catch (const std::exception& e) {
+      spdlog::warn("left job {}; the coordinator could not be told: {}", job.job_id, e.what());
+    }
+    return "left job " + job.job_id;
+  }
+
   void ping_coordinator(std::unique_ptr<net::RpcClient>& client, net::SecureContext& ctx) {
     if (config.coordinator_endpoint.empty()) return;
     if (!client) client = std::make_unique<net::RpcClient>(ctx, config.coordinator_endpoint, &identity, config.coordinator_key);
@@ -715,6 +857,8 @@ struct NodeService::Impl {
       coordinator.set_reachable(true);
       coordinator.set_rtt_ms(std::chrono::duration<double, std::milli>(Clock::now() - sent).count());
       coordinator.set_status("connected to coordinator " + r.message->header.pong().version());
+      coordinator.mutable_why()->set_code(pb::COORDINATOR_CONNECTED);
+      coordinator.mutable_why()->set_text(r.message->header.pong().version());
     } else {
       client.reset();  // a fresh connection next time
       if (coordinator.reachable() || !coordinator_failure_logged) {
@@ -723,6 +867,8 @@ struct NodeService::Impl {
       }
       coordinator.set_reachable(false);
       coordinator.set_status("coordinator unreachable: " + r.error);
+      coordinator.mutable_why()->set_code(pb::COORDINATOR_UNREACHABLE);
+      coordinator.mutable_why()->set_text(r.error);
     }
   }
 };
@@ -737,6 +883,7 @@ NodeService::NodeService(NodeConfig config) : impl_(std::make_unique<Impl>()) {
   if (!impl_->config.coordinator_endpoint.empty()) {
     impl_->coordinator.set_endpoint(impl_->config.coordinator_endpoint);
     impl_->coordinator.set_status("connecting to the coordinator");
+    impl_->coordinator.mutable_why()->set_code(pb::COORDINATOR_CONNECTING);
   }
 }
 
@@ -885,8 +1032,9 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
   }
   if (m.worker.joinable()) m.worker.join();  // the current unit finishes first
   if (m.ledger) m.ledger->flush();            // the units since the last write
+  const std::string farewell = m.leaving ? m.leave_job(ctx) : std::string("rookery-node stopped");
   publish(pb::ControlEvent::STATE_CHANGED, "state: stopping");
-  publish(pb::ControlEvent::SHUTDOWN, "rookery-node stopped");
+  publish(pb::ControlEvent::SHUTDOWN, farewell);
   if (m.exit_code != 0) return m.exit_code;
   spdlog::info("stopped cleanly after {:.0f} s; {} work units, {:.3f} TFLOP", 
                std::chrono::duration<double>(Clock::now() - m.started).count(), m.work.work_units(), m.work.flops() / 1e12);

@@ -63,7 +63,8 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # plugin (libqt6svg6; no symbol of it is linked). Qt loads its Wayland platform plugin and its own
 # translations (standard buttons and dialogs) at run time; Rookery's are inside the program.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libopenblas0, libqt6svg6")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland, qt6-translations-l10n")
+# fonts-noto-cjk: the Simplified Chinese translation needs a CJK font (Debian installs none by default).
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland, qt6-translations-l10n, fonts-noto-cjk")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${_linux}/postinst;${_linux}/prerm;${_linux}/postrm")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
 set(CPACK_PROJECT_CONFIG_FILE "${_linux}/cpack-options.cmake")

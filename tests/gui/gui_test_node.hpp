@@ -77,11 +77,12 @@ class TestNode {
     }
   }
 
-  bool start(const QTemporaryDir& dir) {
+  // `extra`: more of rookery-node's options (--join ..., --preference ...).
+  bool start(const QTemporaryDir& dir, const QStringList& extra = {}) {
     runtime_dir_ = runtimeDirIn(dir);
     process_.setProcessChannelMode(QProcess::ForwardedChannels);
     process_.start(nodeProgram(), fastNodeArguments(dir) << QStringLiteral("--runtime-dir")
-                                                         << QString::fromStdString(runtime_dir_.string()));
+                                                         << QString::fromStdString(runtime_dir_.string()) << extra);
     return process_.waitForStarted(5000);
   }
 
@@ -228,6 +229,51 @@ class TestPipeline {
   std::vector<std::pair<int, int>> blocks_;
   int block_count_ = 0;
   std::vector<std::unique_ptr<QProcess>> processes_;
+};
+
+// A real rookery-coordinator running the demo job on a free loopback port; `extra`: more of
+// its options (--invite-token ...). Its log is kept for the test to read.
+class TestCoordinator {
+ public:
+  ~TestCoordinator() {
+    process_.terminate();
+    if (!process_.waitForFinished(5000)) process_.kill();
+    process_.waitForFinished(2000);
+  }
+  bool start(const QTemporaryDir& dir, const QStringList& extra = {}) {
+    const QString ready = dir.filePath(QStringLiteral("coordinator.ready"));
+    process_.setProgram(QStringLiteral(ROOKERY_BINARY_DIR "/app/rookery-coordinator"));
+    process_.setArguments(QStringList{QStringLiteral("--bind"), QStringLiteral("tcp://127.0.0.1:0"),
+                                      QStringLiteral("--data-dir"), dir.filePath(QStringLiteral("coordinator")),
+                                      QStringLiteral("--ready-file"), ready, QStringLiteral("--job"),
+                                      TestPipeline::demoJob()} +
+                          extra);
+    process_.setProcessChannelMode(QProcess::MergedChannels);
+    process_.start();
+    if (!process_.waitForStarted() || !QTest::qWaitFor([&] { return QFile::exists(ready); }, 15000)) return false;
+    QFile f(ready);
+    if (!f.open(QIODevice::ReadOnly)) return false;
+    const QStringList parts = QString::fromUtf8(f.readAll()).simplified().split(QLatin1Char(' '));
+    if (parts.size() != 2) return false;
+    endpoint = parts[0];
+    key = parts[1];
+    return true;
+  }
+  // What a node needs to join its job (rookery-node's options).
+  QStringList joinArguments(const QString& job = QStringLiteral("demo-bytes-gpt")) const {
+    return {QStringLiteral("--join"), job, QStringLiteral("--coordinator"), endpoint, QStringLiteral("--coordinator-key"),
+            key, QStringLiteral("--host"), QStringLiteral("127.0.0.1")};
+  }
+  // Its log so far.
+  QString log() {
+    output_ += QString::fromUtf8(process_.readAll());
+    return output_;
+  }
+  QString endpoint, key;
+
+ private:
+  QProcess process_;
+  QString output_;
 };
 
 }  // namespace rookery::gui_test

@@ -105,6 +105,63 @@ class TestSingleInstance : public QObject {
     QVERIFY(!instance.error().isEmpty());
   }
 
+  // `rookery rookery://join?…`: with no instance running it opens the join dialog with the
+  // link; a later launch with a link hands it over (the dialog shows it); once the first
+  // instance runs its window, a link handed over makes it offer to join.
+  void inviteLinksReachTheInstance() {
+    if (!QFile::exists(rookeryProgram())) QSKIP("the rookery program is not built");
+    QTemporaryDir dir;
+    const QString key = QString(40, QLatin1Char('a'));
+    const QString link =
+        QStringLiteral("rookery://join?coordinator=tcp://127.0.0.1:9&key=%1&job=demo-bytes-gpt").arg(key);
+    QProcess first;
+    prepare(first, dir, {link});
+    first.start();
+    QVERIFY(first.waitForStarted());
+    QByteArray first_output;
+    QTRY_VERIFY_WITH_TIMEOUT((first_output += first.readAll()).contains("opened with an invite link: offering to join"),
+                             20000);
+    const QString socket = dir.filePath(QStringLiteral("run/gui.sock"));
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(socket), 20000);
+
+    QProcess second;
+    prepare(second, dir, {link + QStringLiteral("&token=t2")});
+    second.start();
+    QVERIFY(second.waitForFinished(20000));
+    const QByteArray second_output = second.readAll();
+    QVERIFY2(second.exitCode() == 0, second_output.constData());
+    QVERIFY2(second_output.contains("already running; its window was asked to come forward and to offer the invite link"),
+             second_output.constData());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (first_output += first.readAll()).contains("another launch handed over an invite link: shown in the join dialog"),
+        10000);
+    QCOMPARE(first.state(), QProcess::Running);
+    stop(first);
+
+    // A running window (no dialog open) offers to join a link handed over.
+    QProcess window;
+    prepare(window, dir);
+    window.start();
+    QVERIFY(window.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(socket), 20000);
+    const auto lockHolder = [&dir] {
+      QFile lock(dir.filePath(QStringLiteral("run/gui.lock")));
+      return lock.open(QIODevice::ReadOnly) ? lock.readLine().trimmed().toLongLong() : 0;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(lockHolder() == window.processId(), 20000);
+    QProcess third;
+    prepare(third, dir, {link});
+    third.start();
+    QVERIFY(third.waitForFinished(20000));
+    QVERIFY2(third.exitCode() == 0, third.readAll().constData());
+    QByteArray window_output;
+    QTRY_VERIFY_WITH_TIMEOUT((window_output += window.readAll())
+                                 .contains("another launch asked for the window with an invite link: offering to join"),
+                             10000);
+    QCOMPARE(window.state(), QProcess::Running);
+    stop(window);
+  }
+
   void twoRealLaunches() {
     if (!QFile::exists(rookeryProgram())) QSKIP("the rookery program is not built");
     QTemporaryDir dir;

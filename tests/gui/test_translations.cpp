@@ -281,7 +281,7 @@ class TestTranslations : public QObject {
     QTEST(window.contributeButton()->text(), "contribute");
     QTEST(window.settingsButton()->text(), "settings");
     QTEST(window.tray()->quitAction()->text(), "quit");
-    FirstRunDialog dialog({[](const InviteLink&) { return CoordinatorProbe{}; }, {}, {}});
+    FirstRunDialog dialog({[](const InviteLink&) { return CoordinatorProbe{}; }, {}, {}, {}});
     QTEST(dialog.windowTitle(), "welcome");
     // A translated plural: "%n micro-batch(es)" in English too.
     const QString one = QCoreApplication::translate("rookery::ui::SwarmCard", "%n micro-batch(es)", nullptr, 1);

@@ -27,9 +27,13 @@ pb::NodeSnapshot withStage(pb::NodeSnapshot s, bool finished) {
   return s;
 }
 
-pb::NodeSnapshot withCoordinatorStatus(pb::NodeSnapshot s, const std::string& status) {
+// The node's words and the code it sends beside them (`why`: the coordinator's reason).
+pb::NodeSnapshot withCoordinatorStatus(pb::NodeSnapshot s, const std::string& status,
+                                       pb::ReasonCode code = pb::REASON_UNKNOWN, const std::string& why = {}) {
   s.mutable_coordinator()->set_endpoint("tcp://127.0.0.1:7461");
   s.mutable_coordinator()->set_status(status);
+  s.mutable_coordinator()->mutable_why()->set_code(code);
+  s.mutable_coordinator()->mutable_why()->set_text(why);
   return s;
 }
 }  // namespace
@@ -47,7 +51,8 @@ class TestTrayNotifications : public QObject {
     QVERIFY(!TrayIcon::notificationFor(&contributing, snapshot(pb::STOPPING)));
     QVERIFY(!TrayIcon::notificationFor(&contributing, withStage(contributing, false)));
     // A coordinator that cannot be reached for a moment is shown in the window, not pushed.
-    const auto unreachable = withCoordinatorStatus(contributing, "coordinator unreachable: connection refused");
+    const auto unreachable = withCoordinatorStatus(contributing, "coordinator unreachable: connection refused",
+                                                   pb::COORDINATOR_UNREACHABLE, "connection refused");
     QVERIFY(!TrayIcon::notificationFor(&contributing, unreachable));
     QVERIFY(!TrayIcon::notificationForMessage(QStringLiteral("settings saved")));
     QVERIFY(!TrayIcon::notificationForMessage(QStringLiteral("coordinator unreachable: Connection refused")));
@@ -79,7 +84,7 @@ class TestTrayNotifications : public QObject {
       after.set_state_reason(reason);
       const auto n = TrayIcon::notificationFor(&before, after);
       QVERIFY2(n && n->kind == TrayNotification::Kind::DiskFull, reason);
-      QVERIFY(n->message.contains(QString::fromUtf8(reason)));
+      QVERIFY(n->message.contains(QString::fromUtf8(reason), Qt::CaseInsensitive));
     }
     // The ledger that cannot be written while the node computes on.
     auto ledger_full = before;
@@ -97,19 +102,33 @@ class TestTrayNotifications : public QObject {
   }
 
   void refusedOrBanned() {
-    const auto before = withCoordinatorStatus(snapshot(pb::CONTRIBUTING), "connected to coordinator 0.1.0");
-    // The node's own words (core/node/coordinated_workload.cpp) and others a coordinator may use.
-    for (const char* status : {"the coordinator refused: the job is invite-only and this invite is not valid",
-                               "the coordinator refused: banned from this job: its averaging updates were excluded",
-                               "banned: sent poisoned updates", "not admitted: key not on the allow-list"}) {
-      const auto after = withCoordinatorStatus(before, status);
-      const auto n = TrayIcon::notificationFor(&before, after);
-      QVERIFY2(n && n->kind == TrayNotification::Kind::Refused, status);
-      QVERIFY(n->message.contains(QString::fromUtf8(status)));
-      QVERIFY(!TrayIcon::notificationFor(&after, after));
-    }
-    const auto logged = TrayIcon::notificationForMessage(QStringLiteral("the coordinator banned this node"));
-    QVERIFY(logged && logged->kind == TrayNotification::Kind::Refused);
+    const auto before = withCoordinatorStatus(snapshot(pb::CONTRIBUTING), "connected to coordinator 0.1.0",
+                                              pb::COORDINATOR_CONNECTED, "0.1.0");
+    // The code the node sends beside its words (core/node/reasons.cpp), not the words.
+    const auto refused = withCoordinatorStatus(
+        before, "the coordinator refused: the job is invite-only and this invite is not valid", pb::COORDINATOR_REFUSED,
+        "the job is invite-only and this invite is not valid");
+    const auto n = TrayIcon::notificationFor(&before, refused);
+    QVERIFY(n && n->kind == TrayNotification::Kind::Refused);
+    QCOMPARE(n->title, TrayIcon::tr("The coordinator refused this PC"));
+    QVERIFY(n->message.contains(QStringLiteral("the job is invite-only and this invite is not valid")));
+    QVERIFY(!TrayIcon::notificationFor(&refused, refused));
+    const auto banned = withCoordinatorStatus(
+        before, "the coordinator refused: banned from this job: its averaging updates were excluded",
+        pb::COORDINATOR_BANNED, "its averaging updates were excluded");
+    const auto b = TrayIcon::notificationFor(&before, banned);
+    QVERIFY(b && b->kind == TrayNotification::Kind::Refused);
+    QCOMPARE(b->title, TrayIcon::tr("The coordinator banned this PC"));
+    QVERIFY(b->message.contains(QStringLiteral("its averaging updates were excluded")));
+    // Refused, then banned: the ban is no new news to the tray (the window says it).
+    QVERIFY(!TrayIcon::notificationFor(&refused, banned));
+    // Words alone (a node too old to send codes, a text that merely mentions a refusal) are
+    // not a refusal.
+    QVERIFY(!TrayIcon::notificationFor(&before, withCoordinatorStatus(before, "banned: sent poisoned updates")));
+    QVERIFY(!TrayIcon::notificationFor(&before, withCoordinatorStatus(before, "not in the plan: connection refused",
+                                                                      pb::COORDINATOR_NOT_IN_PLAN,
+                                                                      "connection refused")));
+    QVERIFY(!TrayIcon::notificationForMessage(QStringLiteral("the coordinator banned this node")));
   }
 
   void jobEnded() {
@@ -120,10 +139,6 @@ class TestTrayNotifications : public QObject {
     QCOMPARE(n->kind, TrayNotification::Kind::JobEnded);
     QVERIFY(n->message.contains(QStringLiteral("Demo GPT")));
     QVERIFY(!TrayIcon::notificationFor(&finished, finished));
-    // The coordinator saying so counts too.
-    const auto said = withCoordinatorStatus(running, "job ended: the run reached its last step");
-    const auto m = TrayIcon::notificationFor(&running, said);
-    QVERIFY(m && m->kind == TrayNotification::Kind::JobEnded);
   }
 
   void trayFollowsSnapshotsOncePerEvent() {
@@ -143,7 +158,9 @@ class TestTrayNotifications : public QObject {
     tray.showNodeMessage(QStringLiteral("ledger: No space left on device"));
     QCOMPARE(spy.count(), 1);
     // Another kind of event is news.
-    tray.showNodeMessage(QStringLiteral("the coordinator banned this node"));
+    auto banned = withCoordinatorStatus(failed, "the coordinator refused: banned from this job: lies",
+                                        pb::COORDINATOR_BANNED, "lies");
+    tray.showNodeState(banned);
     QCOMPARE(spy.count(), 2);
     QCOMPARE(tray.contributeAction()->isEnabled(), false);  // a failed node offers no Contribute
   }

@@ -129,6 +129,8 @@ depends=$(dpkg-deb -f "$DEB1" Depends)
 for d in libqt6widgets6 libqt6charts6 libqt6svg6 libtorch1.13 libzmq5 libsqlite3-0 libopenblas0 libprotobuf32 libspdlog1.10; do
   grep -q "\b$d\b" <<< "$depends" || fail "Depends lacks $d: $depends"
 done
+recommends=$(dpkg-deb -f "$DEB1" Recommends)
+grep -q '\bfonts-noto-cjk\b' <<< "$recommends" || fail "Recommends lacks fonts-noto-cjk (the Chinese UI): $recommends"
 say "contents and Depends as expected"
 
 say "lintian"
@@ -143,6 +145,11 @@ say "desktop-file-validate"
 out=$(desktop-file-validate "$WORK/extract/usr/share/applications/org.rookery.Rookery.desktop" 2>&1) ||
   fail "desktop-file-validate: $out"
 [ -z "$out" ] || { echo "$out"; grep -qi 'error' <<< "$out" && fail "desktop-file-validate reports errors"; }
+# rookery:// invite links open Rookery: the entry handles the scheme and passes the link on.
+grep -qx 'MimeType=.*x-scheme-handler/rookery;.*' "$WORK/extract/usr/share/applications/org.rookery.Rookery.desktop" ||
+  fail "the desktop entry does not handle rookery:// links"
+grep -qx 'Exec=rookery %u' "$WORK/extract/usr/share/applications/org.rookery.Rookery.desktop" ||
+  fail "the desktop entry does not pass the link (%u) to rookery"
 say "appstreamcli validate"
 appstreamcli validate --no-net --pedantic --explain "$WORK/extract/usr/share/metainfo/org.rookery.Rookery.metainfo.xml" ||
   fail "appstreamcli validate"

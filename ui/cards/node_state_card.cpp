@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "ui/format.hpp"
+#include "ui/reasons.hpp"
 #include "ui/theme.hpp"
 
 namespace rookery::ui {
@@ -77,7 +78,7 @@ void NodeStateCard::showSnapshot(const pb::NodeSnapshot& s) {
   connected_ = true;
   shown_state_ = s.state();
   state_->setText(Format::state(s.state(), true));
-  reason_->setText(Format::sentence(s.state_reason()));
+  reason_->setText(Reasons::state(s));
   const auto& w = s.work();
   units_.value->setText(Format::count(w.work_units()));
   done_.value->setText(Format::flopCount(w.flops()));
@@ -89,9 +90,9 @@ void NodeStateCard::showSnapshot(const pb::NodeSnapshot& s) {
                                               : tr("none: computing a local benchmark workload"));
   } else if (c.reachable()) {
     coordinator_.value->setText(
-        tr("%1 (%2 ms)").arg(QString::fromStdString(c.status()), QLocale().toString(c.rtt_ms(), 'f', 0)));
+        tr("%1 (%2 ms)").arg(Format::sentence(Reasons::coordinator(c)), QLocale().toString(c.rtt_ms(), 'f', 0)));
   } else {
-    coordinator_.value->setText(QString::fromStdString(c.status()));
+    coordinator_.value->setText(Format::sentence(Reasons::coordinator(c)));
   }
   // What the resource governor allows now, and which of its sensors work on this PC.
   const auto& g = s.governor();
@@ -103,14 +104,14 @@ void NodeStateCard::showSnapshot(const pb::NodeSnapshot& s) {
   governor_.value->setText(limits);
   QStringList working, missing;
   for (const auto& sensor : g.sensors()) {
-    (sensor.working() ? working : missing) << QString::fromStdString(sensor.name());
+    (sensor.working() ? working : missing) << Reasons::sensorName(sensor);
   }
-  QString sensors = working.join(QStringLiteral(", "));
-  if (!missing.isEmpty()) sensors += tr("; not available: %1").arg(missing.join(QStringLiteral(", ")));
+  QString sensors = working.join(tr(", "));
+  if (!missing.isEmpty()) sensors += tr("; not available: %1").arg(missing.join(tr(", ")));
   sensors_.value->setText(sensors);
   QString details;
   for (const auto& sensor : g.sensors()) {
-    details += QString::fromStdString(sensor.name() + ": " + sensor.detail()) + '\n';
+    details += tr("%1: %2").arg(Reasons::sensorName(sensor), Reasons::sensorReading(sensor)) + '\n';
   }
   sensors_.value->setToolTip(details.trimmed());
   const bool governed = s.has_governor() && g.decision() != pb::GovernorSnapshot::DECISION_INVALID;

@@ -1,0 +1,30 @@
+#pragma once
+// What the node says in English (its state and why, the governor's reason, its coordinator's
+// status, the governor's sensors, the preferences' labels) in the user's language: from the
+// codes in the snapshot (wire::pb::Reason), falling back to the node's English for a code this
+// GUI does not know (an older node sends none; a newer one may send codes added after it).
+#include <QCoreApplication>
+#include <QString>
+
+#include "rookery/control.pb.h"
+
+namespace rookery::ui {
+
+class Reasons {
+  Q_DECLARE_TR_FUNCTIONS(Reasons)
+
+ public:
+  // Why the node is in its state, as a sentence ("Paused: on battery").
+  static QString state(const wire::pb::NodeSnapshot& s);
+  // The governor's reason, as a phrase ("on battery", "the PC is in use: 2 of 8 cores").
+  static QString governor(const wire::pb::GovernorSnapshot& g);
+  // What the node knows of its coordinator, as a phrase ("pipeline 2, stage 1").
+  static QString coordinator(const wire::pb::CoordinatorLink& c);
+  static QString sensorName(const wire::pb::SensorStatus& s);
+  static QString sensorReading(const wire::pb::SensorStatus& s);
+  // A governor preference's label and unit, by its key (the node's English for unknown keys).
+  static QString preferenceLabel(const wire::pb::Preference& p);
+  static QString preferenceUnit(const wire::pb::Preference& p);
+};
+
+}  // namespace rookery::ui
