@@ -17,6 +17,7 @@
 #include "net/identity.hpp"
 #include "net/rpc.hpp"
 #include "rookery/envelope.pb.h"
+#include "support/coordinator_rpc.hpp"
 #include "support/pipeline_harness.hpp"
 #include "support/processes.hpp"
 
@@ -36,14 +37,7 @@ class TestCoordinatorBan : public QObject {
   net::SecureContext ctx_{1};
   net::CurveKeyPair me_ = net::CurveKeyPair::generate();
 
-  std::optional<pb::RunStatus> status() {
-    net::RpcClient client(ctx_, endpoint_, &me_, key_);
-    pb::Envelope e;
-    e.mutable_run_status_request()->set_loss_points(10);
-    const auto r = client.request(e, std::chrono::seconds(2));
-    if (!r.ok() || !r.message->header.has_run_status()) return std::nullopt;
-    return r.message->header.run_status();
-  }
+  std::optional<pb::RunStatus> status() { return run_status(ctx_, me_, endpoint_, key_, 10); }
 
  private Q_SLOTS:
   void aLiarIsBannedByItsRingPartnersAndTheRestTrainOn() {

@@ -20,6 +20,7 @@
 #include "net/identity.hpp"
 #include "net/rpc.hpp"
 #include "rookery/envelope.pb.h"
+#include "support/coordinator_rpc.hpp"
 #include "support/pipeline_harness.hpp"
 #include "support/processes.hpp"
 
@@ -95,14 +96,7 @@ class TestCoordinatorSwarm : public QObject {
     return start_volunteer(volunteers_.back());
   }
 
-  std::optional<pb::RunStatus> status() {
-    net::RpcClient client(ctx_, endpoint(), &me_, coordinator_key_);
-    pb::Envelope e;
-    e.mutable_run_status_request()->set_loss_points(100);
-    const auto r = client.request(e, std::chrono::seconds(2));
-    if (!r.ok() || !r.message->header.has_run_status()) return std::nullopt;
-    return r.message->header.run_status();
-  }
+  std::optional<pb::RunStatus> status() { return run_status(ctx_, me_, endpoint(), coordinator_key_, 100); }
 
   // Samples that every pipeline's first stage has completed, from the coordinator's view.
   static std::int64_t seated_samples(const pb::RunStatus& s) {

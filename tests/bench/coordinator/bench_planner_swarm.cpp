@@ -27,10 +27,12 @@
 #include "net/identity.hpp"
 #include "net/rpc.hpp"
 #include "rookery/envelope.pb.h"
+#include "support/coordinator_rpc.hpp"
 #include "support/pipeline_harness.hpp"
 #include "support/processes.hpp"
 
 using namespace rookery;
+using rookery::testing::run_status;
 namespace pb = wire::pb;
 
 namespace {
@@ -39,16 +41,6 @@ struct Run {
   double samples_per_s = 0;
   std::string layout;
 };
-
-std::optional<pb::RunStatus> run_status(net::SecureContext& ctx, const net::CurveKeyPair& me, const std::string& endpoint,
-                                        const std::string& key) {
-  net::RpcClient client(ctx, endpoint, &me, key);
-  pb::Envelope e;
-  e.mutable_run_status_request()->set_loss_points(1);
-  const auto r = client.request(e, std::chrono::seconds(2));
-  if (!r.ok() || !r.message->header.has_run_status()) return std::nullopt;
-  return r.message->header.run_status();
-}
 
 std::int64_t first_stage_samples(const pb::RunStatus& s) {
   std::int64_t n = 0;

@@ -1,0 +1,280 @@
+// One liar cannot ban. A coordinator (in this process, over its real CURVE socket) runs a job
+// for four volunteers that each hold the whole model, so it plans four one-stage pipelines and
+// every volunteer has the other three as ring partners. The volunteers are played by this test
+// with their own keys: they join, and heartbeat as a node does, reporting in excluded_peers
+// whom their aggregator leaves out.
+//  - One of them lies: heartbeat after heartbeat it reports an honest partner (and then every
+//    other partner) as excluded. Nobody is banned, and the honest volunteers keep their seats.
+//  - Then two honest volunteers report the liar: two of its three ring partners, a majority.
+//    The liar is banned with that reason, planned out, and its join is refused, while the
+//    honest volunteer it accused is never banned.
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "cluster/planning.hpp"
+#include "coordinator/coordinator_service.hpp"
+#include "coordinator/swarm_planner.hpp"
+#include "job/job_spec.hpp"
+#include "net/identity.hpp"
+#include "net/rpc.hpp"
+#include "rookery/envelope.pb.h"
+#include "support/coordinator_rpc.hpp"
+
+using namespace rookery;
+using namespace rookery::testing;
+namespace pb = wire::pb;
+
+namespace {
+
+constexpr int kVolunteers = 4;
+constexpr int kHonest = 0;  // the volunteer the liar accuses
+constexpr int kLiar = 3;
+
+struct Volunteer {
+  net::CurveKeyPair identity = net::CurveKeyPair::generate();
+  std::uint64_t plan_version = 0;  // the plan it "runs": the last one the coordinator sent it
+  int port = 0;
+};
+
+}  // namespace
+
+class TestCoordinatorBanVote : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+  std::unique_ptr<coordinator::CoordinatorService> service_;
+  std::thread thread_;
+  int exit_code_ = -1;
+  std::string endpoint_, key_;
+  job::JobSpec job_;
+  net::SecureContext ctx_{1};
+  net::CurveKeyPair dashboard_ = net::CurveKeyPair::generate();
+  std::vector<Volunteer> volunteers_{kVolunteers};
+
+  const std::string& key_of(int i) const { return volunteers_[std::size_t(i)].identity.public_key; }
+
+  std::optional<pb::Envelope> ask(const net::CurveKeyPair& as, pb::Envelope e) {
+    return coordinator_request(ctx_, as, endpoint_, key_, std::move(e));
+  }
+
+  std::optional<pb::JoinReply> join(int i) {
+    auto& v = volunteers_[std::size_t(i)];
+    pb::Envelope e;
+    auto* j = e.mutable_join();
+    j->set_job_id(job_.id);
+    const auto at = [&](int offset) { return "tcp://127.0.0.1:" + std::to_string(v.port + offset); };
+    j->set_stage_endpoint(at(0));
+    j->set_reduce_endpoint(at(1));
+    j->set_shard_endpoint(at(2));
+    j->set_plan_version(v.plan_version);
+    auto* p = j->mutable_profile();
+    // Each can hold the whole model twice over: the planner gives each a pipeline of its own.
+    p->set_flops_per_s(50e9);
+    p->set_free_memory_bytes(2 * cluster::model_memory_bytes(coordinator::block_profiles(job_),
+                                                            coordinator::training_settings(job_)));
+    p->set_upload_bytes_per_s(1e9);
+    p->set_download_bytes_per_s(1e9);
+    p->set_rtt_s(1e-4);
+    p->set_device("cpu");
+    const auto r = ask(v.identity, std::move(e));
+    if (!r || !r->has_join_reply()) return std::nullopt;
+    return r->join_reply();
+  }
+
+  // One heartbeat of volunteer i reporting `excluded` (by index); it then "runs" whatever
+  // plan the coordinator sent. Nullopt: no answer.
+  std::optional<pb::HeartbeatReply> beat(int i, const std::vector<int>& excluded = {}) {
+    auto& v = volunteers_[std::size_t(i)];
+    pb::Envelope e;
+    auto* h = e.mutable_heartbeat();
+    h->set_plan_version(v.plan_version);
+    h->set_contributing(true);
+    h->set_samples_per_s(10);
+    h->set_loss(-1);
+    for (int x : excluded) h->add_excluded_peers(key_of(x));
+    const auto r = ask(v.identity, std::move(e));
+    if (!r || !r->has_heartbeat_reply()) return std::nullopt;
+    if (r->heartbeat_reply().known() && !r->heartbeat_reply().plan_json().empty()) {
+      v.plan_version = r->heartbeat_reply().plan_version();
+    }
+    return r->heartbeat_reply();
+  }
+
+  // Every volunteer in `who` heartbeats once; `accusations[i]` is what i reports.
+  void round(const std::vector<int>& who, const std::map<int, std::vector<int>>& accusations = {}) {
+    for (int i : who) {
+      const auto it = accusations.find(i);
+      const auto r = beat(i, it == accusations.end() ? std::vector<int>{} : it->second);
+      QVERIFY2(r, qPrintable(QString("volunteer %1's heartbeat got no answer").arg(i)));
+    }
+  }
+
+  std::optional<pb::RunStatus> status() { return run_status(ctx_, dashboard_, endpoint_, key_); }
+
+  static bool is_banned(const pb::RunStatus& s, const std::string& key) {
+    for (const auto& b : s.banned()) {
+      if (b.key() == key) return true;
+    }
+    return false;
+  }
+
+  // Seated volunteers by key: {pipeline, first block, last block}.
+  static std::map<std::string, std::tuple<int, std::int64_t, std::int64_t>> seats(const pb::RunStatus& s) {
+    std::map<std::string, std::tuple<int, std::int64_t, std::int64_t>> out;
+    for (const auto& n : s.nodes()) {
+      if (n.pipeline() >= 0) out[n.key()] = {n.pipeline(), n.first_block(), n.last_block()};
+    }
+    return out;
+  }
+
+  std::vector<int> everyone() const {
+    std::vector<int> all;
+    for (int i = 0; i < kVolunteers; ++i) all.push_back(i);
+    return all;
+  }
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    job_ = job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
+    job_.id = "ban-vote";
+    const QString job_path = dir_.filePath("job.json");
+    {
+      QFile f(job_path);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QByteArray::fromStdString(job::to_json(job_)));
+    }
+    for (int i = 0; i < kVolunteers; ++i) volunteers_[std::size_t(i)].port = 30000 + 10 * i;
+    coordinator::CoordinatorConfig config;
+    config.bind = "tcp://127.0.0.1:0";
+    config.data_dir = dir_.filePath("coordinator").toStdString();
+    config.ready_file = dir_.filePath("ready").toStdString();
+    config.job_path = job_path.toStdString();
+    config.heartbeat_interval = std::chrono::milliseconds(100);
+    config.dead_after = std::chrono::milliseconds(5000);
+    config.settle = std::chrono::milliseconds(200);
+    service_ = std::make_unique<coordinator::CoordinatorService>(config);
+    thread_ = std::thread([this] { exit_code_ = service_->run(); });
+    for (int i = 0; i < 400 && !QFile::exists(dir_.filePath("ready")); ++i) QTest::qWait(25);
+    QFile f(dir_.filePath("ready"));
+    QVERIFY2(f.open(QIODevice::ReadOnly), "the coordinator did not start");
+    const auto parts = QString::fromUtf8(f.readAll()).trimmed().split(' ');
+    QCOMPARE(parts.size(), 2);
+    endpoint_ = parts[0].toStdString();
+    key_ = parts[1].toStdString();
+
+    for (int i = 0; i < kVolunteers; ++i) {
+      const auto r = join(i);
+      QVERIFY2(r, "the coordinator did not answer a join");
+      QVERIFY2(r->accepted(), r->reason().c_str());
+    }
+    // Heartbeat until every volunteer runs a plan in which it has its own pipeline.
+    std::optional<pb::RunStatus> s;
+    bool planned = false;
+    for (int t = 0; t < 100 && !planned; ++t) {
+      round(everyone());
+      if (QTest::currentTestFailed()) return;
+      QTest::qWait(50);
+      s = status();
+      if (!s) continue;
+      std::set<int> pipelines;
+      for (const auto& [k, seat] : seats(*s)) pipelines.insert(std::get<0>(seat));
+      planned = seats(*s).size() == std::size_t(kVolunteers) && pipelines.size() == std::size_t(kVolunteers);
+      for (const auto& v : volunteers_) planned = planned && v.plan_version == s->plan_version();
+    }
+    QVERIFY2(planned, "the four volunteers were not planned into four pipelines");
+    // Each holds every block, so each has the other three as ring partners.
+    for (const auto& [k, seat] : seats(*s)) {
+      QCOMPARE(std::get<1>(seat), std::int64_t(0));
+      QCOMPARE(std::get<2>(seat), std::int64_t(coordinator::block_profiles(job_).size()));
+    }
+  }
+
+  void oneLiarCannotGetAnHonestPartnerBanned() {
+    const auto before = status();
+    QVERIFY(before);
+    const auto plan = before->plan_version();
+    // Everyone heartbeats at the job's pace (every 100 ms) for 2.5 s, the liar accusing the same
+    // honest partner each time: more reports than two honest partners need to ban a real liar
+    // (one heartbeat each, below) ...
+    for (int t = 0; t < 25; ++t) {
+      round(everyone(), {{kLiar, {kHonest}}});
+      if (QTest::currentTestFailed()) return;
+      QTest::qWait(100);
+    }
+    // ... and then for 1 s accusing all three of its partners at once.
+    for (int t = 0; t < 10; ++t) {
+      round(everyone(), {{kLiar, {0, 1, 2}}});
+      if (QTest::currentTestFailed()) return;
+      QTest::qWait(100);
+    }
+    const auto s = status();
+    QVERIFY(s);
+    QCOMPARE(s->banned_size(), 0);
+    QCOMPARE(s->plan_version(), plan);  // nobody was planned out either
+    QCOMPARE(seats(*s).size(), std::size_t(kVolunteers));
+    // The accused volunteer still heartbeats as a known member of the plan.
+    const auto r = beat(kHonest);
+    QVERIFY(r);
+    QVERIFY2(r->known(), r->status().c_str());
+    QVERIFY2(QString::fromStdString(r->status()).startsWith("pipeline "), r->status().c_str());
+  }
+
+  void twoHonestPartnersOutOfThreeBanTheLiar() {
+    // The liar keeps accusing; two honest partners now report it: 2 of its 3 ring partners.
+    const std::map<int, std::vector<int>> reports{{kLiar, {kHonest}}, {1, {kLiar}}, {2, {kLiar}}};
+    round({kHonest, kLiar, 1}, reports);  // one honest report is not enough
+    if (QTest::currentTestFailed()) return;
+    auto s = status();
+    QVERIFY(s);
+    QCOMPARE(s->banned_size(), 0);
+    round({2}, reports);  // the second is
+    if (QTest::currentTestFailed()) return;
+    s = status();
+    QVERIFY(s);
+    QCOMPARE(s->banned_size(), 1);
+    QCOMPARE(s->banned(0).key(), key_of(kLiar));
+    QCOMPARE(s->banned(0).reason(), std::string("2 of its 3 ring partners reject its averaging contributions"));
+    QVERIFY(!is_banned(*s, key_of(kHonest)));
+
+    // The liar is out: not known to heartbeats, refused when it joins again, and planned out;
+    // the honest three are planned without it.
+    const auto hb = beat(kLiar, {kHonest});
+    QVERIFY(hb);
+    QVERIFY(!hb->known());
+    const auto again = join(kLiar);
+    QVERIFY(again);
+    QVERIFY(!again->accepted());
+    QVERIFY2(QString::fromStdString(again->reason()).startsWith("banned from this job: 2 of its 3 ring partners"),
+             again->reason().c_str());
+    bool replanned = false;
+    for (int t = 0; t < 100 && !replanned; ++t) {
+      round({0, 1, 2});
+      QTest::qWait(50);
+      s = status();
+      replanned = s && seats(*s).size() == 3 && !seats(*s).count(key_of(kLiar));
+    }
+    QVERIFY2(replanned, "the honest three were not planned without the liar");
+    QCOMPARE(s->banned_size(), 1);
+  }
+
+  void cleanupTestCase() {
+    if (service_) service_->request_stop();
+    if (thread_.joinable()) thread_.join();
+    QCOMPARE(exit_code_, 0);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCoordinatorBanVote)
+#include "test_coordinator_ban_vote.moc"
