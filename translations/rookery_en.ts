@@ -475,6 +475,29 @@
         <source>°C (0: no limit)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>no NVIDIA driver</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver&apos;s library is too old</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver did not start (is it loaded?)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver reports no GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n NVIDIA GPU(s)</source>
+        <translation>
+            <numerusform>%n NVIDIA GPU</numerusform>
+            <numerusform>%n NVIDIA GPUs</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>main</name>

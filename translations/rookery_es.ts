@@ -475,6 +475,29 @@
         <source>°C (0: no limit)</source>
         <translation>°C (0: sin límite)</translation>
     </message>
+    <message>
+        <source>no NVIDIA driver</source>
+        <translation>sin controlador de NVIDIA</translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver&apos;s library is too old</source>
+        <translation>la biblioteca del controlador de NVIDIA es demasiado antigua</translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver did not start (is it loaded?)</source>
+        <translation>el controlador de NVIDIA no arrancó (¿está cargado?)</translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver reports no GPU</source>
+        <translation>el controlador de NVIDIA no informa de ninguna GPU</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n NVIDIA GPU(s)</source>
+        <translation>
+            <numerusform>%n GPU de NVIDIA</numerusform>
+            <numerusform>%n GPU de NVIDIA</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -475,6 +475,29 @@
         <source>°C (0: no limit)</source>
         <translation>°C (0&#xa0;: aucune limite)</translation>
     </message>
+    <message>
+        <source>no NVIDIA driver</source>
+        <translation>pas de pilote NVIDIA</translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver&apos;s library is too old</source>
+        <translation>la bibliothèque du pilote NVIDIA est trop ancienne</translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver did not start (is it loaded?)</source>
+        <translation>le pilote NVIDIA n’a pas démarré (est-il chargé&#xa0;?)</translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver reports no GPU</source>
+        <translation>le pilote NVIDIA ne signale aucun GPU</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n NVIDIA GPU(s)</source>
+        <translation>
+            <numerusform>%n GPU NVIDIA</numerusform>
+            <numerusform>%n GPU NVIDIA</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>main</name>

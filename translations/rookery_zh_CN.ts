@@ -473,6 +473,28 @@
         <source>°C (0: no limit)</source>
         <translation>°C（0：不限）</translation>
     </message>
+    <message>
+        <source>no NVIDIA driver</source>
+        <translation>没有 NVIDIA 驱动</translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver&apos;s library is too old</source>
+        <translation>NVIDIA 驱动的库太旧</translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver did not start (is it loaded?)</source>
+        <translation>NVIDIA 驱动未能启动（是否已加载？）</translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver reports no GPU</source>
+        <translation>NVIDIA 驱动未报告任何 GPU</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n NVIDIA GPU(s)</source>
+        <translation>
+            <numerusform>%n 个 NVIDIA GPU</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>main</name>

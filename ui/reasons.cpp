@@ -135,7 +135,18 @@ QString Reasons::sensorReading(const pb::SensorStatus& s) {
     case pb::SENSOR_GPU_TEMPERATURE: return tr("hottest GPU %1").arg(Format::temperature(why.value()));
     case pb::SENSOR_MEMORY:
       return tr("%1 resident").arg(Format::bytes(static_cast<quint64>(why.value())));
-    default: return text(s.detail());
+    default: return gpuStatus(why, s.detail());
+  }
+}
+
+QString Reasons::gpuStatus(const pb::Reason& why, const std::string& english) {
+  switch (why.code()) {
+    case pb::DEVICE_NO_NVIDIA_DRIVER: return tr("no NVIDIA driver");
+    case pb::DEVICE_NVML_TOO_OLD: return tr("the NVIDIA driver's library is too old");
+    case pb::DEVICE_NVML_FAILED: return tr("the NVIDIA driver did not start (is it loaded?)");
+    case pb::DEVICE_NO_GPUS: return tr("the NVIDIA driver reports no GPU");
+    case pb::DEVICE_NVIDIA_GPUS: return tr("%n NVIDIA GPU(s)", nullptr, static_cast<int>(why.value()));
+    default: return text(english);
   }
 }
 

@@ -22,6 +22,8 @@ class Reasons {
   static QString coordinator(const wire::pb::CoordinatorLink& c);
   static QString sensorName(const wire::pb::SensorStatus& s);
   static QString sensorReading(const wire::pb::SensorStatus& s);
+  // Why there is GPU telemetry or not (NVML), from DeviceSnapshot.gpu_status_why.
+  static QString gpuStatus(const wire::pb::Reason& why, const std::string& english);
   // A governor preference's label and unit, by its key (the node's English for unknown keys).
   static QString preferenceLabel(const wire::pb::Preference& p);
   static QString preferenceUnit(const wire::pb::Preference& p);

@@ -122,15 +122,17 @@ bool SettingsDialog::load() {
 
 void SettingsDialog::build(const pb::ControlReply& reply) {
   // The node's data folder and swarm, from the snapshot every reply carries.
-  const auto& s = reply.snapshot();
-  if (loaded_data_dir_.isEmpty() && !s.data_dir().empty()) {
-    loaded_data_dir_ = QString::fromStdString(s.data_dir());
+  const auto& node = reply.snapshot();
+  if (loaded_data_dir_.isEmpty() && !node.data_dir().empty()) {
+    loaded_data_dir_ = QString::fromStdString(node.data_dir());
     data_dir_->setText(loaded_data_dir_);
   }
-  const QString endpoint = QString::fromStdString(s.coordinator().endpoint());
-  QString job = QString::fromStdString(s.stage().job_id());
-  if (job.isEmpty()) job = QString::fromStdString(s.run().job_id());
-  if (job.isEmpty() && s.state_why().code() == pb::NODE_VOLUNTEER) job = QString::fromStdString(s.state_why().text());
+  const QString endpoint = QString::fromStdString(node.coordinator().endpoint());
+  QString job = QString::fromStdString(node.stage().job_id());
+  if (job.isEmpty()) job = QString::fromStdString(node.run().job_id());
+  if (job.isEmpty() && node.state_why().code() == pb::NODE_VOLUNTEER) {
+    job = QString::fromStdString(node.state_why().text());
+  }
   if (!endpoint.isEmpty() && !job.isEmpty()) {
     swarm_->setText(tr("This PC volunteers for job “%1” at coordinator %2.").arg(job, endpoint));
     leave_button_->setEnabled(true);
@@ -138,7 +140,7 @@ void SettingsDialog::build(const pb::ControlReply& reply) {
     swarm_->setText(tr("This PC talks to coordinator %1 but has joined none of its jobs.").arg(endpoint));
     leave_button_->setEnabled(false);
   } else {
-    swarm_->setText(s.has_stage() ? tr("This PC trains a stage of a fixed pipeline plan, without a coordinator.")
+    swarm_->setText(node.has_stage() ? tr("This PC trains a stage of a fixed pipeline plan, without a coordinator.")
                                   : tr("This PC has joined no swarm: open an invite link to join one."));
     leave_button_->setEnabled(false);
   }

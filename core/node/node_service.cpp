@@ -317,6 +317,8 @@ struct NodeService::Impl {
         if (out.working() && readings.gpu_temperature_c) {
           why.set_code(pb::SENSOR_GPU_TEMPERATURE);
           why.set_value(static_cast<double>(static_cast<int>(*readings.gpu_temperature_c)));
+        } else {
+          classify_gpu_status(out.detail(), why);  // no telemetry: NVML says why
         }
         break;
       case pb::SensorStatus::MEMORY:
@@ -782,6 +784,7 @@ struct NodeService::Impl {
     device.set_cpu_load_percent(sample.machine_percent);
     device.set_node_cpu_percent(sample.self_percent);
     device.set_gpu_status(nvml.status());
+    classify_gpu_status(nvml.status(), *device.mutable_gpu_status_why());
     device.clear_gpus();
     for (const auto& g : gpus) {
       auto* t = device.add_gpus();

@@ -84,6 +84,29 @@ void classify_coordinator_status(const std::string& status, pb::Reason& out) {
   set(out, pb::REASON_UNKNOWN);
 }
 
+void classify_gpu_status(const std::string& status, pb::Reason& out) {
+  const std::string_view s = status;
+  constexpr std::string_view gpus = " NVIDIA GPU(s) via NVML";
+  out.Clear();
+  if (s == "no NVIDIA driver (libnvidia-ml.so.1 not found)") {
+    out.set_code(pb::DEVICE_NO_NVIDIA_DRIVER);
+  } else if (s == "libnvidia-ml.so.1 is too old (missing entry points)") {
+    out.set_code(pb::DEVICE_NVML_TOO_OLD);
+  } else if (s == "NVML failed to initialise (driver not loaded?)") {
+    out.set_code(pb::DEVICE_NVML_FAILED);
+  } else if (s == "NVML reports no GPUs") {
+    out.set_code(pb::DEVICE_NO_GPUS);
+  } else if (s.size() > gpus.size() && s.substr(s.size() - gpus.size()) == gpus) {
+    const std::string n(s.substr(0, s.size() - gpus.size()));
+    char* end = nullptr;
+    const long count = std::strtol(n.c_str(), &end, 10);
+    if (end != n.c_str() && *end == '\0' && count >= 0) {
+      out.set_code(pb::DEVICE_NVIDIA_GPUS);
+      out.set_value(static_cast<double>(count));
+    }
+  }
+}
+
 pb::SensorStatus::Kind sensor_kind(const std::string& name) {
   if (name == "input idleness") return pb::SensorStatus::INPUT_IDLENESS;
   if (name == "full-screen") return pb::SensorStatus::FULLSCREEN;

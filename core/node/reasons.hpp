@@ -17,6 +17,9 @@ void to_reason(const governor::Why& why, wire::pb::Reason& out);
 // does not know (a newer coordinator's) is REASON_UNKNOWN: the GUI shows it as it is.
 void classify_coordinator_status(const std::string& status, wire::pb::Reason& out);
 
+// NVML's status (core/device/nvml.cpp: "no NVIDIA driver (libnvidia-ml.so.1 not found)", ...).
+void classify_gpu_status(const std::string& status, wire::pb::Reason& out);
+
 // A governor sensor's name ("input idleness", "cpu load", ...) as a kind.
 wire::pb::SensorStatus::Kind sensor_kind(const std::string& name);
 

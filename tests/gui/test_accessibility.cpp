@@ -2,16 +2,21 @@
 // of the settings dialog has an accessible name (what a screen reader says for it), Tab
 // reaches every control in turn and comes back around, and the keyboard alone contributes
 // (Space on the Contribute button), opens Settings and closes it again (Escape).
+// With $ROOKERY_GUI_SCREENSHOTS set to a folder, the window and the settings dialog are saved
+// there as they render (at the QT_SCALE_FACTOR and in the language of the environment): a look
+// at 200% or in Chinese without a display.
 #include <QAbstractButton>
 #include <QAccessible>
 #include <QApplication>
 #include <QButtonGroup>
 #include <QDialog>
+#include <QDir>
 #include <QPushButton>
 #include <QSet>
 #include <QTest>
 
 #include "gui_test_node.hpp"
+#include "ui/app_resources.hpp"
 #include "ui/main_window.hpp"
 #include "ui/node_connection.hpp"
 #include "ui/settings_dialog.hpp"
@@ -106,10 +111,23 @@ bool activate(QWidget* w) {
 
 }  // namespace
 
+void saveScreenshot(QWidget& w, const QString& name) {
+  const QString dir = qEnvironmentVariable("ROOKERY_GUI_SCREENSHOTS");
+  if (dir.isEmpty()) return;
+  QDir().mkpath(dir);
+  const QString path = QDir(dir).filePath(name + QStringLiteral(".png"));
+  QVERIFY2(w.grab().save(path), qPrintable(path));
+  qInfo("saved %s", qPrintable(path));
+}
+
 class TestAccessibility : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
+  void initTestCase() {
+    if (!qEnvironmentVariableIsEmpty("ROOKERY_GUI_SCREENSHOTS")) installTranslations(*qApp, QLocale());
+  }
+
   void keyboardAndNames() {
     QTemporaryDir dir;
     TestNode node;
@@ -124,6 +142,7 @@ class TestAccessibility : public QObject {
     QTest::qWait(500);  // a few snapshots: the cards show what they hold
 
     checkNamesAndTabs(window, window.contributeButton());
+    saveScreenshot(window, QStringLiteral("window"));
 
     // The keyboard alone: Space on Contribute, and the node contributes.
     window.contributeButton()->setFocus(Qt::TabFocusReason);
@@ -139,6 +158,7 @@ class TestAccessibility : public QObject {
     QWidget* first = tabStops(*settings).value(0);
     QVERIFY(first);
     checkNamesAndTabs(*settings, first);
+    saveScreenshot(*settings, QStringLiteral("settings"));
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
     QVERIFY(QTest::qWaitFor([&] { return !settings->isVisible(); }, 5000));
     stopNode(node.runtimeDir(), node.pid());

@@ -109,6 +109,15 @@ class TestNodeReasons : public QObject {
       QCOMPARE(sensor.reading().code(), pb::SENSOR_OTHER_CPU);
     }
     QVERIFY(cpu_seen);
+    // Why there is GPU telemetry or none (NVML's words) comes as a code too, here and for the
+    // gpu sensor.
+    QVERIFY(!s.device().gpu_status().empty());
+    QVERIFY2(s.device().gpu_status_why().code() != pb::REASON_UNKNOWN, s.device().gpu_status().c_str());
+    for (const auto& sensor : s.governor().sensors()) {
+      if (sensor.kind() == pb::SensorStatus::GPU) {
+        QVERIFY2(sensor.reading().code() != pb::REASON_UNKNOWN, sensor.detail().c_str());
+      }
+    }
 
     // In German.
     QVERIFY(!installTranslations(*qApp, QLocale(QLocale::German, QLocale::Germany)).isEmpty());

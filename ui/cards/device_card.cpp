@@ -5,6 +5,7 @@
 #include <QVBoxLayout>
 
 #include "ui/format.hpp"
+#include "ui/reasons.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets/meter_bar.hpp"
 
@@ -72,7 +73,7 @@ void DeviceCard::showSnapshot(const pb::DeviceSnapshot& d) {
     kind_->setText(tr("CPU · computes on the processor"));
     name_->setText(cpu_model.isEmpty() ? tr("Unknown processor") : cpu_model);
     note_->setText(d.gpu_status().empty() ? QString()
-                                          : tr("No GPU telemetry: %1").arg(QString::fromStdString(d.gpu_status())));
+                                          : tr("No GPU telemetry: %1").arg(Reasons::gpuStatus(d.gpu_status_why(), d.gpu_status())));
   }
   cores_.value->setText(d.compute_threads() > 0 ? tr("%1 · Rookery uses %n", nullptr, d.compute_threads()).arg(cores)
                                                 : cores);
