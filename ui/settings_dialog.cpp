@@ -11,7 +11,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "control/control_client.hpp"
@@ -85,12 +89,48 @@ SettingsDialog::SettingsDialog(std::filesystem::path runtime_dir, QWidget* paren
           &SettingsDialog::restoreDefaults);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   connect(snooze, &QPushButton::clicked, this, &SettingsDialog::snoozeOneHour);
-  layout->addWidget(form_host_);
-  layout->addWidget(createLanguageChooser(this));  // appearance/language, saved with the dialog
-  layout->addWidget(session);
-  layout->addWidget(swarm_box);
+  // The settings scroll where the screen is shorter than they are (a laptop at 200%); the
+  // error and the buttons stay in view.
+  scroll_ = new QScrollArea(this);
+  scroll_->setObjectName(QStringLiteral("settingsScroll"));
+  scroll_->setWidgetResizable(true);
+  scroll_->setFrameShape(QFrame::NoFrame);
+  scroll_->setFocusPolicy(Qt::NoFocus);
+  scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  content_ = new QWidget(scroll_);
+  auto* content = new QVBoxLayout(content_);
+  content->setContentsMargins(0, 0, 0, 0);
+  content->addWidget(form_host_);
+  content->addWidget(createLanguageChooser(content_));  // appearance/language, saved with the dialog
+  content->addWidget(session);
+  content->addWidget(swarm_box);
+  content->addStretch(1);
+  scroll_->setWidget(content_);
+  layout->addWidget(scroll_, 1);
   layout->addWidget(error_);
   layout->addWidget(buttons);
+}
+
+void SettingsDialog::showEvent(QShowEvent* event) {
+  QDialog::showEvent(event);
+  if (!fitted_) {
+    fitted_ = true;
+    fitToScreen();
+  }
+}
+
+void SettingsDialog::fitToScreen() {
+  // As large as the settings (no scrolling) where the screen allows, else the screen's height.
+  content_->adjustSize();
+  const QSize inner = content_->sizeHint();
+  const QMargins m = layout()->contentsMargins();
+  const int spacing = layout()->spacing();
+  int height = m.top() + inner.height() + spacing + layout()->itemAt(layout()->count() - 1)->sizeHint().height() +
+               m.bottom();
+  if (error_->isVisible()) height += spacing + error_->sizeHint().height();
+  QSize want(m.left() + inner.width() + scroll_->verticalScrollBar()->sizeHint().width() + m.right(), height);
+  if (const QScreen* s = screen()) want = want.boundedTo(s->availableGeometry().size() * 0.9);
+  resize(want.expandedTo(minimumSizeHint()));
 }
 
 bool SettingsDialog::request(const pb::ControlRequest& request, pb::ControlReply* reply) {
@@ -163,6 +203,7 @@ void SettingsDialog::build(const pb::ControlReply& reply) {
     g.form = new QFormLayout(box);
     form_host_->layout()->addWidget(box);
   }
+  if (isVisible()) QTimer::singleShot(0, this, &SettingsDialog::fitToScreen);  // the new form, laid out
   for (const auto& p : reply.preferences()) {
     QFormLayout* form = groups[2].form;
     for (auto& g : groups) {

@@ -23,6 +23,7 @@ class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QScrollArea;
 class QWidget;
 
 namespace rookery::ui {
@@ -67,9 +68,15 @@ class SettingsDialog : public QDialog {
   bool request(const wire::pb::ControlRequest& request, wire::pb::ControlReply* reply);
   void build(const wire::pb::ControlReply& reply);
   void showError(const QString& text);
+  // Sized to the settings, but no larger than the screen (they scroll then).
+  void fitToScreen();
+  void showEvent(QShowEvent* event) override;
 
   std::filesystem::path runtime_dir_;
   QWidget* form_host_;
+  QScrollArea* scroll_;
+  QWidget* content_;
+  bool fitted_ = false;
   QLabel* error_;
   QCheckBox* autostart_;
   QLineEdit* data_dir_;

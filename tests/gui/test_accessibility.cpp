@@ -117,7 +117,7 @@ void saveScreenshot(QWidget& w, const QString& name) {
   QDir().mkpath(dir);
   const QString path = QDir(dir).filePath(name + QStringLiteral(".png"));
   QVERIFY2(w.grab().save(path), qPrintable(path));
-  qInfo("saved %s", qPrintable(path));
+  qInfo("saved %s (%dx%d)", qPrintable(path), w.width(), w.height());  // logical size
 }
 
 class TestAccessibility : public QObject {
