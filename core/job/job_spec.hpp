@@ -164,11 +164,15 @@ struct JobSpec {
     /// Every this many averaging rounds (rounds whose number is a multiple of it, so every
     /// member agrees without asking), the rounds also average the optimizer's per-parameter
     /// state: AdamW's first and second moments, SGD's momentum buffers. 0: never. The moments
-    /// double (AdamW) or match (SGD) the parameters' bytes, and change slowly (AdamW's second
-    /// moment over ~1/(1 - beta2) steps), so every 4th round costs 1.5x a parameters-only
-    /// round's traffic on average instead of 3x, and keeps replicas' moments within a few
-    /// rounds of each other.
-    int64_t average_optimizer_state_every = 4;
+    /// double (AdamW) or match (SGD) the parameters' bytes and change slowly (AdamW's second
+    /// moment over ~1/(1 - beta2) steps), so 4 is a sensible value: 1.5x a parameters-only
+    /// round's traffic on average instead of 3x, replicas' moments within a few rounds of each
+    /// other. Off by default: with a sign-flipping liar among four one-stage pipelines
+    /// (test_byzantine_averaging) the honest replicas ended 165% above the clean run's loss
+    /// with it at 4, against 8% without, although each round's aggregate of the moments stays
+    /// inside the honest spread (test_optimizer_state); until that is understood, a job that
+    /// trusts its volunteers opts in.
+    int64_t average_optimizer_state_every = 0;
     AggregatorSpec aggregator;      ///< how those averages combine the members' values
     uint64_t seed = 0;              ///< parameter init and data order derive from it
     friend bool operator==(const JobSpec&, const JobSpec&) = default;

@@ -75,7 +75,7 @@ private Q_SLOTS:
         QVERIFY(s.aggregator == AggregatorSpec{});   // robust by default
         QVERIFY(s.aggregator.kind == AggregatorKind::centered_clip);
         QCOMPARE(s.aggregator.tau, 1.0);
-        QCOMPARE(s.average_optimizer_state_every, 4);   // moments ride along every 4th round
+        QCOMPARE(s.average_optimizer_state_every, 0);   // optimizer state averaging is opt-in
     }
 
     void parsesAggregator() {
