@@ -1681,6 +1681,18 @@
         <source>no loss reported yet</source>
         <translation>noch kein Verlust gemeldet</translation>
     </message>
+    <message>
+        <source>minutes</source>
+        <translation>Minuten</translation>
+    </message>
+    <message>
+        <source>The run&apos;s loss curve</source>
+        <translation>Verlaufskurve des Trainingsverlusts</translation>
+    </message>
+    <message>
+        <source>The run&apos;s loss went from %1 to %2 in %3</source>
+        <translation>Der Verlust des Trainings ging in %3 von %1 auf %2</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::TrainingCard</name>

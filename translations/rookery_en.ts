@@ -1681,6 +1681,18 @@
         <source>no loss reported yet</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run&apos;s loss curve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run&apos;s loss went from %1 to %2 in %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::TrainingCard</name>

@@ -1681,6 +1681,18 @@
         <source>no loss reported yet</source>
         <translation>aún no se ha comunicado ninguna pérdida</translation>
     </message>
+    <message>
+        <source>minutes</source>
+        <translation>minutos</translation>
+    </message>
+    <message>
+        <source>The run&apos;s loss curve</source>
+        <translation>Curva de pérdida del entrenamiento</translation>
+    </message>
+    <message>
+        <source>The run&apos;s loss went from %1 to %2 in %3</source>
+        <translation>La pérdida del entrenamiento pasó de %1 a %2 en %3</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::TrainingCard</name>

@@ -1681,6 +1681,18 @@
         <source>no loss reported yet</source>
         <translation>aucune perte signalée pour l’instant</translation>
     </message>
+    <message>
+        <source>minutes</source>
+        <translation>minutes</translation>
+    </message>
+    <message>
+        <source>The run&apos;s loss curve</source>
+        <translation>Courbe de perte de l’entraînement</translation>
+    </message>
+    <message>
+        <source>The run&apos;s loss went from %1 to %2 in %3</source>
+        <translation>La perte de l’entraînement est passée de %1 à %2 en %3</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::TrainingCard</name>

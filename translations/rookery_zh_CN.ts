@@ -1666,6 +1666,18 @@
         <source>no loss reported yet</source>
         <translation>尚未报告损失</translation>
     </message>
+    <message>
+        <source>minutes</source>
+        <translation>分钟</translation>
+    </message>
+    <message>
+        <source>The run&apos;s loss curve</source>
+        <translation>本次训练的损失曲线</translation>
+    </message>
+    <message>
+        <source>The run&apos;s loss went from %1 to %2 in %3</source>
+        <translation>本次训练的损失在 %3 内从 %1 变为 %2</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::TrainingCard</name>

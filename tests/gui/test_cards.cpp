@@ -2,6 +2,8 @@
 // lack), the CPU path, and the node state in words.
 #include <QDir>
 #include <QLabel>
+#include <QChartView>
+#include <QLineSeries>
 #include <QTest>
 
 #include "ui/cards/device_card.hpp"
@@ -167,8 +169,22 @@ class TestCards : public QObject {
       n->set_key(std::string(40, k));
       n->set_samples(samples);
     }
-    for (const double l : {5.5, 3.25, 2.408}) run->add_loss()->set_loss(l);
     card.showSnapshot(s);
+    QVERIFY(!card.runLossView()->isVisibleTo(&card));  // no loss yet: no curve
+    std::int64_t at = 1'700'000'000'000;
+    for (const double l : {5.5, 3.25, 2.408}) {
+      auto* p = run->add_loss();
+      p->set_loss(l);
+      p->set_unix_ms(at);
+      at += 90'000;
+    }
+    card.showSnapshot(s);
+    // The run's loss curve: minutes since its first point.
+    QVERIFY(card.runLossView()->isVisibleTo(&card));
+    QCOMPARE(card.runLossSeries()->count(), 3);
+    QCOMPARE(card.runLossSeries()->at(0), QPointF(0, 5.5));
+    QCOMPARE(card.runLossSeries()->at(2), QPointF(3, 2.408));
+    QVERIFY(!card.runLossView()->accessibleName().isEmpty());
     const auto text = card.summaryText();
     QVERIFY2(text.contains("4 volunteer(s) in 2 pipeline(s) · 66.3 samples/s"), qPrintable(text));
     QVERIFY2(text.contains("#3 of 4 by samples (700)"), qPrintable(text));

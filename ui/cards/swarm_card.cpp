@@ -1,7 +1,13 @@
 #include "ui/cards/swarm_card.hpp"
 
+#include <QChart>
+#include <QChartView>
 #include <QEvent>
 #include <QLabel>
+#include <QLineSeries>
+#include <QValueAxis>
+
+#include <algorithm>
 #include <QLocale>
 #include <QVBoxLayout>
 
@@ -46,6 +52,36 @@ SwarmCard::SwarmCard(QWidget* parent) : Card(tr("Your place in the swarm"), pare
   body()->addWidget(diagram_);
   body()->addSpacing(2);
   body()->addWidget(grid_);
+  // The run's loss curve, from the coordinator's samples of the swarm's loss.
+  run_chart_ = new QChart;
+  run_chart_->legend()->hide();
+  run_chart_->setBackgroundVisible(false);
+  run_chart_->setMargins(QMargins(0, 0, 0, 0));
+  run_series_ = new QLineSeries(run_chart_);
+  run_series_->setName(tr("The run's loss"));
+  run_chart_->addSeries(run_series_);
+  run_x_ = new QValueAxis(run_chart_);
+  run_x_->setTitleText(tr("minutes"));
+  run_x_->setLabelFormat(QStringLiteral("%.0f"));
+  run_y_ = new QValueAxis(run_chart_);
+  run_y_->setLabelFormat(QStringLiteral("%.1f"));
+  for (auto* axis : {run_x_, run_y_}) {
+    axis->setTickCount(3);
+    axis->setLabelsFont(theme::scaled(font(), 0.8));
+    axis->setTitleFont(theme::scaled(font(), 0.8));
+  }
+  run_chart_->addAxis(run_x_, Qt::AlignBottom);
+  run_chart_->addAxis(run_y_, Qt::AlignLeft);
+  run_series_->attachAxis(run_x_);
+  run_series_->attachAxis(run_y_);
+  run_view_ = new QChartView(run_chart_, this);
+  run_view_->setObjectName(QStringLiteral("runLossChart"));
+  run_view_->setRenderHint(QPainter::Antialiasing);
+  run_view_->setMinimumHeight(120);
+  run_view_->setFocusPolicy(Qt::TabFocus);
+  run_view_->setAccessibleName(tr("The run's loss curve"));
+  run_view_->setVisible(false);
+  body()->addWidget(run_view_);
   body()->addWidget(note_);
   applyColours();
   showDisconnected();
@@ -113,7 +149,10 @@ void SwarmCard::showSnapshot(const pb::NodeSnapshot& s) {
 void SwarmCard::showRun(const pb::NodeSnapshot& s) {
   const bool has_run = s.has_run() && s.run().nodes_size() > 0;
   for (const auto* row : {&run_, &rank_, &run_loss_}) grid_->setRowVisible(*row, has_run);
-  if (!has_run) return;
+  if (!has_run) {
+    run_view_->setVisible(false);
+    return;
+  }
   const auto& run = s.run();
   run_.value->setText(tr("%n volunteer(s) in %1 · %2 samples/s", nullptr, run.nodes_size())
                           .arg(tr("%n pipeline(s)", nullptr, static_cast<int>(run.pipelines())))
@@ -135,6 +174,30 @@ void SwarmCard::showRun(const pb::NodeSnapshot& s) {
                                       .arg(rank)
                                       .arg(run.nodes_size())
                                       .arg(Format::count(static_cast<quint64>(mine))));
+  // The curve, once there are two points to draw between.
+  if (run.loss_size() >= 2) {
+    QList<QPointF> points;
+    const auto first = run.loss(0).unix_ms();
+    double low = run.loss(0).loss(), high = low;
+    for (const auto& p : run.loss()) {
+      points << QPointF(static_cast<double>(p.unix_ms() - first) / 60000.0, p.loss());
+      low = std::min(low, p.loss());
+      high = std::max(high, p.loss());
+    }
+    run_series_->replace(points);
+    run_x_->setRange(0, std::max(points.back().x(), 1.0));
+    const double pad = std::max((high - low) * 0.08, 0.05);
+    run_y_->setRange(std::max(0.0, low - pad), high + pad);
+    run_view_->setAccessibleDescription(
+        tr("The run's loss went from %1 to %2 in %3")
+            .arg(QLocale().toString(run.loss(0).loss(), 'f', 3),
+                 QLocale().toString(run.loss(run.loss_size() - 1).loss(), 'f', 3),
+                 Format::duration(static_cast<double>(run.loss(run.loss_size() - 1).unix_ms() - first) / 1000.0)));
+    run_view_->setVisible(true);
+  } else {
+    run_series_->clear();
+    run_view_->setVisible(false);
+  }
   if (run.loss_size() > 0) {
     run_loss_.value->setText(tr("%1 (from %2)")
                                  .arg(QLocale().toString(run.loss(run.loss_size() - 1).loss(), 'f', 3))
@@ -152,6 +215,7 @@ void SwarmCard::showDisconnected() {
   note_->setText(tr("The swarm is shown once rookery-node answers."));
   note_->setVisible(true);
   diagram_->setVisible(false);
+  run_view_->setVisible(false);
   showRows(false);
 }
 
@@ -185,6 +249,17 @@ void SwarmCard::applyColours() {
     QPalette pal = l->palette();
     pal.setColor(QPalette::WindowText, theme::secondaryText(palette()));
     l->setPalette(pal);
+  }
+  if (!run_series_) return;  // palette changes while the card is being built
+  const QPalette pal = palette();
+  run_series_->setPen(QPen(theme::accent(pal), 2.0, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+  QColor grid = theme::secondaryText(pal);
+  grid.setAlphaF(0.25f);
+  for (auto* axis : {run_x_, run_y_}) {
+    axis->setLabelsColor(theme::secondaryText(pal));
+    axis->setTitleBrush(theme::secondaryText(pal));
+    axis->setLinePenColor(grid);
+    axis->setGridLineColor(grid);
   }
 }
 

@@ -9,7 +9,11 @@
 #include "ui/widgets/card.hpp"
 #include "ui/widgets/metric_grid.hpp"
 
+class QChart;
+class QChartView;
 class QLabel;
+class QLineSeries;
+class QValueAxis;
 
 namespace rookery::ui {
 
@@ -29,6 +33,9 @@ class SwarmCard : public Card {
   QString positionText() const;  // "Pipeline 1 · stage 1 of 2 · blocks 0–2 of 6"
   QString summaryText() const;   // every visible value, for tests and screen readers
   PipelineDiagram* diagram() const { return diagram_; }
+  // The run's loss as the coordinator reports it: minutes since its first point, loss.
+  QLineSeries* runLossSeries() const { return run_series_; }
+  QChartView* runLossView() const { return run_view_; }
 
  protected:
   void changeEvent(QEvent* event) override;
@@ -45,6 +52,11 @@ class SwarmCard : public Card {
   MetricGrid* grid_;
   MetricGrid::Row previous_, next_, in_flight_, versions_, lost_, sent_;
   MetricGrid::Row run_, rank_, run_loss_;  // the whole run, from the coordinator (joined nodes)
+  QChart* run_chart_ = nullptr;
+  QChartView* run_view_ = nullptr;
+  QLineSeries* run_series_ = nullptr;
+  QValueAxis* run_x_ = nullptr;
+  QValueAxis* run_y_ = nullptr;
   void showRun(const wire::pb::NodeSnapshot& snapshot);
 };
 
