@@ -77,6 +77,9 @@ SwarmCard::SwarmCard(QWidget* parent) : Card(tr("Your place in the swarm"), pare
   run_view_ = new QChartView(run_chart_, this);
   run_view_->setObjectName(QStringLiteral("runLossChart"));
   run_view_->setRenderHint(QPainter::Antialiasing);
+  run_view_->setFrameShape(QFrame::NoFrame);
+  run_view_->setBackgroundBrush(Qt::NoBrush);
+  run_view_->setStyleSheet(QStringLiteral("background: transparent"));
   run_view_->setMinimumHeight(120);
   run_view_->setFocusPolicy(Qt::TabFocus);
   run_view_->setAccessibleName(tr("The run's loss curve"));
@@ -186,6 +189,8 @@ void SwarmCard::showRun(const pb::NodeSnapshot& s) {
     }
     run_series_->replace(points);
     run_x_->setRange(0, std::max(points.back().x(), 1.0));
+    // Whole minutes once there are a few; tenths before (else the ticks repeat "1").
+    run_x_->setLabelFormat(points.back().x() >= 4 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
     const double pad = std::max((high - low) * 0.08, 0.05);
     run_y_->setRange(std::max(0.0, low - pad), high + pad);
     run_view_->setAccessibleDescription(
