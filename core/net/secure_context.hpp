@@ -70,8 +70,13 @@ struct SocketOptions {
   int send_hwm = 64;      // messages; size to the pipeline depth
   int recv_hwm = 64;
   int linger_ms = 0;      // never block shutdown on unsent messages
-  int heartbeat_ivl_ms = 1000;   // ZMTP heartbeats detect dead TCP peers
-  int heartbeat_timeout_ms = 3000;
+  // ZMTP heartbeats detect dead TCP peers. libzmq starts the timeout when it sends a PING and
+  // stops it only when a whole frame has arrived, so it must outlast the slowest frame on the
+  // slowest link: at 3 s a 4 MiB frame over an 8 Mbit/s home uplink (4.2 s) cut the
+  // connection every time. Who is alive is the application's heartbeats' business (the
+  // coordinator's, the stages' timeouts); this only reclaims connections that went silent.
+  int heartbeat_ivl_ms = 1000;
+  int heartbeat_timeout_ms = 60000;
 };
 
 // A CURVE server socket bound to `endpoint` ("tcp://host:port"; port 0 picks a free one).
