@@ -51,6 +51,7 @@ private:
 struct TierPlan {
     std::vector<std::vector<int>> groups;
     std::vector<int> leftover;  ///< no group had room (one node per block)
+    std::vector<int> spares;    ///< every group is faster without them (see improve)
     double rate = 0;
 };
 
@@ -118,7 +119,10 @@ TierPlan build_tier(const std::vector<int>& tier, const std::vector<NodeProfile>
     return best;
 }
 
-/// Step 3: first-improvement moves and swaps between the tier's groups.
+/// Step 3: first-improvement moves and swaps between the tier's groups, and spares: a node
+/// whose group is faster without it by the depth margin (its link or its speed is the
+/// bottleneck, and the rest hold the model) leaves the group and waits as a spare, to be
+/// planned back in when it would help a group or when a seat falls empty.
 void improve(TierPlan& plan, const Chain& chain, GroupPlanner& planner, int passes) {
     auto& groups = plan.groups;
     std::vector<double> rate(groups.size());
@@ -159,6 +163,35 @@ void improve(TierPlan& plan, const Chain& chain, GroupPlanner& planner, int pass
                             improved = true;
                         }
                     }
+            }
+        // Seat a spare where it makes a group faster by the margin; unseat a node whose group
+        // is faster without it by the margin.
+        for (size_t k = 0; k < plan.spares.size(); ++k)
+            for (size_t g = 0; g < groups.size(); ++g) {
+                if (int(groups[g].size()) >= chain.blocks) continue;
+                std::vector<int> with = groups[g];
+                with.push_back(plan.spares[k]);
+                const double r = planner.rate(with);
+                if (r > rate[g] * (1 + kDeeperPipelineMargin)) {
+                    groups[g] = std::move(with);
+                    rate[g] = r;
+                    plan.spares.erase(plan.spares.begin() + long(k--));
+                    improved = true;
+                    break;
+                }
+            }
+        for (size_t g = 0; g < groups.size(); ++g)
+            for (size_t i = 0; i < groups[g].size() && groups[g].size() > 1; ++i) {
+                std::vector<int> without = groups[g];
+                without.erase(without.begin() + long(i));
+                const double r = planner.rate(without);
+                if (r > rate[g] * (1 + kDeeperPipelineMargin)) {
+                    plan.spares.push_back(groups[g][i]);
+                    groups[g] = std::move(without);
+                    rate[g] = r;
+                    improved = true;
+                    --i;
+                }
             }
         if (!improved) break;
     }
@@ -239,6 +272,10 @@ ClusterPlan form_pipelines(const std::vector<NodeProfile>& nodes, const std::vec
         for (int i : plans[t].leftover)
             result.unassigned.push_back(
                 {nodes[size_t(i)].id, "every pipeline of its bandwidth tier already has one node per block"});
+        for (int i : plans[t].spares)
+            result.unassigned.push_back({nodes[size_t(i)].id,
+                                         "a spare: its pipeline is faster without it (its link or its speed would be "
+                                         "the bottleneck), so it waits to fill a seat that falls empty"});
     }
     return result;
 }

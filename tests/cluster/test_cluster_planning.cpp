@@ -372,6 +372,37 @@ private Q_SLOTS:
         QVERIFY(close(total, plan.samples_per_s));
     }
 
+    // A node on a link so slow that it would be its pipeline's bottleneck waits as a spare when
+    // the others hold the model without it, and is seated when the model needs its memory.
+    void slowLinkNodeWaitsAsSpare() {
+        const auto blocks = testing::gpt_blocks(6);
+        const auto s = testing::gpt_settings();
+        const int64_t model = model_memory_bytes(blocks, s);
+        const int64_t three_quarters = model * 3 / 4;
+        std::vector<NodeProfile> nodes = {{"fast-a", 2e11, three_quarters, 12e6, 12e6, 0.001},
+                                          {"slow-link", 1e11, three_quarters, 1e6, 1e6, 0.001},
+                                          {"fast-b", 2e11, three_quarters, 12e6, 12e6, 0.001}};
+        ClusterPlan plan = form_pipelines(nodes, blocks, s);
+        QVERIFY(plan.ok());
+        QCOMPARE(plan.pipelines.size(), size_t(1));
+        QCOMPARE(plan.pipelines[0].stages.size(), size_t(2));
+        for (const Stage& st : plan.pipelines[0].stages) QVERIFY(st.node_id != "slow-link");
+        QCOMPARE(plan.unassigned.size(), size_t(1));
+        QCOMPARE(plan.unassigned[0].node_id, std::string("slow-link"));
+        QVERIFY(plan.unassigned[0].reason.find("spare") != std::string::npos);
+        // With it the pipeline would be slower by more than the margin: that is why.
+        const PartitionResult all = partition_pipeline(nodes, blocks, s);
+        QVERIFY(all.ok());
+        QVERIFY(all.plan->samples_per_s * 1.05 < plan.samples_per_s);
+
+        // Half a model each: all three are needed, the slow link too.
+        for (auto& n : nodes) n.free_memory_bytes = model * 2 / 5;
+        plan = form_pipelines(nodes, blocks, s);
+        QVERIFY(plan.ok());
+        QVERIFY(plan.unassigned.empty());
+        QCOMPARE(plan.pipelines[0].stages.size(), size_t(3));
+    }
+
     void ourPlanBeatsRavnestOnHeterogeneousSwarms() {
         const auto blocks = testing::gpt_blocks(12);
         const auto s = testing::gpt_settings();
