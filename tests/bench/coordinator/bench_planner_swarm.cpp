@@ -146,9 +146,14 @@ std::optional<Run> measure(const QString& planner, const QString& job_path, std:
   for (const auto& n : b->nodes()) {
     const double gflops = n.profile().flops_per_s() / 1e9;
     const double mbit = 8 * std::min(n.profile().upload_bytes_per_s(), n.profile().download_bytes_per_s()) / 1e6;
-    seats.push_back({n.stage(), "[" + std::to_string(n.first_block()) + "," + std::to_string(n.last_block()) + ") on a " +
-                                    std::to_string(static_cast<int>(gflops + 0.5)) + " GFLOP/s, " +
-                                    std::to_string(static_cast<int>(mbit + 0.5)) + " Mbit/s node"});
+    const std::string node = std::to_string(static_cast<int>(gflops + 0.5)) + " GFLOP/s, " +
+                             std::to_string(static_cast<int>(mbit + 0.5)) + " Mbit/s node";
+    if (n.pipeline() < 0) {
+      seats.push_back({1 << 20, "a spare " + node});
+    } else {
+      seats.push_back({n.stage(), "[" + std::to_string(n.first_block()) + "," + std::to_string(n.last_block()) + ") on a " +
+                                      node});
+    }
   }
   std::sort(seats.begin(), seats.end());
   for (const auto& [stage, text] : seats) r.layout += (r.layout.empty() ? "" : ", ") + text;
