@@ -413,6 +413,16 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
     }
     for (std::size_t p = 0; p < n; ++p) dist[p] = std::sqrt(std::max(0.0, H[p * n + p] - 2 * Hb[p] + bHb));
   };
+  // ||sum_p v_p h_p|| = sqrt(v' H v): how far a step in coefficient space moves x.
+  auto length = [&](const std::vector<double>& v) {
+    double norm2 = 0;
+    for (std::size_t p = 0; p < n; ++p) {
+      double acc = 0;
+      for (std::size_t q = 0; q < n; ++q) acc += H[p * n + q] * v[q];
+      norm2 += v[p] * acc;
+    }
+    return std::sqrt(std::max(0.0, norm2));
+  };
   distances();   // from the centre (beta = 0)
   if (about_own) {
     // The start: the weighted geometric median, by Weiszfeld's iteration in coefficient space
@@ -429,15 +439,10 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
       double sum = 0;
       for (std::size_t p = 0; p < n; ++p) sum += next[p] = w[p] / std::max(dist[p], floor);
       for (std::size_t p = 0; p < n; ++p) step[p] = next[p] / sum - beta[p];
-      double moved2 = 0;
-      for (std::size_t p = 0; p < n; ++p) {
-        double acc = 0;
-        for (std::size_t q = 0; q < n; ++q) acc += H[p * n + q] * step[q];
-        moved2 += step[p] * acc;
-      }
+      const double moved = length(step);
       for (std::size_t p = 0; p < n; ++p) beta[p] += step[p];
       distances();
-      if (std::sqrt(std::max(0.0, moved2)) <= 1e-9 * spread) break;
+      if (moved <= 1e-9 * spread) break;
     }
   }
   report.tau = options_.tau * median_of(dist);
@@ -449,15 +454,10 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
     double C = 0;
     for (std::size_t p = 0; p < n; ++p) C += cw[p] = w[p] * clip(dist[p]);
     for (std::size_t p = 0; p < n; ++p) step[p] = (cw[p] - C * beta[p]) / W;
-    double norm2 = 0;
-    for (std::size_t p = 0; p < n; ++p) {
-      double acc = 0;
-      for (std::size_t q = 0; q < n; ++q) acc += H[p * n + q] * step[q];
-      norm2 += step[p] * acc;
-    }
+    const double moved = length(step);
     for (std::size_t p = 0; p < n; ++p) beta[p] += step[p];
     report.iterations = it + 1;
-    if (std::sqrt(std::max(0.0, norm2)) <= options_.tolerance * tau) {
+    if (moved <= options_.tolerance * tau) {
       report.converged = true;
       break;
     }
