@@ -60,10 +60,9 @@ class TestCoordinatorBan : public QObject {
     coordinator_->start(coordinator_bin(), {"--bind", QString::fromStdString(endpoint_), "--data-dir",
                                             dir_.filePath("coordinator"), "--ready-file", ready, "--job", job_path,
                                             "--heartbeat-ms", "300", "--averaging-interval-ms", "1000"});
-    for (int i = 0; i < 200 && !QFile::exists(ready); ++i) QTest::qWait(25);
-    QFile f(ready);
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    key_ = QString::fromUtf8(f.readAll()).trimmed().split(' ').value(1).toStdString();
+    const auto address = wait_for_coordinator_ready(ready, 5000, coordinator_.get());
+    QVERIFY2(address, "the coordinator did not start");
+    key_ = address->key.toStdString();
     output_.resize(4);
     for (int i = 0; i < 4; ++i) {
       const QString d = dir_.filePath(QString("node%1").arg(i));

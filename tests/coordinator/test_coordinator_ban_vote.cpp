@@ -30,6 +30,7 @@
 #include "net/rpc.hpp"
 #include "rookery/envelope.pb.h"
 #include "support/coordinator_rpc.hpp"
+#include "support/processes.hpp"
 
 using namespace rookery;
 using namespace rookery::testing;
@@ -166,13 +167,10 @@ class TestCoordinatorBanVote : public QObject {
     config.settle = std::chrono::milliseconds(200);
     service_ = std::make_unique<coordinator::CoordinatorService>(config);
     thread_ = std::thread([this] { exit_code_ = service_->run(); });
-    for (int i = 0; i < 400 && !QFile::exists(dir_.filePath("ready")); ++i) QTest::qWait(25);
-    QFile f(dir_.filePath("ready"));
-    QVERIFY2(f.open(QIODevice::ReadOnly), "the coordinator did not start");
-    const auto parts = QString::fromUtf8(f.readAll()).trimmed().split(' ');
-    QCOMPARE(parts.size(), 2);
-    endpoint_ = parts[0].toStdString();
-    key_ = parts[1].toStdString();
+    const auto address = testing::wait_for_coordinator_ready(dir_.filePath("ready"), 10000);
+    QVERIFY2(address, "the coordinator did not start");
+    endpoint_ = address->endpoint.toStdString();
+    key_ = address->key.toStdString();
 
     for (int i = 0; i < kVolunteers; ++i) {
       const auto r = join(i);

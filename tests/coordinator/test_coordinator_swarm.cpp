@@ -65,10 +65,9 @@ class TestCoordinatorSwarm : public QObject {
                                             "--heartbeat-ms", "300", "--dead-after-ms", "2000",
                                             "--averaging-interval-ms", "1000", "--planner", "uniform"});
     if (!coordinator_->waitForStarted(5000)) return false;
-    for (int i = 0; i < 200 && !QFile::exists(ready); ++i) QTest::qWait(25);
-    QFile f(ready);
-    if (!f.open(QIODevice::ReadOnly)) return false;
-    coordinator_key_ = QString::fromUtf8(f.readAll()).trimmed().split(' ').value(1).toStdString();
+    const auto address = wait_for_coordinator_ready(ready, 5000, coordinator_.get());
+    if (!address) return false;
+    coordinator_key_ = address->key.toStdString();
     return coordinator_key_.size() == 40;
   }
 

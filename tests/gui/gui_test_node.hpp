@@ -12,24 +12,19 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <csignal>
 #include <filesystem>
 #include <memory>
 #include <vector>
 
 #include "control/control_client.hpp"
+#include "support/processes.hpp"
 
 namespace rookery::gui_test {
 
 namespace pb = rookery::wire::pb;
 
-inline QString nodeProgram() {
-  return qEnvironmentVariable("ROOKERY_NODE_BIN", QStringLiteral(ROOKERY_BINARY_DIR "/app/rookery-node"));
-}
+inline QString nodeProgram() { return rookery::testing::node_bin(); }
 
 // Quick start-up and frequent telemetry; one compute thread leaves the test machine usable.
 inline QStringList fastNodeArguments(const QTemporaryDir& dir) {
@@ -105,25 +100,6 @@ class TestNode {
   std::filesystem::path runtime_dir_;
 };
 
-// A loopback TCP port nobody listens on now (the kernel picks it; a race with another
-// program taking it before the node binds is possible but unlikely).
-inline int freeLoopbackPort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return 0;
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  socklen_t len = sizeof addr;
-  int port = 0;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-    port = ntohs(addr.sin_port);
-  }
-  ::close(fd);
-  return port;
-}
-
 // A static pipeline of real rookery-node processes on loopback training the demo job, the
 // way scripts/run-pipeline.sh starts one: a key per stage from --print-identity, blocks
 // split as evenly as the model allows, one plan file. Stage 0 is left paused (the GUI under
@@ -158,7 +134,7 @@ class TestPipeline {
       QProcess identity;
       identity.start(nodeProgram(), {QStringLiteral("--data-dir"), dataDir(i), QStringLiteral("--print-identity")});
       if (!identity.waitForFinished(10000) || identity.exitCode() != 0) return false;
-      const int port = freeLoopbackPort();
+      const int port = rookery::testing::free_tcp_port();
       if (port == 0) return false;
       endpoints_ << QStringLiteral("tcp://127.0.0.1:%1").arg(port);
       blocks_.push_back({i * blocks / stages, (i + 1) * blocks / stages});
@@ -250,13 +226,11 @@ class TestCoordinator {
                           extra);
     process_.setProcessChannelMode(QProcess::MergedChannels);
     process_.start();
-    if (!process_.waitForStarted() || !QTest::qWaitFor([&] { return QFile::exists(ready); }, 15000)) return false;
-    QFile f(ready);
-    if (!f.open(QIODevice::ReadOnly)) return false;
-    const QStringList parts = QString::fromUtf8(f.readAll()).simplified().split(QLatin1Char(' '));
-    if (parts.size() != 2) return false;
-    endpoint = parts[0];
-    key = parts[1];
+    if (!process_.waitForStarted()) return false;
+    const auto address = rookery::testing::wait_for_coordinator_ready(ready, 15000, &process_);
+    if (!address) return false;
+    endpoint = address->endpoint;
+    key = address->key;
     return true;
   }
   // What a node needs to join its job (rookery-node's options).

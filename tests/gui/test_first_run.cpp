@@ -23,6 +23,7 @@
 
 #include "net/identity.hpp"
 #include "control/control_client.hpp"
+#include "support/processes.hpp"
 #include "ui/first_run_demo.hpp"
 #include "ui/first_run_dialog.hpp"
 
@@ -49,13 +50,10 @@ class Coordinator {
     process_.setStandardOutputFile(QProcess::nullDevice());
     process_.start();
     if (!process_.waitForStarted()) return false;
-    if (!QTest::qWaitFor([&] { return QFile::exists(ready); }, 15000)) return false;
-    QFile f(ready);
-    if (!f.open(QIODevice::ReadOnly)) return false;
-    const QStringList parts = QString::fromUtf8(f.readAll()).simplified().split(QLatin1Char(' '));
-    if (parts.size() != 2) return false;
-    endpoint_ = parts[0];
-    key_ = parts[1];
+    const auto address = rookery::testing::wait_for_coordinator_ready(ready, 15000, &process_);
+    if (!address) return false;
+    endpoint_ = address->endpoint;
+    key_ = address->key;
     return true;
   }
   ~Coordinator() {

@@ -10,38 +10,18 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <filesystem>
 
 #include "control/control_client.hpp"
+#include "support/processes.hpp"
 
 namespace rookery::ledger_test {
 
 namespace pb = rookery::wire::pb;
 
-inline QString nodeBin() {
-  return qEnvironmentVariable("ROOKERY_NODE_BIN", QStringLiteral(ROOKERY_BINARY_DIR "/app/rookery-node"));
-}
+inline QString nodeBin() { return rookery::testing::node_bin(); }
 
-inline int freePort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return 0;
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  int port = 0;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-    port = ntohs(addr.sin_port);
-  }
-  ::close(fd);
-  return port;
-}
 
 class OneStageNode {
  public:
@@ -80,7 +60,7 @@ class OneStageNode {
     p.write(QStringLiteral(R"({"job": "%1", "pipeline": 0, "stages": [{"blocks": [0, 3],
       "endpoint": "tcp://127.0.0.1:%2", "key": "%3"}]})")
                 .arg(job)
-                .arg(freePort())
+                .arg(rookery::testing::free_tcp_port())
                 .arg(key)
                 .toUtf8());
     return true;

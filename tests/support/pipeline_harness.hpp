@@ -5,7 +5,6 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -17,12 +16,6 @@
 #include "support/processes.hpp"
 
 namespace rookery::testing {
-
-inline int free_tcp_port() {
-  QTcpServer s;
-  s.listen(QHostAddress::LocalHost, 0);
-  return s.serverPort();
-}
 
 struct PipelineHarness {
   QTemporaryDir dir;

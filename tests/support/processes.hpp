@@ -1,6 +1,7 @@
 #pragma once
 // Starting the real Rookery programs from tests: binaries come from the environment CTest
 // sets (ROOKERY_NODE_BIN, ROOKERY_COORDINATOR_BIN), state goes to a temporary folder.
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -8,7 +9,18 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -17,6 +29,71 @@ namespace rookery::testing {
 inline QString node_bin() { return qEnvironmentVariable("ROOKERY_NODE_BIN", ROOKERY_BINARY_DIR "/app/rookery-node"); }
 inline QString coordinator_bin() {
   return qEnvironmentVariable("ROOKERY_COORDINATOR_BIN", ROOKERY_BINARY_DIR "/app/rookery-coordinator");
+}
+
+// A loopback TCP port for a node to listen on later. Asking the kernel for port 0 is not
+// enough: that port comes from the ephemeral range, where any node's outgoing connection may
+// take it before the node that was told to listen there starts ("Address already in use" in
+// CI). So ports come from below the ephemeral range (net.ipv4.ip_local_port_range), are
+// checked free, and are never handed out twice by one test process. 30000 and up stay clear:
+// tests with fixed ports use them.
+inline bool loopback_port_free(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return false;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  const bool free = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  ::close(fd);
+  return free;
+}
+
+inline int free_tcp_port() {
+  static std::mutex mutex;
+  static std::set<int> handed_out;
+  static std::mt19937 rng{std::random_device{}()};
+  const std::lock_guard lock(mutex);
+  int ephemeral_low = 32768;
+  if (std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range"); range) range >> ephemeral_low;
+  const bool below = ephemeral_low > 12000;  // else take ports above the range
+  std::uniform_int_distribution<int> pick(below ? 10000 : 61000, below ? std::min(ephemeral_low, 30000) - 1 : 65535);
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    const int port = pick(rng);
+    if (handed_out.count(port) || !loopback_port_free(port)) continue;
+    handed_out.insert(port);
+    return port;
+  }
+  return 0;
+}
+
+// Where a rookery-coordinator listens, from the "<endpoint> <public key>" line it writes to
+// its --ready-file (atomically, by rename) once it is listening.
+struct CoordinatorAddress {
+  QString endpoint;
+  QString key;
+};
+
+// Waits up to `timeout_ms` for the ready file at `path` (serving events meanwhile when there
+// is an application, as servers in tests need) and reads it. Gives up early when `process`
+// has exited. Empty on a timeout, an exited process or a file that does not hold two words.
+inline std::optional<CoordinatorAddress> wait_for_coordinator_ready(const QString& path, int timeout_ms,
+                                                                    const QProcess* process = nullptr) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (!QFile::exists(path)) {
+    if (std::chrono::steady_clock::now() > deadline) return std::nullopt;
+    if (process && process->state() == QProcess::NotRunning) return std::nullopt;
+    if (QCoreApplication::instance()) {
+      QTest::qWait(25);
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+  }
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return std::nullopt;
+  const QStringList parts = QString::fromUtf8(f.readAll()).simplified().split(QLatin1Char(' '));
+  if (parts.size() != 2) return std::nullopt;
+  return CoordinatorAddress{parts[0], parts[1]};
 }
 
 // A rookery-node in its own data and runtime folders; killed (if still running) on destruction.
@@ -55,16 +132,10 @@ struct CoordinatorProcess {
     process.start(coordinator_bin(), QStringList{"--bind", "tcp://127.0.0.1:0", "--data-dir", dir.filePath("data"),
                                                  "--ready-file", ready} + extra);
     if (!process.waitForStarted(5000)) return false;
-    for (int i = 0; i < 200 && !QFile::exists(ready); ++i) {
-      if (process.state() == QProcess::NotRunning) return false;
-      std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    }
-    QFile f(ready);
-    if (!f.open(QIODevice::ReadOnly)) return false;
-    const auto parts = QString::fromUtf8(f.readAll()).trimmed().split(' ');
-    if (parts.size() != 2) return false;
-    endpoint = parts[0].toStdString();
-    key = parts[1].toStdString();
+    const auto address = wait_for_coordinator_ready(ready, 5000, &process);
+    if (!address) return false;
+    endpoint = address->endpoint.toStdString();
+    key = address->key.toStdString();
     return true;
   }
   ~CoordinatorProcess() {

@@ -87,10 +87,9 @@ std::optional<Run> measure(const QString& planner, const QString& job_path, std:
   start_in(coordinator, layout.coordinator_netns, testing::coordinator_bin(),
                     {"--bind", QString::fromStdString(endpoint), "--data-dir", dir.filePath("coordinator"), "--job",
                      job_path, "--ready-file", ready, "--planner", planner, "--heartbeat-ms", "300"});
-  for (int i = 0; i < 200 && !QFile::exists(ready); ++i) QTest::qWait(25);
-  QFile f(ready);
-  if (!f.open(QIODevice::ReadOnly)) return std::nullopt;
-  const auto key = QString::fromUtf8(f.readAll()).trimmed().split(' ').value(1);
+  const auto address = testing::wait_for_coordinator_ready(ready, 5000, &coordinator);
+  if (!address) return std::nullopt;
+  const QString key = address->key;
   std::vector<std::unique_ptr<QProcess>> nodes;
   const int volunteers = static_cast<int>(layout.duty.size());
   for (int i = 0; i < volunteers; ++i) {

@@ -66,10 +66,9 @@ bool once(const QString& job_path, std::int64_t memory_mb, int repeat) {
                     {"--bind", QString::fromStdString(endpoint), "--data-dir", dir.filePath("coordinator"), "--job",
                      job_path, "--ready-file", ready, "--planner", "uniform", "--heartbeat-ms", "300",
                      "--dead-after-ms", "2000", "--averaging-interval-ms", "2000"});
-  for (int i = 0; i < 200 && !QFile::exists(ready); ++i) QTest::qWait(25);
-  QFile f(ready);
-  if (!f.open(QIODevice::ReadOnly)) return false;
-  const auto key = QString::fromUtf8(f.readAll()).trimmed().split(' ').value(1);
+  const auto address = testing::wait_for_coordinator_ready(ready, 5000, &coordinator);
+  if (!address) return false;
+  const QString key = address->key;
   std::vector<std::unique_ptr<QProcess>> nodes;
   std::vector<QString> keys;
   for (int i = 0; i < 6; ++i) {
