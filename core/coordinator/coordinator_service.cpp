@@ -53,6 +53,7 @@ struct Live {
   bool contributing = true;
   Contribution totals;
   std::set<std::string> accuses;   // ring partners this node's aggregator excludes now
+  std::set<std::string> caught;    // senders whose activations this node's spot-checks caught wrong
   Clock::time_point paused_since{};  // while !contributing
 };
 
@@ -279,7 +280,16 @@ class Swarm {
     for (const auto& k : h.excluded_peers()) {
       if (k != key && l.accuses.size() < 64) l.accuses.insert(k);
     }
-    for (const auto& accused : l.accuses) consider_ban_locked(accused);
+    l.caught.clear();
+    for (const auto& k : h.failed_spot_checks()) {
+      if (k != key && l.caught.size() < 64) l.caught.insert(k);
+    }
+    const std::set<std::string> named = [&] {
+      auto all = l.accuses;
+      all.insert(l.caught.begin(), l.caught.end());
+      return all;
+    }();
+    for (const auto& accused : named) consider_ban_locked(accused);
     if (live_.find(key) == live_.end()) {  // it was the one banned (cannot be: a node never accuses itself)
       out.set_known(false);
       return;
@@ -329,30 +339,49 @@ class Swarm {
     }
   }
 
-  // A verified ban: `accused` is banned when at least two live volunteers exclude it from
-  // their aggregates and they are a majority of its ring partners (the nodes of other
-  // pipelines holding any of its blocks). One liar cannot ban anybody; a minority of liars
-  // cannot outvote the honest partners of an honest node.
+  // A verified ban, on either of two kinds of evidence, each judged by the peers that see it:
+  //  - averaging: at least two live volunteers exclude `accused` from their aggregates, and
+  //    they are a majority of its ring partners (the nodes of other pipelines holding any of
+  //    its blocks);
+  //  - spot-checks: at least two live volunteers caught its activations wrong, and they are a
+  //    majority of its checkers (the nodes, in any pipeline, whose blocks start where its own
+  //    end: SWARM's wiring sends its micro-batches to all of them).
+  // One liar cannot ban anybody; a minority of liars cannot outvote the honest peers of an
+  // honest node.
   void consider_ban_locked(const std::string& accused) {
     if (banned_.count(accused) || !live_.count(accused)) return;
     const auto [p, s] = current_.find(accused);
     if (p < 0) return;
     const auto& seat = current_.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
-    std::set<std::string> partners;
+    std::set<std::string> partners, checkers;
     for (std::size_t q = 0; q < current_.pipelines.size(); ++q) {
-      if (static_cast<int>(q) == p) continue;
       for (const auto& other : current_.pipelines[q]) {
+        if (other.first_block == seat.last_block) checkers.insert(other.key);
+        if (static_cast<int>(q) == p) continue;
         if (other.first_block < seat.last_block && seat.first_block < other.last_block) partners.insert(other.key);
       }
     }
-    std::size_t reporters = 0;
-    for (const auto& k : partners) {
-      const auto it = live_.find(k);
-      if (it != live_.end() && it->second.accuses.count(accused)) ++reporters;
+    const auto count = [&](const std::set<std::string>& peers, std::set<std::string> Live::*evidence) {
+      std::size_t n = 0;
+      for (const auto& k : peers) {
+        const auto it = live_.find(k);
+        if (it != live_.end() && (it->second.*evidence).count(accused)) ++n;
+      }
+      return n;
+    };
+    const auto verified = [](std::size_t reporters, std::size_t peers) { return reporters >= 2 && 2 * reporters > peers; };
+    const std::size_t excluders = count(partners, &Live::accuses);
+    const std::size_t catchers = count(checkers, &Live::caught);
+    std::string reason;
+    if (verified(excluders, partners.size())) {
+      reason = std::to_string(excluders) + " of its " + std::to_string(partners.size()) +
+               " ring partners reject its averaging contributions";
+    } else if (verified(catchers, checkers.size())) {
+      reason = std::to_string(catchers) + " of the " + std::to_string(checkers.size()) +
+               " stages it sends to caught its activations wrong in spot-checks";
+    } else {
+      return;
     }
-    if (reporters < 2 || 2 * reporters <= partners.size()) return;
-    const auto reason = std::to_string(reporters) + " of its " + std::to_string(partners.size()) +
-                        " ring partners reject its averaging contributions";
     spdlog::warn("banning volunteer {}: {}", net::short_key(accused), reason);
     try {
       state_.ban(accused, reason, unix_ms());

@@ -262,6 +262,16 @@ AggregatorSpec parse_aggregator(ObjectReader r) {
     return a;
 }
 
+SpotCheckSpec parse_spot_checks(ObjectReader r) {
+    SpotCheckSpec s;
+    s.rate = r.number("rate", s.rate);
+    s.probation = r.integer("probation", s.probation);
+    s.tolerance = r.number("tolerance", s.tolerance);
+    s.failures_to_catch = r.integer("failures_to_catch", s.failures_to_catch);
+    r.finish();
+    return s;
+}
+
 void check(bool ok, const std::string& field, const std::string& message) {
     if (!ok) fail(field, message);
 }
@@ -378,6 +388,18 @@ void validate_aggregator(const AggregatorSpec& a) {
           "must be 0 (no cap) or >= 1, got " + show(a.weight_cap));
 }
 
+void validate_spot_checks(const SpotCheckSpec& s) {
+    const std::string f = "job.spot_checks";
+    finite(s.rate, f + ".rate");
+    check(s.rate >= 0 && s.rate <= 1, f + ".rate", "must be in [0, 1], got " + show(s.rate));
+    at_least(s.probation, 0, f + ".probation");
+    at_most(s.probation, 1000, f + ".probation");
+    finite(s.tolerance, f + ".tolerance");
+    check(s.tolerance > 0 && s.tolerance < 10, f + ".tolerance", "must be in (0, 10), got " + show(s.tolerance));
+    at_least(s.failures_to_catch, 1, f + ".failures_to_catch");
+    at_most(s.failures_to_catch, 1000, f + ".failures_to_catch");
+}
+
 }  // namespace
 
 void validate(const ModelSpec& model) { validate_model(model); }
@@ -397,6 +419,7 @@ void validate(const JobSpec& spec) {
     at_least(spec.averaging_period, 1, "job.averaging_period");
     at_least(spec.average_optimizer_state_every, 0, "job.average_optimizer_state_every");
     validate_aggregator(spec.aggregator);
+    validate_spot_checks(spec.spot_checks);
 }
 
 JobSpec parse_job_spec(std::string_view text, const std::filesystem::path& base_dir) {
@@ -422,6 +445,8 @@ JobSpec parse_job_spec(std::string_view text, const std::filesystem::path& base_
     spec.average_optimizer_state_every = r.integer("average_optimizer_state_every", spec.average_optimizer_state_every);
     if (const auto* aggregator = r.find("aggregator"))
         spec.aggregator = parse_aggregator(ObjectReader(*aggregator, "job.aggregator"));
+    if (const auto* spot_checks = r.find("spot_checks"))
+        spec.spot_checks = parse_spot_checks(ObjectReader(*spot_checks, "job.spot_checks"));
     spec.seed = r.unsigned_integer("seed", spec.seed);
     r.finish();
     validate(spec);
@@ -517,6 +542,12 @@ std::string to_json(const JobSpec& spec, int indent) {
         aggregator["weight_cap"] = spec.aggregator.weight_cap;
     }
     doc["aggregator"] = std::move(aggregator);
+    ojson spot_checks;
+    spot_checks["rate"] = spec.spot_checks.rate;
+    spot_checks["probation"] = spec.spot_checks.probation;
+    spot_checks["tolerance"] = spec.spot_checks.tolerance;
+    spot_checks["failures_to_catch"] = spec.spot_checks.failures_to_catch;
+    doc["spot_checks"] = std::move(spot_checks);
     doc["seed"] = spec.seed;
     return doc.dump(indent);
 }

@@ -137,6 +137,28 @@ struct AggregatorSpec {
     friend bool operator==(const AggregatorSpec&, const AggregatorSpec&) = default;
 };
 
+/// Spot-checks of pipeline work (core/pipeline/spot_check.hpp): a stage has the activations
+/// it receives recomputed, now and then, by other holders of the sender's blocks, and refuses
+/// (and reports) a sender caught lying. Needs a dropout-free model (dropout makes two honest
+/// forwards differ) and at least two pipelines whose cuts match.
+struct SpotCheckSpec {
+    /// The share of micro-batches checked once a sender is past probation (0: no checks).
+    double rate = 0.02;
+    /// Every sender's first this many micro-batches are checked: trust is earned, and a liar
+    /// is caught before it has done much harm.
+    int64_t probation = 3;
+    /// Honest replicas differ (each trains between averages), so a check fails only when the
+    /// checked output is farther than this from every verifier's recomputation, relative to
+    /// their norms: ||a - b|| / max(||a||, ||b||). Garbage (anything uncorrelated with the
+    /// true output) is at least 1 away; honest replicas were measured up to 0.7 apart early
+    /// in a run.
+    double tolerance = 0.9;
+    /// Failed checks after which a sender is caught (refused and reported), if they are at
+    /// least a third of its conclusive checks.
+    int64_t failures_to_catch = 2;
+    friend bool operator==(const SpotCheckSpec&, const SpotCheckSpec&) = default;
+};
+
 // ---- job --------------------------------------------------------------------------------
 
 /// How activations and gradients are compressed on the wire.
@@ -174,6 +196,7 @@ struct JobSpec {
     /// trusts its volunteers opts in.
     int64_t average_optimizer_state_every = 0;
     AggregatorSpec aggregator;      ///< how those averages combine the members' values
+    SpotCheckSpec spot_checks;      ///< how stages verify the activations they receive
     uint64_t seed = 0;              ///< parameter init and data order derive from it
     friend bool operator==(const JobSpec&, const JobSpec&) = default;
 };

@@ -152,9 +152,10 @@ class CoordinatedWorkload final : public Workload {
     if (now - last_snapshot_ > kSnapshotEvery) {
       last_snapshot_ = now;
       remember(snapshot_of(*stage_), /*live=*/true);
-      auto excluded = stage_->runtime().stats().excluded_peers;
+      auto stats = stage_->runtime().stats();
       std::lock_guard lock(mutex_);
-      excluded_ = std::move(excluded);
+      excluded_ = std::move(stats.excluded_peers);
+      caught_ = std::move(stats.caught_peers);
     }
     std::lock_guard lock(mutex_);
     if (r.did_work) {
@@ -369,6 +370,7 @@ class CoordinatedWorkload final : public Workload {
       h->set_loss(loss_);
       h->set_contributing(!draining_.load());
       for (const auto& k : excluded_) h->add_excluded_peers(k);
+      for (const auto& k : caught_) h->add_failed_spot_checks(k);
     }
     const auto r = client.request(e, kRequestTimeout);
     if (!r.ok()) {
@@ -639,6 +641,7 @@ class CoordinatedWorkload final : public Workload {
   std::uint64_t queued_version_ = 0;
   std::optional<pb::RunStatus> run_status_;
   std::vector<std::string> excluded_;  // ring partners our aggregator leaves out (reported)
+  std::vector<std::string> caught_;    // senders our spot-checks caught (reported)
   Clock::time_point last_run_status_{};
   std::string status_ = "joining";
   std::atomic<std::uint64_t> plan_version_{0};

@@ -72,6 +72,10 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
       }
     }
     c.cross_pipeline = true;
+    // Spot-checks: a sender's verifiers are the other holders of exactly its blocks.
+    for (const auto& p : plan_.pipelines) {
+      for (const auto& s : p) c.holders.push_back({{s.endpoint, s.key}, {s.first_block, s.last_block}});
+    }
     for (const auto& p : plan_.pipelines) {
       reduce::PipelinePartition part;
       part.boundaries.push_back(0);
@@ -101,6 +105,11 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
   if (o.fault == "sign-flip-averaging") {
     c.fault = pipeline::Fault::SignFlipAveraging;
     spdlog::warn("fault injection: this stage sends its averaging updates sign-flipped x1000 (a Byzantine peer)");
+  } else if (o.fault == "corrupt-activations") {
+    c.fault = pipeline::Fault::CorruptActivations;
+    spdlog::warn("fault injection: this stage sends its activations forward sign-flipped x10 (a Byzantine peer)");
+  } else if (!o.fault.empty()) {
+    throw std::runtime_error("unknown fault '" + o.fault + "'");
   }
   c.stages_before = static_cast<std::int64_t>(stage_index_);
   stage_ = std::make_unique<pipeline::StageRuntime>(ctx_, identity, c);
@@ -167,6 +176,9 @@ void StageWorkload::describe(pb::NodeSnapshot& snapshot) const {
   out->set_averaging_alone(s.averaging_alone);
   out->set_averaging_skipped(s.averaging_skipped);
   for (const auto& k : s.excluded_peers) out->add_excluded_peers(k);
+  out->set_spot_checks_passed(s.spot_checks_passed);
+  out->set_spot_checks_failed(s.spot_checks_failed);
+  for (const auto& k : s.caught_peers) out->add_caught_peers(k);
 }
 
 std::unique_ptr<Workload> make_stage_workload(const StageWorkloadOptions& options, const net::CurveKeyPair& identity) {

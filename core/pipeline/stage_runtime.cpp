@@ -72,6 +72,22 @@ struct Inbound {
   std::uint32_t pipeline = 0;   // forward: the micro-batch's pipeline (its first stage's)
 };
 
+// A verifier's job for another stage's spot-check: run this input through the blocks.
+struct Recompute {
+  std::uint64_t micro_batch = 0;
+  torch::Tensor input;
+  net::PeerAddress return_to;
+};
+
+// The tensors of a spot-check this stage runs (SpotChecker keeps the bookkeeping).
+struct CheckMaterial {
+  torch::Tensor received;                        // the checked stage's activations, as they came
+  std::vector<net::PeerAddress> verifiers;
+  model::BlockRange blocks;                      // the checked stage's
+  std::map<std::string, torch::Tensor> outputs;  // verifier -> its recomputation (undefined: none)
+  std::optional<Inbound> held;                   // the micro-batch, trained on only if it passes
+};
+
 double sum_flops(const std::vector<model::BlockCost>& costs, model::BlockRange r, bool backward) {
   double f = 0;
   for (auto b = r.first; b < r.last; ++b) {
@@ -149,6 +165,14 @@ struct StageRuntime::Impl {
   std::int64_t samples_since_average = 0;
   std::uint64_t last_window = 0;            // the last averaging window this stage saw
   std::vector<float> lie_reference;         // Fault::SignFlipAveraging: weights after the last average
+
+  // --- spot-checks (spot_check.hpp); the maps and the queue are guarded by `mutex` ---
+  std::unique_ptr<SpotChecker> spot_checker;               // null: this stage checks nobody
+  std::map<std::uint64_t, torch::Tensor> declared_inputs;  // what this stage's sent micro-batches came from
+  std::map<std::uint64_t, CheckMaterial> checks;
+  std::deque<Recompute> recomputes;
+  std::mt19937 verifier_rng{std::random_device{}()};
+  static constexpr std::size_t kMaxRecomputes = 4;
 
   bool first() const { return config.blocks.first == 0; }
   bool last() const { return config.blocks.last == chain.block_count(); }
@@ -424,6 +448,10 @@ struct StageRuntime::Impl {
     auto job_id = config.job.id;
     net::PeerAddress me{endpoint, identity.public_key};
     const auto c = codec;
+    if (config.fault == Fault::CorruptActivations) {
+      torch::NoGradGuard no_grad;
+      activations = activations * -10;
+    }
     const auto now = Clock::now();
     const auto hop = router->pick(now);
     router->sent(hop, mb, now);
@@ -468,10 +496,20 @@ struct StageRuntime::Impl {
     std::uint64_t bytes = msg.header.ByteSizeLong();
     for (const auto& t : msg.tensors) bytes += t.bytes().size();
     net::download_bucket().acquire(bytes);
+    if (msg.header.has_forward() && spot_checker && spot_checker->is_caught(req.peer_key)) {
+      std::lock_guard lock(mutex);
+      ++stats.rejected;  // caught sending wrong activations (logged then): refused
+      return std::nullopt;
+    }
     Inbound in;
     in.sender = req.peer_key;
     try {
       if (msg.header.job_id() != config.job.id) throw std::runtime_error("message for job '" + msg.header.job_id() + "'");
+      if (msg.header.has_spot_check_request() || msg.header.has_spot_check_input() ||
+          msg.header.has_recompute_request() || msg.header.has_recompute_result()) {
+        receive_spot_check(req.peer_key, msg);
+        return std::nullopt;
+      }
       if (msg.header.has_forward()) {
         const auto& f = msg.header.forward();
         if (f.pipeline() != config.pipeline && !config.cross_pipeline) {
@@ -521,16 +559,277 @@ struct StageRuntime::Impl {
       spdlog::warn("stage rejected a message from {}: {}", net::short_key(req.peer_key), e.what());
       return std::nullopt;
     }
-    std::lock_guard lock(mutex);
-    auto& q = in.backward ? backwards : forwards;
-    if (q.size() >= inbox_capacity) {
-      ++stats.rejected;
-      spdlog::warn("stage inbox full ({} waiting): dropped a message from {}", q.size(), net::short_key(req.peer_key));
-      return std::nullopt;
+    if (!in.backward && maybe_spot_check(req.peer_key, in)) return std::nullopt;  // held until the verdict
+    {
+      std::lock_guard lock(mutex);
+      auto& q = in.backward ? backwards : forwards;
+      if (q.size() >= inbox_capacity) {
+        ++stats.rejected;
+        spdlog::warn("stage inbox full ({} waiting): dropped a message from {}", q.size(), net::short_key(req.peer_key));
+        return std::nullopt;
+      }
+      q.push_back(std::move(in));
+      inbox_cv.notify_one();
     }
-    q.push_back(std::move(in));
-    inbox_cv.notify_one();
     return std::nullopt;
+  }
+
+  // ---- spot-checks (spot_check.hpp) ----
+  // Other holders of exactly `sender`'s blocks, up to two, at random; and those blocks.
+  std::vector<net::PeerAddress> verifiers_for(const std::string& sender, model::BlockRange& blocks) {
+    const auto it = std::find_if(config.holders.begin(), config.holders.end(),
+                                 [&](const StageHolder& h) { return h.address.key == sender; });
+    if (it == config.holders.end()) return {};
+    blocks = it->blocks;
+    std::vector<net::PeerAddress> v;
+    for (const auto& h : config.holders) {
+      if (h.blocks.first == blocks.first && h.blocks.last == blocks.last && h.address.key != sender &&
+          h.address.key != identity.public_key) {
+        v.push_back(h.address);
+      }
+    }
+    std::lock_guard lock(mutex);
+    std::shuffle(v.begin(), v.end(), verifier_rng);
+    if (v.size() > 2) v.resize(2);
+    return v;
+  }
+
+  void send_message(const net::PeerAddress& to, wire::pb::Envelope header, std::string tensor_name = {},
+                    torch::Tensor tensor = {}) {
+    header.set_job_id(config.job.id);
+    sender->send(to, [header = std::move(header), tensor_name, tensor]() mutable {
+      std::vector<wire::OutgoingTensor> t;
+      if (tensor.defined()) t.push_back(encode_tensor(tensor_name, tensor, wire::Codec::None));
+      return wire::encode(std::move(header), std::move(t));
+    });
+  }
+
+  net::PeerAddress own_address() const { return {endpoint, identity.public_key}; }
+
+  // Receiver thread, a forward from `sender`: perhaps check it. A checked micro-batch is held
+  // until the verdict and trained on only if it does not fail, so a liar's activations never
+  // reach this stage's weights while it is on probation or under suspicion (a check takes a
+  // few round trips; after probation only a `rate` share of micro-batches waits for one).
+  // Returns whether it took the micro-batch.
+  bool maybe_spot_check(const std::string& sender, Inbound& in) {
+    const auto declared = in.return_to;
+    const auto micro_batch = in.micro_batch;
+    if (!spot_checker || declared.key != sender) return false;
+    model::BlockRange blocks;
+    auto verifiers = verifiers_for(sender, blocks);
+    if (verifiers.empty() || !spot_checker->should_check(sender)) return false;
+    std::vector<std::string> keys;
+    for (const auto& v : verifiers) keys.push_back(v.key);
+    if (!spot_checker->begin(micro_batch, sender, keys, Clock::now())) return false;
+    {
+      std::lock_guard lock(mutex);
+      auto received = in.tensor;
+      checks[micro_batch] = CheckMaterial{std::move(received), std::move(verifiers), blocks, {}, std::move(in)};
+    }
+    wire::pb::Envelope h;
+    auto* r = h.mutable_spot_check_request();
+    r->set_micro_batch(micro_batch);
+    r->mutable_return_to()->set_endpoint(own_address().endpoint);
+    r->mutable_return_to()->set_key(own_address().key);
+    send_message(declared, std::move(h));
+    return true;
+  }
+
+  // The four spot-check messages, on the receiver thread. Throws on a message that does not
+  // belong to a check (counted as rejected by the caller).
+  void receive_spot_check(const std::string& peer, wire::Message& msg) {
+    const auto& header = msg.header;
+    if (header.has_spot_check_request()) {  // we are the checked stage: show the input
+      const auto& r = header.spot_check_request();
+      if (r.return_to().key() != peer || r.return_to().endpoint().rfind("tcp://", 0) != 0) {
+        throw std::runtime_error("spot-check request whose return address is not its sender's");
+      }
+      torch::Tensor input;
+      {
+        std::lock_guard lock(mutex);
+        if (const auto it = declared_inputs.find(r.micro_batch()); it != declared_inputs.end()) input = it->second;
+      }
+      wire::pb::Envelope h;
+      h.mutable_spot_check_input()->set_micro_batch(r.micro_batch());
+      send_message({r.return_to().endpoint(), peer}, std::move(h), "input", input);
+      return;
+    }
+    if (header.has_recompute_request()) {  // we are a verifier: queue it for the compute thread
+      const auto& r = header.recompute_request();
+      if (r.return_to().key() != peer || r.return_to().endpoint().rfind("tcp://", 0) != 0) {
+        throw std::runtime_error("recompute request whose return address is not its sender's");
+      }
+      const net::PeerAddress back{r.return_to().endpoint(), peer};
+      std::string refusal;
+      const auto* t = msg.tensor("input");
+      if (r.first_block() != config.blocks.first || r.last_block() != config.blocks.last) {
+        refusal = "this stage holds other blocks";
+      } else if (!t) {
+        refusal = "no input";
+      } else {
+        auto input = decode_tensor(*t, device);
+        std::lock_guard lock(mutex);
+        if (recomputes.size() < kMaxRecomputes) {
+          recomputes.push_back({r.micro_batch(), std::move(input), back});
+          inbox_cv.notify_one();
+          return;
+        }
+        refusal = "too many recomputations waiting";
+      }
+      wire::pb::Envelope h;
+      h.mutable_recompute_result()->set_micro_batch(r.micro_batch());
+      h.mutable_recompute_result()->set_reason(refusal);
+      send_message(back, std::move(h));
+      return;
+    }
+    if (!spot_checker) throw std::runtime_error("spot-check answer, but this stage checks nobody");
+    if (header.has_spot_check_input()) {  // the checked stage's declared input: ask the verifiers
+      const auto mb = header.spot_check_input().micro_batch();
+      const auto p = spot_checker->pending(mb);
+      if (!p || p->first != peer) throw std::runtime_error("spot-check input for no check of this sender");
+      const auto* t = msg.tensor("input");
+      torch::Tensor received;
+      std::vector<net::PeerAddress> verifiers;
+      model::BlockRange blocks;
+      {
+        std::lock_guard lock(mutex);
+        const auto& m = checks.at(mb);
+        received = m.received;  // shared, not copied
+        verifiers = m.verifiers;
+        blocks = m.blocks;
+      }
+      torch::Tensor input;
+      if (t) input = decode_tensor(*t, torch::kCPU);
+      if (!input.defined() || input.dim() == 0 || input.size(0) != received.size(0)) {
+        end_check(mb, SpotVerdict::Failed,
+                  input.defined() ? "showed an input of another shape" : "showed no input for a micro-batch it sent");
+        return;
+      }
+      spot_checker->input_shown(mb);
+      for (const auto& v : verifiers) {
+        wire::pb::Envelope h;
+        auto* r = h.mutable_recompute_request();
+        r->set_micro_batch(mb);
+        r->set_first_block(blocks.first);
+        r->set_last_block(blocks.last);
+        r->mutable_return_to()->set_endpoint(own_address().endpoint);
+        r->mutable_return_to()->set_key(own_address().key);
+        send_message(v, std::move(h), "input", input);
+      }
+      return;
+    }
+    // A verifier's recomputation.
+    const auto mb = header.recompute_result().micro_batch();
+    const auto p = spot_checker->pending(mb);
+    if (!p || std::find(p->second.begin(), p->second.end(), peer) == p->second.end()) {
+      throw std::runtime_error("recomputation for no check that asked this peer");
+    }
+    const auto* t = msg.tensor("output");
+    torch::Tensor output;
+    if (t) output = decode_tensor(*t, torch::kCPU);
+    CheckMaterial material;
+    {
+      std::lock_guard lock(mutex);
+      auto& m = checks.at(mb);
+      m.outputs[peer] = output;
+      if (m.outputs.size() < m.verifiers.size()) return;
+      material = std::move(m);
+      checks.erase(mb);
+    }
+    judge_check(mb, std::move(material));
+  }
+
+  // Every verifier answered: compare.
+  void judge_check(std::uint64_t mb, CheckMaterial m) {
+    torch::NoGradGuard no_grad;
+    const auto received = m.received.to(torch::kCPU, torch::kFloat64);
+    const double received_norm = received.norm().item<double>();
+    std::vector<torch::Tensor> outputs;
+    for (const auto& [key, out] : m.outputs) {
+      if (out.defined() && out.sizes().equals(received.sizes()) && out.is_floating_point()) {
+        outputs.push_back(out.to(torch::kFloat64));
+      }
+    }
+    std::vector<double> to_checked;
+    for (const auto& out : outputs) {
+      to_checked.push_back(
+          relative_distance((received - out).norm().item<double>(), received_norm, out.norm().item<double>()));
+    }
+    double between = 0;
+    if (outputs.size() == 2) {
+      between = relative_distance((outputs[0] - outputs[1]).norm().item<double>(), outputs[0].norm().item<double>(),
+                                  outputs[1].norm().item<double>());
+    }
+    const auto verdict = judge(to_checked, between, config.job.spot_checks.tolerance);
+    std::string detail = "distance to the verifiers";
+    for (const double d : to_checked) detail += " " + std::to_string(d).substr(0, 5);
+    if (outputs.size() == 2) detail += ", between them " + std::to_string(between).substr(0, 5);
+    if (outputs.empty()) detail = "no verifier could recompute it";
+    end_check(mb, verdict, detail, std::move(m));
+  }
+
+  // A check is over: the held micro-batch is trained on unless it failed.
+  void end_check(std::uint64_t mb, SpotVerdict verdict, const std::string& detail,
+                 std::optional<CheckMaterial> material = std::nullopt) {
+    const auto p = spot_checker->pending(mb);
+    if (!p) return;
+    const bool caught = spot_checker->finish(mb, verdict);
+    release_held(mb, verdict, std::move(material));
+    const char* what = verdict == SpotVerdict::Passed ? "passed" : verdict == SpotVerdict::Failed ? "FAILED" : "inconclusive";
+    if (verdict == SpotVerdict::Failed) {
+      spdlog::warn("spot-check of {}'s micro-batch {:x} failed: {}", net::short_key(p->first), mb, detail);
+    } else {
+      spdlog::debug("spot-check of {}'s micro-batch {:x} {}: {}", net::short_key(p->first), mb, what, detail);
+    }
+    if (caught) announce_caught(p->first);
+  }
+
+  void release_held(std::uint64_t mb, SpotVerdict verdict, std::optional<CheckMaterial> material = std::nullopt) {
+    std::lock_guard lock(mutex);
+    if (!material) {
+      const auto it = checks.find(mb);
+      if (it == checks.end()) return;
+      material = std::move(it->second);
+      checks.erase(it);
+    }
+    if (!material->held) return;
+    if (verdict == SpotVerdict::Failed) {
+      ++stats.rejected;
+      return;
+    }
+    forwards.push_back(std::move(*material->held));  // beyond inbox_capacity: bounded by the pending checks
+    inbox_cv.notify_one();
+  }
+
+  void announce_caught(const std::string& key) {
+    spdlog::warn("stage {} failed {} spot-checks: its activations are refused from now on, and reported",
+                 net::short_key(key), config.job.spot_checks.failures_to_catch);
+  }
+
+  // Compute thread: a verifier's recomputation for another stage's check.
+  void recompute(StageWork& w, const Recompute& r) {
+    torch::Tensor out;
+    std::string reason;
+    try {
+      torch::NoGradGuard no_grad;
+      out = current->shard.forward(r.input).detach();
+    } catch (const c10::Error& e) {
+      reason = "the input does not fit these blocks";
+    }
+    if (out.defined()) w.flops += static_cast<double>(r.input.size(0)) * forward_flops_per_sample;
+    {
+      std::lock_guard lock(mutex);
+      ++stats.recomputes;
+    }
+    wire::pb::Envelope h;
+    h.mutable_recompute_result()->set_micro_batch(r.micro_batch);
+    h.mutable_recompute_result()->set_reason(reason);
+    send_message(r.return_to, std::move(h), "output", out);
+  }
+
+  void forget_declared_input(std::uint64_t mb) {
+    std::lock_guard lock(mutex);
+    declared_inputs.erase(mb);
   }
 
   // ---- compute ----
@@ -598,8 +897,16 @@ struct StageRuntime::Impl {
       finish_last(w, mb, v, inputs, out, targets, n, {}, config.pipeline);
       return;
     }
+    remember_declared_input(mb, inputs);
     send_forward(mb, first_sample, n, out.detach(), targets, config.pipeline);
     in_flight.emplace(mb, InFlight{v, inputs, out, {}, first_sample, n, Clock::now(), config.pipeline});
+  }
+
+  // The input of a micro-batch this stage sends on, kept (shared, not copied) while it is in
+  // flight: a checker may ask to see it.
+  void remember_declared_input(std::uint64_t mb, torch::Tensor input) {
+    std::lock_guard lock(mutex);
+    declared_inputs[mb] = std::move(input);
   }
 
   std::int64_t stats_next_sample() {
@@ -639,6 +946,7 @@ struct StageRuntime::Impl {
       }
       return;
     }
+    remember_declared_input(in.micro_batch, x.detach());
     send_forward(in.micro_batch, in.first_sample, in.samples, out.detach(), in.targets, in.pipeline);
     in_flight.emplace(in.micro_batch,
                       InFlight{v, x, out, in.return_to, in.first_sample, in.samples, Clock::now(), in.pipeline});
@@ -653,6 +961,7 @@ struct StageRuntime::Impl {
     }
     InFlight f = std::move(it->second);
     in_flight.erase(it);
+    forget_declared_input(in.micro_batch);
     if (router) router->returned(in.micro_batch, Clock::now());
     if (!in.tensor.sizes().equals(f.output.sizes())) {
       release(f.version);
@@ -670,12 +979,18 @@ struct StageRuntime::Impl {
 
   void expire() {
     const auto now = Clock::now();
+    if (spot_checker) {
+      std::vector<std::string> caught;
+      for (const auto& [mb, verdict] : spot_checker->expire(now, caught)) release_held(mb, verdict);
+      for (const auto& key : caught) announce_caught(key);
+    }
     for (auto it = in_flight.begin(); it != in_flight.end();) {
       if (now - it->second.started > config.micro_batch_timeout) {
         spdlog::warn("micro-batch {:x} got no gradient within {} ms: dropped (a peer is slow or gone)", it->first,
                      config.micro_batch_timeout.count());
         release(it->second.version);
         if (router) router->forgotten(it->first);
+        forget_declared_input(it->first);
         it = in_flight.erase(it);
         std::lock_guard lock(mutex);
         ++stats.dropped;
@@ -690,6 +1005,7 @@ struct StageRuntime::Impl {
       const auto it = in_flight.find(mb);
       if (it == in_flight.end()) continue;
       release(it->second.version);
+      forget_declared_input(mb);
       in_flight.erase(it);
       std::lock_guard lock(mutex);
       ++stats.dropped;
@@ -772,6 +1088,19 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
   });
   m.endpoint = m.config.advertise.empty() ? m.server->endpoint() : m.config.advertise;
   if (m.config.averaging.enabled()) m.start_averaging();
+  // Spot-checks need a deterministic forward (dropout draws differ) and other holders of a
+  // sender's blocks; the first stage receives no activations, so it checks nobody.
+  const job::SpotCheckSpec& checks = job.spot_checks;
+  if (!m.first() && !m.config.holders.empty() && (checks.rate > 0 || checks.probation > 0)) {
+    const auto* gpt = std::get_if<job::GptSpec>(&job.model.arch);
+    if (gpt && gpt->dropout > 0) {
+      spdlog::info("spot-checks off: the model uses dropout, so two honest forwards differ");
+    } else {
+      m.spot_checker = std::make_unique<SpotChecker>(checks);
+      spdlog::info("spot-checking the activations this stage receives: each sender's first {}, then {:.1f}%, "
+                   "recomputed by other holders of its blocks", checks.probation, 100.0 * checks.rate);
+    }
+  }
 }
 
 StageRuntime::~StageRuntime() {
@@ -794,21 +1123,30 @@ StageWork StageRuntime::run_once(std::chrono::milliseconds wait) {
     }
   }
   std::optional<Inbound> item;
+  std::optional<Recompute> recompute;
   {
     std::unique_lock lock(m.mutex);
-    auto ready = [&] { return !m.backwards.empty() || (!m.forwards.empty() && m.can_forward()) || m.can_feed(); };
+    auto ready = [&] {
+      return !m.backwards.empty() || !m.recomputes.empty() || (!m.forwards.empty() && m.can_forward()) || m.can_feed();
+    };
     if (!ready()) m.inbox_cv.wait_for(lock, m.until_next_window(wait), ready);
     // Backward first: it frees memory and a weight version, and unblocks the first stage.
+    // Then a checker's recomputation: a check waits on it (and it is short, forward only).
     if (!m.backwards.empty()) {
       item = std::move(m.backwards.front());
       m.backwards.pop_front();
+    } else if (!m.recomputes.empty()) {
+      recompute = std::move(m.recomputes.front());
+      m.recomputes.pop_front();
     } else if (!m.forwards.empty() && m.can_forward()) {
       item = std::move(m.forwards.front());
       m.forwards.pop_front();
     }
   }
   const auto t0 = Clock::now();
-  if (item) {
+  if (recompute) {
+    m.recompute(w, *recompute);
+  } else if (item) {
     if (item->backward) {
       m.backward(w, *item);
     } else {
@@ -914,6 +1252,13 @@ StageStats StageRuntime::stats() const {
   std::lock_guard lock(impl_->mutex);
   auto s = impl_->stats;
   if (impl_->sender) s.bytes_sent = impl_->sender->bytes_sent();
+  if (impl_->spot_checker) {
+    const auto c = impl_->spot_checker->stats();
+    s.spot_checks_passed = c.passed;
+    s.spot_checks_failed = c.failed;
+    s.spot_checks_inconclusive = c.inconclusive;
+    s.caught_peers = c.caught;
+  }
   return s;
 }
 

@@ -35,6 +35,7 @@
 #include "model/block_chain.hpp"
 #include "net/peer_sender.hpp"
 #include "net/secure_context.hpp"
+#include "pipeline/spot_check.hpp"
 #include "reduce/multi_ring_plan.hpp"
 
 namespace rookery::pipeline {
@@ -54,6 +55,13 @@ struct AveragingConfig {
 enum class Fault {
   None,
   SignFlipAveraging,   // hands the rings reference - 1000 x (its update since the last average)
+  CorruptActivations,  // sends its activations forward sign-flipped and scaled x10
+};
+
+// A stage somewhere in the swarm: who holds which blocks (spot-checks find verifiers here).
+struct StageHolder {
+  net::PeerAddress address;
+  model::BlockRange blocks;
 };
 
 struct StageConfig {
@@ -86,6 +94,9 @@ struct StageConfig {
   // fill up to the first stage's bound, and a longer delay costs training quality).
   std::int64_t stages_before = 0;
   AveragingConfig averaging;
+  // Every stage of the swarm (this one included): a sender's verifiers are the others that
+  // hold exactly its blocks. Empty: this stage checks nobody (spot_check.hpp).
+  std::vector<StageHolder> holders;
   Fault fault = Fault::None;
 };
 
@@ -115,6 +126,12 @@ struct StageStats {
   std::uint64_t averaging_last_round = 0;
   double averaging_seconds = 0;         // the last applied round, start to finish
   std::vector<std::string> excluded_peers;  // ring partners left out of this stage's aggregates
+  // Spot-checks of the activations this stage receives (spot_check.hpp).
+  std::int64_t spot_checks_passed = 0;
+  std::int64_t spot_checks_failed = 0;
+  std::int64_t spot_checks_inconclusive = 0;
+  std::int64_t recomputes = 0;              // recomputations this stage ran for other checkers
+  std::vector<std::string> caught_peers;    // senders caught sending wrong activations: refused
 };
 
 // The optimizer's per-parameter state for some blocks, laid out like their parameters

@@ -8,6 +8,10 @@
 //  - Then two honest volunteers report the liar: two of its three ring partners, a majority.
 //    The liar is banned with that reason, planned out, and its join is refused, while the
 //    honest volunteer it accused is never banned.
+// The same for spot-check evidence (TestCoordinatorSpotCheckBan): six volunteers in three
+// two-stage pipelines; a first stage is banned only when two of the three second stages it
+// sends to report it caught.
+#include <QCoreApplication>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -50,9 +54,11 @@ struct Volunteer {
 
 }  // namespace
 
-class TestCoordinatorBanVote : public QObject {
+// A coordinator in this process and volunteers played by the test (the two test classes below).
+class CoordinatorWithFakeVolunteers : public QObject {
   Q_OBJECT
 
+ protected:
   QTemporaryDir dir_;
   std::unique_ptr<coordinator::CoordinatorService> service_;
   std::thread thread_;
@@ -61,7 +67,8 @@ class TestCoordinatorBanVote : public QObject {
   job::JobSpec job_;
   net::SecureContext ctx_{1};
   net::CurveKeyPair dashboard_ = net::CurveKeyPair::generate();
-  std::vector<Volunteer> volunteers_{kVolunteers};
+  std::vector<Volunteer> volunteers_;
+  double memory_factor_ = 2;  // each volunteer's free memory, in models
 
   const std::string& key_of(int i) const { return volunteers_[std::size_t(i)].identity.public_key; }
 
@@ -80,10 +87,10 @@ class TestCoordinatorBanVote : public QObject {
     j->set_shard_endpoint(at(2));
     j->set_plan_version(v.plan_version);
     auto* p = j->mutable_profile();
-    // Each can hold the whole model twice over: the planner gives each a pipeline of its own.
     p->set_flops_per_s(50e9);
-    p->set_free_memory_bytes(2 * cluster::model_memory_bytes(coordinator::block_profiles(job_),
-                                                            coordinator::training_settings(job_)));
+    p->set_free_memory_bytes(static_cast<std::int64_t>(
+        memory_factor_ * static_cast<double>(cluster::model_memory_bytes(coordinator::block_profiles(job_),
+                                                                         coordinator::training_settings(job_)))));
     p->set_upload_bytes_per_s(1e9);
     p->set_download_bytes_per_s(1e9);
     p->set_rtt_s(1e-4);
@@ -93,9 +100,10 @@ class TestCoordinatorBanVote : public QObject {
     return r->join_reply();
   }
 
-  // One heartbeat of volunteer i reporting `excluded` (by index); it then "runs" whatever
-  // plan the coordinator sent. Nullopt: no answer.
-  std::optional<pb::HeartbeatReply> beat(int i, const std::vector<int>& excluded = {}) {
+  // One heartbeat of volunteer i reporting `excluded` ring partners and `caught` senders (by
+  // index); it then "runs" whatever plan the coordinator sent. Nullopt: no answer.
+  std::optional<pb::HeartbeatReply> beat(int i, const std::vector<int>& excluded = {},
+                                         const std::vector<int>& caught = {}) {
     auto& v = volunteers_[std::size_t(i)];
     pb::Envelope e;
     auto* h = e.mutable_heartbeat();
@@ -104,6 +112,7 @@ class TestCoordinatorBanVote : public QObject {
     h->set_samples_per_s(10);
     h->set_loss(-1);
     for (int x : excluded) h->add_excluded_peers(key_of(x));
+    for (int x : caught) h->add_failed_spot_checks(key_of(x));
     const auto r = ask(v.identity, std::move(e));
     if (!r || !r->has_heartbeat_reply()) return std::nullopt;
     if (r->heartbeat_reply().known() && !r->heartbeat_reply().plan_json().empty()) {
@@ -112,11 +121,16 @@ class TestCoordinatorBanVote : public QObject {
     return r->heartbeat_reply();
   }
 
-  // Every volunteer in `who` heartbeats once; `accusations[i]` is what i reports.
-  void round(const std::vector<int>& who, const std::map<int, std::vector<int>>& accusations = {}) {
+  // Every volunteer in `who` heartbeats once; `accusations[i]` is whom i excludes from its
+  // aggregates, `catches[i]` whom its spot-checks caught.
+  void round(const std::vector<int>& who, const std::map<int, std::vector<int>>& accusations = {},
+             const std::map<int, std::vector<int>>& catches = {}) {
+    const auto of = [](const std::map<int, std::vector<int>>& m, int i) {
+      const auto it = m.find(i);
+      return it == m.end() ? std::vector<int>{} : it->second;
+    };
     for (int i : who) {
-      const auto it = accusations.find(i);
-      const auto r = beat(i, it == accusations.end() ? std::vector<int>{} : it->second);
+      const auto r = beat(i, of(accusations, i), of(catches, i));
       QVERIFY2(r, qPrintable(QString("volunteer %1's heartbeat got no answer").arg(i)));
     }
   }
@@ -141,22 +155,25 @@ class TestCoordinatorBanVote : public QObject {
 
   std::vector<int> everyone() const {
     std::vector<int> all;
-    for (int i = 0; i < kVolunteers; ++i) all.push_back(i);
+    for (int i = 0; i < static_cast<int>(volunteers_.size()); ++i) all.push_back(i);
     return all;
   }
 
- private Q_SLOTS:
-  void initTestCase() {
+  // Starts the coordinator for `volunteers` volunteers that each have `memory_factor` models'
+  // worth of free memory, and has them join.
+  void start(const std::string& job_id, int volunteers, double memory_factor, int port_base) {
     QVERIFY(dir_.isValid());
+    volunteers_.resize(std::size_t(volunteers));
+    memory_factor_ = memory_factor;
     job_ = job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
-    job_.id = "ban-vote";
+    job_.id = job_id;
     const QString job_path = dir_.filePath("job.json");
     {
       QFile f(job_path);
       QVERIFY(f.open(QIODevice::WriteOnly));
       f.write(QByteArray::fromStdString(job::to_json(job_)));
     }
-    for (int i = 0; i < kVolunteers; ++i) volunteers_[std::size_t(i)].port = 30000 + 10 * i;
+    for (int i = 0; i < volunteers; ++i) volunteers_[std::size_t(i)].port = port_base + 10 * i;
     coordinator::CoordinatorConfig config;
     config.bind = "tcp://127.0.0.1:0";
     config.data_dir = dir_.filePath("coordinator").toStdString();
@@ -172,26 +189,49 @@ class TestCoordinatorBanVote : public QObject {
     endpoint_ = address->endpoint.toStdString();
     key_ = address->key.toStdString();
 
-    for (int i = 0; i < kVolunteers; ++i) {
+    for (int i = 0; i < volunteers; ++i) {
       const auto r = join(i);
       QVERIFY2(r, "the coordinator did not answer a join");
       QVERIFY2(r->accepted(), r->reason().c_str());
     }
-    // Heartbeat until every volunteer runs a plan in which it has its own pipeline.
-    std::optional<pb::RunStatus> s;
-    bool planned = false;
-    for (int t = 0; t < 100 && !planned; ++t) {
-      round(everyone());
-      if (QTest::currentTestFailed()) return;
+  }
+
+  // Heartbeats until every volunteer is seated in `pipelines` pipelines by a plan they all
+  // run; the run's status then, or nothing.
+  std::optional<pb::RunStatus> settle(std::size_t pipelines) {
+    for (int t = 0; t < 100; ++t) {
+      for (int i : everyone()) {
+        if (!beat(i)) return std::nullopt;
+      }
       QTest::qWait(50);
-      s = status();
+      const auto s = status();
       if (!s) continue;
-      std::set<int> pipelines;
-      for (const auto& [k, seat] : seats(*s)) pipelines.insert(std::get<0>(seat));
-      planned = seats(*s).size() == std::size_t(kVolunteers) && pipelines.size() == std::size_t(kVolunteers);
+      std::set<int> seen;
+      for (const auto& [k, seat] : seats(*s)) seen.insert(std::get<0>(seat));
+      bool planned = seats(*s).size() == volunteers_.size() && seen.size() == pipelines;
       for (const auto& v : volunteers_) planned = planned && v.plan_version == s->plan_version();
+      if (planned) return s;
     }
-    QVERIFY2(planned, "the four volunteers were not planned into four pipelines");
+    return std::nullopt;
+  }
+
+  void stop() {
+    if (service_) service_->request_stop();
+    if (thread_.joinable()) thread_.join();
+    QCOMPARE(exit_code_, 0);
+  }
+};
+
+// One liar cannot ban; a majority of a volunteer's ring partners can.
+class TestCoordinatorBanVote : public CoordinatorWithFakeVolunteers {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase() {
+    start("ban-vote", kVolunteers, 2, 30000);  // each holds the model twice over: a pipeline each
+    if (QTest::currentTestFailed()) return;
+    const auto s = settle(kVolunteers);
+    QVERIFY2(s, "the four volunteers were not planned into four pipelines");
     // Each holds every block, so each has the other three as ring partners.
     for (const auto& [k, seat] : seats(*s)) {
       QCOMPARE(std::get<1>(seat), std::int64_t(0));
@@ -267,12 +307,66 @@ class TestCoordinatorBanVote : public QObject {
     QCOMPARE(s->banned_size(), 1);
   }
 
-  void cleanupTestCase() {
-    if (service_) service_->request_stop();
-    if (thread_.joinable()) thread_.join();
-    QCOMPARE(exit_code_, 0);
-  }
+  void cleanupTestCase() { stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestCoordinatorBanVote)
+// Spot-check evidence: six volunteers that each hold half the model form three two-stage
+// pipelines, SWARM-wired, so each first stage sends to all three second stages (its checkers).
+// One second stage alone reporting a first stage's activations caught bans nobody; two of
+// the three do.
+class TestCoordinatorSpotCheckBan : public CoordinatorWithFakeVolunteers {
+  Q_OBJECT
+
+  int first_stage_ = -1;                 // the accused
+  std::vector<int> checkers_;            // the second stages (by index)
+
+ private Q_SLOTS:
+  void initTestCase() {
+    start("spot-ban", 6, 0.6, 30200);
+    if (QTest::currentTestFailed()) return;
+    const auto s = settle(3);
+    QVERIFY2(s, "the six volunteers were not planned into three pipelines");
+    for (int i : everyone()) {
+      const auto seat = seats(*s).at(key_of(i));
+      if (std::get<1>(seat) == 0) {
+        if (first_stage_ < 0) first_stage_ = i;
+      } else {
+        checkers_.push_back(i);
+      }
+    }
+    QCOMPARE(checkers_.size(), std::size_t(3));
+    QVERIFY(first_stage_ >= 0);
+  }
+
+  void oneCheckerCannotBan() {
+    for (int t = 0; t < 20; ++t) {
+      round(everyone(), {}, {{checkers_[0], {first_stage_}}});
+      if (QTest::currentTestFailed()) return;
+      QTest::qWait(100);
+    }
+    const auto s = status();
+    QVERIFY(s);
+    QCOMPARE(s->banned_size(), 0);
+  }
+
+  void twoCheckersOfThreeBan() {
+    round(everyone(), {}, {{checkers_[0], {first_stage_}}, {checkers_[1], {first_stage_}}});
+    if (QTest::currentTestFailed()) return;
+    const auto s = status();
+    QVERIFY(s);
+    QCOMPARE(s->banned_size(), 1);
+    QCOMPARE(s->banned(0).key(), key_of(first_stage_));
+    QCOMPARE(s->banned(0).reason(),
+             std::string("2 of the 3 stages it sends to caught its activations wrong in spot-checks"));
+  }
+
+  void cleanupTestCase() { stop(); }
+};
+
+int main(int argc, char** argv) {
+  QCoreApplication app(argc, argv);
+  TestCoordinatorBanVote ring_partners;
+  TestCoordinatorSpotCheckBan spot_checks;
+  return QTest::qExec(&ring_partners, argc, argv) | QTest::qExec(&spot_checks, argc, argv);
+}
 #include "test_coordinator_ban_vote.moc"

@@ -151,9 +151,9 @@ class TestCoordinatorSwarm : public QObject {
   void sixVolunteersFormTwoPipelinesAndTrain() {
     for (int i = 0; i < 6; ++i) QVERIFY(add_volunteer());
     const auto s = wait_for(
-        [](const pb::RunStatus& s) {
-          if (s.pipelines() != 2 || s.nodes_size() != 6) return false;
-          for (const auto& n : s.nodes()) {
+        [](const pb::RunStatus& run) {
+          if (run.pipelines() != 2 || run.nodes_size() != 6) return false;
+          for (const auto& n : run.nodes()) {
             if (n.pipeline() < 0 || n.samples() == 0) return false;
           }
           return true;
@@ -224,8 +224,8 @@ class TestCoordinatorSwarm : public QObject {
     auto& v = volunteers_.back();
     const auto key = v.key.toStdString();
     const auto s = wait_for(
-        [&](const pb::RunStatus& s) {
-          for (const auto& n : s.nodes()) {
+        [&](const pb::RunStatus& run) {
+          for (const auto& n : run.nodes()) {
             if (n.key() == key && n.pipeline() >= 0 && n.samples() > 0) return true;
           }
           return false;

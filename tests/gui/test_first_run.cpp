@@ -201,7 +201,7 @@ class TestFirstRun : public QObject {
   }
 
   void dialogValidatesAsYouType() {
-    FirstRunDialog dialog({[](const InviteLink&) { return CoordinatorProbe{}; }, {}, {}});
+    FirstRunDialog dialog({[](const InviteLink&) { return CoordinatorProbe{}; }, {}, {}, {}});
     QVERIFY(!dialog.demoButton());  // no demo offered without a way to start one
     QVERIFY(!dialog.joinButton()->isEnabled());
     dialog.linkEdit()->setText(QStringLiteral("rookery://join?coordinator=tcp://h:1&job=j"));

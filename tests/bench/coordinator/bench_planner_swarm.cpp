@@ -122,7 +122,7 @@ std::optional<Run> measure(const QString& planner, const QString& job_path, std:
   }
   if (!s || s->nodes_size() != volunteers) {
     // Say why: the last lines each process logged.
-    for (const QString log : QDir(dir.path()).entryList({"*.log"})) {
+    for (const QString& log : QDir(dir.path()).entryList({"*.log"})) {
       QFile f(dir.filePath(log));
       if (!f.open(QIODevice::ReadOnly)) continue;
       const auto lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);

@@ -1,0 +1,117 @@
+#include "pipeline/spot_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rookery::pipeline {
+
+namespace {
+// Checks pending at once: each holds one micro-batch's activations and the verifiers'
+// outputs, so memory stays bounded whatever the senders do.
+constexpr std::size_t kMaxPending = 8;
+}  // namespace
+
+double relative_distance(double distance, double norm_a, double norm_b) {
+  const double scale = std::max(norm_a, norm_b);
+  if (!(scale > 0)) return distance > 0 ? INFINITY : 0.0;
+  return distance / scale;
+}
+
+SpotVerdict judge(const std::vector<double>& to_checked, double between_verifiers, double tolerance) {
+  if (to_checked.empty()) return SpotVerdict::Inconclusive;
+  // NaN in the checked output: never "close".
+  const auto close = [&](double d) { return std::isfinite(d) && d <= tolerance; };
+  if (std::any_of(to_checked.begin(), to_checked.end(), close)) return SpotVerdict::Passed;
+  // Two verifiers must agree with each other: otherwise one of them may be the liar.
+  if (to_checked.size() >= 2 && !close(between_verifiers)) return SpotVerdict::Inconclusive;
+  return SpotVerdict::Failed;
+}
+
+SpotChecker::SpotChecker(job::SpotCheckSpec spec, std::chrono::milliseconds timeout, std::uint64_t seed)
+    : spec_(spec), timeout_(timeout), rng_(seed) {}
+
+bool SpotChecker::should_check(const std::string& sender) {
+  std::lock_guard lock(mutex_);
+  if (!enabled() || caught_.count(sender) || pending_.size() >= kMaxPending) return false;
+  auto& r = senders_[sender];
+  // On probation, or under suspicion (its last check failed): every micro-batch.
+  if (r.seen++ < spec_.probation || r.suspect) return true;
+  return std::uniform_real_distribution<double>(0.0, 1.0)(rng_) < spec_.rate;
+}
+
+bool SpotChecker::begin(std::uint64_t micro_batch, const std::string& checked, std::vector<std::string> verifiers,
+                        Clock::time_point now) {
+  std::lock_guard lock(mutex_);
+  if (pending_.count(micro_batch)) return false;
+  pending_[micro_batch] = Pending{checked, std::move(verifiers), now + timeout_, false};
+  ++stats_.started;
+  return true;
+}
+
+std::optional<std::pair<std::string, std::vector<std::string>>> SpotChecker::pending(std::uint64_t micro_batch) const {
+  std::lock_guard lock(mutex_);
+  const auto it = pending_.find(micro_batch);
+  if (it == pending_.end()) return std::nullopt;
+  return std::make_pair(it->second.checked, it->second.verifiers);
+}
+
+void SpotChecker::input_shown(std::uint64_t micro_batch) {
+  std::lock_guard lock(mutex_);
+  if (const auto it = pending_.find(micro_batch); it != pending_.end()) it->second.input_shown = true;
+}
+
+bool SpotChecker::finish(std::uint64_t micro_batch, SpotVerdict verdict) {
+  std::lock_guard lock(mutex_);
+  return finish_locked(micro_batch, verdict);
+}
+
+bool SpotChecker::finish_locked(std::uint64_t micro_batch, SpotVerdict verdict) {
+  const auto it = pending_.find(micro_batch);
+  if (it == pending_.end()) return false;
+  const std::string checked = it->second.checked;
+  pending_.erase(it);
+  auto& record = senders_[checked];
+  switch (verdict) {
+    case SpotVerdict::Passed: ++stats_.passed; ++record.passed; record.suspect = false; return false;
+    case SpotVerdict::Inconclusive: ++stats_.inconclusive; return false;
+    case SpotVerdict::Failed: break;
+  }
+  ++stats_.failed;
+  ++record.failed;
+  record.suspect = true;
+  // Early in a run honest replicas drift far apart between averages, and an honest sender
+  // fails now and then; a liar fails again and again.
+  if (record.failed < spec_.failures_to_catch || 2 * record.failed < record.passed || caught_.count(checked)) return false;
+  caught_.insert(checked);
+  stats_.caught.push_back(checked);
+  return true;
+}
+
+std::vector<std::pair<std::uint64_t, SpotVerdict>> SpotChecker::expire(Clock::time_point now,
+                                                                       std::vector<std::string>& newly_caught) {
+  std::lock_guard lock(mutex_);
+  std::vector<std::pair<std::uint64_t, bool>> due;
+  for (const auto& [mb, p] : pending_) {
+    if (now >= p.deadline) due.emplace_back(mb, p.input_shown);
+  }
+  std::vector<std::pair<std::uint64_t, SpotVerdict>> ended;
+  for (const auto& [mb, shown] : due) {
+    const std::string checked = pending_.at(mb).checked;
+    const auto verdict = shown ? SpotVerdict::Inconclusive : SpotVerdict::Failed;
+    if (finish_locked(mb, verdict)) newly_caught.push_back(checked);
+    ended.emplace_back(mb, verdict);
+  }
+  return ended;
+}
+
+bool SpotChecker::is_caught(const std::string& sender) const {
+  std::lock_guard lock(mutex_);
+  return caught_.count(sender) > 0;
+}
+
+SpotCheckStats SpotChecker::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+}  // namespace rookery::pipeline

@@ -1,0 +1,129 @@
+#pragma once
+// Spot-checks of pipeline work: BTARD's "verify a random share of the work" for the
+// activations that travel between stages (Secure Distributed Training at Scale, section 3.3;
+// SWARM leaves a stage free to send anything). Aggregation guards the averages; this guards
+// the pipeline itself, where a stage that sends garbage forward poisons every stage after it.
+//
+// A check of stage X, run by a stage D that received a micro-batch's activations from X:
+//   1. D asks X for the input X declares it computed them from (SpotCheckRequest). X keeps
+//      the input of every micro-batch in flight for its own backward, so an honest X always
+//      has it; X cannot choose a convenient input afterwards (that would mean inverting its
+//      blocks), and a stage that will not show its input fails the check.
+//   2. D sends that input to up to two verifiers, other holders of exactly X's blocks
+//      (RecomputeRequest), which run their own copy forward and send the output back.
+//   3. judge(): honest replicas differ (each trains between averages), so the check fails only
+//      when X's output is farther than the tolerance from every verifier's, and two verifiers
+//      agree with each other within it (a lying verifier alone cannot fail an honest X: X
+//      passes by agreeing with the other one).
+// Any output uncorrelated with the true one is at least 1 away from it in that measure
+// (||a - b||^2 = ||a||^2 + ||b||^2 >= max^2), so a tolerance below 1 catches every kind of
+// garbage; honest replicas early in a run were measured up to 0.7 apart (0.93 with one
+// verifier), later 0.1 to 0.3.
+// A sender that fails `failures_to_catch` checks, and at least a third of its conclusive
+// ones (an honest sender fails now and then early in a run), is caught: D refuses its activations from
+// then on (the sender's micro-batches die at D, and stages before it route around it, SWARM
+// style) and names it to the coordinator, which bans it when most of the stages that receive
+// its activations agree (core/coordinator). Every sender's first `probation` micro-batches
+// are checked, then a `rate` share of them; after a failed check, every one until a check
+// passes (a suspect is caught within a few micro-batches, not after hundreds).
+//
+// What it does not catch: a stage that lies by less than the tolerance (its harm is bounded
+// by it, as CenteredClip bounds an averaging liar's), wrong gradients on the way back, and a
+// stage whose blocks no other stage holds exactly (the check needs a verifier). A model with
+// dropout cannot be checked this way (two honest forwards differ); the node turns checks off.
+//
+// SpotChecker is the bookkeeping (which micro-batches to check, what is pending, verdicts,
+// who is caught); the stage runtime moves the tensors and computes the distances.
+// Thread-safe.
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "job/job_spec.hpp"
+
+namespace rookery::pipeline {
+
+enum class SpotVerdict {
+  Passed,        // the checked output agrees with a verifier's
+  Failed,        // it disagrees with every verifier, which agree with each other
+  Inconclusive,  // the verifiers disagree with each other, or none answered
+};
+
+// Relative distance between two outputs: ||a - b|| / max(||a||, ||b||) (0 when both are 0).
+double relative_distance(double distance, double norm_a, double norm_b);
+
+// The verdict from the relative distances of the checked output to each verifier's output
+// (one or two) and, with two, between the verifiers.
+SpotVerdict judge(const std::vector<double>& to_checked, double between_verifiers, double tolerance);
+
+struct SpotCheckStats {
+  std::int64_t started = 0;
+  std::int64_t passed = 0;
+  std::int64_t failed = 0;
+  std::int64_t inconclusive = 0;
+  std::vector<std::string> caught;  // senders refused from now on (Z85 keys)
+};
+
+class SpotChecker {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  explicit SpotChecker(job::SpotCheckSpec spec, std::chrono::milliseconds timeout = std::chrono::seconds(10),
+                       std::uint64_t seed = std::random_device{}());
+
+  bool enabled() const { return spec_.rate > 0 || spec_.probation > 0; }
+  // Whether to check this micro-batch from `sender` (probation first, then the rate).
+  // Counts the sender's micro-batches; never true for a caught sender.
+  bool should_check(const std::string& sender);
+  // A check begins: `checked` sent micro-batch `micro_batch`; `verifiers` will be asked to
+  // recompute it. False when one is already pending for that micro-batch.
+  bool begin(std::uint64_t micro_batch, const std::string& checked, std::vector<std::string> verifiers,
+             Clock::time_point now);
+  // The checked stage and the verifiers of a pending check (nothing if none is pending).
+  std::optional<std::pair<std::string, std::vector<std::string>>> pending(std::uint64_t micro_batch) const;
+  // The checked stage showed its input: the verifiers were asked.
+  void input_shown(std::uint64_t micro_batch);
+  // The check is over with this verdict (from judge(), or a refusal to show the input).
+  // Returns true when it makes the checked stage caught.
+  bool finish(std::uint64_t micro_batch, SpotVerdict verdict);
+  // Checks past their deadline: those whose input never came fail (the checked stage would
+  // not show it), the others are inconclusive (a verifier did not answer). Returns the
+  // micro-batches ended with their verdicts, and fills `newly_caught`.
+  std::vector<std::pair<std::uint64_t, SpotVerdict>> expire(Clock::time_point now,
+                                                            std::vector<std::string>& newly_caught);
+
+  bool is_caught(const std::string& sender) const;
+  SpotCheckStats stats() const;
+
+ private:
+  struct Pending {
+    std::string checked;
+    std::vector<std::string> verifiers;
+    Clock::time_point deadline;
+    bool input_shown = false;
+  };
+  struct Record {
+    std::int64_t seen = 0;
+    std::int64_t passed = 0;
+    std::int64_t failed = 0;
+    bool suspect = false;  // its last conclusive check failed: check every micro-batch
+  };
+  bool finish_locked(std::uint64_t micro_batch, SpotVerdict verdict);
+
+  job::SpotCheckSpec spec_;
+  std::chrono::milliseconds timeout_;
+  mutable std::mutex mutex_;
+  std::mt19937_64 rng_;
+  std::map<std::uint64_t, Pending> pending_;
+  std::map<std::string, Record> senders_;
+  std::set<std::string> caught_;
+  SpotCheckStats stats_;
+};
+
+}  // namespace rookery::pipeline
