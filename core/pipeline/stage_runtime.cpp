@@ -168,6 +168,9 @@ struct StageRuntime::Impl {
 
   // --- spot-checks (spot_check.hpp); the maps and the queue are guarded by `mutex` ---
   std::unique_ptr<SpotChecker> spot_checker;               // null: this stage checks nobody
+  // Set once the constructor is done (the receiver thread starts before it is): until then
+  // the receiver starts no check and serves none, as spot_checker and endpoint are not ready.
+  std::atomic<bool> ready{false};
   std::map<std::uint64_t, torch::Tensor> declared_inputs;  // what this stage's sent micro-batches came from
   std::map<std::uint64_t, CheckMaterial> checks;
   std::deque<Recompute> recomputes;
@@ -496,7 +499,8 @@ struct StageRuntime::Impl {
     std::uint64_t bytes = msg.header.ByteSizeLong();
     for (const auto& t : msg.tensors) bytes += t.bytes().size();
     net::download_bucket().acquire(bytes);
-    if (msg.header.has_forward() && spot_checker && spot_checker->is_caught(req.peer_key)) {
+    const bool checks_ready = ready.load(std::memory_order_acquire);
+    if (checks_ready && msg.header.has_forward() && spot_checker && spot_checker->is_caught(req.peer_key)) {
       std::lock_guard lock(mutex);
       ++stats.rejected;  // caught sending wrong activations (logged then): refused
       return std::nullopt;
@@ -507,6 +511,7 @@ struct StageRuntime::Impl {
       if (msg.header.job_id() != config.job.id) throw std::runtime_error("message for job '" + msg.header.job_id() + "'");
       if (msg.header.has_spot_check_request() || msg.header.has_spot_check_input() ||
           msg.header.has_recompute_request() || msg.header.has_recompute_result()) {
+        if (!checks_ready) throw std::runtime_error("spot-check message before this stage is ready");
         receive_spot_check(req.peer_key, msg);
         return std::nullopt;
       }
@@ -559,7 +564,7 @@ struct StageRuntime::Impl {
       spdlog::warn("stage rejected a message from {}: {}", net::short_key(req.peer_key), e.what());
       return std::nullopt;
     }
-    if (!in.backward && maybe_spot_check(req.peer_key, in)) return std::nullopt;  // held until the verdict
+    if (checks_ready && !in.backward && maybe_spot_check(req.peer_key, in)) return std::nullopt;  // held until the verdict
     {
       std::lock_guard lock(mutex);
       auto& q = in.backward ? backwards : forwards;
@@ -1101,6 +1106,7 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
                    "recomputed by other holders of its blocks", checks.probation, 100.0 * checks.rate);
     }
   }
+  m.ready.store(true, std::memory_order_release);
 }
 
 StageRuntime::~StageRuntime() {
