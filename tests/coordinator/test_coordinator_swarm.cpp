@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <csignal>
 #include <memory>
 #include <optional>
@@ -281,8 +282,12 @@ class TestCoordinatorSwarm : public QObject {
   }
 
   void aLongPauseIsPlannedAroundAndTheVolunteerComesBack() {
-    // Its owner pauses a volunteer: after 10 s its pipeline stops waiting for it.
-    auto& v = volunteers_.front();
+    // Its owner pauses a volunteer: after 10 s its pipeline stops waiting for it. (Any one
+    // still running: the volunteer killed above may be the first.)
+    const auto running = std::find_if(volunteers_.begin(), volunteers_.end(),
+                                      [](const Volunteer& x) { return x.process->state() == QProcess::Running; });
+    QVERIFY(running != volunteers_.end());
+    auto& v = *running;
     const auto key = v.key.toStdString();
     control::ControlClient c(control::ControlEndpoints::in((v.dir + "/run").toStdString()));
     QVERIFY(c.request(pb::ControlRequest::PAUSE).ok);
