@@ -11,6 +11,7 @@
 #   planner_links.sh path/to/bench_planner_swarm [--repeats N] [--seconds S]
 #   RATES_MBIT="100,100,8" (one rate per volunteer; DUTY in bench_planner_swarm's --duty)
 set -euo pipefail
+. "$(dirname "$0")/../netns.sh"
 BENCH=${1:?usage: planner_links.sh path/to/bench_planner_swarm [options]}
 shift
 IFS=, read -r -a rates <<<"${RATES_MBIT:-100,100,8}"
@@ -24,34 +25,17 @@ cleanup() {
   ip netns del "$SW" 2>/dev/null || true
   ip link del "${P}root" 2>/dev/null || true
 }
-if ! ip netns add "$SW" 2>/dev/null; then
-  echo "planner_links: cannot create network namespaces here (needs root / CAP_NET_ADMIN); skipped"
-  exit 77
-fi
 trap cleanup EXIT
-ip -n "$SW" link add br0 type bridge
-ip -n "$SW" link set br0 up
-attach() {   # attach NS IFNAME ADDR [RATE_MBIT]
-  local ns=$1 ifname=$2 addr=$3 rate=${4:-}
-  ip link add "$ifname" netns "$ns" type veth peer name "s$ifname" netns "$SW"
-  ip -n "$ns" addr add "$addr/24" dev "$ifname"
-  ip -n "$ns" link set "$ifname" up
-  ip -n "$ns" link set lo up
-  ip -n "$SW" link set "s$ifname" master br0 up
-  if [ -n "$rate" ]; then
-    ip netns exec "$ns" tc qdisc add dev "$ifname" root tbf rate "${rate}mbit" burst 64kb latency 100ms
-    ip netns exec "$SW" tc qdisc add dev "s$ifname" root tbf rate "${rate}mbit" burst 64kb latency 100ms
-  fi
-}
+netns_switch "$SW" planner_links
 hosts=() netns=()
 for i in $(seq 0 $((n - 1))); do
   ip netns add "${P}$i"
-  attach "${P}$i" "v$i" "10.81.0.$((i + 1))" "${rates[$i]}"
+  netns_attach "$SW" "${P}$i" "v$i" "10.81.0.$((i + 1))" "${rates[$i]}"
   hosts+=("10.81.0.$((i + 1))")
   netns+=("${P}$i")
 done
 ip netns add "$C"
-attach "$C" vc 10.81.0.100
+netns_attach "$SW" "$C" vc 10.81.0.100
 # This shell's namespace reaches the coordinator too (the benchmark asks it for the run status).
 ip link add "${P}root" type veth peer name "s${P}root" netns "$SW"
 ip addr add 10.81.0.254/24 dev "${P}root"

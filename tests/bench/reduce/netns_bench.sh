@@ -7,6 +7,7 @@
 #
 #   netns_bench.sh path/to/bench_reduce [--sizes-mb 16] [--iters 3]
 set -euo pipefail
+. "$(dirname "$0")/../netns.sh"
 BENCH=${1:?usage: netns_bench.sh path/to/bench_reduce [bench args]}
 shift
 RATE_MBIT=${RATE_MBIT:-100}
@@ -18,25 +19,12 @@ cleanup() {
   for i in $(seq 0 $((HOSTS - 1))); do ip netns del "${P}$i" 2>/dev/null || true; done
   ip netns del "$SW" 2>/dev/null || true
 }
-if ! ip netns add "$SW" 2>/dev/null; then
-  echo "netns_bench: cannot create network namespaces here (needs root / CAP_NET_ADMIN); skipped"
-  exit 77
-fi
 trap cleanup EXIT
-ip -n "$SW" link add br0 type bridge
-ip -n "$SW" link set br0 up
+netns_switch "$SW" netns_bench
 addrs=()
 for i in $(seq 0 $((HOSTS - 1))); do
-  ns="${P}$i"
-  ip netns add "$ns"
-  ip link add "h$i" netns "$ns" type veth peer name "s$i" netns "$SW"
-  ip -n "$ns" addr add "10.77.0.$((i + 1))/24" dev "h$i"
-  ip -n "$ns" link set "h$i" up
-  ip -n "$ns" link set lo up
-  ip -n "$SW" link set "s$i" master br0 up
-  # Shape both directions of the link: the host's upload and its download.
-  ip netns exec "$ns" tc qdisc add dev "h$i" root tbf rate "${RATE_MBIT}mbit" burst 64kb latency 100ms
-  ip netns exec "$SW" tc qdisc add dev "s$i" root tbf rate "${RATE_MBIT}mbit" burst 64kb latency 100ms
+  ip netns add "${P}$i"
+  netns_attach "$SW" "${P}$i" "h$i" "10.77.0.$((i + 1))" "$RATE_MBIT"
   addrs+=("10.77.0.$((i + 1))")
 done
 hosts=$(IFS=,; echo "${addrs[*]}")
