@@ -52,6 +52,7 @@ struct Scratch {
   std::vector<float> rows;     // n4 x kBlock (n4 = n rounded up to 4; the padding rows stay 0)
   std::vector<float> median;   // the slice's coordinate-wise median (when it is the centre)
   std::vector<double> gram;    // n4 x n4, the upper triangle valid
+  std::vector<float> gram_lanes;  // n4 x n4 x kLanes, accumulate_gram's lane-wise partial sums
   std::size_t stride = 0;      // n4
   std::vector<double> norm2;   // n
 };
@@ -59,28 +60,52 @@ struct Scratch {
 std::size_t round_up4(std::size_t n) { return (n + 3) & ~std::size_t(3); }
 
 // Adds the Gram matrix of one block of centred rows (n4 rows of `vecs` vectors, zero padded)
-// to `gram` (n4 x n4, upper triangle). Register tiles of 2 rows x 4 rows: six loads feed
-// eight multiply-adds. Entries a little below the diagonal inside a tile are computed too and
-// never read.
-[[gnu::always_inline]] inline void accumulate_gram(const float* rows, std::size_t n4, std::size_t vecs, double* gram) {
-  for (std::size_t a = 0; a < n4; a += 2) {
-    const float* ra0 = rows + a * kBlock;
-    const float* ra1 = ra0 + kBlock;
+// to the lane-wise accumulators `acc` (n4 x n4 vectors, upper triangle; flush_gram folds
+// them into the double matrix every kFlushBlocks blocks, so no horizontal sums run per
+// block). Register tiles of 2 rows x 4 rows: six loads feed eight multiply-adds. Entries a
+// little below the diagonal inside a tile are computed too and never read.
+template <std::size_t kTileRows>
+[[gnu::always_inline]] inline void accumulate_gram(const float* rows, std::size_t n4, std::size_t vecs, float* acc) {
+  for (std::size_t a = 0; a < n4; a += kTileRows) {
     for (std::size_t b = a & ~std::size_t(3); b < n4; b += 4) {
       const float* rb = rows + b * kBlock;
-      f8 s00 = splat(0.f), s01 = s00, s02 = s00, s03 = s00, s10 = s00, s11 = s00, s12 = s00, s13 = s00;
+      f8 s[kTileRows][4];
+      for (std::size_t i = 0; i < kTileRows; ++i)
+        for (std::size_t j = 0; j < 4; ++j) s[i][j] = load(acc + ((a + i) * n4 + b + j) * kLanes);
       for (std::size_t v = 0; v < vecs; ++v) {
         const std::size_t o = v * kLanes;
-        const f8 x0 = load(ra0 + o), x1 = load(ra1 + o);
         const f8 y0 = load(rb + o), y1 = load(rb + kBlock + o), y2 = load(rb + 2 * kBlock + o),
                  y3 = load(rb + 3 * kBlock + o);
-        s00 += x0 * y0; s01 += x0 * y1; s02 += x0 * y2; s03 += x0 * y3;
-        s10 += x1 * y0; s11 += x1 * y1; s12 += x1 * y2; s13 += x1 * y3;
+        for (std::size_t i = 0; i < kTileRows; ++i) {
+          const f8 x = load(rows + (a + i) * kBlock + o);
+          s[i][0] += x * y0; s[i][1] += x * y1; s[i][2] += x * y2; s[i][3] += x * y3;
+        }
       }
-      double* g0 = gram + a * n4 + b;
-      double* g1 = g0 + n4;
-      g0[0] += hsum(s00); g0[1] += hsum(s01); g0[2] += hsum(s02); g0[3] += hsum(s03);
-      g1[0] += hsum(s10); g1[1] += hsum(s11); g1[2] += hsum(s12); g1[3] += hsum(s13);
+      for (std::size_t i = 0; i < kTileRows; ++i)
+        for (std::size_t j = 0; j < 4; ++j) store(acc + ((a + i) * n4 + b + j) * kLanes, s[i][j]);
+    }
+  }
+}
+
+// 4 x 4 register tiles where there are 32 vector registers (AVX-512), 2 x 4 where there are 16.
+[[gnu::always_inline]] inline void accumulate_gram(const float* rows, std::size_t n4, std::size_t vecs, float* acc) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool wide = __builtin_cpu_supports("avx512f");
+  if (wide) return accumulate_gram<4>(rows, n4, vecs, acc);
+#endif
+  accumulate_gram<2>(rows, n4, vecs, acc);
+}
+
+// Blocks summed lane-wise in f32 before a flush to double: 16 x 256 coordinates, so each lane
+// adds at most 512 products in f32.
+constexpr std::size_t kFlushBlocks = 16;
+
+[[gnu::always_inline]] inline void flush_gram(float* acc, std::size_t n4, double* gram) {
+  for (std::size_t a = 0; a < n4; ++a) {
+    for (std::size_t b = a & ~std::size_t(3); b < n4; ++b) {
+      float* lanes = acc + (a * n4 + b) * kLanes;
+      gram[a * n4 + b] += hsum(load(lanes));
+      store(lanes, splat(0.f));
     }
   }
 }
@@ -123,8 +148,10 @@ void gram_about(std::span<const Contribution> c, const std::vector<std::uint32_t
       }
       s.norm2[a] += block_norm2(src, len, acc);
     }
-    accumulate_gram(rows, n4, vecs, s.gram.data());
+    accumulate_gram(rows, n4, vecs, s.gram_lanes.data());
+    if (k0 / kBlock % kFlushBlocks == kFlushBlocks - 1) flush_gram(s.gram_lanes.data(), n4, s.gram.data());
   }
+  flush_gram(s.gram_lanes.data(), n4, s.gram.data());
 }
 
 // One blocked pass over the members `active` (indices into `c`): per member the squared norm,
@@ -185,8 +212,10 @@ bool median_and_gram(std::span<const Contribution> c, const std::vector<std::uin
       for (std::size_t v = 0; v < full; ++v) store(row + v * kLanes, load(src + v * kLanes) - load(mblock + v * kLanes));
       for (std::size_t k = full * kLanes; k < vecs * kLanes; ++k) row[k] = k < len ? src[k] - mblock[k] : 0.f;
     }
-    accumulate_gram(rows, n4, vecs, s.gram.data());
+    accumulate_gram(rows, n4, vecs, s.gram_lanes.data());
+    if (k0 / kBlock % kFlushBlocks == kFlushBlocks - 1) flush_gram(s.gram_lanes.data(), n4, s.gram.data());
   }
+  flush_gram(s.gram_lanes.data(), n4, s.gram.data());
   return finite_median;
 }
 
@@ -322,6 +351,7 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
     s.stride = round_up4(n);
     s.rows.assign(s.stride * kBlock, 0.f);
     s.gram.assign(s.stride * s.stride, 0.0);
+    s.gram_lanes.assign(s.stride * s.stride * kLanes, 0.f);
     s.norm2.assign(n, 0.0);
     if (about_own) {
       gram_about(c, members, c[*own].values.data(), len, s);

@@ -1,7 +1,7 @@
 #pragma once
 // Internal to core/reduce: eight-float vectors (GCC/Clang vector extensions, two SSE registers
 // where AVX is not available) and function multi-versioning, so the aggregators' hot loops run
-// AVX2 + FMA code on CPUs that have it while the build stays x86-64 baseline.
+// AVX-512 or AVX2 + FMA code on CPUs that have it while the build stays x86-64 baseline.
 #include <cstddef>
 #include <cstring>
 
@@ -10,7 +10,7 @@
 #endif
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define ROOKERY_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define ROOKERY_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define ROOKERY_SIMD_CLONES
 #endif
