@@ -1,9 +1,12 @@
 #include "reduce/ring_all_reduce.hpp"
 
 #include <algorithm>
+#include <span>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
+
+#include "reduce/simd.hpp"
 
 namespace rookery::reduce {
 
@@ -34,6 +37,18 @@ std::uint64_t view_hash(std::span<const std::string> members) {
   return h | 1;  // never 0, which votes use
 }
 
+namespace {
+
+// v = v / d: a product with 1/d in double, rounded once to f32 (within half an f32 ulp and
+// a hair, without a division per value: this runs over every reduced value).
+ROOKERY_SIMD_CLONES
+void divide(std::span<float> values, double d) {
+  const double inverse = 1.0 / d;
+  for (auto& v : values) v = static_cast<float>(static_cast<double>(v) * inverse);
+}
+
+}  // namespace
+
 struct RingAllReduce::Attempt {
   const RingSpec* ring = nullptr;
   std::uint64_t round = 0;
@@ -44,8 +59,12 @@ struct RingAllReduce::Attempt {
   std::string next, prev;
   double weight = 0;
   std::shared_ptr<const std::vector<float>> pristine;
+  std::span<const float> values;     // the caller's, untouched until the commit
   std::shared_ptr<std::vector<float>> work;
   std::vector<std::size_t> bounds;   // chunk c is [bounds[c], bounds[c+1])
+  // The other owners' results, kept as they arrived (their frames) until the commit decodes
+  // them straight into the caller's values: one copy fewer than decoding them into `work`.
+  std::vector<std::pair<std::size_t, IncomingSegment>> gathered;   // (first value, segment)
   std::size_t segment_values = 0;
   bool voted = false;
 
@@ -73,6 +92,27 @@ RingAllReduce::RingAllReduce(Transport& transport, RingOptions options)
   if (!options_.aggregator) options_.aggregator = std::make_shared<WeightedMean>();
   if (options_.segment_values == 0) throw std::invalid_argument("ring all-reduce: segment_values must be > 0");
   if (options_.max_attempts == 0) options_.max_attempts = 1;
+}
+
+std::shared_ptr<std::vector<float>> RingAllReduce::take_buffer(std::size_t size) {
+  constexpr std::size_t kPooled = 16;   // buffers kept for reuse
+  std::shared_ptr<std::vector<float>> buffer;
+  {
+    std::lock_guard lock(pool_mutex_);
+    // A free buffer at least as large, the smallest such; else a free one to grow.
+    for (auto& b : pool_) {
+      if (b.use_count() != 1) continue;
+      if (!buffer || (b->capacity() >= size && (buffer->capacity() < size || b->capacity() < buffer->capacity()))) {
+        buffer = b;
+      }
+    }
+    if (!buffer) {
+      buffer = std::make_shared<std::vector<float>>();
+      if (pool_.size() < kPooled) pool_.push_back(buffer);
+    }
+  }
+  buffer->resize(size);
+  return buffer;
 }
 
 void RingAllReduce::send_values(Attempt& a, const std::string& to, SegmentTag tag, double weight,
@@ -111,9 +151,7 @@ void RingAllReduce::send_vote(Attempt& a, bool ok) {
 // The chunk's owner turns the reduced sum into the result and sends its first all-gather
 // hop. With a codec it keeps the decoded bytes it sends, so it matches everyone else bit for bit.
 void RingAllReduce::finish_segment(Attempt& a, std::span<float> seg, double total_weight, std::uint32_t index) {
-  if (options_.aggregator->is_weighted_mean()) {
-    for (auto& v : seg) v = static_cast<float>(v / total_weight);
-  }
+  if (options_.aggregator->is_weighted_mean()) divide(seg, total_weight);
   if (a.n < 2) return;
   OutgoingSegment out;
   out.tag = a.tag(Phase::AllGather, 0, index);
@@ -134,13 +172,18 @@ void RingAllReduce::finish_segment(Attempt& a, std::span<float> seg, double tota
 
 bool RingAllReduce::reduce_scatter_ring(Attempt& a) {
   const std::size_t n = a.n, r = a.r;
+  // `work` starts empty: our values enter the sums weighted, read from the caller's buffer,
+  // the chunk we send first scaled here, every other one in the pass that adds the received
+  // sum to it (decode_add's scale and base).
   const float w = static_cast<float>(a.weight);
-  for (auto& v : *a.work) v *= w;
   const auto timeout = options_.timeout;
   {
     const auto segs = a.segments(r);
     for (std::uint32_t i = 0; i < segs.size(); ++i) {
-      send_values(a, a.next, a.tag(Phase::ReduceScatter, 0, i), a.weight, a.slice(segs[i]), a.work);
+      auto seg = a.slice(segs[i]);
+      const float* mine = a.values.data() + segs[i].first;
+      for (std::size_t k = 0; k < seg.size(); ++k) seg[k] = mine[k] * w;
+      send_values(a, a.next, a.tag(Phase::ReduceScatter, 0, i), a.weight, seg, a.work);
     }
   }
   for (std::uint32_t k = 0; k + 1 < n; ++k) {
@@ -150,7 +193,7 @@ bool RingAllReduce::reduce_scatter_ring(Attempt& a) {
       auto got = transport_.mailbox().take(a.prev, a.tag(Phase::ReduceScatter, k, i), Clock::now() + timeout);
       if (got.status != Mailbox::TakeStatus::Ok) return false;
       auto seg = a.slice(segs[i]);
-      got.segment->decode_add(seg);
+      got.segment->decode_add(seg, w, a.values.data() + segs[i].first);
       const double sum_weight = got.segment->weight + a.weight;
       if (k + 2 < n) {
         send_values(a, a.next, a.tag(Phase::ReduceScatter, k + 1, i), sum_weight, seg, a.work);
@@ -211,7 +254,7 @@ bool RingAllReduce::all_gather(Attempt& a) {
     for (std::uint32_t i = 0; i < segs.size(); ++i) {
       auto got = transport_.mailbox().take(a.prev, a.tag(Phase::AllGather, k, i), Clock::now() + options_.timeout);
       if (got.status != Mailbox::TakeStatus::Ok) return false;
-      got.segment->decode_into(a.slice(segs[i]));
+      got.segment->check_size(segs[i].last - segs[i].first);   // decoded at the commit
       if (k + 2 < n) {
         // Forward the owner's bytes as they came: no copy, no re-encoding, no drift.
         OutgoingSegment out;
@@ -223,6 +266,7 @@ bool RingAllReduce::all_gather(Attempt& a) {
         out.bytes = got.segment->payload();
         transport_.send(a.next, std::move(out));
       }
+      a.gathered.emplace_back(segs[i].first, std::move(*got.segment));
     }
   }
   return true;
@@ -259,7 +303,15 @@ RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, std::s
     throw std::invalid_argument("ring all-reduce: " + self + " is not a member of the ring");
   }
   if (!(weight > 0)) throw std::invalid_argument("ring all-reduce: weight must be positive");
-  auto pristine = std::make_shared<const std::vector<float>>(values.begin(), values.end());
+  // `values` are not written before the commit, so a retry starts again from them. The
+  // gathering aggregators send our raw values from a copy, which outlives a failed attempt's
+  // segments in flight.
+  std::shared_ptr<const std::vector<float>> pristine;
+  if (!options_.aggregator->is_weighted_mean()) {
+    auto copy = take_buffer(values.size());
+    std::copy(values.begin(), values.end(), copy->begin());
+    pristine = std::move(copy);
+  }
   std::vector<std::string> view = ring.members;
   RingOutcome outcome;
   outcome.contributors = {self};
@@ -278,7 +330,8 @@ RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, std::s
     a.prev = view[(a.r + a.n - 1) % a.n];
     a.weight = weight;
     a.pristine = pristine;
-    a.work = std::make_shared<std::vector<float>>(*pristine);
+    a.values = values;
+    a.work = take_buffer(values.size());
     a.segment_values = options_.segment_values;
     a.bounds.resize(a.n + 1);
     for (std::size_t c = 0; c <= a.n; ++c) a.bounds[c] = values.size() * c / a.n;
@@ -306,7 +359,11 @@ RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, std::s
       all_ok = all_ok && vote.segment->ok && vote.segment->sender_view == a.view_id;
     }
     if (all_ok) {
-      std::copy(a.work->begin(), a.work->end(), values.begin());
+      // Ours: the chunk we own, finished in `work`; the others: decoded from their frames.
+      const std::size_t owned = (a.r + 1) % a.n;
+      std::copy(a.work->begin() + long(a.bounds[owned]), a.work->begin() + long(a.bounds[owned + 1]),
+                values.begin() + long(a.bounds[owned]));
+      for (const auto& [first, segment] : a.gathered) segment.decode_into(values.subspan(first, segment.count));
       outcome.contributors = view;
       outcome.total_weight = total;
       break;
@@ -315,7 +372,6 @@ RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, std::s
                  number, heard.size(), view.size());
     view = std::move(heard);
   }
-  if (outcome.contributors.size() == 1) std::copy(pristine->begin(), pristine->end(), values.begin());
   transport_.mailbox().finish(ring.key, round);
   outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return outcome;

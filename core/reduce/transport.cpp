@@ -6,22 +6,20 @@
 
 namespace rookery::reduce {
 
-namespace {
-void check_size(const IncomingSegment& s, std::size_t values) {
-  if (s.count != values || s.bytes.size() != wire::encoded_bytes(s.codec, values, s.block_size)) {
-    throw std::invalid_argument("reduce segment from " + s.from + " carries " + std::to_string(s.count) +
+void IncomingSegment::check_size(std::size_t values) const {
+  if (count != values || bytes.size() != wire::encoded_bytes(codec, values, block_size)) {
+    throw std::invalid_argument("reduce segment from " + from + " carries " + std::to_string(count) +
                                 " values, expected " + std::to_string(values));
   }
 }
-}  // namespace
 
-void IncomingSegment::decode_add(std::span<float> acc) const {
-  check_size(*this, acc.size());
-  wire::decode_add_f32(codec, bytes, acc, block_size);
+void IncomingSegment::decode_add(std::span<float> acc, float scale, const float* base) const {
+  check_size(acc.size());
+  wire::decode_add_f32(codec, bytes, acc, block_size, scale, base);
 }
 
 void IncomingSegment::decode_into(std::span<float> out) const {
-  check_size(*this, out.size());
+  check_size(out.size());
   wire::decode_f32(codec, bytes, out, block_size);
 }
 

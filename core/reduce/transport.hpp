@@ -64,8 +64,11 @@ struct IncomingSegment {
 
   // The same bytes, ready to forward without a copy or a re-encode (all-gather).
   wire::Payload payload() const { return {bytes.data(), bytes.size(), owner}; }
-  // acc += decoded values; throws std::invalid_argument when the sizes disagree.
-  void decode_add(std::span<float> acc) const;
+  // Throws std::invalid_argument unless it decodes to exactly `values` values.
+  void check_size(std::size_t values) const;
+  // acc = base * scale + decoded values (base: acc itself when null); throws
+  // std::invalid_argument when the sizes disagree.
+  void decode_add(std::span<float> acc, float scale = 1.f, const float* base = nullptr) const;
   void decode_into(std::span<float> out) const;
 };
 

@@ -195,8 +195,15 @@ void decode_f32(Codec codec, std::span<const std::byte> src, std::span<float> ds
   decode_with(codec, src, dst.size(), block_size, [&](std::size_t i, float v) { dst[i] = v; });
 }
 
-void decode_add_f32(Codec codec, std::span<const std::byte> src, std::span<float> acc, std::uint32_t block_size) {
-  decode_with(codec, src, acc.size(), block_size, [&](std::size_t i, float v) { acc[i] += v; });
+void decode_add_f32(Codec codec, std::span<const std::byte> src, std::span<float> acc, std::uint32_t block_size,
+                    float scale, const float* base) {
+  float* out = acc.data();
+  const float* in = base ? base : out;
+  if (scale == 1.f) {
+    decode_with(codec, src, acc.size(), block_size, [&](std::size_t i, float v) { out[i] = in[i] + v; });
+  } else {
+    decode_with(codec, src, acc.size(), block_size, [&](std::size_t i, float v) { out[i] = in[i] * scale + v; });
+  }
 }
 
 }  // namespace rookery::wire
