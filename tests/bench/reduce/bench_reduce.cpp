@@ -172,7 +172,6 @@ int worker(const Args& a) {
     RingOptions options;
     options.codec = codec;
     options.timeout = std::chrono::seconds(60);
-    if (const char* s = std::getenv("SEGV")) options.segment_values = std::stoul(s);
     RingAllReduce ring(transport, options);
     std::uint64_t round = 0;
     for (auto bytes : sizes) {
