@@ -4,7 +4,12 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <mutex>
 #include <stdexcept>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <spdlog/spdlog.h>
 
@@ -13,6 +18,21 @@
 namespace rookery::reduce {
 
 namespace {
+
+// Every round receives its segments into fresh ZeroMQ messages (1 MiB each by default) and
+// frees them at its end. glibc's defaults hand such memory back to the kernel at once (mmap
+// for large blocks, trimming the heap's top), so the next round faults the same pages in
+// again: a third of the ring's throughput at 256 MB on loopback. Keep up to 256 MiB of freed
+// memory for reuse instead, once per process.
+void keep_freed_segments_for_reuse() {
+#if defined(__GLIBC__)
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);    // glibc's largest: blocks below it come from the heap
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  });
+#endif
+}
 struct PeerLink {
   zmq::socket_t socket;
   std::deque<std::vector<zmq::message_t>> pending;
@@ -27,6 +47,7 @@ void drain(int fd) {
 
 ZmqTransport::ZmqTransport(net::SecureContext& ctx, const net::CurveKeyPair& identity, ZmqTransportConfig config)
     : ctx_(ctx), identity_(identity), config_(std::move(config)) {
+  keep_freed_segments_for_reuse();
   id_ = config_.curve ? identity_.public_key : config_.id;
   if (id_.empty()) throw std::invalid_argument("zmq transport: a member id is needed when CURVE is off");
   net::SocketOptions opts;
