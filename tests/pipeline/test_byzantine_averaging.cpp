@@ -93,10 +93,11 @@ class TestByzantineAveraging : public QObject {
           start, clean, kPipelines, attacked, 100.0 * (attacked - clean) / clean, attacked_mean);
     QVERIFY(clean > 0 && attacked > 0);
     QVERIFY(clean < 0.8 * start);
-    // Two clean runs of this swarm already differ by up to ~4% (2.00 to 2.08 measured: thread
-    // timing decides which micro-batches each average sees), so "cannot move the model" is
-    // judged as within 8% of the clean run; the plain mean ends hundreds of times higher.
-    QVERIFY2(std::abs(attacked - clean) <= 0.08 * clean, "the liar moved the model despite CenteredClip");
+    // Within 5% of the clean run (the bound). Clean runs of this swarm differ by up to
+    // ~4% among themselves (1.98 to 2.07 measured: thread timing decides which micro-batches
+    // each average sees); attacked runs measured -1.9% to +3.2% from their clean run. The plain
+    // mean ends thousands of times higher.
+    QVERIFY2(std::abs(attacked - clean) <= 0.05 * clean, "the liar moved the model despite CenteredClip");
     QVERIFY2(!(attacked_mean < 1.5 * clean), "the plain mean survived the liar: the attack has no teeth");
   }
 };
