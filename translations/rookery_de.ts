@@ -895,6 +895,14 @@
         <source>The device is shown once rookery-node answers.</source>
         <translation>Das Gerät wird angezeigt, sobald rookery-node antwortet.</translation>
     </message>
+    <message>
+        <source>Recent load</source>
+        <translation>Auslastung zuletzt</translation>
+    </message>
+    <message>
+        <source>%1: now %2, highest %3</source>
+        <translation>%1: jetzt %2, höchstens %3</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::FirstRunDialog</name>

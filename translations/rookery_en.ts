@@ -895,6 +895,14 @@
         <source>The device is shown once rookery-node answers.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Recent load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: now %2, highest %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::FirstRunDialog</name>

@@ -895,6 +895,14 @@
         <source>The device is shown once rookery-node answers.</source>
         <translation>El dispositivo aparecerá en cuanto responda rookery-node.</translation>
     </message>
+    <message>
+        <source>Recent load</source>
+        <translation>Carga reciente</translation>
+    </message>
+    <message>
+        <source>%1: now %2, highest %3</source>
+        <translation>%1: ahora %2, máximo %3</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::FirstRunDialog</name>

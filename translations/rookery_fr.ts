@@ -895,6 +895,14 @@
         <source>The device is shown once rookery-node answers.</source>
         <translation>L’appareil s’affiche dès que rookery-node répond.</translation>
     </message>
+    <message>
+        <source>Recent load</source>
+        <translation>Charge récente</translation>
+    </message>
+    <message>
+        <source>%1: now %2, highest %3</source>
+        <translation>%1 : maintenant %2, au plus %3</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::FirstRunDialog</name>

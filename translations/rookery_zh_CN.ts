@@ -886,6 +886,14 @@
         <source>The device is shown once rookery-node answers.</source>
         <translation>rookery-node 应答后将显示设备信息。</translation>
     </message>
+    <message>
+        <source>Recent load</source>
+        <translation>近期负载</translation>
+    </message>
+    <message>
+        <source>%1: now %2, highest %3</source>
+        <translation>%1：当前 %2，最高 %3</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::FirstRunDialog</name>

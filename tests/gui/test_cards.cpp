@@ -5,14 +5,18 @@
 #include <QChartView>
 #include <QLineSeries>
 #include <QTest>
+#include <cmath>
+#include <deque>
 
 #include "ui/cards/device_card.hpp"
 #include "ui/cards/swarm_card.hpp"
 #include "ui/cards/node_state_card.hpp"
+#include "ui/widgets/sparkline.hpp"
 
 namespace pb = rookery::wire::pb;
 using rookery::ui::DeviceCard;
 using rookery::ui::NodeStateCard;
+using rookery::ui::Sparkline;
 using rookery::ui::SwarmCard;
 
 namespace {
@@ -108,6 +112,60 @@ class TestCards : public QObject {
     QCOMPARE(valueOf(card, "blas"), QStringLiteral("OpenBLAS 0.3.21"));
     QVERIFY(valueOf(card, "gpuMemory").isEmpty());
     QVERIFY(card.summaryText().contains(QStringLiteral("libnvidia-ml.so.1")));
+  }
+
+  void deviceCardKeepsALiveHistory() {
+    DeviceCard card;
+    card.setHistoryInterval(std::chrono::milliseconds(0));   // every snapshot is a sample
+    card.resize(420, 420);
+    card.show();
+    Sparkline* history = card.history();
+    QVERIFY(!history->isVisibleTo(&card));   // nothing to draw before the node answers
+    pb::DeviceSnapshot d;
+    d.set_compute_device("cpu");
+    d.set_cpu_model("Intel(R) Core(TM) i5-8250U CPU @ 1.60GHz");
+    d.set_cpu_cores(8);
+    for (int load : {10, 80, 40}) {
+      d.set_cpu_load_percent(load);
+      d.set_node_cpu_percent(load / 2);
+      card.showSnapshot(d);
+    }
+    QVERIFY(history->isVisibleTo(&card));
+    maybeSave(card, QStringLiteral("device-card-cpu-history"));
+    QCOMPARE(history->size(), 3);
+    QCOMPARE(history->series(0), (std::deque<double>{0.10, 0.80, 0.40}));
+    QCOMPARE(history->series(1), (std::deque<double>{0.05, 0.40, 0.20}));
+    QVERIFY2(card.summaryText().contains(QStringLiteral("PC load: now 40 %, highest 80 %")), qPrintable(card.summaryText()));
+    QVERIFY(history->accessibleDescription().contains(QStringLiteral("Rookery's share: now 20 %, highest 40 %")));
+
+    // While the node is away, a gap; at most `capacity` samples are kept.
+    card.showDisconnected();
+    QCOMPARE(history->size(), 4);
+    QVERIFY(std::isnan(history->series(0).back()));
+    for (int i = 0; i < history->capacity() + 10; ++i) card.showSnapshot(d);
+    QCOMPARE(history->size(), history->capacity());
+    QCOMPARE(history->highest(0), 0.40);   // the 80 % sample has scrolled out
+
+    // On a GPU the history follows the GPU, starting afresh.
+    card.showSnapshot(gpuMachine());
+    QCOMPARE(history->size(), 1);
+    QCOMPARE(history->series(0).back(), 0.87);
+    QCOMPARE(history->series(1).back(), 3.0 / 24.0);
+    QVERIFY(card.summaryText().contains(QStringLiteral("Utilisation: now 87 %")));
+    QVERIFY(card.summaryText().contains(QStringLiteral("GPU memory: now 13 %")));
+    maybeSave(card, QStringLiteral("device-card-history"));
+  }
+
+  void deviceCardSamplesTheHistoryAtItsInterval() {
+    DeviceCard card;
+    card.setHistoryInterval(std::chrono::milliseconds(200));
+    pb::DeviceSnapshot d;
+    d.set_compute_device("cpu");
+    for (int i = 0; i < 5; ++i) card.showSnapshot(d);   // a burst of snapshots: one sample
+    QCOMPARE(card.history()->size(), 1);
+    QTest::qWait(250);
+    card.showSnapshot(d);
+    QCOMPARE(card.history()->size(), 2);
   }
 
   void nodeStateCardSaysTheState_data() {

@@ -3,11 +3,13 @@
 #include <QEvent>
 #include <QLabel>
 #include <QVBoxLayout>
+#include <cmath>
 
 #include "ui/format.hpp"
 #include "ui/reasons.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets/meter_bar.hpp"
+#include "ui/widgets/sparkline.hpp"
 
 namespace rookery::ui {
 
@@ -42,7 +44,18 @@ DeviceCard::DeviceCard(QWidget* parent) : Card(tr("Device"), parent) {
   body()->addWidget(kind_);
   body()->addWidget(name_);
   body()->addSpacing(4);
+  history_caption_ = new QLabel(tr("Recent load"), this);
+  history_caption_->setObjectName(QStringLiteral("deviceHistoryCaption"));
+  history_caption_->setFont(theme::scaled(font(), 0.9));
+  history_ = new Sparkline(150, this);
+  history_->setObjectName(QStringLiteral("deviceHistory"));
+  history_->setAccessibleName(tr("Recent load"));
+  history_->addSeries(tr("PC load"));
+  history_->addSeries(tr("Rookery's share"));
   body()->addWidget(grid_);
+  body()->addSpacing(2);
+  body()->addWidget(history_caption_);
+  body()->addWidget(history_);
   body()->addWidget(note_);
   applyColours();
   showDisconnected();
@@ -94,6 +107,39 @@ void DeviceCard::showSnapshot(const pb::DeviceSnapshot& d) {
   for (const auto* row : {&cores_, &memory_, &machine_load_, &node_share_}) grid_->setRowVisible(*row, gpu == nullptr);
   for (const auto* row : {&blas_, &speed_}) grid_->setRowVisible(*row, true);
   note_->setVisible(!note_->text().isEmpty());
+  if (gpu) {
+    addToHistory(true, gpu->utilization_percent() / 100.0,
+                 gpu->memory_total_bytes() ? double(gpu->memory_used_bytes()) / double(gpu->memory_total_bytes()) : 0);
+  } else {
+    addToHistory(false, d.cpu_load_percent() / 100.0, d.node_cpu_percent() / 100.0);
+  }
+}
+
+void DeviceCard::addToHistory(bool gpu, double first, double second) {
+  history_caption_->setVisible(true);
+  history_->setVisible(true);
+  if (gpu != history_of_gpu_) {   // the node moved between GPU and CPU: a new pair of series
+    history_of_gpu_ = gpu;
+    history_->clear();
+    history_->setSeriesName(0, gpu ? tr("Utilisation") : tr("PC load"));
+    history_->setSeriesName(1, gpu ? tr("GPU memory") : tr("Rookery's share"));
+    since_sample_.invalidate();
+  }
+  if (since_sample_.isValid() && since_sample_.elapsed() < history_interval_.count()) return;
+  since_sample_.start();
+  history_->push({first, second});
+  describeHistory();
+}
+
+void DeviceCard::describeHistory() {
+  QStringList parts;
+  for (int i = 0; i < history_->seriesCount(); ++i) {
+    if (std::isnan(history_->latest(i))) continue;
+    parts << tr("%1: now %2, highest %3")
+                 .arg(history_->seriesName(i), Format::percent(100 * history_->latest(i)), Format::percent(100 * history_->highest(i)));
+  }
+  history_->setAccessibleDescription(parts.join(QStringLiteral("; ")));
+  history_->setToolTip(parts.join(QLatin1Char('\n')));
 }
 
 void DeviceCard::showDisconnected() {
@@ -105,6 +151,10 @@ void DeviceCard::showDisconnected() {
   }
   note_->setText(tr("The device is shown once rookery-node answers."));
   note_->setVisible(true);
+  if (history_->size() > 0) history_->push({});   // a gap while the node is away
+  since_sample_.invalidate();
+  history_caption_->setVisible(history_->size() > 0);
+  history_->setVisible(history_->size() > 0);
 }
 
 QString DeviceCard::deviceName() const { return name_->text(); }
@@ -113,6 +163,9 @@ QString DeviceCard::summaryText() const {
   QStringList parts{kind_->text(), name_->text()};
   for (auto* label : grid_->findChildren<QLabel*>()) {
     if (label->isVisibleTo(this)) parts << label->text();
+  }
+  if (history_->isVisibleTo(this) && !history_->accessibleDescription().isEmpty()) {
+    parts << history_->accessibleDescription();
   }
   if (note_->isVisibleTo(this)) parts << note_->text();
   return parts.join(QLatin1Char('\n'));
@@ -124,7 +177,7 @@ void DeviceCard::changeEvent(QEvent* event) {
 }
 
 void DeviceCard::applyColours() {
-  for (auto* l : {kind_, note_}) {
+  for (auto* l : {kind_, note_, history_caption_}) {
     QPalette pal = l->palette();
     pal.setColor(QPalette::WindowText, theme::secondaryText(palette()));
     l->setPalette(pal);
