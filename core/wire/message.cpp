@@ -4,6 +4,9 @@
 #include <stdexcept>
 
 #include <xxhash.h>
+#if defined(__x86_64__)
+#include <xxh_x86dispatch.h>   // libxxhash's runtime choice of SSE2, AVX2 or AVX-512
+#endif
 
 namespace rookery::wire {
 
@@ -86,7 +89,16 @@ std::string_view decode_error_name(DecodeError::Kind k) {
   return "?";
 }
 
-std::uint64_t checksum(std::span<const std::byte> bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }
+// XXH3 over every frame, both ways: on x86-64 through libxxhash's dispatcher (the same hash,
+// computed with the widest vectors the CPU has; the plain entry point is SSE2 only, and was
+// 5% of a ring's CPU time on loopback).
+std::uint64_t checksum(std::span<const std::byte> bytes) {
+#if defined(__x86_64__)
+  return XXH3_64bits_dispatch(bytes.data(), bytes.size());
+#else
+  return XXH3_64bits(bytes.data(), bytes.size());
+#endif
+}
 
 Payload Payload::copy_of(std::span<const std::byte> bytes) {
   return own(std::vector<std::byte>(bytes.begin(), bytes.end()));
