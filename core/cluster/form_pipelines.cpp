@@ -3,6 +3,7 @@
 #include "cluster/planning_detail.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <stdexcept>
@@ -36,6 +37,8 @@ public:
         return b < kInf ? 1.0 / b : 0.0;
     }
 
+    double flops(int node) const { return nodes_[size_t(node)].flops_per_s; }
+
     std::vector<NodeProfile> gather(const std::vector<int>& group) const {
         std::vector<NodeProfile> sub;
         for (int i : group) sub.push_back(nodes_[size_t(i)]);
@@ -58,66 +61,13 @@ struct TierPlan {
 /// Fewer pipelines (each deeper) win only when the model predicts this much more throughput.
 constexpr double kDeeperPipelineMargin = 0.05;
 
-/// Step 2: the best pipeline count P for this tier, groups built greedily.
-TierPlan build_tier(const std::vector<int>& tier, const std::vector<NodeProfile>& nodes, const Chain& chain,
-                    GroupPlanner& planner) {
-    const int64_t model = chain.memory(0, chain.blocks);
-    int64_t total = 0;
-    for (int i : tier) total += nodes[size_t(i)].free_memory_bytes;
-    const int most = int(std::min<int64_t>(int64_t(tier.size()), total / std::max<int64_t>(1, model)));
-    std::vector<int> by_memory = tier;
-    std::stable_sort(by_memory.begin(), by_memory.end(), [&](int a, int b) {
-        return nodes[size_t(a)].free_memory_bytes > nodes[size_t(b)].free_memory_bytes;
-    });
-    TierPlan best;
-    for (int count = most; count >= 1; --count) {
-        TierPlan plan;
-        plan.groups.assign(size_t(count), {});
-        std::vector<int64_t> memory(size_t(count), 0);
-        std::vector<double> flops(size_t(count), 0);
-        for (int i : by_memory) {
-            int pick = -1;
-            bool short_of_memory = false;
-            for (int g = 0; g < count; ++g)
-                if (int(plan.groups[size_t(g)].size()) < chain.blocks && double(memory[size_t(g)]) < kMemorySlack * double(model))
-                    short_of_memory = true;
-            for (int g = 0; g < count; ++g) {
-                if (int(plan.groups[size_t(g)].size()) >= chain.blocks) continue;
-                if (pick < 0) {
-                    pick = g;
-                    continue;
-                }
-                const bool closer = short_of_memory ? memory[size_t(g)] < memory[size_t(pick)]
-                                                    : flops[size_t(g)] < flops[size_t(pick)];
-                if (closer) pick = g;
-            }
-            if (pick < 0) {
-                plan.leftover.push_back(i);
-                continue;
-            }
-            plan.groups[size_t(pick)].push_back(i);
-            memory[size_t(pick)] += nodes[size_t(i)].free_memory_bytes;
-            flops[size_t(pick)] += nodes[size_t(i)].flops_per_s;
-        }
-        bool feasible = true;
-        for (const auto& g : plan.groups) {
-            const double r = planner.rate(g);
-            if (r <= 0) {
-                feasible = false;
-                break;
-            }
-            plan.rate += r;
-        }
-        // Counts are tried from the most pipelines down; fewer, longer pipelines must beat
-        // more, shorter ones by a margin, because the time model leaves out what depth costs:
-        // staleness grows with the stages in flight, every stage is one more node whose loss
-        // stalls the pipeline, and activations cross one more link.
-        if (feasible && plan.rate > best.rate * (best.groups.empty() ? 1.0 : 1.0 + kDeeperPipelineMargin)) {
-            best = std::move(plan);
-        }
-    }
-    return best;
-}
+/// One pipeline in place of several must predict this much more: with one, every block is
+/// held by one node only, so a volunteer that vanishes takes its blocks' training with it
+/// (with two or more, a re-plan fetches them from a replica, SWARM's and Ravnest's point).
+/// Measured FLOP/s are noisy (a short benchmark beside other programs), and one deep
+/// pipeline can always give a node measured slow a smaller block: without this margin, noise
+/// alone chose one pipeline of six over two of three for equal volunteers.
+constexpr double kRedundancyMargin = 0.25;
 
 /// Step 3: first-improvement moves and swaps between the tier's groups, and spares: a node
 /// whose group is faster without it by the depth margin (its link or its speed is the
@@ -180,22 +130,111 @@ void improve(TierPlan& plan, const Chain& chain, GroupPlanner& planner, int pass
                     break;
                 }
             }
-        for (size_t g = 0; g < groups.size(); ++g)
-            for (size_t i = 0; i < groups[g].size() && groups[g].size() > 1; ++i) {
-                std::vector<int> without = groups[g];
-                without.erase(without.begin() + long(i));
-                const double r = planner.rate(without);
-                if (r > rate[g] * (1 + kDeeperPipelineMargin)) {
-                    plan.spares.push_back(groups[g][i]);
-                    groups[g] = std::move(without);
-                    rate[g] = r;
-                    improved = true;
-                    --i;
+        // Unseating peels the group: drop the node whose absence costs least, again and again,
+        // and keep the best group seen. One node at a time would stop where each single removal
+        // still leaves a slow node holding a layer (two slow nodes whose absence together lets
+        // the fast ones take their blocks).
+        for (size_t g = 0; g < groups.size(); ++g) {
+            std::vector<int> peeled = groups[g], best = groups[g];
+            double best_rate = rate[g];
+            while (peeled.size() > 1) {
+                size_t drop = peeled.size();
+                double drop_rate = 0;
+                for (size_t i = 0; i < peeled.size(); ++i) {
+                    std::vector<int> without = peeled;
+                    without.erase(without.begin() + long(i));
+                    const double r = planner.rate(without);
+                    // Ties (a slow node still holds a layer either way) drop the slower node.
+                    const bool tie = drop < peeled.size() && std::abs(r - drop_rate) <= 1e-9 * drop_rate;
+                    if (tie ? planner.flops(peeled[i]) < planner.flops(peeled[drop]) : r > drop_rate) {
+                        drop = i;
+                        drop_rate = r;
+                    }
+                }
+                if (drop == peeled.size()) break;  // no smaller group holds the model
+                peeled.erase(peeled.begin() + long(drop));
+                if (drop_rate > best_rate) {
+                    best = peeled;
+                    best_rate = drop_rate;
                 }
             }
+            if (best_rate > rate[g] * (1 + kDeeperPipelineMargin)) {
+                for (int i : groups[g])
+                    if (std::find(best.begin(), best.end(), i) == best.end()) plan.spares.push_back(i);
+                groups[g] = std::move(best);
+                rate[g] = best_rate;
+                improved = true;
+            }
+        }
         if (!improved) break;
     }
     plan.rate = std::accumulate(rate.begin(), rate.end(), 0.0);
+}
+
+/// Step 2: the best pipeline count P for this tier, groups built greedily and then improved
+/// by step 3's local search, so that every count is judged by its best grouping found (the
+/// greedy grouping alone can pair the slow volunteers together and so undersell a count).
+TierPlan build_tier(const std::vector<int>& tier, const std::vector<NodeProfile>& nodes, const Chain& chain,
+                    GroupPlanner& planner, int passes) {
+    const int64_t model = chain.memory(0, chain.blocks);
+    int64_t total = 0;
+    for (int i : tier) total += nodes[size_t(i)].free_memory_bytes;
+    const int most = int(std::min<int64_t>(int64_t(tier.size()), total / std::max<int64_t>(1, model)));
+    std::vector<int> by_memory = tier;
+    std::stable_sort(by_memory.begin(), by_memory.end(), [&](int a, int b) {
+        return nodes[size_t(a)].free_memory_bytes > nodes[size_t(b)].free_memory_bytes;
+    });
+    TierPlan best;
+    for (int count = most; count >= 1; --count) {
+        TierPlan plan;
+        plan.groups.assign(size_t(count), {});
+        std::vector<int64_t> memory(size_t(count), 0);
+        std::vector<double> flops(size_t(count), 0);
+        for (int i : by_memory) {
+            int pick = -1;
+            bool short_of_memory = false;
+            for (int g = 0; g < count; ++g)
+                if (int(plan.groups[size_t(g)].size()) < chain.blocks && double(memory[size_t(g)]) < kMemorySlack * double(model))
+                    short_of_memory = true;
+            for (int g = 0; g < count; ++g) {
+                if (int(plan.groups[size_t(g)].size()) >= chain.blocks) continue;
+                if (pick < 0) {
+                    pick = g;
+                    continue;
+                }
+                const bool closer = short_of_memory ? memory[size_t(g)] < memory[size_t(pick)]
+                                                    : flops[size_t(g)] < flops[size_t(pick)];
+                if (closer) pick = g;
+            }
+            if (pick < 0) {
+                plan.leftover.push_back(i);
+                continue;
+            }
+            plan.groups[size_t(pick)].push_back(i);
+            memory[size_t(pick)] += nodes[size_t(i)].free_memory_bytes;
+            flops[size_t(pick)] += nodes[size_t(i)].flops_per_s;
+        }
+        bool feasible = true;
+        for (const auto& g : plan.groups) {
+            if (planner.rate(g) <= 0) {
+                feasible = false;
+                break;
+            }
+        }
+        if (feasible) improve(plan, chain, planner, passes);
+        // Counts are tried from the most pipelines down; fewer, longer pipelines must beat
+        // more, shorter ones by a margin, because the time model leaves out what depth costs:
+        // staleness grows with the stages in flight, every stage is one more node whose loss
+        // stalls the pipeline, and activations cross one more link. Giving up every replica
+        // (one pipeline) needs a larger margin still.
+        const double margin = best.groups.empty()                     ? 0.0
+                              : count == 1 && best.groups.size() >= 2 ? kRedundancyMargin
+                                                                      : kDeeperPipelineMargin;
+        if (feasible && plan.rate > best.rate * (1.0 + margin)) {
+            best = std::move(plan);
+        }
+    }
+    return best;
 }
 
 }  // namespace
@@ -228,7 +267,7 @@ ClusterPlan form_pipelines(const std::vector<NodeProfile>& nodes, const std::vec
         merged = false;
         plans.clear();
         for (size_t t = 0; t < tiers.size(); ++t) {
-            TierPlan plan = build_tier(tiers[t], nodes, chain, planner);
+            TierPlan plan = build_tier(tiers[t], nodes, chain, planner, options.max_local_search_passes);
             if (plan.groups.empty() && tiers.size() > 1) {
                 const size_t into = t + 1 < tiers.size() ? t + 1 : t - 1;
                 tiers[into].insert(tiers[into].end(), tiers[t].begin(), tiers[t].end());
@@ -255,9 +294,8 @@ ClusterPlan form_pipelines(const std::vector<NodeProfile>& nodes, const std::vec
         return result;
     }
 
-    // Step 3 and the final plans.
+    // The final plans (step 3 ran inside build_tier, for every count).
     for (size_t t = 0; t < plans.size(); ++t) {
-        improve(plans[t], chain, planner, options.max_local_search_passes);
         for (const auto& group : plans[t].groups) {
             PartitionResult r = partition_pipeline(planner.gather(group), blocks, settings, options.partition);
             if (!r.ok()) {  // cannot happen: the group was checked feasible; never plan it anyway

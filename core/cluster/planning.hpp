@@ -57,12 +57,18 @@
 //    has 10% more than the model's lower bound, then to the group with the least FLOP/s
 //    (at most one node per block). Each group is partitioned; the P whose groups are all
 //    feasible with the highest total throughput wins, except that fewer (deeper) pipelines
-//    must beat more by 5%: the time model does not charge depth's staleness and fragility.
-// 3. Local search within each tier: move a node to another pipeline, or swap two nodes of
+//    must beat more by 5%: the time model does not charge depth's staleness and fragility;
+//    and one pipeline must beat several by 25%, since with one every block lives on one
+//    node only and a volunteer that vanishes takes its blocks' training with it.
+// 3. Local search within each tier (run for every candidate P of step 2, before the counts
+//    are compared): move a node to another pipeline, or swap two nodes of
 //    different pipelines, whenever Σ 1/bottleneck rises (first improvement, repeated until
 //    no move helps or max_local_search_passes), every pipeline staying memory-feasible.
 //    Moves are evaluated with a cheaper order search (exact for ≤ 4 nodes, seed orders
-//    above); the final pipelines get the full partition_pipeline.
+//    above); the final pipelines get the full partition_pipeline. Spares: a group is
+//    peeled (the node whose absence costs least dropped, again and again, ties dropping the
+//    slower) and the best smaller group kept when it is 5% faster; the dropped nodes wait
+//    unassigned as spares, seated again where they make a group 5% faster.
 // Nodes that fit no feasible pipeline are listed as unassigned with the reason.
 //
 // ---- Ravnest's baseline (ravnest_partition, ravnest_plan) ----------------------------------

@@ -249,6 +249,11 @@ private Q_SLOTS:
         const auto blocks = testing::gpt_blocks(14);
         const auto s = testing::gpt_settings();
         const int64_t model = model_memory_bytes(blocks, s);
+        // Room for two of the four layers, not for two layers and the embedding: no two
+        // volunteers hold the model, three do (the embedding and a layer, two layers, a layer
+        // and the head).
+        const int64_t room = brute_memory(blocks, 1, 3, s) * 101 / 100;
+        QVERIFY(room < brute_memory(blocks, 0, 3, s) && room < brute_memory(blocks, 3, 6, s));
         std::mt19937_64 rng(5);
         PartitionOptions exact;
         exact.exact_order_max_nodes = 9;
@@ -401,6 +406,52 @@ private Q_SLOTS:
         QVERIFY(plan.ok());
         QVERIFY(plan.unassigned.empty());
         QCOMPARE(plan.pipelines[0].stages.size(), size_t(3));
+    }
+
+    // Six alike volunteers, each with about half the model's memory (three make a pipeline),
+    // their FLOP/s measured with noise as a short benchmark beside other programs gives:
+    // always two pipelines of three, replicas of each other, never one of six, although one
+    // deep pipeline can hand a node measured slow a small block and so predicts a little
+    // more. (CI once saw the coordinator seat six such volunteers in one pipeline.)
+    void alikeVolunteersKeepReplicas() {
+        const auto blocks = testing::gpt_blocks(4);
+        const auto s = testing::gpt_settings();
+        const int64_t model = model_memory_bytes(blocks, s);
+        // Room for two of the four layers, not for two layers and the embedding: no two
+        // volunteers hold the model, three do (the embedding and a layer, two layers, a layer
+        // and the head).
+        const int64_t room = brute_memory(blocks, 1, 3, s) * 101 / 100;
+        QVERIFY(room < brute_memory(blocks, 0, 3, s) && room < brute_memory(blocks, 3, 6, s));
+        std::mt19937_64 rng(5);
+        // Up to 4x apart: a benchmark of 50 ms run while five other volunteers train on two
+        // cores measures that much less than one run on an idle machine.
+        std::uniform_real_distribution<double> noise(0.25, 1.0), link(0.8, 1.2);
+        for (int c = 0; c < 200; ++c) {
+            std::vector<NodeProfile> nodes;
+            for (int i = 0; i < 6; ++i) {
+                const double bw = 60e6 * link(rng);
+                nodes.push_back({"v" + std::to_string(i), 40e9 * noise(rng), room, bw, 2 * bw, 0.0001});
+            }
+            const ClusterPlan plan = form_pipelines(nodes, blocks, s);
+            QVERIFY(plan.ok());
+            QCOMPARE(plan.pipelines.size(), size_t(2));
+            for (const auto& p : plan.pipelines) QCOMPARE(p.stages.size(), size_t(3));
+            // What the margin gave up: one pipeline of the six, as partitioned exactly.
+            const PartitionResult deep = partition_pipeline(nodes, blocks, s);
+            QVERIFY(deep.ok());
+            QVERIFY(deep.plan->samples_per_s <= plan.samples_per_s * 1.25);
+        }
+        // One pipeline still wins where it is far faster: two volunteers ten times as fast
+        // as four others. As two pipelines each fast one needs two slow ones beside it,
+        // which must hold a layer each and bound it; as one, the fast two hold two layers
+        // each and two slow ones the small embedding and head blocks (the other two wait).
+        std::vector<NodeProfile> mixed;
+        for (int i = 0; i < 6; ++i) mixed.push_back({"v" + std::to_string(i), i < 2 ? 4e11 : 4e10, room, 60e6, 120e6, 0.0001});
+        const ClusterPlan plan = form_pipelines(mixed, blocks, s);
+        QVERIFY(plan.ok());
+        QCOMPARE(plan.pipelines.size(), size_t(1));
+        QCOMPARE(plan.pipelines[0].stages.size(), size_t(4));
+        QCOMPARE(plan.unassigned.size(), size_t(2));
     }
 
     void ourPlanBeatsRavnestOnHeterogeneousSwarms() {
