@@ -1,14 +1,120 @@
 // rookery-coordinator: the job owner's server (admission, membership, planning, dashboard).
 #include <CLI/CLI.hpp>
 
+#include <cctype>
+#include <chrono>
 #include <cstdio>
+#include <ctime>
+#include <random>
 
 #include "coordinator/coordinator_service.hpp"
+#include "coordinator/coordinator_state.hpp"
 #include "coordinator/swarm_planner.hpp"
 #include "job/job_spec.hpp"
 #include "logging.hpp"
+#include "net/identity.hpp"
 #include "net/paths.hpp"
 #include "signals.hpp"
+
+namespace {
+
+using rookery::coordinator::CoordinatorState;
+using rookery::coordinator::InviteStatus;
+
+std::int64_t now_unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// RFC 3986: everything but the unreserved characters as %XX (Z85 keys hold '&', '+', '?' ...).
+std::string percent_encoded(const std::string& s) {
+  std::string out;
+  for (const unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", c);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+// 128 random bits, hex: unguessable, and plain ASCII for links and shells.
+std::string new_token() {
+  std::random_device random;
+  std::string token;
+  for (int i = 0; i < 4; ++i) {
+    char buf[9];
+    std::snprintf(buf, sizeof buf, "%08x", static_cast<unsigned>(random()));
+    token += buf;
+  }
+  return token;
+}
+
+std::string utc(std::int64_t unix_ms) {
+  const std::time_t t = static_cast<std::time_t>(unix_ms / 1000);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
+  return buf;
+}
+
+// The state file the coordinator keeps in its data folder (created, private, when new).
+CoordinatorState open_state(const std::filesystem::path& data_dir) {
+  std::filesystem::create_directories(data_dir);
+  std::filesystem::permissions(data_dir, std::filesystem::perms::owner_all, std::filesystem::perm_options::replace);
+  return CoordinatorState(data_dir / "coordinator.db");
+}
+
+int make_invite(const std::filesystem::path& data_dir, double hours, const std::string& link,
+                const std::string& job_path) {
+  auto state = open_state(data_dir);
+  const auto now = now_unix_ms();
+  const auto expires = hours > 0 ? now + static_cast<std::int64_t>(hours * 3600e3) : 0;
+  const auto token = new_token();
+  state.add_invite(token, now, expires);
+  std::printf("%s\n", token.c_str());
+  std::fprintf(stderr, "invite %s: %s; the job is invite-only while any invite exists\n", token.c_str(),
+               expires ? ("valid until " + utc(expires)).c_str() : "valid until revoked");
+  if (!link.empty() && !job_path.empty()) {
+    const auto job = rookery::job::load_job_spec(job_path);
+    const auto key = rookery::net::CurveKeyPair::load_or_create(data_dir / "keys", "coordinator").public_key;
+    std::printf("rookery://join?coordinator=%s&key=%s&job=%s&token=%s\n", link.c_str(), percent_encoded(key).c_str(),
+                percent_encoded(job.id).c_str(), token.c_str());
+  }
+  return 0;
+}
+
+int revoke_invite(const std::filesystem::path& data_dir, const std::string& token) {
+  auto state = open_state(data_dir);
+  if (!state.revoke_invite(token, now_unix_ms())) {
+    std::fprintf(stderr, "rookery-coordinator: no invite %s\n", token.c_str());
+    return 1;
+  }
+  std::fprintf(stderr, "invite %s revoked: it admits no join from now on\n", token.c_str());
+  return 0;
+}
+
+int list_invites(const std::filesystem::path& data_dir) {
+  auto state = open_state(data_dir);
+  const auto now = now_unix_ms();
+  for (const auto& i : state.invites()) {
+    std::string what;
+    switch (state.invite_status(i.token, now)) {
+      case InviteStatus::Valid: what = i.expires_unix_ms ? "valid until " + utc(i.expires_unix_ms) : "valid"; break;
+      case InviteStatus::Expired: what = "expired " + utc(i.expires_unix_ms); break;
+      case InviteStatus::Revoked: what = "revoked " + utc(i.revoked_unix_ms); break;
+      case InviteStatus::Unknown: what = "unknown"; break;
+    }
+    std::printf("%s  %s\n", i.token.c_str(), what.c_str());
+  }
+  return 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   rookery::app::StopSignals signals;
@@ -40,6 +146,24 @@ int main(int argc, char** argv) {
                "print the bytes --job needs in one place (parameters, gradients, optimizer state, stashed versions, "
                "activations in flight) and exit; volunteers with less form pipelines together");
   cli.add_option("--log-level", log_level, "trace, debug, info, warn, error")->capture_default_str();
+  // Invites: made, listed and revoked in the state file, which the running coordinator reads
+  // at every join (so a revocation holds at once). Each takes the options above too (--data-dir).
+  double expires_in_hours = 168;
+  std::string link_endpoint, revoke_token;
+  auto* invite = cli.add_subcommand("invite", "make an invite token for the job and print it (with a rookery:// link "
+                                              "when --link and --job are given)");
+  invite->fallthrough();
+  invite->add_option("--expires-in-hours", expires_in_hours, "it admits joins for this long (0: until revoked)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 24.0 * 3650));
+  invite->add_option("--link", link_endpoint, "the coordinator's public endpoint for the link (tcp://HOST:PORT)");
+  auto* revoke = cli.add_subcommand("revoke-invite", "revoke an invite token: it admits no join from now on "
+                                                     "(volunteers it admitted stay members)");
+  revoke->fallthrough();
+  revoke->add_option("token", revoke_token, "the token")->required();
+  auto* list = cli.add_subcommand("invites", "list the invite tokens and whether each is valid, expired or revoked");
+  list->fallthrough();
+  cli.require_subcommand(0, 1);
   CLI11_PARSE(cli, argc, argv);
 
   if (print_memory) {
@@ -54,6 +178,16 @@ int main(int argc, char** argv) {
     }
   }
   config.data_dir = data_dir.empty() ? rookery::net::default_data_dir() / "coordinator" : std::filesystem::path(data_dir);
+  if (invite->parsed() || revoke->parsed() || list->parsed()) {
+    try {
+      if (invite->parsed()) return make_invite(config.data_dir, expires_in_hours, link_endpoint, job_path);
+      if (revoke->parsed()) return revoke_invite(config.data_dir, revoke_token);
+      return list_invites(config.data_dir);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "rookery-coordinator: %s\n", e.what());
+      return 2;
+    }
+  }
   config.ready_file = ready_file;
   config.job_path = job_path;
   config.heartbeat_interval = std::chrono::milliseconds(heartbeat_ms);

@@ -593,6 +593,18 @@
         <translation>Empfangene Daten</translation>
     </message>
     <message>
+        <source>Confirmed by the swarm</source>
+        <translation>Bestätigt vom Schwarm</translation>
+    </message>
+    <message>
+        <source>The samples of this PC&apos;s work that the stages receiving it confirmed to the coordinator, and the credit they are worth: the run credits confirmed work only</source>
+        <translation>Die Samples der Arbeit dieses PCs, die die empfangenden Stufen dem Koordinator bestätigt haben, und die Credits, die sie wert sind: der Lauf rechnet nur bestätigte Arbeit an</translation>
+    </message>
+    <message>
+        <source>%1 samples · %2 credits</source>
+        <translation>%1 Samples · %2 Credits</translation>
+    </message>
+    <message>
         <source>Time this PC spent computing for the swarm</source>
         <translation>Zeit, die dieser PC für den Schwarm gerechnet hat</translation>
     </message>
@@ -1574,6 +1586,22 @@
         <translation>An Peers gesendet</translation>
     </message>
     <message>
+        <source>Ring partners</source>
+        <translation>Ring-Partner</translation>
+    </message>
+    <message>
+        <source>none: no other pipeline averages with this one</source>
+        <translation>keine: keine andere Pipeline mittelt mit dieser</translation>
+    </message>
+    <message>
+        <source>pipeline %1 · %2 · %3 values shared</source>
+        <translation>Pipeline %1 · %2 · %3 gemeinsame Werte</translation>
+    </message>
+    <message>
+        <source>%1 · excluded</source>
+        <translation>%1 · ausgeschlossen</translation>
+    </message>
+    <message>
         <source>Not in a pipeline yet</source>
         <translation>Noch in keiner Pipeline</translation>
     </message>
@@ -1678,8 +1706,12 @@
         <translation>noch ohne Rang</translation>
     </message>
     <message>
-        <source>#%1 of %2 by samples (%3)</source>
-        <translation>Nr. %1 von %2 nach Samples (%3)</translation>
+        <source>#%1 of %2 by confirmed samples (%3)</source>
+        <translation>Nr. %1 von %2 nach bestätigten Samples (%3)</translation>
+    </message>
+    <message>
+        <source>The stages that received this PC&apos;s work confirmed %1 of the %2 samples it did; the run credits only confirmed work.</source>
+        <translation>Die Stufen, die die Arbeit dieses PCs erhielten, haben %1 der %2 Samples bestätigt, die er berechnet hat; der Lauf rechnet nur bestätigte Arbeit an.</translation>
     </message>
     <message>
         <source>%1 (from %2)</source>

@@ -593,6 +593,18 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Confirmed by the swarm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The samples of this PC&apos;s work that the stages receiving it confirmed to the coordinator, and the credit they are worth: the run credits confirmed work only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 samples · %2 credits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Time this PC spent computing for the swarm</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1574,6 +1586,22 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Ring partners</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none: no other pipeline averages with this one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pipeline %1 · %2 · %3 values shared</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · excluded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Not in a pipeline yet</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1678,7 +1706,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>#%1 of %2 by samples (%3)</source>
+        <source>#%1 of %2 by confirmed samples (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stages that received this PC&apos;s work confirmed %1 of the %2 samples it did; the run credits only confirmed work.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

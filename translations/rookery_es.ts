@@ -593,6 +593,18 @@
         <translation>Datos recibidos</translation>
     </message>
     <message>
+        <source>Confirmed by the swarm</source>
+        <translation>Confirmado por el enjambre</translation>
+    </message>
+    <message>
+        <source>The samples of this PC&apos;s work that the stages receiving it confirmed to the coordinator, and the credit they are worth: the run credits confirmed work only</source>
+        <translation>Las muestras del trabajo de este PC que las etapas que lo recibieron confirmaron al coordinador, y el crédito que valen: la ejecución solo acredita el trabajo confirmado</translation>
+    </message>
+    <message>
+        <source>%1 samples · %2 credits</source>
+        <translation>%1 muestras · %2 créditos</translation>
+    </message>
+    <message>
         <source>Time this PC spent computing for the swarm</source>
         <translation>Tiempo que este PC ha dedicado a calcular para el enjambre</translation>
     </message>
@@ -1574,6 +1586,22 @@
         <translation>Enviado a los pares</translation>
     </message>
     <message>
+        <source>Ring partners</source>
+        <translation>Compañeros de anillo</translation>
+    </message>
+    <message>
+        <source>none: no other pipeline averages with this one</source>
+        <translation>ninguno: ninguna otra canalización promedia con esta</translation>
+    </message>
+    <message>
+        <source>pipeline %1 · %2 · %3 values shared</source>
+        <translation>canalización %1 · %2 · %3 valores compartidos</translation>
+    </message>
+    <message>
+        <source>%1 · excluded</source>
+        <translation>%1 · excluido</translation>
+    </message>
+    <message>
         <source>Not in a pipeline yet</source>
         <translation>Aún no está en una canalización</translation>
     </message>
@@ -1678,8 +1706,12 @@
         <translation>aún sin puesto</translation>
     </message>
     <message>
-        <source>#%1 of %2 by samples (%3)</source>
-        <translation>n.º %1 de %2 por muestras (%3)</translation>
+        <source>#%1 of %2 by confirmed samples (%3)</source>
+        <translation>n.º %1 de %2 por muestras confirmadas (%3)</translation>
+    </message>
+    <message>
+        <source>The stages that received this PC&apos;s work confirmed %1 of the %2 samples it did; the run credits only confirmed work.</source>
+        <translation>Las etapas que recibieron el trabajo de este PC confirmaron %1 de las %2 muestras que hizo; la ejecución solo acredita el trabajo confirmado.</translation>
     </message>
     <message>
         <source>%1 (from %2)</source>

@@ -593,6 +593,18 @@
         <translation>Données reçues</translation>
     </message>
     <message>
+        <source>Confirmed by the swarm</source>
+        <translation>Confirmé par l’essaim</translation>
+    </message>
+    <message>
+        <source>The samples of this PC&apos;s work that the stages receiving it confirmed to the coordinator, and the credit they are worth: the run credits confirmed work only</source>
+        <translation>Les échantillons du travail de ce PC que les étages qui l’ont reçu ont confirmés au coordinateur, et le crédit qu’ils valent : l’entraînement ne crédite que le travail confirmé</translation>
+    </message>
+    <message>
+        <source>%1 samples · %2 credits</source>
+        <translation>%1 échantillons · %2 crédits</translation>
+    </message>
+    <message>
         <source>Time this PC spent computing for the swarm</source>
         <translation>Temps que ce PC a passé à calculer pour l’essaim</translation>
     </message>
@@ -1574,6 +1586,22 @@
         <translation>Envoyé aux pairs</translation>
     </message>
     <message>
+        <source>Ring partners</source>
+        <translation>Partenaires d’anneau</translation>
+    </message>
+    <message>
+        <source>none: no other pipeline averages with this one</source>
+        <translation>aucun : aucun autre pipeline ne fait la moyenne avec celui-ci</translation>
+    </message>
+    <message>
+        <source>pipeline %1 · %2 · %3 values shared</source>
+        <translation>pipeline %1 · %2 · %3 valeurs partagées</translation>
+    </message>
+    <message>
+        <source>%1 · excluded</source>
+        <translation>%1 · exclu</translation>
+    </message>
+    <message>
         <source>Not in a pipeline yet</source>
         <translation>Pas encore dans un pipeline</translation>
     </message>
@@ -1678,8 +1706,12 @@
         <translation>pas encore classé</translation>
     </message>
     <message>
-        <source>#%1 of %2 by samples (%3)</source>
-        <translation>n° %1 sur %2 en échantillons (%3)</translation>
+        <source>#%1 of %2 by confirmed samples (%3)</source>
+        <translation>n° %1 sur %2 en échantillons confirmés (%3)</translation>
+    </message>
+    <message>
+        <source>The stages that received this PC&apos;s work confirmed %1 of the %2 samples it did; the run credits only confirmed work.</source>
+        <translation>Les étages qui ont reçu le travail de ce PC ont confirmé %1 des %2 échantillons qu’il a traités ; l’entraînement ne crédite que le travail confirmé.</translation>
     </message>
     <message>
         <source>%1 (from %2)</source>

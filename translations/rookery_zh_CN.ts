@@ -590,6 +590,18 @@
         <translation>已接收数据</translation>
     </message>
     <message>
+        <source>Confirmed by the swarm</source>
+        <translation>集群已确认</translation>
+    </message>
+    <message>
+        <source>The samples of this PC&apos;s work that the stages receiving it confirmed to the coordinator, and the credit they are worth: the run credits confirmed work only</source>
+        <translation>接收本机工作的阶段向协调器确认的样本数，以及它们对应的积分：训练只计入已确认的工作</translation>
+    </message>
+    <message>
+        <source>%1 samples · %2 credits</source>
+        <translation>%1 个样本 · %2 积分</translation>
+    </message>
+    <message>
         <source>Time this PC spent computing for the swarm</source>
         <translation>这台电脑为蜂群计算所用的时间</translation>
     </message>
@@ -1563,6 +1575,22 @@
         <translation>已发送给对等节点</translation>
     </message>
     <message>
+        <source>Ring partners</source>
+        <translation>环上的伙伴</translation>
+    </message>
+    <message>
+        <source>none: no other pipeline averages with this one</source>
+        <translation>无：没有其他流水线与本流水线求平均</translation>
+    </message>
+    <message>
+        <source>pipeline %1 · %2 · %3 values shared</source>
+        <translation>流水线 %1 · %2 · 共享 %3 个值</translation>
+    </message>
+    <message>
+        <source>%1 · excluded</source>
+        <translation>%1 · 已排除</translation>
+    </message>
+    <message>
         <source>Not in a pipeline yet</source>
         <translation>尚未加入流水线</translation>
     </message>
@@ -1663,8 +1691,12 @@
         <translation>尚未排名</translation>
     </message>
     <message>
-        <source>#%1 of %2 by samples (%3)</source>
-        <translation>按样本数排第 %1 名，共 %2 名（%3）</translation>
+        <source>#%1 of %2 by confirmed samples (%3)</source>
+        <translation>按已确认样本数排第 %1 名，共 %2 名（%3）</translation>
+    </message>
+    <message>
+        <source>The stages that received this PC&apos;s work confirmed %1 of the %2 samples it did; the run credits only confirmed work.</source>
+        <translation>接收本机工作的阶段确认了它完成的 %2 个样本中的 %1 个；训练只计入已确认的工作。</translation>
     </message>
     <message>
         <source>%1 (from %2)</source>

@@ -290,7 +290,7 @@ ClusterPlan form_pipelines(const std::vector<NodeProfile>& nodes, const std::vec
         const Infeasible why =
             explain_infeasible(chain, biggest, true, std::min(po.exact_order_max_nodes, 7), po.local_search_rounds);
         for (const auto& n : nodes)
-            result.unassigned.push_back({n.id, "no pipeline of the available nodes holds the model: " + why.reason});
+            result.unassigned.push_back({n.id, kNoPipelineHoldsModel + why.reason});
         return result;
     }
 
@@ -307,13 +307,8 @@ ClusterPlan form_pipelines(const std::vector<NodeProfile>& nodes, const std::vec
             result.pipelines.push_back(std::move(*r.plan));
             result.tier.push_back(int(t));
         }
-        for (int i : plans[t].leftover)
-            result.unassigned.push_back(
-                {nodes[size_t(i)].id, "every pipeline of its bandwidth tier already has one node per block"});
-        for (int i : plans[t].spares)
-            result.unassigned.push_back({nodes[size_t(i)].id,
-                                         "a spare: its pipeline is faster without it (its link or its speed would be "
-                                         "the bottleneck), so it waits to fill a seat that falls empty"});
+        for (int i : plans[t].leftover) result.unassigned.push_back({nodes[size_t(i)].id, kTierFull});
+        for (int i : plans[t].spares) result.unassigned.push_back({nodes[size_t(i)].id, kSpare});
     }
     return result;
 }

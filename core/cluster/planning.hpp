@@ -193,8 +193,15 @@ struct ClusteringOptions {
 
 struct Unassigned {
     std::string node_id;
-    std::string reason;
+    std::string reason;  ///< one of the sentences below (the node words them in its user's language)
 };
+
+/// Why a node has no seat, in the planner's words.
+inline constexpr const char* kNoPipelineHoldsModel = "no pipeline of the available nodes holds the model: ";  // + why
+inline constexpr const char* kTierFull = "every pipeline of its bandwidth tier already has one node per block";
+inline constexpr const char* kSpare =
+    "a spare: its pipeline is faster without it (its link or its speed would be the bottleneck), so it waits to "
+    "fill a seat that falls empty";
 
 struct ClusterPlan {
     std::vector<PipelinePlan> pipelines; ///< stage node_index refers to the input node list

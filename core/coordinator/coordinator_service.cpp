@@ -13,6 +13,7 @@
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/swarm_planner.hpp"
 #include "job/job_spec.hpp"
+#include "coordinator/verdicts.hpp"
 #include "net/identity.hpp"
 #include "net/paths.hpp"
 #include "net/rpc.hpp"
@@ -27,6 +28,7 @@ namespace {
 
 constexpr std::int64_t kMaxProbeBytes = 16 << 20;
 constexpr std::size_t kDefaultLossPoints = 300;
+constexpr std::size_t kMaxReceiptsPerHeartbeat = 256;  // a node consumes from a few neighbours
 
 std::int64_t unix_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -170,30 +172,48 @@ class Swarm {
   }
 
  private:
+  // Invites: with tokens on the command line (never expiring) or in the state file (made by
+  // `rookery-coordinator invite`, expiring, revocable while this coordinator runs) the job is
+  // invite-only. Empty: the token admits the join.
+  std::string check_invite(const std::string& token) {
+    if (std::find(config_.invite_tokens.begin(), config_.invite_tokens.end(), token) != config_.invite_tokens.end() &&
+        !token.empty()) {
+      return {};
+    }
+    try {
+      if (config_.invite_tokens.empty() && !state_.has_invites()) return {};  // open enrolment
+      switch (state_.invite_status(token, unix_ms())) {
+        case InviteStatus::Valid: return {};
+        case InviteStatus::Expired: return verdict::kInviteExpired;
+        case InviteStatus::Revoked: return verdict::kInviteRevoked;
+        case InviteStatus::Unknown: break;
+      }
+    } catch (const std::exception& e) {
+      return std::string("the coordinator cannot check the invite: ") + e.what();
+    }
+    return verdict::kInviteNotValid;
+  }
+
   void join(const std::string& key, const pb::JoinRequest& r, pb::JoinReply& out) {
     auto refuse = [&](const std::string& why) {
       out.set_accepted(false);
       out.set_reason(why);
       spdlog::info("refused volunteer {}: {}", net::short_key(key), why);
     };
-    if (r.job_id() != job_.id) return refuse("this coordinator runs job '" + job_.id + "', not '" + r.job_id() + "'");
-    if (!config_.invite_tokens.empty() &&
-        std::find(config_.invite_tokens.begin(), config_.invite_tokens.end(), r.invite_token()) ==
-            config_.invite_tokens.end()) {
-      return refuse("the job is invite-only and this invite is not valid");
-    }
+    if (r.job_id() != job_.id) return refuse(verdict::wrong_job(job_.id, r.job_id()));
+    if (const auto why = check_invite(r.invite_token()); !why.empty()) return refuse(why);
     {
       std::lock_guard lock(mutex_);
-      if (const auto b = banned_.find(key); b != banned_.end()) return refuse("banned from this job: " + b->second.reason);
+      if (const auto b = banned_.find(key); b != banned_.end()) return refuse(verdict::kBanned + b->second.reason);
     }
     if (!is_tcp_endpoint(r.stage_endpoint()) || !is_tcp_endpoint(r.reduce_endpoint()) ||
         !is_tcp_endpoint(r.shard_endpoint())) {
-      return refuse("the node's endpoints must be tcp://host:port");
+      return refuse(verdict::kEndpointsNotTcp);
     }
     const auto& p = r.profile();
     if (!(p.flops_per_s() > 0 && p.flops_per_s() < 1e18) || p.free_memory_bytes() <= 0 ||
         !(p.upload_bytes_per_s() > 0) || !(p.download_bytes_per_s() > 0) || !(p.rtt_s() >= 0 && p.rtt_s() < 60)) {
-      return refuse("the node's profile is not plausible (FLOP/s, memory, bandwidth and round trip must be measured)");
+      return refuse(verdict::kImplausibleProfile);
     }
     Member m;
     m.key = key;
@@ -246,6 +266,26 @@ class Swarm {
     changed_at_ = Clock::now();
     out.set_left(true);
     spdlog::info("volunteer {} left the job: planning around it", net::short_key(key));
+  }
+
+  // The node's receipts credit the volunteers whose work it consumed (members only; a banned
+  // key earns nothing). What a volunteer claims for itself is kept beside, never credited
+  // beyond what its consumers confirm.
+  void record_receipts_locked(const std::string& consumer, const pb::Heartbeat& h) {
+    std::vector<ReceiptReport> receipts;
+    for (const auto& r : h.receipts()) {
+      if (receipts.size() >= kMaxReceiptsPerHeartbeat) break;
+      if (r.key() == consumer || live_.find(r.key()) == live_.end()) continue;
+      receipts.push_back({r.key(), r.forward_samples(), r.backward_samples()});
+    }
+    if (receipts.empty()) return;
+    try {
+      for (auto& [producer, totals] : state_.record_receipts(consumer, receipts, unix_ms())) {
+        if (const auto it = live_.find(producer); it != live_.end()) it->second.totals = totals;
+      }
+    } catch (const std::exception& e) {
+      spdlog::error("cannot record {}'s receipts: {}", net::short_key(consumer), e.what());
+    }
   }
 
   void heartbeat(const std::string& key, const pb::Heartbeat& h, pb::HeartbeatReply& out) {
@@ -304,6 +344,7 @@ class Swarm {
     } catch (const std::exception& e) {
       spdlog::error("cannot record {}'s progress: {}", net::short_key(key), e.what());
     }
+    record_receipts_locked(key, h);
     out.set_known(true);
     out.set_plan_version(current_.version);
     const auto seat = current_.find(key);
@@ -374,11 +415,9 @@ class Swarm {
     const std::size_t catchers = count(checkers, &Live::caught);
     std::string reason;
     if (verified(excluders, partners.size())) {
-      reason = std::to_string(excluders) + " of its " + std::to_string(partners.size()) +
-               " ring partners reject its averaging contributions";
+      reason = verdict::ring_partners_reject(excluders, partners.size());
     } else if (verified(catchers, checkers.size())) {
-      reason = std::to_string(catchers) + " of the " + std::to_string(checkers.size()) +
-               " stages it sends to caught its activations wrong in spot-checks";
+      reason = verdict::caught_in_spot_checks(catchers, checkers.size());
     } else {
       return;
     }
@@ -398,7 +437,7 @@ class Swarm {
     for (const auto& u : current_.unassigned) {
       if (u.node_id == key) return u.reason;
     }
-    return "joined after the plan was made";
+    return verdict::kJoinedAfterThePlan;
   }
 
   void run_status(const pb::RunStatusRequest& r, pb::RunStatus& out) {
@@ -425,6 +464,8 @@ class Swarm {
       n->set_plan_version(l.plan_version);
       n->set_samples(l.totals.samples);
       n->set_flops(l.totals.flops);
+      n->set_confirmed_samples(l.totals.confirmed_samples());
+      n->set_confirmed_flops(l.totals.confirmed_flops());
       auto* pr = n->mutable_profile();
       pr->set_flops_per_s(l.member.profile.flops_per_s);
       pr->set_free_memory_bytes(l.member.profile.free_memory_bytes);
@@ -607,7 +648,7 @@ int CoordinatorService::run() {
             answer_ping(msg.header.ping(), identity, reply);
           } else if (msg.header.has_join()) {
             reply.header.mutable_join_reply()->set_accepted(false);
-            reply.header.mutable_join_reply()->set_reason("this coordinator runs no job");
+            reply.header.mutable_join_reply()->set_reason(verdict::kNoJob);
           } else {
             reply.header.mutable_error()->set_message("request not supported by this coordinator");
           }

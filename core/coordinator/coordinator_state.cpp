@@ -4,7 +4,6 @@
 
 namespace rookery::coordinator {
 
-namespace {
 const std::vector<store::Migration>& coordinator_migrations() {
   static const std::vector<store::Migration> m = {
       {1, "volunteers, plans, contributions, loss",
@@ -32,15 +31,51 @@ const std::vector<store::Migration>& coordinator_migrations() {
        " key TEXT PRIMARY KEY NOT NULL,"
        " reason TEXT NOT NULL,"
        " unix_ms INTEGER NOT NULL)"},
+      {3, "receipts: the work of each volunteer that its peers confirm consuming",
+       "ALTER TABLE contributions ADD COLUMN confirmed_forward INTEGER NOT NULL DEFAULT 0;"
+       "ALTER TABLE contributions ADD COLUMN confirmed_backward INTEGER NOT NULL DEFAULT 0;"
+       "CREATE TABLE receipts ("
+       " consumer TEXT NOT NULL, producer TEXT NOT NULL,"
+       " forward_samples INTEGER NOT NULL, backward_samples INTEGER NOT NULL,"
+       " PRIMARY KEY (consumer, producer))"},
+      {4, "invites that expire and can be revoked",
+       "CREATE TABLE invites ("
+       " token TEXT PRIMARY KEY NOT NULL,"
+       " created_unix_ms INTEGER NOT NULL,"
+       " expires_unix_ms INTEGER NOT NULL,"   // 0: never
+       " revoked_unix_ms INTEGER NOT NULL)"},  // 0: not revoked
   };
   return m;
 }
+
+namespace {
 
 double real(store::Statement& s, int column) { return std::stod(s.text(column)); }
 std::string real_text(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.17g", v);
   return buf;
+}
+
+// A contributions row, read in this column order by read_contribution.
+constexpr const char* kContributionColumns =
+    "samples, micro_batches, flops, reported_samples, reported_micro_batches, reported_flops,"
+    " first_seen_unix_ms, last_seen_unix_ms, confirmed_forward, confirmed_backward";
+constexpr int kContributionColumnCount = 10;
+
+Contribution read_contribution(store::Statement& q) {
+  Contribution c;
+  c.samples = q.integer(0);
+  c.micro_batches = q.integer(1);
+  c.flops = real(q, 2);
+  c.reported_samples = q.integer(3);
+  c.reported_micro_batches = q.integer(4);
+  c.reported_flops = real(q, 5);
+  c.first_seen_unix_ms = q.integer(6);
+  c.last_seen_unix_ms = q.integer(7);
+  c.confirmed_forward_samples = q.integer(8);
+  c.confirmed_backward_samples = q.integer(9);
+  return c;
 }
 }  // namespace
 
@@ -123,18 +158,10 @@ Contribution CoordinatorState::record_progress(const std::string& key, std::int6
   Contribution c;
   db_.transaction([&](store::Database& db) {
     {
-      auto q = db.prepare(
-          "SELECT samples, micro_batches, flops, reported_samples, reported_micro_batches, reported_flops,"
-          " first_seen_unix_ms FROM contributions WHERE key = ?1");
+      auto q = db.prepare("SELECT " + std::string(kContributionColumns) + " FROM contributions WHERE key = ?1");
       q.bind(1, key);
       if (q.step()) {
-        c.samples = q.integer(0);
-        c.micro_batches = q.integer(1);
-        c.flops = real(q, 2);
-        c.reported_samples = q.integer(3);
-        c.reported_micro_batches = q.integer(4);
-        c.reported_flops = real(q, 5);
-        c.first_seen_unix_ms = q.integer(6);
+        c = read_contribution(q);
       } else {
         c.first_seen_unix_ms = now_ms;
       }
@@ -148,7 +175,11 @@ Contribution CoordinatorState::record_progress(const std::string& key, std::int6
     c.reported_micro_batches = micro_batches;
     c.reported_flops = flops;
     c.last_seen_unix_ms = now_ms;
-    db.prepare("INSERT OR REPLACE INTO contributions VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
+    db.prepare(
+          "INSERT INTO contributions (key, samples, micro_batches, flops, reported_samples, reported_micro_batches,"
+          " reported_flops, first_seen_unix_ms, last_seen_unix_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+          " ON CONFLICT(key) DO UPDATE SET samples = ?2, micro_batches = ?3, flops = ?4, reported_samples = ?5,"
+          " reported_micro_batches = ?6, reported_flops = ?7, last_seen_unix_ms = ?9")
         .bind(1, key)
         .bind(2, c.samples)
         .bind(3, c.micro_batches)
@@ -165,22 +196,55 @@ Contribution CoordinatorState::record_progress(const std::string& key, std::int6
 
 std::map<std::string, Contribution> CoordinatorState::contributions() {
   std::map<std::string, Contribution> out;
-  auto s = db_.prepare(
-      "SELECT key, samples, micro_batches, flops, reported_samples, reported_micro_batches, reported_flops,"
-      " first_seen_unix_ms, last_seen_unix_ms FROM contributions");
-  while (s.step()) {
-    Contribution c;
-    c.samples = s.integer(1);
-    c.micro_batches = s.integer(2);
-    c.flops = real(s, 3);
-    c.reported_samples = s.integer(4);
-    c.reported_micro_batches = s.integer(5);
-    c.reported_flops = real(s, 6);
-    c.first_seen_unix_ms = s.integer(7);
-    c.last_seen_unix_ms = s.integer(8);
-    out[s.text(0)] = c;
-  }
+  auto s = db_.prepare("SELECT " + std::string(kContributionColumns) + ", key FROM contributions");
+  while (s.step()) out[s.text(kContributionColumnCount)] = read_contribution(s);
   return out;
+}
+
+std::map<std::string, Contribution> CoordinatorState::record_receipts(const std::string& consumer,
+                                                                      const std::vector<ReceiptReport>& receipts,
+                                                                      std::int64_t now_ms) {
+  std::map<std::string, Contribution> touched;
+  db_.transaction([&](store::Database& db) {
+    for (const auto& r : receipts) {
+      if (r.producer == consumer || r.producer.empty() || r.forward_samples < 0 || r.backward_samples < 0) continue;
+      std::int64_t last_forward = 0, last_backward = 0;
+      {
+        auto q = db.prepare(
+            "SELECT forward_samples, backward_samples FROM receipts WHERE consumer = ?1 AND producer = ?2");
+        q.bind(1, consumer).bind(2, r.producer);
+        if (q.step()) {
+          last_forward = q.integer(0);
+          last_backward = q.integer(1);
+        }
+      }
+      // Totals below the last report: the consumer restarted, and counts from 0 again.
+      const bool restarted = r.forward_samples < last_forward || r.backward_samples < last_backward;
+      const std::int64_t forward = restarted ? r.forward_samples : r.forward_samples - last_forward;
+      const std::int64_t backward = restarted ? r.backward_samples : r.backward_samples - last_backward;
+      db.prepare("INSERT OR REPLACE INTO receipts VALUES (?1, ?2, ?3, ?4)")
+          .bind(1, consumer)
+          .bind(2, r.producer)
+          .bind(3, r.forward_samples)
+          .bind(4, r.backward_samples)
+          .step();
+      if (forward == 0 && backward == 0) continue;
+      db.prepare(
+            "INSERT INTO contributions (key, samples, micro_batches, flops, reported_samples, reported_micro_batches,"
+            " reported_flops, first_seen_unix_ms, last_seen_unix_ms, confirmed_forward, confirmed_backward)"
+            " VALUES (?1, 0, 0, '0', 0, 0, '0', ?2, ?2, ?3, ?4) ON CONFLICT(key) DO UPDATE SET"
+            " confirmed_forward = confirmed_forward + ?3, confirmed_backward = confirmed_backward + ?4")
+          .bind(1, r.producer)
+          .bind(2, now_ms)
+          .bind(3, forward)
+          .bind(4, backward)
+          .step();
+      auto q = db.prepare("SELECT " + std::string(kContributionColumns) + " FROM contributions WHERE key = ?1");
+      q.bind(1, r.producer);
+      if (q.step()) touched[r.producer] = read_contribution(q);
+    }
+  });
+  return touched;
 }
 
 void CoordinatorState::save_plan(const Assignment& plan, std::int64_t now_ms) {
@@ -214,6 +278,52 @@ std::map<std::string, Ban> CoordinatorState::banned() {
   auto s = db_.prepare("SELECT key, reason, unix_ms FROM banned");
   while (s.step()) out[s.text(0)] = {s.text(1), s.integer(2)};
   return out;
+}
+
+void CoordinatorState::add_invite(const std::string& token, std::int64_t now_ms, std::int64_t expires_unix_ms) {
+  if (token.empty()) throw std::invalid_argument("an invite token cannot be empty");
+  db_.prepare("INSERT INTO invites VALUES (?1, ?2, ?3, 0)")
+      .bind(1, token)
+      .bind(2, now_ms)
+      .bind(3, std::max<std::int64_t>(0, expires_unix_ms))
+      .step();
+}
+
+bool CoordinatorState::revoke_invite(const std::string& token, std::int64_t now_ms) {
+  bool found = false;
+  db_.transaction([&](store::Database& db) {
+    {
+      auto q = db.prepare("SELECT revoked_unix_ms FROM invites WHERE token = ?1");
+      q.bind(1, token);
+      found = q.step();
+      if (!found || q.integer(0) != 0) return;  // unknown, or revoked already (keep the first time)
+    }
+    db.prepare("UPDATE invites SET revoked_unix_ms = ?2 WHERE token = ?1").bind(1, token).bind(2, now_ms).step();
+  });
+  return found;
+}
+
+InviteStatus CoordinatorState::invite_status(const std::string& token, std::int64_t now_ms) {
+  auto q = db_.prepare("SELECT expires_unix_ms, revoked_unix_ms FROM invites WHERE token = ?1");
+  q.bind(1, token);
+  if (token.empty() || !q.step()) return InviteStatus::Unknown;
+  if (q.integer(1) != 0) return InviteStatus::Revoked;
+  if (q.integer(0) != 0 && now_ms >= q.integer(0)) return InviteStatus::Expired;
+  return InviteStatus::Valid;
+}
+
+std::vector<Invite> CoordinatorState::invites() {
+  std::vector<Invite> out;
+  auto q = db_.prepare(
+      "SELECT token, created_unix_ms, expires_unix_ms, revoked_unix_ms FROM invites ORDER BY created_unix_ms, token");
+  while (q.step()) out.push_back({q.text(0), q.integer(1), q.integer(2), q.integer(3)});
+  return out;
+}
+
+bool CoordinatorState::has_invites() {
+  auto q = db_.prepare("SELECT EXISTS (SELECT 1 FROM invites)");
+  q.step();
+  return q.integer(0) != 0;
 }
 
 void CoordinatorState::add_loss(std::int64_t unix_ms, double loss) {

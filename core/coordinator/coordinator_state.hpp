@@ -1,9 +1,11 @@
 #pragma once
 // The coordinator's durable state, one SQLite file (WAL, numbered migrations, see
 // core/store): the volunteers it admitted with their profiles and endpoints, every plan it
-// issued, each volunteer's contribution totals, and the run's loss curve. A restarted
+// issued, each volunteer's contribution totals (claimed, and confirmed by receipts), the
+// invites, and the run's loss curve. A restarted
 // coordinator reloads it and carries on with the same plan, so the volunteers keep their
 // shards.
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -24,12 +26,43 @@ struct Contribution {
   std::int64_t reported_samples = 0, reported_micro_batches = 0;
   double reported_flops = 0;
   std::int64_t first_seen_unix_ms = 0, last_seen_unix_ms = 0;
+  // Receipts: the samples of this node's activations (forward) and gradients (backward) that
+  // the stages receiving them confirm consuming, summed over every consumer.
+  std::int64_t confirmed_forward_samples = 0, confirmed_backward_samples = 0;
+
+  // The work the run credits: what the node claims, no more than its consumers confirm. A
+  // micro-batch is confirmed once whichever way its work went on (a first stage's activations
+  // go forward only, a last stage's gradients back only, a middle stage's both ways).
+  std::int64_t confirmed_samples() const {
+    return std::min(samples, std::max(confirmed_forward_samples, confirmed_backward_samples));
+  }
+  double confirmed_flops() const {
+    return samples > 0 ? flops * static_cast<double>(confirmed_samples()) / static_cast<double>(samples) : 0.0;
+  }
+};
+
+// One consumer's receipt for one producer: its totals since it joined (see Receipt in
+// coordinator.proto).
+struct ReceiptReport {
+  std::string producer;
+  std::int64_t forward_samples = 0, backward_samples = 0;
 };
 
 struct Ban {
   std::string reason;
   std::int64_t unix_ms = 0;
 };
+
+// An invite token the job owner made (`rookery-coordinator invite`): it admits joins until it
+// expires or is revoked. Tokens given on the command line (--invite-token) never expire.
+struct Invite {
+  std::string token;
+  std::int64_t created_unix_ms = 0;
+  std::int64_t expires_unix_ms = 0;  // 0: never
+  std::int64_t revoked_unix_ms = 0;  // 0: not revoked
+};
+
+enum class InviteStatus { Valid, Unknown, Expired, Revoked };
 
 struct LossSample {
   std::int64_t unix_ms = 0;
@@ -48,6 +81,11 @@ class CoordinatorState {
   Contribution record_progress(const std::string& key, std::int64_t samples, std::int64_t micro_batches, double flops,
                                std::int64_t now_ms);
   std::map<std::string, Contribution> contributions();
+  // Adds what `consumer` consumed of each producer's work since its last report (its totals
+  // are cumulative per process: lower totals mean it restarted). Returns the producers'
+  // updated contributions. Receipts a node writes for itself are ignored.
+  std::map<std::string, Contribution> record_receipts(const std::string& consumer,
+                                                      const std::vector<ReceiptReport>& receipts, std::int64_t now_ms);
 
   void save_plan(const Assignment& plan, std::int64_t now_ms);
   // The newest plan and the one before it (version 0 / empty when there are none).
@@ -58,6 +96,14 @@ class CoordinatorState {
   void ban(const std::string& key, const std::string& reason, std::int64_t unix_ms);
   std::map<std::string, Ban> banned();
 
+  // Invites live in the state file, so `rookery-coordinator invite` and `revoke-invite`
+  // (another process, another connection) change what the running coordinator admits at once.
+  void add_invite(const std::string& token, std::int64_t now_ms, std::int64_t expires_unix_ms);
+  bool revoke_invite(const std::string& token, std::int64_t now_ms);  // false: no such invite
+  InviteStatus invite_status(const std::string& token, std::int64_t now_ms);
+  std::vector<Invite> invites();
+  bool has_invites();  // any at all, revoked and expired ones too: the job is invite-only
+
   void add_loss(std::int64_t unix_ms, double loss);
   std::vector<LossSample> loss_curve(std::size_t max_points);
 
@@ -66,6 +112,9 @@ class CoordinatorState {
  private:
   store::Database db_;
 };
+
+// The state file's schema: numbered migrations (a newer file is refused, see store::Database).
+const std::vector<store::Migration>& coordinator_migrations();
 
 // The plan's seats as JSON and back (the plans table).
 std::string assignment_to_json(const Assignment& a);

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <deque>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -156,6 +157,7 @@ class CoordinatedWorkload final : public Workload {
       std::lock_guard lock(mutex_);
       excluded_ = std::move(stats.excluded_peers);
       caught_ = std::move(stats.caught_peers);
+      live_receipts_ = std::move(stats.receipts);
     }
     std::lock_guard lock(mutex_);
     if (r.did_work) {
@@ -359,9 +361,12 @@ class CoordinatedWorkload final : public Workload {
     h->set_flops_per_s(options_.current_flops_per_s ? options_.current_flops_per_s() : options_.flops_per_s);
     {
       std::lock_guard lock(mutex_);
-      h->set_samples(samples_);
-      h->set_micro_batches(micro_batches_);
-      h->set_flops(flops_);
+      // Fault injection (tests): a volunteer that claims ten times the work it did. The
+      // coordinator credits what its consumers' receipts confirm, so the claim buys nothing.
+      const std::int64_t claim = options_.stage.fault == "inflate-work" ? 10 : 1;
+      h->set_samples(claim * samples_);
+      h->set_micro_batches(claim * micro_batches_);
+      h->set_flops(static_cast<double>(claim) * flops_);
       std::int64_t recent = 0;
       for (const auto& [t, n] : recent_) recent += n;
       const double window =
@@ -371,6 +376,14 @@ class CoordinatedWorkload final : public Workload {
       h->set_contributing(!draining_.load());
       for (const auto& k : excluded_) h->add_excluded_peers(k);
       for (const auto& k : caught_) h->add_failed_spot_checks(k);
+      auto receipts = retired_receipts_;
+      add_receipts(receipts, live_receipts_);
+      for (const auto& [key, r] : receipts) {
+        auto* out = h->add_receipts();
+        out->set_key(key);
+        out->set_forward_samples(r.forward_samples);
+        out->set_backward_samples(r.backward_samples);
+      }
     }
     const auto r = client.request(e, kRequestTimeout);
     if (!r.ok()) {
@@ -460,6 +473,12 @@ class CoordinatedWorkload final : public Workload {
     if (stage_) {
       auto snap = snapshot_of(*stage_);
       remember(std::move(snap), /*live=*/false);
+      {  // its receipts stay in the totals the heartbeats report
+        const auto receipts = stage_->runtime().stats().receipts;
+        std::lock_guard lock(mutex_);
+        add_receipts(retired_receipts_, receipts);
+        live_receipts_.clear();
+      }
       std::lock_guard lock(stage_mutex_);
       stage_.reset();
     }
@@ -642,6 +661,16 @@ class CoordinatedWorkload final : public Workload {
   std::optional<pb::RunStatus> run_status_;
   std::vector<std::string> excluded_;  // ring partners our aggregator leaves out (reported)
   std::vector<std::string> caught_;    // senders our spot-checks caught (reported)
+  // Receipts for the peers' work we consumed: retired stages' totals plus the current one's
+  // (reported in every heartbeat as totals since this node joined).
+  using Receipts = std::map<std::string, pipeline::StageStats::Receipt>;
+  Receipts retired_receipts_, live_receipts_;
+  static void add_receipts(Receipts& into, const Receipts& from) {
+    for (const auto& [key, r] : from) {
+      into[key].forward_samples += r.forward_samples;
+      into[key].backward_samples += r.backward_samples;
+    }
+  }
   Clock::time_point last_run_status_{};
   std::string status_ = "joining";
   std::atomic<std::uint64_t> plan_version_{0};

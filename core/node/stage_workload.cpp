@@ -108,6 +108,8 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
   } else if (o.fault == "corrupt-activations") {
     c.fault = pipeline::Fault::CorruptActivations;
     spdlog::warn("fault injection: this stage sends its activations forward sign-flipped x10 (a Byzantine peer)");
+  } else if (o.fault == "inflate-work") {
+    // The stage is honest; the coordinated workload's heartbeats claim ten times its work.
   } else if (!o.fault.empty()) {
     throw std::runtime_error("unknown fault '" + o.fault + "'");
   }
@@ -179,6 +181,14 @@ void StageWorkload::describe(pb::NodeSnapshot& snapshot) const {
   out->set_spot_checks_passed(s.spot_checks_passed);
   out->set_spot_checks_failed(s.spot_checks_failed);
   for (const auto& k : s.caught_peers) out->add_caught_peers(k);
+  for (const auto& p : s.ring_partners) {
+    auto* r = out->add_ring_partners();
+    r->set_key(p.key);
+    r->set_endpoint(p.endpoint);
+    r->set_pipeline(p.pipeline);
+    r->set_shared_values(p.shared_values);
+    r->set_rings(p.rings);
+  }
 }
 
 std::unique_ptr<Workload> make_stage_workload(const StageWorkloadOptions& options, const net::CurveKeyPair& identity) {

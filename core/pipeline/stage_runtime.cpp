@@ -310,6 +310,25 @@ struct StageRuntime::Impl {
     ro.max_attempts = a.max_attempts;
     ro.timeout = std::min(a.timeout, a.interval / (2 * (a.max_attempts + 1)));
     stats.averaging_rings = static_cast<std::int64_t>(ranges.ranges.size());
+    // Partners for the dashboard: every other member of our rings, with what we share.
+    // Members are in pipeline order, one per pipeline.
+    stats.ring_partners.clear();
+    for (const auto& r : ranges.ranges) {
+      for (std::size_t p = 0; p < r.members.size(); ++p) {
+        const auto& member = r.members[p];
+        if (member == identity.public_key) continue;
+        auto it = std::find_if(stats.ring_partners.begin(), stats.ring_partners.end(),
+                               [&](const StageStats::RingPartner& x) { return x.key == member; });
+        if (it == stats.ring_partners.end()) {
+          it = stats.ring_partners.insert(stats.ring_partners.end(),
+                                          {member, a.endpoints.at(member), static_cast<std::uint32_t>(p), 0, 0});
+        }
+        it->shared_values += static_cast<std::int64_t>(r.size());
+        ++it->rings;
+      }
+    }
+    std::sort(stats.ring_partners.begin(), stats.ring_partners.end(),
+              [](const auto& x, const auto& y) { return x.pipeline < y.pipeline; });
     reduce::AveragerConfig ac{std::move(ranges), ro, {}};
     // Optimizer state (issue 4): the moments are laid out like the parameters, so they ride
     // in the same rings (ring keys differ by buffer name) with the same members, timeouts,
@@ -926,6 +945,15 @@ struct StageRuntime::Impl {
     stats.forward_flops += samples * forward_flops_per_sample;
   }
 
+  // The peer's work reached this stage and was used: a receipt for the coordinator's ledger.
+  void give_receipt(const std::string& peer, std::int64_t forward_samples, std::int64_t backward_samples) {
+    if (peer.empty()) return;
+    std::lock_guard lock(mutex);
+    auto& r = stats.receipts[peer];
+    r.forward_samples += forward_samples;
+    r.backward_samples += backward_samples;
+  }
+
   void forward(StageWork& w, Inbound& in) {
     auto x = in.tensor.detach().requires_grad_(true);
     auto v = acquire();
@@ -941,6 +969,7 @@ struct StageRuntime::Impl {
       return;
     }
     count_forward(w, in.samples);
+    give_receipt(in.sender, in.samples, 0);
     if (last()) {
       try {
         finish_last(w, in.micro_batch, v, x, out, in.targets, in.samples, in.return_to, in.pipeline);
@@ -978,6 +1007,7 @@ struct StageRuntime::Impl {
     f.output.backward(in.tensor);
     accumulate_from(*f.version);
     release(f.version);
+    give_receipt(in.sender, 0, f.samples);
     if (!first()) send_backward(f.return_to, in.micro_batch, f.samples, in.loss, f.input.grad(), f.pipeline);
     complete_backward(w, f.samples, in.loss);
   }

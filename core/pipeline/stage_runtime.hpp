@@ -126,12 +126,25 @@ struct StageStats {
   std::uint64_t averaging_last_round = 0;
   double averaging_seconds = 0;         // the last applied round, start to finish
   std::vector<std::string> excluded_peers;  // ring partners left out of this stage's aggregates
+  struct RingPartner {
+    std::string key, endpoint;
+    std::uint32_t pipeline = 0;
+    std::int64_t shared_values = 0, rings = 0;
+  };
+  std::vector<RingPartner> ring_partners;    // who this stage averages with, by pipeline
   // Spot-checks of the activations this stage receives (spot_check.hpp).
   std::int64_t spot_checks_passed = 0;
   std::int64_t spot_checks_failed = 0;
   std::int64_t spot_checks_inconclusive = 0;
   std::int64_t recomputes = 0;              // recomputations this stage ran for other checkers
   std::vector<std::string> caught_peers;    // senders caught sending wrong activations: refused
+  // Receipts: of each peer's work, the samples this stage consumed (its activations trained
+  // on here, its gradients applied here), by the peer's key. The coordinator credits a node
+  // with the work its consumers confirm, not with what it claims (issue 8's ledger).
+  struct Receipt {
+    std::int64_t forward_samples = 0, backward_samples = 0;
+  };
+  std::map<std::string, Receipt> receipts;
 };
 
 // The optimizer's per-parameter state for some blocks, laid out like their parameters

@@ -416,7 +416,6 @@ private Q_SLOTS:
     void alikeVolunteersKeepReplicas() {
         const auto blocks = testing::gpt_blocks(4);
         const auto s = testing::gpt_settings();
-        const int64_t model = model_memory_bytes(blocks, s);
         // Room for two of the four layers, not for two layers and the embedding: no two
         // volunteers hold the model, three do (the embedding and a layer, two layers, a layer
         // and the head).

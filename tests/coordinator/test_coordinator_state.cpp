@@ -1,8 +1,10 @@
 // The coordinator's SQLite state: what a restarted coordinator finds again, contribution
-// totals across node restarts, the loss curve, and a corrupt file refused untouched.
+// totals across node restarts, receipts (the work peers confirm), the loss curve, a file
+// of the previous schema migrated, and a corrupt file refused untouched.
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <fstream>
 
 #include "coordinator/coordinator_state.hpp"
@@ -82,6 +84,72 @@ class TestCoordinatorState : public QObject {
     QVERIFY(curve.size() <= 100 && curve.size() >= 90);
     QCOMPARE(curve.front().unix_ms, std::int64_t(0));
     for (std::size_t i = 1; i < curve.size(); ++i) QVERIFY(curve[i].unix_ms > curve[i - 1].unix_ms);
+  }
+
+  // Receipts (issue 8): a volunteer is credited with the work its consumers confirm, never
+  // more than it claims; a consumer's totals are cumulative per process (lower: it restarted);
+  // a receipt a node writes for itself is ignored; the totals survive a restart.
+  void receiptsConfirmWhatAVolunteerClaims() {
+    QTemporaryDir dir;
+    const auto path = std::filesystem::path(dir.path().toStdString()) / "coordinator.db";
+    const auto liar = key_of('l'), next = key_of('n'), previous = key_of('p');
+    {
+      CoordinatorState s(path);
+      // It claims 1000 samples; the stage after it consumed 96 of its activations, the stage
+      // before it 88 of its gradients (one heartbeat, then totals that grew).
+      auto c = s.record_progress(liar, 1000, 125, 1e12, 1000);
+      QCOMPARE(c.confirmed_samples(), std::int64_t(0));
+      auto t = s.record_receipts(next, {{liar, 64, 0}}, 1100);
+      QCOMPARE(t.at(liar).confirmed_forward_samples, std::int64_t(64));
+      t = s.record_receipts(next, {{liar, 96, 0}}, 1200);
+      QCOMPARE(t.at(liar).confirmed_forward_samples, std::int64_t(96));
+      t = s.record_receipts(previous, {{liar, 0, 88}}, 1200);
+      QCOMPARE(t.at(liar).confirmed_backward_samples, std::int64_t(88));
+      QCOMPARE(t.at(liar).confirmed_samples(), std::int64_t(96));
+      QVERIFY(std::abs(t.at(liar).confirmed_flops() - 1e12 * 96 / 1000) < 1);
+      // Its own receipt for itself counts nothing; negative totals are refused.
+      t = s.record_receipts(liar, {{liar, 5000, 5000}, {next, -1, 0}}, 1300);
+      QVERIFY(t.empty());
+      // The consumer restarted: its totals count from 0 again, and all of them are new.
+      t = s.record_receipts(next, {{liar, 16, 0}}, 1400);
+      QCOMPARE(t.at(liar).confirmed_forward_samples, std::int64_t(112));
+      // Never more than it claims: an honest node's claim is at least what was consumed.
+      t = s.record_receipts(next, {{liar, 2016, 0}}, 1500);
+      QCOMPARE(t.at(liar).confirmed_samples(), std::int64_t(1000));
+      // A new progress report keeps what the receipts confirmed.
+      c = s.record_progress(liar, 3000, 375, 3e12, 1600);
+      QCOMPARE(c.confirmed_forward_samples, std::int64_t(2112));
+      QCOMPARE(c.confirmed_samples(), std::int64_t(2112));
+    }
+    CoordinatorState again(path);
+    const auto all = again.contributions();
+    QCOMPARE(all.at(liar).samples, std::int64_t(3000));
+    QCOMPARE(all.at(liar).confirmed_forward_samples, std::int64_t(2112));
+    QCOMPARE(all.at(liar).confirmed_backward_samples, std::int64_t(88));
+    // Receipts go on from the stored totals: the consumer's 2016 is not counted twice.
+    const auto t = again.record_receipts(next, {{liar, 2048, 0}}, 1700);
+    QCOMPARE(t.at(liar).confirmed_forward_samples, std::int64_t(2144));
+  }
+
+  // A coordinator's state file from before receipts (schema 2) opens, keeps its totals, and
+  // takes receipts from then on.
+  void aSchemaTwoFileIsMigrated() {
+    QTemporaryDir dir;
+    const auto path = std::filesystem::path(dir.path().toStdString()) / "coordinator.db";
+    const auto& all = coordinator::coordinator_migrations();
+    QVERIFY(all.size() >= 3 && all[1].version == 2);
+    {
+      store::Database old(path, {all[0], all[1]});
+      QCOMPARE(old.schema_version(), 2);
+      old.execute("INSERT INTO contributions VALUES ('" + key_of('o') + "', 640, 80, '1.5e11', 64, 8, '1.5e10', 1, 2)");
+    }
+    CoordinatorState s(path);
+    const auto before = s.contributions();
+    QCOMPARE(before.at(key_of('o')).samples, std::int64_t(640));
+    QCOMPARE(before.at(key_of('o')).confirmed_samples(), std::int64_t(0));
+    const auto t = s.record_receipts(key_of('n'), {{key_of('o'), 320, 0}}, 3);
+    QCOMPARE(t.at(key_of('o')).confirmed_samples(), std::int64_t(320));
+    QCOMPARE(t.at(key_of('o')).samples, std::int64_t(640));
   }
 
   void aCorruptFileIsRefusedAndLeftAlone() {

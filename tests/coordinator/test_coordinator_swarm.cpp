@@ -4,7 +4,8 @@
 // do: one is killed with SIGKILL (the coordinator plans around it and the survivors train
 // again within seconds, taking its blocks from its replica), a newcomer joins (and receives
 // its shard from peers, not from the coordinator), and the coordinator itself is killed and
-// restarted on its state (training never stops; the plan and the totals are intact).
+// restarted on its state (training never stops; the plan and the totals are intact). Last,
+// a volunteer that claims ten times its work is credited with what its consumers confirm.
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
@@ -72,20 +73,21 @@ class TestCoordinatorSwarm : public QObject {
     return coordinator_key_.size() == 40;
   }
 
-  bool start_volunteer(Volunteer& v) {
+  bool start_volunteer(Volunteer& v, const QStringList& extra = {}) {
     v.process = std::make_unique<QProcess>();
     v.process->setProcessChannelMode(QProcess::MergedChannels);
     auto* raw = &v;
     connect(v.process.get(), &QProcess::readyRead, this, [raw] { raw->output += raw->process->readAll(); });
-    v.process->start(node_bin(), {"--data-dir", v.dir, "--runtime-dir", v.dir + "/run", "--join", "coordinated-demo",
-                                  "--coordinator", QString::fromStdString(endpoint()), "--coordinator-key",
-                                  QString::fromStdString(coordinator_key_), "--memory-limit-mb",
-                                  QString::number(memory_mb_), "--contribute", "--threads", "1",
-                                  "--benchmark-seconds", "0.05", "--telemetry-ms", "200"});
+    const QStringList args{"--data-dir", v.dir, "--runtime-dir", v.dir + "/run", "--join", "coordinated-demo",
+                           "--coordinator", QString::fromStdString(endpoint()), "--coordinator-key",
+                           QString::fromStdString(coordinator_key_), "--memory-limit-mb",
+                           QString::number(memory_mb_), "--contribute", "--threads", "1",
+                           "--benchmark-seconds", "0.05", "--telemetry-ms", "200"};
+    v.process->start(node_bin(), args + extra);
     return v.process->waitForStarted(5000);
   }
 
-  bool add_volunteer() {
+  bool add_volunteer(const QStringList& extra = {}) {
     Volunteer v;
     v.dir = dir_.filePath(QString("node%1").arg(volunteers_.size()));
     QProcess id;
@@ -93,7 +95,7 @@ class TestCoordinatorSwarm : public QObject {
     if (!id.waitForFinished(10000) || id.exitCode() != 0) return false;
     v.key = QString::fromUtf8(id.readAllStandardOutput()).trimmed();
     volunteers_.push_back(std::move(v));
-    return start_volunteer(volunteers_.back());
+    return start_volunteer(volunteers_.back(), extra);
   }
 
   std::optional<pb::RunStatus> status() { return run_status(ctx_, me_, endpoint(), coordinator_key_, 100); }
@@ -309,6 +311,49 @@ class TestCoordinatorSwarm : public QObject {
     s = wait_for([&](const pb::RunStatus& st) { return seated(st, true); }, 40000);
     QVERIFY2(s, "the volunteer was not planned in again after it resumed");
     qInfo("paused volunteer planned around, then back in plan %llu", static_cast<unsigned long long>(s->plan_version()));
+  }
+
+  // Receipts (issue 8): the run credits each volunteer with the work the stages that consumed
+  // it confirm. A volunteer whose heartbeats claim ten times its work joins: its claim is on
+  // record, its credit is what its neighbours received; the honest ones' credit is their work.
+  void creditIsWhatTheConsumersConfirm() {
+    QVERIFY(add_volunteer({"--fault", "inflate-work"}));
+    const auto key = volunteers_.back().key.toStdString();
+    const auto find = [&](const pb::RunStatus& s) -> const pb::RunNode* {
+      for (const auto& n : s.nodes()) {
+        if (n.key() == key) return &n;
+      }
+      return nullptr;
+    };
+    const auto s = wait_for(
+        [&](const pb::RunStatus& run) {
+          const auto* n = find(run);
+          return n && n->pipeline() >= 0 && n->confirmed_samples() >= 200;
+        },
+        60000);
+    QVERIFY2(s, "the claiming volunteer was not seated with 200 confirmed samples within 60 s");
+    const auto* liar = find(*s);
+    const auto own = static_cast<std::int64_t>(node_samples(volunteers_.back()));
+    qInfo("claiming volunteer: claims %lld samples, its own count %lld, confirmed by its consumers %lld",
+          static_cast<long long>(liar->samples()), static_cast<long long>(own),
+          static_cast<long long>(liar->confirmed_samples()));
+    QVERIFY(liar->samples() >= 5 * liar->confirmed_samples());
+    // Read after the status: the node's own count has only grown since.
+    QVERIFY(liar->confirmed_samples() <= own + 2 * 8);
+    QVERIFY(liar->confirmed_flops() * 5 <= liar->flops());
+    // Every honest volunteer that trained is confirmed for nearly all it claims (heartbeats
+    // and micro-batches in flight lag a little), and for no more.
+    int honest = 0;
+    for (const auto& n : s->nodes()) {
+      if (n.key() == key || n.samples() < 400) continue;
+      ++honest;
+      QVERIFY2(n.confirmed_samples() >= n.samples() / 2 && n.confirmed_samples() <= n.samples(),
+               qPrintable(QString("%1 claims %2 samples, confirmed %3")
+                              .arg(QString::fromStdString(n.key()).left(8))
+                              .arg(n.samples())
+                              .arg(n.confirmed_samples())));
+    }
+    QVERIFY(honest >= 3);
   }
 
   void cleanup() {

@@ -7,6 +7,7 @@
 #include <QTest>
 #include <cmath>
 #include <deque>
+#include <tuple>
 
 #include "ui/cards/device_card.hpp"
 #include "ui/cards/swarm_card.hpp"
@@ -201,6 +202,38 @@ class TestCards : public QObject {
     QCOMPARE(card.reasonText(), QStringLiteral("rookery-node is not running"));
   }
 
+  void swarmCardListsTheRingPartners() {
+    pb::NodeSnapshot s;
+    s.set_state(pb::CONTRIBUTING);
+    auto* st = s.mutable_stage();
+    st->set_job_id("demo");
+    st->set_pipeline(0);
+    st->set_stage(0);
+    st->set_stage_count(2);
+    st->set_first_block(0);
+    st->set_last_block(2);
+    st->set_block_count(4);
+    SwarmCard card;
+    card.show();
+    card.showSnapshot(s);
+    QCOMPARE(valueOf(card, "ringPartners"), QStringLiteral("none: no other pipeline averages with this one"));
+    const std::string liar(40, 'x');
+    for (const auto& [key, pipeline, values] : {std::tuple{std::string(40, 'p'), 1u, 209152}, std::tuple{liar, 2u, 52288}}) {
+      auto* r = st->add_ring_partners();
+      r->set_key(key);
+      r->set_endpoint("tcp://10.0.0." + std::to_string(pipeline + 4) + ":7101");
+      r->set_pipeline(pipeline);
+      r->set_shared_values(values);
+      r->set_rings(1);
+    }
+    st->add_excluded_peers(liar);
+    card.showSnapshot(s);
+    QCOMPARE(valueOf(card, "ringPartners"), QStringLiteral("pipeline 2 · 10.0.0.5:7101 · 209,152 values shared\n"
+                                                           "pipeline 3 · 10.0.0.6:7101 · 52,288 values shared · excluded"));
+    QVERIFY(card.summaryText().contains(QStringLiteral("10.0.0.6:7101")));
+    maybeSave(card, QStringLiteral("swarm-card-partners"));
+  }
+
   void swarmCardShowsTheRunFromTheCoordinator() {
     pb::NodeSnapshot s;
     s.set_state(pb::CONTRIBUTING);
@@ -221,11 +254,14 @@ class TestCards : public QObject {
     run->set_samples_per_s(66.25);
     run->set_plan_version(4);
     run->set_replans(4);
-    const std::pair<char, std::int64_t> nodes[] = {{'a', 900}, {'m', 700}, {'b', 500}, {'c', 1200}};
-    for (const auto& [k, samples] : nodes) {
+    // Ranked by confirmed samples: 'c' claims the most, but its consumers confirm little.
+    const std::tuple<char, std::int64_t, std::int64_t> nodes[] = {
+        {'a', 900, 880}, {'m', 720, 700}, {'b', 500, 500}, {'c', 12000, 300}};
+    for (const auto& [k, samples, confirmed] : nodes) {
       auto* n = run->add_nodes();
       n->set_key(std::string(40, k));
       n->set_samples(samples);
+      n->set_confirmed_samples(confirmed);
     }
     card.showSnapshot(s);
     QVERIFY(!card.runLossView()->isVisibleTo(&card));  // no loss yet: no curve
@@ -245,7 +281,9 @@ class TestCards : public QObject {
     QVERIFY(!card.runLossView()->accessibleName().isEmpty());
     const auto text = card.summaryText();
     QVERIFY2(text.contains("4 volunteer(s) in 2 pipeline(s) · 66.3 samples/s"), qPrintable(text));
-    QVERIFY2(text.contains("#3 of 4 by samples (700)"), qPrintable(text));
+    QVERIFY2(text.contains("#2 of 4 by confirmed samples (700)"), qPrintable(text));
+    const auto* rank = card.findChild<QLabel*>(QStringLiteral("runRank"));
+    QVERIFY(rank && rank->toolTip().contains(QStringLiteral("700 of the 720 samples")));
     QVERIFY2(text.contains("2.408 (from 5.500)"), qPrintable(text));
   }
 };

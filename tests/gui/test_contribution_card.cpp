@@ -95,6 +95,29 @@ class TestContributionCard : public QObject {
     QCOMPARE(card.emptyMessage(), QStringLiteral("Loading the history…"));
   }
 
+  // In a coordinated run the card also shows what the run credits: the samples of this PC's
+  // work that its consumers confirmed, and their credit (the coordinator's receipts).
+  void showsWhatTheSwarmConfirmed() {
+    ContributionCard card;
+    card.show();
+    auto s = snapshotWithLedger();
+    s.set_node_key(std::string(40, 'm'));
+    card.showSnapshot(s);
+    QVERIFY(valueOf(card, "contributionConfirmed").isEmpty());  // no run: no row
+    auto* other = s.mutable_run()->add_nodes();
+    other->set_key(std::string(40, 'o'));
+    other->set_confirmed_samples(99);
+    card.showSnapshot(s);
+    QVERIFY(valueOf(card, "contributionConfirmed").isEmpty());  // a run without this PC yet
+    auto* me = s.mutable_run()->add_nodes();
+    me->set_key(std::string(40, 'm'));
+    me->set_samples(123456);
+    me->set_confirmed_samples(120000);
+    me->set_confirmed_flops(1.08e12);
+    card.showSnapshot(s);
+    QCOMPARE(valueOf(card, "contributionConfirmed"), QStringLiteral("120,000 samples · 2.50 credits"));
+  }
+
   void saysWhyNothingIsThere() {
     ContributionCard card;
     pb::NodeSnapshot benchmark;

@@ -9,9 +9,11 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "reduce/shard_buffers.hpp"
 #include "support/swarm_harness.hpp"
 
 using namespace rookery;
@@ -37,12 +39,50 @@ class TestPipelineAveraging : public QObject {
     // Every pipeline has finished; idle stages go on averaging, so after a few windows the
     // replicas are one model (when averaging works).
     QTest::qWait(12 * averaging_interval_ms < 10000 ? 12 * averaging_interval_ms : 0);
+    // Each stage's ring partners (what the dashboard lists): the stages of the other
+    // pipeline whose blocks overlap its own, with the parameters they share.
+    const auto values = reduce::block_parameter_counts(job::parse_job_spec(json.toStdString()).model);
+    auto shared = [&](std::int64_t a0, std::int64_t a1, std::int64_t b0, std::int64_t b1) {
+      std::int64_t n = 0;
+      for (auto b = std::max(a0, b0); b < std::min(a1, b1); ++b) n += values[std::size_t(b)];
+      return n;
+    };
     for (int p = 0; p < 2; ++p) {
       for (int st = 0; st < 2; ++st) {
         const auto a = h.snapshot(p, st).stage();
         qInfo("pipeline %d stage %d: %lld ring(s), %lld round(s) averaged, %lld alone, %lld skipped", p, st,
               static_cast<long long>(a.averaging_rings()), static_cast<long long>(a.averaging_rounds()),
               static_cast<long long>(a.averaging_alone()), static_cast<long long>(a.averaging_skipped()));
+        const auto& mine = plan[std::size_t(p)][std::size_t(st)];
+        std::vector<std::string> expected;   // their keys
+        std::vector<std::size_t> stage_of;   // and their stages in the other pipeline
+        for (int other = 0; other < 2; ++other) {
+          const auto& theirs = plan[std::size_t(1 - p)][std::size_t(other)];
+          if (shared(mine.first, mine.second, theirs.first, theirs.second) > 0) {
+            expected.push_back(h.keys[std::size_t(h.index(1 - p, other))].toStdString());
+            stage_of.push_back(std::size_t(other));
+          }
+        }
+        if (a.ring_partners_size() != int(expected.size())) {
+          qWarning("pipeline %d stage %d lists %d ring partners, expected %zu", p, st, a.ring_partners_size(),
+                   expected.size());
+          return {};
+        }
+        for (int i = 0; i < a.ring_partners_size(); ++i) {
+          const auto& partner = a.ring_partners(i);
+          const auto other = std::size_t(std::find(expected.begin(), expected.end(), partner.key()) - expected.begin());
+          if (other == expected.size() || partner.pipeline() != std::uint32_t(1 - p) ||
+              partner.endpoint().rfind("tcp://", 0) != 0) {
+            qWarning("pipeline %d stage %d: unexpected ring partner %s", p, st, partner.key().c_str());
+            return {};
+          }
+          const auto& theirs = plan[std::size_t(1 - p)][stage_of[other]];
+          if (partner.shared_values() != shared(mine.first, mine.second, theirs.first, theirs.second)) {
+            qWarning("pipeline %d stage %d: shares %lld values with %s", p, st,
+                     static_cast<long long>(partner.shared_values()), partner.key().c_str());
+            return {};
+          }
+        }
       }
     }
     if (!h.quit_all()) return {};

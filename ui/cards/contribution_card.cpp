@@ -25,6 +25,7 @@
 #include <cmath>
 
 #include "control/control_client.hpp"
+#include "store/ledger.hpp"
 #include "ui/format.hpp"
 #include "ui/theme.hpp"
 
@@ -112,6 +113,10 @@ ContributionCard::ContributionCard(QWidget* parent) : Card(tr("Your contribution
   hours_ = grid_->addRow(tr("Hours contributed"), QStringLiteral("contributionHours"));
   sent_ = grid_->addRow(tr("Data sent"), QStringLiteral("contributionSent"));
   received_ = grid_->addRow(tr("Data received"), QStringLiteral("contributionReceived"));
+  confirmed_ = grid_->addRow(tr("Confirmed by the swarm"), QStringLiteral("contributionConfirmed"));
+  confirmed_.value->setToolTip(tr("The samples of this PC's work that the stages receiving it confirmed to the "
+                                  "coordinator, and the credit they are worth: the run credits confirmed work only"));
+  grid_->setRowVisible(confirmed_, false);
   hours_.value->setToolTip(tr("Time this PC spent computing for the swarm"));
   compute_.value->setToolTip(tr("Floating-point operations of the micro-batches this PC trained (1 TFLOP = 10¹² "
                                 "operations; 1 credit = 0.432 TFLOP)"));
@@ -323,8 +328,21 @@ void ContributionCard::showSnapshot(const pb::NodeSnapshot& s) {
   } else {
     status_->hide();
   }
+  showConfirmed(s);
   if (historyDue()) refreshHistory();
   updateEmptyState();
+}
+
+void ContributionCard::showConfirmed(const pb::NodeSnapshot& s) {
+  const pb::RunNode* me = nullptr;
+  for (const auto& n : s.run().nodes()) {
+    if (n.key() == s.node_key()) me = &n;
+  }
+  grid_->setRowVisible(confirmed_, me != nullptr);
+  if (!me) return;
+  confirmed_.value->setText(tr("%1 samples · %2 credits")
+                                .arg(Format::count(static_cast<quint64>(std::max<std::int64_t>(0, me->confirmed_samples()))),
+                                     creditText(store::credit_for_flops(std::max(0.0, me->confirmed_flops())))));
 }
 
 void ContributionCard::showDisconnected() {

@@ -2,7 +2,9 @@
 // "Your contribution": what this PC has given the swarm, from the node's ledger: credit (BOINC
 // cobblestones: 1 credit = 432 GFLOP) and recent average credit (credits per day, 7-day
 // half-life), samples processed, compute, hours of compute, pipeline data sent and received,
-// and a bar chart of credit per day or per hour (Qt Charts; the toggle above it).
+// and a bar chart of credit per day or per hour (Qt Charts; the toggle above it). In a
+// coordinated run, also what the run credits: the samples of this PC's work that the stages
+// receiving it confirmed (the coordinator's receipts), and the credit they are worth.
 //
 // Totals come with every snapshot (NodeSnapshot.ledger); the history is asked of the node
 // (LEDGER_HISTORY) when the totals move, at most every few seconds, and each minute so the
@@ -108,6 +110,8 @@ class ContributionCard : public Card {
   QLabel* status_;
   MetricGrid* grid_;
   MetricGrid::Row samples_, compute_, hours_, sent_, received_;
+  MetricGrid::Row confirmed_;  // what the run credits: the work its consumers confirmed (joined nodes)
+  void showConfirmed(const wire::pb::NodeSnapshot& snapshot);
   QPushButton* per_day_;
   QPushButton* per_hour_;
   QStackedWidget* stack_;

@@ -43,6 +43,7 @@ SwarmCard::SwarmCard(QWidget* parent) : Card(tr("Your place in the swarm"), pare
   versions_ = grid_->addRow(tr("Weight versions"), QStringLiteral("weightVersions"));
   lost_ = grid_->addRow(tr("Dropped · rejected"), QStringLiteral("droppedRejected"));
   sent_ = grid_->addRow(tr("Sent to peers"), QStringLiteral("bytesSent"));
+  partners_ = grid_->addRow(tr("Ring partners"), QStringLiteral("ringPartners"));
   run_ = grid_->addRow(tr("The swarm"), QStringLiteral("runSwarm"));
   rank_ = grid_->addRow(tr("Your rank"), QStringLiteral("runRank"));
   run_loss_ = grid_->addRow(tr("The run's loss"), QStringLiteral("runLoss"));
@@ -139,6 +140,7 @@ void SwarmCard::showSnapshot(const pb::NodeSnapshot& s) {
   lost_.value->setToolTip(tr("Dropped: micro-batches whose gradient did not come back in time. Rejected: messages "
                              "that did not match what this stage expected."));
   sent_.value->setText(Format::bytes(st.bytes_sent()));
+  showPartners(st);
   showRows(true);
   showRun(s);
 
@@ -147,6 +149,31 @@ void SwarmCard::showSnapshot(const pb::NodeSnapshot& s) {
   note_->setText(note);
   note_->setVisible(!note.isEmpty());
   applyColours();
+}
+
+// The stages of other pipelines this one averages with (Ravnest's multi-ring): one line each,
+// by pipeline, with where its rings listen and how many parameters the two share; a partner
+// this node has excluded (its averages were clipped hard again and again) is marked.
+void SwarmCard::showPartners(const pb::StageSnapshot& st) {
+  if (st.ring_partners().empty()) {
+    partners_.value->setText(tr("none: no other pipeline averages with this one"));
+    partners_.value->setToolTip(QString());
+    return;
+  }
+  QStringList lines, keys;
+  for (const auto& p : st.ring_partners()) {
+    QString line = tr("pipeline %1 · %2 · %3 values shared")
+                       .arg(p.pipeline() + 1)
+                       .arg(QString::fromStdString(p.endpoint()).remove(QStringLiteral("tcp://")),
+                            Format::count(static_cast<quint64>(std::max<qint64>(0, p.shared_values()))));
+    const bool excluded = std::find(st.excluded_peers().begin(), st.excluded_peers().end(), p.key()) !=
+                          st.excluded_peers().end();
+    if (excluded) line = tr("%1 · excluded").arg(line);
+    lines << line;
+    keys << QString::fromStdString(p.key());
+  }
+  partners_.value->setText(lines.join(QLatin1Char('\n')));
+  partners_.value->setToolTip(keys.join(QLatin1Char('\n')));
 }
 
 void SwarmCard::showRun(const pb::NodeSnapshot& s) {
@@ -163,20 +190,29 @@ void SwarmCard::showRun(const pb::NodeSnapshot& s) {
   run_.value->setToolTip(tr("Plan %1 from the coordinator; it has re-planned %n time(s) as volunteers came and went.",
                             nullptr, static_cast<int>(run.replans()))
                              .arg(run.plan_version()));
-  // The leaderboard: volunteers by samples contributed to the run, this PC among them.
+  // The leaderboard: volunteers by the samples of their work that the stages receiving it
+  // confirmed (what a volunteer claims for itself does not rank it), this PC among them.
   int rank = 1;
-  std::int64_t mine = -1;
+  std::int64_t mine = -1, claimed = 0;
   for (const auto& n : run.nodes()) {
-    if (n.key() == s.node_key()) mine = n.samples();
+    if (n.key() == s.node_key()) {
+      mine = n.confirmed_samples();
+      claimed = n.samples();
+    }
   }
   for (const auto& n : run.nodes()) {
-    if (n.key() != s.node_key() && n.samples() > mine) ++rank;
+    if (n.key() != s.node_key() && n.confirmed_samples() > mine) ++rank;
   }
   rank_.value->setText(mine < 0 ? tr("not ranked yet")
-                                : tr("#%1 of %2 by samples (%3)")
+                                : tr("#%1 of %2 by confirmed samples (%3)")
                                       .arg(rank)
                                       .arg(run.nodes_size())
                                       .arg(Format::count(static_cast<quint64>(mine))));
+  rank_.value->setToolTip(mine < 0 ? QString()
+                                   : tr("The stages that received this PC's work confirmed %1 of the %2 samples it "
+                                        "did; the run credits only confirmed work.")
+                                         .arg(Format::count(static_cast<quint64>(mine)),
+                                              Format::count(static_cast<quint64>(std::max<std::int64_t>(0, claimed)))));
   // The curve, once there are two points to draw between.
   if (run.loss_size() >= 2) {
     QList<QPointF> points;
@@ -225,7 +261,8 @@ void SwarmCard::showDisconnected() {
 }
 
 void SwarmCard::showRows(bool visible) {
-  for (const auto* row : {&previous_, &next_, &in_flight_, &versions_, &lost_, &sent_, &run_, &rank_, &run_loss_}) {
+  for (const auto* row :
+       {&previous_, &next_, &in_flight_, &versions_, &lost_, &sent_, &partners_, &run_, &rank_, &run_loss_}) {
     grid_->setRowVisible(*row, visible);
   }
   grid_->setVisible(visible);

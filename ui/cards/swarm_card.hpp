@@ -1,6 +1,7 @@
 #pragma once
 // "Your place in the swarm": the job this PC trains, its pipeline, its stage and the blocks
-// it holds, the neighbours it receives activations from and sends them to, a diagram of the
+// it holds, the neighbours it receives activations from and sends them to, its ring partners
+// in the other pipelines (who it averages with, and what they share), a diagram of the
 // pipeline with this PC highlighted, and the stage's own bookkeeping (micro-batches in
 // flight, stashed weight versions, dropped and rejected work). With a coordinator, the whole
 // run as it reports it: volunteers, pipelines, throughput, this PC's rank by samples, and the
@@ -50,7 +51,7 @@ class SwarmCard : public Card {
   QLabel* note_;
   PipelineDiagram* diagram_;
   MetricGrid* grid_;
-  MetricGrid::Row previous_, next_, in_flight_, versions_, lost_, sent_;
+  MetricGrid::Row previous_, next_, in_flight_, versions_, lost_, sent_, partners_;
   MetricGrid::Row run_, rank_, run_loss_;  // the whole run, from the coordinator (joined nodes)
   QChart* run_chart_ = nullptr;
   QChartView* run_view_ = nullptr;
@@ -58,6 +59,7 @@ class SwarmCard : public Card {
   QValueAxis* run_x_ = nullptr;
   QValueAxis* run_y_ = nullptr;
   void showRun(const wire::pb::NodeSnapshot& snapshot);
+  void showPartners(const wire::pb::StageSnapshot& stage);
 };
 
 }  // namespace rookery::ui
