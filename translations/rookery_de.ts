@@ -285,6 +285,64 @@
         <translation>hat diesen PC von der Aufgabe ausgeschlossen: %1</translation>
     </message>
     <message>
+        <source>the coordinator runs no job</source>
+        <translation>der Koordinator führt keine Aufgabe aus</translation>
+    </message>
+    <message>
+        <source>the coordinator runs another job (“%1”)</source>
+        <translation>der Koordinator führt eine andere Aufgabe aus („%1“)</translation>
+    </message>
+    <message>
+        <source>the job is invite-only and this invite is not valid</source>
+        <translation>die Aufgabe ist nur mit Einladung zugänglich, und diese Einladung ist ungültig</translation>
+    </message>
+    <message>
+        <source>this invite has expired; ask the job&apos;s owner for a new one</source>
+        <translation>diese Einladung ist abgelaufen; bitten Sie den Besitzer der Aufgabe um eine neue</translation>
+    </message>
+    <message>
+        <source>the job&apos;s owner revoked this invite</source>
+        <translation>der Besitzer der Aufgabe hat diese Einladung widerrufen</translation>
+    </message>
+    <message>
+        <source>this PC&apos;s addresses are not TCP addresses</source>
+        <translation>die Adressen dieses PCs sind keine TCP-Adressen</translation>
+    </message>
+    <message>
+        <source>this PC&apos;s measured speed, memory or network look implausible</source>
+        <translation>die gemessene Geschwindigkeit, der Speicher oder das Netz dieses PCs wirken unplausibel</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of its %n ring partner(s) reject its averaging contributions</source>
+        <translation>
+            <numerusform>%1 von %n Ring-Partner lehnt seine Beiträge zur Mittelung ab</numerusform>
+            <numerusform>%1 von %n Ring-Partnern lehnen seine Beiträge zur Mittelung ab</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of the %n stage(s) it sends to caught its activations wrong in spot-checks</source>
+        <translation>
+            <numerusform>%1 von %n Stufe, an die er sendet, hat bei Stichproben falsche Aktivierungen entdeckt</numerusform>
+            <numerusform>%1 von %n Stufen, an die er sendet, haben bei Stichproben falsche Aktivierungen entdeckt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>a spare: its pipeline is faster without this PC, which waits to fill a seat that falls empty</source>
+        <translation>in Reserve: seine Pipeline ist ohne diesen PC schneller; er wartet, bis ein Platz frei wird</translation>
+    </message>
+    <message>
+        <source>every pipeline of its bandwidth tier already has one PC per block</source>
+        <translation>jede Pipeline seiner Bandbreitenstufe hat bereits einen PC pro Block</translation>
+    </message>
+    <message>
+        <source>the volunteers together do not hold the model yet (%1)</source>
+        <translation>die Freiwilligen fassen das Modell zusammen noch nicht (%1)</translation>
+    </message>
+    <message>
+        <source>it joined after the plan was made</source>
+        <translation>er ist nach der Planung beigetreten</translation>
+    </message>
+    <message>
         <source>unreachable: training on with the last plan</source>
         <translation>nicht erreichbar: Training läuft mit dem letzten Plan weiter</translation>
     </message>
@@ -1368,6 +1426,39 @@
     <message>
         <source>Stage %1 · this PC</source>
         <translation>Stufe %1 · dieser PC</translation>
+    </message>
+    <message numerus="yes">
+        <source>The swarm: %n pipeline(s).</source>
+        <translation>
+            <numerusform>Der Schwarm: %n Pipeline.</numerusform>
+            <numerusform>Der Schwarm: %n Pipelines.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Pipeline %1, this PC&apos;s: %n stage(s), %2 samples/s.</source>
+        <translation>
+            <numerusform>Pipeline %1, die dieses PCs: %n Stufe, %2 Samples/s.</numerusform>
+            <numerusform>Pipeline %1, die dieses PCs: %n Stufen, %2 Samples/s.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Pipeline %1: %n stage(s), %2 samples/s.</source>
+        <translation>
+            <numerusform>Pipeline %1: %n Stufe, %2 Samples/s.</numerusform>
+            <numerusform>Pipeline %1: %n Stufen, %2 Samples/s.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>P%1</source>
+        <translation>P%1</translation>
+    </message>
+    <message>
+        <source>this PC · %1/s</source>
+        <translation>dieser PC · %1/s</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/s</translation>
     </message>
     <message>
         <source>Stage %1</source>

@@ -285,6 +285,64 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>the coordinator runs no job</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the coordinator runs another job (“%1”)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the job is invite-only and this invite is not valid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this invite has expired; ask the job&apos;s owner for a new one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the job&apos;s owner revoked this invite</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this PC&apos;s addresses are not TCP addresses</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this PC&apos;s measured speed, memory or network look implausible</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of its %n ring partner(s) reject its averaging contributions</source>
+        <translation>
+            <numerusform>%1 of its %n ring partner reject its averaging contributions</numerusform>
+            <numerusform>%1 of its %n ring partners reject its averaging contributions</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of the %n stage(s) it sends to caught its activations wrong in spot-checks</source>
+        <translation>
+            <numerusform>%1 of the %n stage it sends to caught its activations wrong in spot-checks</numerusform>
+            <numerusform>%1 of the %n stages it sends to caught its activations wrong in spot-checks</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>a spare: its pipeline is faster without this PC, which waits to fill a seat that falls empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every pipeline of its bandwidth tier already has one PC per block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the volunteers together do not hold the model yet (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it joined after the plan was made</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>unreachable: training on with the last plan</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1367,6 +1425,39 @@
     </message>
     <message>
         <source>Stage %1 · this PC</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>The swarm: %n pipeline(s).</source>
+        <translation>
+            <numerusform>The swarm: %n pipeline.</numerusform>
+            <numerusform>The swarm: %n pipelines.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Pipeline %1, this PC&apos;s: %n stage(s), %2 samples/s.</source>
+        <translation>
+            <numerusform>Pipeline %1, this PC&apos;s: %n stage, %2 samples/s.</numerusform>
+            <numerusform>Pipeline %1, this PC&apos;s: %n stages, %2 samples/s.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Pipeline %1: %n stage(s), %2 samples/s.</source>
+        <translation>
+            <numerusform>Pipeline %1: %n stage, %2 samples/s.</numerusform>
+            <numerusform>Pipeline %1: %n stages, %2 samples/s.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>P%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this PC · %1/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1/s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

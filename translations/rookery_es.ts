@@ -285,6 +285,64 @@
         <translation>excluyó este PC del trabajo: %1</translation>
     </message>
     <message>
+        <source>the coordinator runs no job</source>
+        <translation>el coordinador no ejecuta ningún trabajo</translation>
+    </message>
+    <message>
+        <source>the coordinator runs another job (“%1”)</source>
+        <translation>el coordinador ejecuta otro trabajo («%1»)</translation>
+    </message>
+    <message>
+        <source>the job is invite-only and this invite is not valid</source>
+        <translation>el trabajo es solo por invitación y esta invitación no es válida</translation>
+    </message>
+    <message>
+        <source>this invite has expired; ask the job&apos;s owner for a new one</source>
+        <translation>esta invitación ha caducado; pide una nueva al propietario del trabajo</translation>
+    </message>
+    <message>
+        <source>the job&apos;s owner revoked this invite</source>
+        <translation>el propietario del trabajo revocó esta invitación</translation>
+    </message>
+    <message>
+        <source>this PC&apos;s addresses are not TCP addresses</source>
+        <translation>las direcciones de este PC no son direcciones TCP</translation>
+    </message>
+    <message>
+        <source>this PC&apos;s measured speed, memory or network look implausible</source>
+        <translation>la velocidad, la memoria o la red medidas de este PC no parecen plausibles</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of its %n ring partner(s) reject its averaging contributions</source>
+        <translation>
+            <numerusform>%1 de su %n compañero de anillo rechaza sus contribuciones al promedio</numerusform>
+            <numerusform>%1 de sus %n compañeros de anillo rechazan sus contribuciones al promedio</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of the %n stage(s) it sends to caught its activations wrong in spot-checks</source>
+        <translation>
+            <numerusform>%1 de la %n etapa a la que envía detectó activaciones erróneas en las comprobaciones</numerusform>
+            <numerusform>%1 de las %n etapas a las que envía detectaron activaciones erróneas en las comprobaciones</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>a spare: its pipeline is faster without this PC, which waits to fill a seat that falls empty</source>
+        <translation>de reserva: su canalización es más rápida sin este PC, que espera a ocupar un puesto que quede libre</translation>
+    </message>
+    <message>
+        <source>every pipeline of its bandwidth tier already has one PC per block</source>
+        <translation>cada canalización de su nivel de ancho de banda ya tiene un PC por bloque</translation>
+    </message>
+    <message>
+        <source>the volunteers together do not hold the model yet (%1)</source>
+        <translation>los voluntarios juntos aún no pueden alojar el modelo (%1)</translation>
+    </message>
+    <message>
+        <source>it joined after the plan was made</source>
+        <translation>se unió después de hacerse el plan</translation>
+    </message>
+    <message>
         <source>unreachable: training on with the last plan</source>
         <translation>inaccesible: se sigue entrenando con el último plan</translation>
     </message>
@@ -1368,6 +1426,39 @@
     <message>
         <source>Stage %1 · this PC</source>
         <translation>Etapa %1 · este PC</translation>
+    </message>
+    <message numerus="yes">
+        <source>The swarm: %n pipeline(s).</source>
+        <translation>
+            <numerusform>El enjambre: %n canalización.</numerusform>
+            <numerusform>El enjambre: %n canalizaciones.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Pipeline %1, this PC&apos;s: %n stage(s), %2 samples/s.</source>
+        <translation>
+            <numerusform>Canalización %1, la de este PC: %n etapa, %2 muestras/s.</numerusform>
+            <numerusform>Canalización %1, la de este PC: %n etapas, %2 muestras/s.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Pipeline %1: %n stage(s), %2 samples/s.</source>
+        <translation>
+            <numerusform>Canalización %1: %n etapa, %2 muestras/s.</numerusform>
+            <numerusform>Canalización %1: %n etapas, %2 muestras/s.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>P%1</source>
+        <translation>C%1</translation>
+    </message>
+    <message>
+        <source>this PC · %1/s</source>
+        <translation>este PC · %1/s</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/s</translation>
     </message>
     <message>
         <source>Stage %1</source>

@@ -285,6 +285,64 @@
         <translation>a banni ce PC de la tâche&#xa0;: %1</translation>
     </message>
     <message>
+        <source>the coordinator runs no job</source>
+        <translation>le coordinateur n’exécute aucune tâche</translation>
+    </message>
+    <message>
+        <source>the coordinator runs another job (“%1”)</source>
+        <translation>le coordinateur exécute une autre tâche (« %1 »)</translation>
+    </message>
+    <message>
+        <source>the job is invite-only and this invite is not valid</source>
+        <translation>la tâche est sur invitation et cette invitation n’est pas valide</translation>
+    </message>
+    <message>
+        <source>this invite has expired; ask the job&apos;s owner for a new one</source>
+        <translation>cette invitation a expiré ; demandez-en une nouvelle au propriétaire de la tâche</translation>
+    </message>
+    <message>
+        <source>the job&apos;s owner revoked this invite</source>
+        <translation>le propriétaire de la tâche a révoqué cette invitation</translation>
+    </message>
+    <message>
+        <source>this PC&apos;s addresses are not TCP addresses</source>
+        <translation>les adresses de ce PC ne sont pas des adresses TCP</translation>
+    </message>
+    <message>
+        <source>this PC&apos;s measured speed, memory or network look implausible</source>
+        <translation>la vitesse, la mémoire ou le réseau mesurés de ce PC semblent invraisemblables</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of its %n ring partner(s) reject its averaging contributions</source>
+        <translation>
+            <numerusform>%1 de son %n partenaire d’anneau rejette ses contributions à la moyenne</numerusform>
+            <numerusform>%1 de ses %n partenaires d’anneau rejettent ses contributions à la moyenne</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of the %n stage(s) it sends to caught its activations wrong in spot-checks</source>
+        <translation>
+            <numerusform>%1 sur %n étage auquel il envoie a détecté des activations erronées lors des vérifications</numerusform>
+            <numerusform>%1 des %n étages auxquels il envoie ont détecté des activations erronées lors des vérifications</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>a spare: its pipeline is faster without this PC, which waits to fill a seat that falls empty</source>
+        <translation>en réserve : son pipeline est plus rapide sans ce PC, qui attend qu’une place se libère</translation>
+    </message>
+    <message>
+        <source>every pipeline of its bandwidth tier already has one PC per block</source>
+        <translation>chaque pipeline de son niveau de bande passante a déjà un PC par bloc</translation>
+    </message>
+    <message>
+        <source>the volunteers together do not hold the model yet (%1)</source>
+        <translation>les bénévoles ne peuvent pas encore contenir le modèle ensemble (%1)</translation>
+    </message>
+    <message>
+        <source>it joined after the plan was made</source>
+        <translation>il a rejoint après l’établissement du plan</translation>
+    </message>
+    <message>
         <source>unreachable: training on with the last plan</source>
         <translation>injoignable&#xa0;: l’entraînement continue avec le dernier plan</translation>
     </message>
@@ -1368,6 +1426,39 @@
     <message>
         <source>Stage %1 · this PC</source>
         <translation>Étage %1 · ce PC</translation>
+    </message>
+    <message numerus="yes">
+        <source>The swarm: %n pipeline(s).</source>
+        <translation>
+            <numerusform>L’essaim : %n pipeline.</numerusform>
+            <numerusform>L’essaim : %n pipelines.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Pipeline %1, this PC&apos;s: %n stage(s), %2 samples/s.</source>
+        <translation>
+            <numerusform>Pipeline %1, celui de ce PC : %n étage, %2 échantillons/s.</numerusform>
+            <numerusform>Pipeline %1, celui de ce PC : %n étages, %2 échantillons/s.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Pipeline %1: %n stage(s), %2 samples/s.</source>
+        <translation>
+            <numerusform>Pipeline %1 : %n étage, %2 échantillons/s.</numerusform>
+            <numerusform>Pipeline %1 : %n étages, %2 échantillons/s.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>P%1</source>
+        <translation>P%1</translation>
+    </message>
+    <message>
+        <source>this PC · %1/s</source>
+        <translation>ce PC · %1/s</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/s</translation>
     </message>
     <message>
         <source>Stage %1</source>

@@ -284,6 +284,62 @@
         <translation>已禁止这台电脑参与该任务：%1</translation>
     </message>
     <message>
+        <source>the coordinator runs no job</source>
+        <translation>协调器没有运行任何任务</translation>
+    </message>
+    <message>
+        <source>the coordinator runs another job (“%1”)</source>
+        <translation>协调器运行的是另一个任务（“%1”）</translation>
+    </message>
+    <message>
+        <source>the job is invite-only and this invite is not valid</source>
+        <translation>该任务仅限受邀加入，而此邀请无效</translation>
+    </message>
+    <message>
+        <source>this invite has expired; ask the job&apos;s owner for a new one</source>
+        <translation>此邀请已过期；请向任务所有者索取新的邀请</translation>
+    </message>
+    <message>
+        <source>the job&apos;s owner revoked this invite</source>
+        <translation>任务所有者已撤销此邀请</translation>
+    </message>
+    <message>
+        <source>this PC&apos;s addresses are not TCP addresses</source>
+        <translation>本机的地址不是 TCP 地址</translation>
+    </message>
+    <message>
+        <source>this PC&apos;s measured speed, memory or network look implausible</source>
+        <translation>本机测得的速度、内存或网络看起来不合理</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of its %n ring partner(s) reject its averaging contributions</source>
+        <translation>
+            <numerusform>其 %n 个环上伙伴中有 %1 个拒绝其平均贡献</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of the %n stage(s) it sends to caught its activations wrong in spot-checks</source>
+        <translation>
+            <numerusform>其发送目标的 %n 个阶段中有 %1 个在抽查中发现其激活值有误</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>a spare: its pipeline is faster without this PC, which waits to fill a seat that falls empty</source>
+        <translation>备用：其流水线没有本机更快，本机等待填补空出的位置</translation>
+    </message>
+    <message>
+        <source>every pipeline of its bandwidth tier already has one PC per block</source>
+        <translation>其带宽层级中的每条流水线已为每个块分配了一台电脑</translation>
+    </message>
+    <message>
+        <source>the volunteers together do not hold the model yet (%1)</source>
+        <translation>志愿者们合起来尚不能容纳该模型（%1）</translation>
+    </message>
+    <message>
+        <source>it joined after the plan was made</source>
+        <translation>它在计划制定之后才加入</translation>
+    </message>
+    <message>
         <source>unreachable: training on with the last plan</source>
         <translation>无法连接：按上一个计划继续训练</translation>
     </message>
@@ -1357,6 +1413,36 @@
     <message>
         <source>Stage %1 · this PC</source>
         <translation>第 %1 阶段 · 这台电脑</translation>
+    </message>
+    <message numerus="yes">
+        <source>The swarm: %n pipeline(s).</source>
+        <translation>
+            <numerusform>集群：%n 条流水线。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Pipeline %1, this PC&apos;s: %n stage(s), %2 samples/s.</source>
+        <translation>
+            <numerusform>流水线 %1（本机所在）：%n 个阶段，每秒 %2 个样本。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Pipeline %1: %n stage(s), %2 samples/s.</source>
+        <translation>
+            <numerusform>流水线 %1：%n 个阶段，每秒 %2 个样本。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>P%1</source>
+        <translation>P%1</translation>
+    </message>
+    <message>
+        <source>this PC · %1/s</source>
+        <translation>本机 · %1/秒</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/秒</translation>
     </message>
     <message>
         <source>Stage %1</source>

@@ -90,18 +90,49 @@ QString Reasons::coordinator(const pb::CoordinatorLink& c) {
     case pb::COORDINATOR_CONNECTED: return tr("connected (version %1)").arg(text(why.text()));
     case pb::COORDINATOR_UNREACHABLE: return tr("unreachable: %1").arg(text(why.text()));
     case pb::COORDINATOR_JOINED: return tr("joined job “%1”").arg(text(why.text()));
-    case pb::COORDINATOR_REFUSED: return tr("refused this PC: %1").arg(text(why.text()));
-    case pb::COORDINATOR_BANNED: return tr("banned this PC from the job: %1").arg(text(why.text()));
+    case pb::COORDINATOR_REFUSED: return tr("refused this PC: %1").arg(coordinatorWords(why));
+    case pb::COORDINATOR_BANNED: return tr("banned this PC from the job: %1").arg(coordinatorWords(why));
     case pb::COORDINATOR_LOST: return tr("unreachable: training on with the last plan");
     case pb::COORDINATOR_SEATED:
       return tr("pipeline %1, stage %2").arg(static_cast<qint64>(why.value())).arg(static_cast<qint64>(why.limit()));
     case pb::COORDINATOR_WAITING_FOR_PLAN: return tr("waiting for a plan");
-    case pb::COORDINATOR_NOT_IN_PLAN: return tr("not in the plan: %1").arg(text(why.text()));
+    case pb::COORDINATOR_NOT_IN_PLAN: return tr("not in the plan: %1").arg(coordinatorWords(why));
     case pb::COORDINATOR_REPLANNING: return tr("re-planning");
     case pb::COORDINATOR_NOT_REGISTERED: return tr("joining again (the coordinator restarted)");
     default: break;
   }
   return text(c.status());
+}
+
+QString Reasons::verdict(const pb::Reason& d) {
+  const auto n = [](double v) { return static_cast<int>(v); };
+  switch (d.code()) {
+    case pb::VERDICT_NO_JOB: return tr("the coordinator runs no job");
+    case pb::VERDICT_WRONG_JOB: return tr("the coordinator runs another job (“%1”)").arg(text(d.text()));
+    case pb::VERDICT_INVITE_NOT_VALID: return tr("the job is invite-only and this invite is not valid");
+    case pb::VERDICT_INVITE_EXPIRED: return tr("this invite has expired; ask the job's owner for a new one");
+    case pb::VERDICT_INVITE_REVOKED: return tr("the job's owner revoked this invite");
+    case pb::VERDICT_ENDPOINTS_NOT_TCP: return tr("this PC's addresses are not TCP addresses");
+    case pb::VERDICT_IMPLAUSIBLE_PROFILE: return tr("this PC's measured speed, memory or network look implausible");
+    case pb::VERDICT_RING_PARTNERS_REJECT:
+      return tr("%1 of its %n ring partner(s) reject its averaging contributions", nullptr, n(d.limit()))
+          .arg(n(d.value()));
+    case pb::VERDICT_CAUGHT_IN_SPOT_CHECKS:
+      return tr("%1 of the %n stage(s) it sends to caught its activations wrong in spot-checks", nullptr, n(d.limit()))
+          .arg(n(d.value()));
+    case pb::VERDICT_SPARE:
+      return tr("a spare: its pipeline is faster without this PC, which waits to fill a seat that falls empty");
+    case pb::VERDICT_TIER_FULL: return tr("every pipeline of its bandwidth tier already has one PC per block");
+    case pb::VERDICT_NO_PIPELINE_HOLDS_MODEL:
+      return tr("the volunteers together do not hold the model yet (%1)").arg(text(d.text()));
+    case pb::VERDICT_JOINED_AFTER_PLAN: return tr("it joined after the plan was made");
+    default: return {};
+  }
+}
+
+QString Reasons::coordinatorWords(const pb::Reason& why) {
+  const QString words = verdict(why.detail());
+  return words.isEmpty() ? text(why.text()) : words;
 }
 
 QString Reasons::sensorName(const pb::SensorStatus& s) {

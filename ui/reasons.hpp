@@ -20,6 +20,11 @@ class Reasons {
   static QString governor(const wire::pb::GovernorSnapshot& g);
   // What the node knows of its coordinator, as a phrase ("pipeline 2, stage 1").
   static QString coordinator(const wire::pb::CoordinatorLink& c);
+  // The coordinator's words for a refusal, a ban or a missing seat (Reason.detail, VERDICT_*);
+  // empty for a code this GUI does not know.
+  static QString verdict(const wire::pb::Reason& detail);
+  // verdict(why.detail()), or the coordinator's words in why.text() as they are.
+  static QString coordinatorWords(const wire::pb::Reason& why);
   static QString sensorName(const wire::pb::SensorStatus& s);
   static QString sensorReading(const wire::pb::SensorStatus& s);
   // Why there is GPU telemetry or not (NVML), from DeviceSnapshot.gpu_status_why.

@@ -162,7 +162,7 @@ TrayNotification ledgerFull(const QString& why) {
 
 TrayNotification refused(const pb::CoordinatorLink& c) {
   const bool banned = c.why().code() == pb::COORDINATOR_BANNED;
-  const QString why = QString::fromStdString(c.why().text());
+  const QString why = Reasons::coordinatorWords(c.why());
   return {TrayNotification::Kind::Refused,
           banned ? TrayIcon::tr("The coordinator banned this PC") : TrayIcon::tr("The coordinator refused this PC"),
           (banned ? TrayIcon::tr("Banned from the job: %1. This PC no longer trains with the swarm; open Rookery for "

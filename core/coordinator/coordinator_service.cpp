@@ -85,6 +85,10 @@ class Swarm {
       live_[m.key] = std::move(l);
     }
     banned_ = state_.banned();
+    for (const auto& m : state_.members()) {
+      if (banned_.find(m.key) == banned_.end()) members_.insert(m.key);
+    }
+    members_changed_locked();
     const auto totals = state_.contributions();
     for (auto& [k, l] : live_) {
       if (const auto it = totals.find(k); it != totals.end()) l.totals = it->second;
@@ -232,6 +236,7 @@ class Swarm {
     } catch (const std::exception& e) {
       return refuse(std::string("the coordinator cannot record the volunteer: ") + e.what());
     }
+    if (members_.insert(key).second) members_changed_locked();
     auto& l = live_[key];
     const bool same_seat = l.member.key == key && l.member.stage_endpoint == m.stage_endpoint &&
                            l.member.reduce_endpoint == m.reduce_endpoint && l.member.shard_endpoint == m.shard_endpoint;
@@ -262,6 +267,7 @@ class Swarm {
     const auto it = live_.find(key);
     if (r.job_id() != job_.id || it == live_.end()) return;
     live_.erase(it);
+    remove_member_locked(key);
     dirty_ = true;
     changed_at_ = Clock::now();
     out.set_left(true);
@@ -346,6 +352,10 @@ class Swarm {
     }
     record_receipts_locked(key, h);
     out.set_known(true);
+    out.set_members_digest(members_digest_);
+    if (h.members_digest() != members_digest_) {
+      for (const auto& k : members_) out.add_members(k);
+    }
     out.set_plan_version(current_.version);
     const auto seat = current_.find(key);
     out.set_status(current_.empty() ? (current_.infeasible.empty() ? "waiting for a plan" : current_.infeasible)
@@ -429,8 +439,31 @@ class Swarm {
     }
     banned_[accused] = {reason, unix_ms()};
     live_.erase(accused);
+    remove_member_locked(accused);
     dirty_ = true;
     changed_at_ = Clock::now() - config_.settle;  // re-plan now: it must stop receiving traffic
+  }
+
+  // The member list every node's peer-facing sockets admit: the volunteers admitted (alive or
+  // silent for a while: they may come back) that have not left and are not banned. Nodes get
+  // it in heartbeat replies whenever their digest of it differs.
+  void members_changed_locked() {
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the sorted keys
+    for (const auto& k : members_) {
+      for (const unsigned char c : k) h = (h ^ c) * 1099511628211ull;
+      h = (h ^ 0xffu) * 1099511628211ull;
+    }
+    members_digest_ = h == 0 ? 1 : h;  // 0 means "no list" on the wire
+  }
+
+  void remove_member_locked(const std::string& key) {
+    if (members_.erase(key) == 0) return;
+    members_changed_locked();
+    try {
+      state_.remove_member(key);
+    } catch (const std::exception& e) {
+      spdlog::error("cannot remove {} from the members: {}", net::short_key(key), e.what());
+    }
   }
 
   std::string unassigned_reason(const std::string& key) const {
@@ -579,6 +612,8 @@ class Swarm {
   std::mutex mutex_;
   std::map<std::string, Live> live_;
   std::map<std::string, Ban> banned_;
+  std::set<std::string> members_;      // who peers admit (see members_changed_locked)
+  std::uint64_t members_digest_ = 0;
   Assignment current_, previous_;
   bool dirty_ = false;
   Clock::time_point changed_at_ = Clock::now();

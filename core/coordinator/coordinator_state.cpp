@@ -131,6 +131,10 @@ void CoordinatorState::save_member(const Member& m, std::int64_t now_ms) {
       .step();
 }
 
+void CoordinatorState::remove_member(const std::string& key) {
+  db_.prepare("DELETE FROM members WHERE key = ?1").bind(1, key).step();
+}
+
 std::vector<Member> CoordinatorState::members() {
   std::vector<Member> out;
   auto s = db_.prepare(

@@ -75,6 +75,7 @@ class CoordinatorState {
   explicit CoordinatorState(const std::filesystem::path& path);
 
   void save_member(const Member& m, std::int64_t now_ms);
+  void remove_member(const std::string& key);  // it left or was banned (its totals stay)
   std::vector<Member> members();
 
   // Adds what the node did since its last report (its counters are cumulative per process).

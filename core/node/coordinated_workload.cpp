@@ -97,9 +97,9 @@ class CoordinatedWorkload final : public Workload {
     if (o.job_id.empty()) throw std::runtime_error("--job: which job to join");
     stage_endpoint_ = "tcp://" + o.host + ":" + std::to_string(free_port(o.host));
     reduce_endpoint_ = "tcp://" + o.host + ":" + std::to_string(free_port(o.host));
-    // The shard server: parameters are what any admitted volunteer of an open job receives
-    // anyway, so any CURVE-authenticated peer may ask; requests are bounded by the shard.
-    ctx_.auth().set_open(kShardDomain, true);
+    // The shard server admits the job's members only, as the coordinator lists them in its
+    // heartbeat replies (see apply_members); until the first reply, no one.
+    ctx_.auth().replace(kShardDomain, {});
     net::RpcServer::Config rc;
     rc.endpoint = "tcp://" + o.host + ":0";
     rc.domain = kShardDomain;
@@ -244,6 +244,7 @@ class CoordinatedWorkload final : public Workload {
         continue;
       }
       set_status(r->status());
+      apply_members(*r);
       if (r->plan_version() == plan_version_.load() && r->pipeline_ready()) pipeline_ready_ = true;
       if (Clock::now() - last_run_status_ > kRunStatusEvery) {
         last_run_status_ = Clock::now();
@@ -268,6 +269,34 @@ class CoordinatedWorkload final : public Workload {
         }
       }
     }
+  }
+
+  // The job's members, as the coordinator lists them: the only keys this node's shard server
+  // and its stage's sockets admit from now on. A volunteer removed from the job (it left or
+  // was banned) is cut off here within one heartbeat, open connections too (every request is
+  // checked against the list). A coordinator that keeps no list (digest 0, an older one)
+  // leaves the shard server open to any CURVE peer, as before.
+  void apply_members(const pb::HeartbeatReply& r) {
+    if (r.members_digest() == 0) {
+      if (members_digest_ != 0 || !shard_open_) {
+        ctx_.auth().set_open(kShardDomain, true);
+        shard_open_ = true;
+        members_digest_ = 0;
+      }
+      return;
+    }
+    if (r.members_digest() == members_digest_ || r.members().empty()) return;
+    std::vector<std::string> members(r.members().begin(), r.members().end());
+    ctx_.auth().set_open(kShardDomain, false);
+    shard_open_ = false;
+    ctx_.auth().replace(kShardDomain, members);
+    members_digest_ = r.members_digest();
+    {
+      std::lock_guard lock(mutex_);
+      members_ = members;
+    }
+    std::lock_guard lock(stage_mutex_);
+    if (stage_) stage_->runtime().restrict_peers(members);
   }
 
   std::optional<pb::JoinReply> join(net::RpcClient& client, std::string& error) {
@@ -357,6 +386,7 @@ class CoordinatedWorkload final : public Workload {
     pb::Envelope e;
     auto* h = e.mutable_heartbeat();
     h->set_plan_version(plan_version_.load());
+    h->set_members_digest(members_digest_);
     // Outside our lock: the callback takes the node's (which holds its own while describing us).
     h->set_flops_per_s(options_.current_flops_per_s ? options_.current_flops_per_s() : options_.flops_per_s);
     {
@@ -502,6 +532,10 @@ class CoordinatedWorkload final : public Workload {
                     e.what());
       return;
     }
+    {  // a plan names members only, but one removed since it was made is refused already
+      std::lock_guard lock(mutex_);
+      if (!members_.empty()) next->runtime().restrict_peers(members_);
+    }
     const auto fetched = load_shard(*next, seat.first_block, seat.last_block, p);
     spdlog::info("plan {}: pipeline {} of {}, stage {} of {}, blocks [{}, {}); {}", p.version, place->first + 1,
                  plan.pipelines.size(), place->second + 1, plan.pipelines[place->first].size(), seat.first_block,
@@ -642,6 +676,9 @@ class CoordinatedWorkload final : public Workload {
   std::filesystem::path jobs_dir_;
   std::string stage_endpoint_, reduce_endpoint_;
   std::unique_ptr<net::RpcServer> shard_server_;
+  // client thread: the member list in force (see apply_members)
+  std::uint64_t members_digest_ = 0;
+  bool shard_open_ = false;
 
   // worker thread
   std::unique_ptr<StageWorkload> stage_;
@@ -661,6 +698,7 @@ class CoordinatedWorkload final : public Workload {
   std::optional<pb::RunStatus> run_status_;
   std::vector<std::string> excluded_;  // ring partners our aggregator leaves out (reported)
   std::vector<std::string> caught_;    // senders our spot-checks caught (reported)
+  std::vector<std::string> members_;   // the job's members, as the coordinator last listed them
   // Receipts for the peers' work we consumed: retired stages' totals plus the current one's
   // (reported in every heartbeat as totals since this node joined).
   using Receipts = std::map<std::string, pipeline::StageStats::Receipt>;

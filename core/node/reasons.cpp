@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "coordinator/verdicts.hpp"
+
 namespace rookery::node {
 
 namespace pb = wire::pb;
@@ -58,7 +60,48 @@ bool seat(std::string_view s, pb::Reason& out) {
   out.set_limit(static_cast<double>(stage));
   return true;
 }
+
+// "3 of its 4 ring partners reject ...": the two counts before the known tail.
+bool counts(std::string_view s, std::string_view middle, std::string_view tail, pb::Reason& out) {
+  if (s.size() <= tail.size() || s.substr(s.size() - tail.size()) != tail) return false;
+  const std::string head(s.substr(0, s.size() - tail.size()));
+  char* end = nullptr;
+  const long reporters = std::strtol(head.c_str(), &end, 10);
+  if (end == head.c_str() || std::string_view(end).substr(0, middle.size()) != middle) return false;
+  const char* rest = end + middle.size();
+  const long peers = std::strtol(rest, &end, 10);
+  if (end == rest || *end != '\0' || reporters < 0 || peers < reporters) return false;
+  out.set_value(static_cast<double>(reporters));
+  out.set_limit(static_cast<double>(peers));
+  return true;
+}
+
 }  // namespace
+
+void classify_verdict(const std::string& words, pb::Reason& out) {
+  namespace v = coordinator::verdict;
+  const std::string_view s = words;
+  out.Clear();
+  if (s == v::kNoJob) return set(out, pb::VERDICT_NO_JOB);
+  if (starts(s, v::kWrongJob)) {
+    const auto rest = s.substr(std::string_view(v::kWrongJob).size());
+    return set(out, pb::VERDICT_WRONG_JOB, rest.substr(0, rest.find('\'')));
+  }
+  if (s == v::kInviteNotValid) return set(out, pb::VERDICT_INVITE_NOT_VALID);
+  if (s == v::kInviteExpired) return set(out, pb::VERDICT_INVITE_EXPIRED);
+  if (s == v::kInviteRevoked) return set(out, pb::VERDICT_INVITE_REVOKED);
+  if (s == v::kEndpointsNotTcp) return set(out, pb::VERDICT_ENDPOINTS_NOT_TCP);
+  if (s == v::kImplausibleProfile) return set(out, pb::VERDICT_IMPLAUSIBLE_PROFILE);
+  if (s == v::kSpare) return set(out, pb::VERDICT_SPARE);
+  if (s == v::kTierFull) return set(out, pb::VERDICT_TIER_FULL);
+  if (s == v::kJoinedAfterThePlan) return set(out, pb::VERDICT_JOINED_AFTER_PLAN);
+  if (starts(s, v::kNoPipelineHoldsModel)) {
+    return set(out, pb::VERDICT_NO_PIPELINE_HOLDS_MODEL, s.substr(std::string_view(v::kNoPipelineHoldsModel).size()));
+  }
+  if (counts(s, " of its ", v::kRingPartnersReject, out)) return out.set_code(pb::VERDICT_RING_PARTNERS_REJECT);
+  if (counts(s, " of the ", v::kCaughtInSpotChecks, out)) return out.set_code(pb::VERDICT_CAUGHT_IN_SPOT_CHECKS);
+  out.Clear();  // words this node does not know: the GUI shows them as they are
+}
 
 void classify_coordinator_status(const std::string& status, pb::Reason& out) {
   const std::string_view s = status;
@@ -73,11 +116,18 @@ void classify_coordinator_status(const std::string& status, pb::Reason& out) {
   if (starts(s, joined)) return set(out, pb::COORDINATOR_JOINED, s.substr(joined.size()));
   if (starts(s, refused)) {
     const auto why = s.substr(refused.size());
-    if (starts(why, banned)) return set(out, pb::COORDINATOR_BANNED, why.substr(banned.size()));
-    return set(out, pb::COORDINATOR_REFUSED, why);
+    if (starts(why, banned)) {
+      set(out, pb::COORDINATOR_BANNED, why.substr(banned.size()));
+    } else {
+      set(out, pb::COORDINATOR_REFUSED, why);
+    }
+    return classify_verdict(out.text(), *out.mutable_detail());
   }
   if (s == "waiting for a plan") return set(out, pb::COORDINATOR_WAITING_FOR_PLAN);
-  if (starts(s, not_in_plan)) return set(out, pb::COORDINATOR_NOT_IN_PLAN, s.substr(not_in_plan.size()));
+  if (starts(s, not_in_plan)) {
+    set(out, pb::COORDINATOR_NOT_IN_PLAN, s.substr(not_in_plan.size()));
+    return classify_verdict(out.text(), *out.mutable_detail());
+  }
   if (starts(s, replanning)) return set(out, pb::COORDINATOR_REPLANNING, s.substr(replanning.size()));
   if (s == "not registered: join again") return set(out, pb::COORDINATOR_NOT_REGISTERED);
   if (seat(s, out)) return;

@@ -17,6 +17,11 @@ void to_reason(const governor::Why& why, wire::pb::Reason& out);
 // does not know (a newer coordinator's) is REASON_UNKNOWN: the GUI shows it as it is.
 void classify_coordinator_status(const std::string& status, wire::pb::Reason& out);
 
+// The coordinator's words for a refusal, a ban or a missing seat (coordinator/verdicts.hpp)
+// as a VERDICT_* code with the numbers in them; cleared (REASON_UNKNOWN) for words it does not
+// know. classify_coordinator_status fills Reason.detail with it.
+void classify_verdict(const std::string& words, wire::pb::Reason& out);
+
 // NVML's status (core/device/nvml.cpp: "no NVIDIA driver (libnvidia-ml.so.1 not found)", ...).
 void classify_gpu_status(const std::string& status, wire::pb::Reason& out);
 

@@ -1284,6 +1284,20 @@ bool StageRuntime::idle() const {
   return impl_->in_flight.empty() && impl_->backwards.empty();
 }
 
+void StageRuntime::restrict_peers(const std::vector<std::string>& members) {
+  const std::set<std::string> listed(members.begin(), members.end());
+  auto& auth = impl_->ctx.auth();
+  std::vector<std::string> keep;
+  for (const auto& key : auth.allowed(net::kPeerDomain)) {
+    if (listed.count(key)) {
+      keep.push_back(key);
+    } else {
+      spdlog::warn("peer {} is no longer a member of the job: refused from now on", net::short_key(key));
+    }
+  }
+  auth.replace(net::kPeerDomain, keep);
+}
+
 StageStats StageRuntime::stats() const {
   std::lock_guard lock(impl_->mutex);
   auto s = impl_->stats;

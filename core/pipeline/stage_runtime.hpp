@@ -212,6 +212,9 @@ class StageRuntime {
   // feeds none, the others leave new forwards waiting in the inbox) and finishes the backward
   // of every micro-batch in flight. Thread-safe.
   void set_draining(bool draining);
+  // The job's members as the coordinator lists them: peers not among them (a volunteer that
+  // left or was banned) are refused from now on, on open connections too.
+  void restrict_peers(const std::vector<std::string>& members);
   // Nothing in flight and no gradient waiting: pausing now costs no peer a micro-batch.
   // Call from the compute thread.
   bool idle() const;

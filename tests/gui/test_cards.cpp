@@ -11,6 +11,7 @@
 
 #include "ui/cards/device_card.hpp"
 #include "ui/cards/swarm_card.hpp"
+#include "ui/widgets/pipeline_diagram.hpp"
 #include "ui/cards/node_state_card.hpp"
 #include "ui/widgets/sparkline.hpp"
 
@@ -255,13 +256,27 @@ class TestCards : public QObject {
     run->set_plan_version(4);
     run->set_replans(4);
     // Ranked by confirmed samples: 'c' claims the most, but its consumers confirm little.
-    const std::tuple<char, std::int64_t, std::int64_t> nodes[] = {
-        {'a', 900, 880}, {'m', 720, 700}, {'b', 500, 500}, {'c', 12000, 300}};
-    for (const auto& [k, samples, confirmed] : nodes) {
+    // Two pipelines of two, cut differently: a [0,3) c [3,6) | b [0,2) m [2,6), this PC 'm'.
+    struct Node {
+      char key;
+      std::int64_t samples, confirmed;
+      int pipeline, stage, first, last;
+      double rate;
+    };
+    const Node nodes[] = {{'a', 900, 880, 0, 0, 0, 3, 33.5},
+                          {'m', 720, 700, 1, 1, 2, 6, 32.75},
+                          {'b', 500, 500, 1, 0, 0, 2, 32.5},
+                          {'c', 12000, 300, 0, 1, 3, 6, 33.25}};
+    for (const auto& x : nodes) {
       auto* n = run->add_nodes();
-      n->set_key(std::string(40, k));
-      n->set_samples(samples);
-      n->set_confirmed_samples(confirmed);
+      n->set_key(std::string(40, x.key));
+      n->set_samples(x.samples);
+      n->set_confirmed_samples(x.confirmed);
+      n->set_pipeline(x.pipeline);
+      n->set_stage(x.stage);
+      n->set_first_block(x.first);
+      n->set_last_block(x.last);
+      n->set_samples_per_s(x.rate);
     }
     card.showSnapshot(s);
     QVERIFY(!card.runLossView()->isVisibleTo(&card));  // no loss yet: no curve
@@ -285,6 +300,22 @@ class TestCards : public QObject {
     const auto* rank = card.findChild<QLabel*>(QStringLiteral("runRank"));
     QVERIFY(rank && rank->toolTip().contains(QStringLiteral("700 of the 720 samples")));
     QVERIFY2(text.contains("2.408 (from 5.500)"), qPrintable(text));
+    // The diagram shows the swarm: both pipelines, each stage over its blocks with its
+    // throughput, this PC's seat marked; in words for screen readers.
+    const auto& swarm = card.diagram()->shape().swarm;
+    QCOMPARE(swarm.size(), std::size_t(2));
+    QCOMPARE(swarm[0].size(), std::size_t(2));
+    QCOMPARE(swarm[0][1].first_block, qint64(3));
+    QCOMPARE(swarm[1][0].last_block, qint64(2));
+    QVERIFY(swarm[1][1].mine && !swarm[1][0].mine && !swarm[0][0].mine);
+    QCOMPARE(swarm[0][0].samples_per_s, 33.5);
+    const QString words = card.diagram()->accessibleDescription();
+    QVERIFY2(words.contains("2 pipeline(s)") && words.contains("Pipeline 2, this PC's: 2 stage(s), 32.5 samples/s") &&
+                 words.contains("Pipeline 1: 2 stage(s), 33.5 samples/s"),
+             qPrintable(words));
+    QVERIFY(card.diagram()->sizeHint().height() > rookery::ui::PipelineDiagram().sizeHint().height());
+    card.resize(520, card.sizeHint().height());
+    maybeSave(card, QStringLiteral("swarm-card-run"));
   }
 };
 

@@ -1,8 +1,9 @@
 // What the node says reaches the user in the user's language: a real rookery-node joins a
 // real invite-only coordinator with a wrong token while its owner's settings pause it; the
 // node sends codes beside its English (its state, the governor's reason, the coordinator's
-// refusal, each sensor), the window words them in German, and the tray notifies about the
-// refusal from the code. A snapshot without codes (an older node) is shown in its English.
+// refusal and the coordinator's own words for it, each sensor), the window words them in
+// German, and the tray notifies about the refusal from the code. A snapshot without codes (an
+// older node) is shown in its English. Every sentence of coordinator/verdicts.hpp is recognised.
 #include <QFile>
 #include <QLabel>
 #include <QProcess>
@@ -11,7 +12,9 @@
 #include <QTest>
 #include <QTranslator>
 
+#include "coordinator/verdicts.hpp"
 #include "gui_test_node.hpp"
+#include "node/reasons.hpp"
 #include "ui/app_resources.hpp"
 #include "ui/cards/node_state_card.hpp"
 #include "ui/reasons.hpp"
@@ -60,6 +63,60 @@ class TestNodeReasons : public QObject {
     s.mutable_coordinator()->mutable_why()->set_value(2);
     s.mutable_coordinator()->mutable_why()->set_limit(1);
     QCOMPARE(Reasons::coordinator(s.coordinator()), QStringLiteral("pipeline 2, stage 1"));
+  }
+
+  // The node recognises every sentence the coordinator says (coordinator/verdicts.hpp) as a
+  // code with its numbers, and the GUI words it; words it does not know stay as they are.
+  // English: this runs before any translation is installed (so plurals read "partner(s)";
+  // rookery_en.ts gives an English user "partners").
+  void everyVerdictIsRecognised() {
+    namespace v = rookery::coordinator::verdict;
+    struct Case {
+      std::string status;
+      pb::ReasonCode code, detail;
+      QString shown;
+    };
+    const std::string refused = "the coordinator refused: ", unseated = "not in the plan: ";
+    const std::vector<Case> cases = {
+        {refused + v::kNoJob, pb::COORDINATOR_REFUSED, pb::VERDICT_NO_JOB, "the coordinator runs no job"},
+        {refused + v::wrong_job("gpt-2", "mine"), pb::COORDINATOR_REFUSED, pb::VERDICT_WRONG_JOB,
+         "the coordinator runs another job (“gpt-2”)"},
+        {refused + v::kInviteNotValid, pb::COORDINATOR_REFUSED, pb::VERDICT_INVITE_NOT_VALID,
+         "the job is invite-only and this invite is not valid"},
+        {refused + v::kInviteExpired, pb::COORDINATOR_REFUSED, pb::VERDICT_INVITE_EXPIRED,
+         "this invite has expired; ask the job's owner for a new one"},
+        {refused + v::kInviteRevoked, pb::COORDINATOR_REFUSED, pb::VERDICT_INVITE_REVOKED,
+         "the job's owner revoked this invite"},
+        {refused + v::kEndpointsNotTcp, pb::COORDINATOR_REFUSED, pb::VERDICT_ENDPOINTS_NOT_TCP,
+         "this PC's addresses are not TCP addresses"},
+        {refused + v::kImplausibleProfile, pb::COORDINATOR_REFUSED, pb::VERDICT_IMPLAUSIBLE_PROFILE,
+         "this PC's measured speed, memory or network look implausible"},
+        {refused + v::kBanned + v::ring_partners_reject(3, 4), pb::COORDINATOR_BANNED,
+         pb::VERDICT_RING_PARTNERS_REJECT, "3 of its 4 ring partner(s) reject its averaging contributions"},
+        {refused + v::kBanned + v::caught_in_spot_checks(2, 3), pb::COORDINATOR_BANNED,
+         pb::VERDICT_CAUGHT_IN_SPOT_CHECKS, "2 of the 3 stage(s) it sends to caught its activations wrong in spot-checks"},
+        {unseated + v::kSpare, pb::COORDINATOR_NOT_IN_PLAN, pb::VERDICT_SPARE,
+         "a spare: its pipeline is faster without this PC, which waits to fill a seat that falls empty"},
+        {unseated + v::kTierFull, pb::COORDINATOR_NOT_IN_PLAN, pb::VERDICT_TIER_FULL,
+         "every pipeline of its bandwidth tier already has one PC per block"},
+        {unseated + v::kNoPipelineHoldsModel + "short by 2 GB", pb::COORDINATOR_NOT_IN_PLAN,
+         pb::VERDICT_NO_PIPELINE_HOLDS_MODEL, "the volunteers together do not hold the model yet (short by 2 GB)"},
+        {unseated + v::kJoinedAfterThePlan, pb::COORDINATOR_NOT_IN_PLAN, pb::VERDICT_JOINED_AFTER_PLAN,
+         "it joined after the plan was made"},
+        // A newer coordinator's words, and numbers that do not add up: shown as they are.
+        {refused + "the moon is in the wrong phase", pb::COORDINATOR_REFUSED, pb::REASON_UNKNOWN,
+         "the moon is in the wrong phase"},
+        {refused + v::kBanned + "5 of its 4" + v::kRingPartnersReject, pb::COORDINATOR_BANNED, pb::REASON_UNKNOWN,
+         QString::fromStdString("5 of its 4" + std::string(v::kRingPartnersReject))},
+    };
+    for (const auto& c : cases) {
+      pb::CoordinatorLink link;
+      link.set_status(c.status);
+      rookery::node::classify_coordinator_status(c.status, *link.mutable_why());
+      QCOMPARE(link.why().code(), c.code);
+      QCOMPARE(link.why().detail().code(), c.detail);
+      QCOMPARE(Reasons::coordinatorWords(link.why()), c.shown);
+    }
   }
 
   void refusedAndPausedInGerman() {
@@ -128,8 +185,12 @@ class TestNodeReasons : public QObject {
     NodeStateCard card;
     card.showSnapshot(s);
     QCOMPARE(card.reasonText(), paused_de);
-    const QString refused_de =
-        Reasons::tr("refused this PC: %1").arg(QString::fromStdString(s.coordinator().why().text()));
+    // The coordinator's own words come as a code too, and are worded in German.
+    QCOMPARE(s.coordinator().why().detail().code(), pb::VERDICT_INVITE_NOT_VALID);
+    const QString invalid_de = Reasons::verdict(s.coordinator().why().detail());
+    QVERIFY2(!invalid_de.isEmpty() && invalid_de != QString::fromStdString(s.coordinator().why().text()),
+             qPrintable(invalid_de));
+    const QString refused_de = Reasons::tr("refused this PC: %1").arg(invalid_de);
     QVERIFY(!refused_de.startsWith(QStringLiteral("refused this PC")));
     QVERIFY2(rowValue(card, "coordinator").contains(refused_de.mid(1)), qPrintable(rowValue(card, "coordinator")));
     QVERIFY2(rowValue(card, "governorSensors").contains(Reasons::tr("CPU load")),
@@ -146,7 +207,7 @@ class TestNodeReasons : public QObject {
     QCOMPARE(spy.count(), 1);
     QCOMPARE(spy.at(0).at(0).toString(), TrayIcon::tr("The coordinator refused this PC"));
     QVERIFY(spy.at(0).at(0).toString() != QStringLiteral("The coordinator refused this PC"));
-    QVERIFY(spy.at(0).at(1).toString().contains(QString::fromStdString(s.coordinator().why().text())));
+    QVERIFY(spy.at(0).at(1).toString().contains(invalid_de));
 
     stopNode(node.runtimeDir(), node.pid());
   }

@@ -8,6 +8,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <map>
 #include <QLocale>
 #include <QVBoxLayout>
 
@@ -123,6 +124,17 @@ void SwarmCard::showSnapshot(const pb::NodeSnapshot& s) {
   shape.last_block = st.last_block();
   shape.block_count = st.block_count();
   shape.active = s.state() == pb::CONTRIBUTING;
+  // The whole swarm as the coordinator reports it, when it does: every pipeline's stages
+  // with their throughput (this PC's among them), updated as it re-plans.
+  std::map<int, std::map<int, PipelineDiagram::Shape::Seat>> seats;
+  for (const auto& n : s.run().nodes()) {
+    if (n.pipeline() < 0 || n.stage() < 0) continue;
+    seats[n.pipeline()][n.stage()] = {n.first_block(), n.last_block(), n.samples_per_s(), n.key() == s.node_key()};
+  }
+  for (const auto& [p, stages] : seats) {
+    auto& row = shape.swarm.emplace_back();
+    for (const auto& [st_index, seat] : stages) row.push_back(seat);
+  }
   diagram_->setShape(shape);
   diagram_->setVisible(true);
 

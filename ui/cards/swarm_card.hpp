@@ -2,9 +2,10 @@
 // "Your place in the swarm": the job this PC trains, its pipeline, its stage and the blocks
 // it holds, the neighbours it receives activations from and sends them to, its ring partners
 // in the other pipelines (who it averages with, and what they share), a diagram of the
-// pipeline with this PC highlighted, and the stage's own bookkeeping (micro-batches in
+// pipeline with this PC highlighted (of every pipeline of the run, with each volunteer's
+// throughput, when the coordinator reports it), and the stage's own bookkeeping (micro-batches in
 // flight, stashed weight versions, dropped and rejected work). With a coordinator, the whole
-// run as it reports it: volunteers, pipelines, throughput, this PC's rank by samples, and the
+// run as it reports it: volunteers, pipelines, throughput, this PC's rank by confirmed samples, and the
 // run's loss. Without a stage the node computes benchmark work, and the card says so.
 #include "rookery/control.pb.h"
 #include "ui/widgets/card.hpp"

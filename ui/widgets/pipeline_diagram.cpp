@@ -1,5 +1,6 @@
 #include "ui/widgets/pipeline_diagram.hpp"
 
+#include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
 #include <QStyleOptionFocusRect>
@@ -15,6 +16,8 @@ constexpr int kBoxHeight = 38;
 constexpr int kStripGap = 10;
 constexpr int kStripHeight = 8;
 constexpr int kArrow = 14;  // room between two boxes
+constexpr int kSwarmRow = 28;  // the swarm: one row of boxes per pipeline
+constexpr int kSwarmGap = 6;
 
 void drawArrow(QPainter& p, QPointF from, QPointF to, const QColor& colour) {
   p.setPen(QPen(colour, 1.4, Qt::SolidLine, Qt::RoundCap));
@@ -35,12 +38,22 @@ PipelineDiagram::PipelineDiagram(QWidget* parent) : QWidget(parent) {
 
 void PipelineDiagram::setShape(const Shape& shape) {
   if (shape == shape_) return;
+  const int rows_before = rows();
   shape_ = shape;
   describe();
+  if (rows() != rows_before) updateGeometry();
   update();
 }
 
-QSize PipelineDiagram::sizeHint() const { return {360, kBoxHeight + kStripGap + kStripHeight + 6}; }
+int PipelineDiagram::rows() const {
+  return shape_.swarm.empty() || shape_.block_count <= 0 ? 1 : static_cast<int>(shape_.swarm.size());
+}
+
+QSize PipelineDiagram::sizeHint() const {
+  const int r = rows();
+  const int boxes = r == 1 && shape_.swarm.empty() ? kBoxHeight : r * kSwarmRow + (r - 1) * kSwarmGap;
+  return {360, boxes + kStripGap + kStripHeight + 6};
+}
 
 QSize PipelineDiagram::minimumSizeHint() const { return {160, sizeHint().height()}; }
 
@@ -48,6 +61,25 @@ void PipelineDiagram::describe() {
   const Shape& s = shape_;
   if (s.stage_count <= 0) {
     setAccessibleDescription(tr("This PC is not in a pipeline"));
+    return;
+  }
+  if (!s.swarm.empty()) {
+    QStringList parts;
+    parts << tr("The swarm: %n pipeline(s).", nullptr, static_cast<int>(s.swarm.size()));
+    for (std::size_t p = 0; p < s.swarm.size(); ++p) {
+      double rate = 0;
+      bool mine = false;
+      for (const auto& seat : s.swarm[p]) mine = mine || seat.mine;
+      if (!s.swarm[p].empty()) rate = s.swarm[p].front().samples_per_s;  // a pipeline's rate is its first stage's
+      parts << (mine ? tr("Pipeline %1, this PC's: %n stage(s), %2 samples/s.", nullptr, static_cast<int>(s.swarm[p].size()))
+                     : tr("Pipeline %1: %n stage(s), %2 samples/s.", nullptr, static_cast<int>(s.swarm[p].size())))
+                     .arg(p + 1)
+                     .arg(QLocale().toString(rate, 'f', 1));
+    }
+    parts << tr("This PC is stage %1 and holds %2.")
+                 .arg(s.stage + 1)
+                 .arg(Format::blockRange(s.first_block, s.last_block, s.block_count));
+    setAccessibleDescription(parts.join(QLatin1Char(' ')));
     return;
   }
   setAccessibleDescription(tr("A pipeline of %n stage(s), from the data to the loss.", nullptr, s.stage_count) +
@@ -75,6 +107,10 @@ void PipelineDiagram::paintEvent(QPaintEvent*) {
     style()->drawPrimitive(QStyle::PE_FrameFocusRect, &option, &p, this);
   }
   if (s.stage_count <= 0) return;
+  if (!s.swarm.empty() && s.block_count > 0) {
+    paintSwarm(p, area);
+    return;
+  }
 
   // "data →  [1] → [2] → [3]  → loss": the words at the ends only where there is room.
   QFont small = theme::scaled(font(), 0.82);
@@ -152,6 +188,73 @@ void PipelineDiagram::paintEvent(QPaintEvent*) {
       p.setBrush(mine ? accent : track);
       p.drawRoundedRect(c, 2, 2);
     }
+  }
+}
+
+// The swarm: "P1 [  12.3/s  ][ 12.1/s ][    12.0/s    ]" per pipeline, boxes over the blocks
+// they hold (an axis shared by every row), this PC's filled; the blocks strip under them.
+void PipelineDiagram::paintSwarm(QPainter& p, QRectF area) {
+  const Shape& s = shape_;
+  const QPalette& pal = palette();
+  const QColor accent = theme::accent(pal);
+  const QColor muted = theme::secondaryText(pal);
+  const QColor track = theme::meterTrack(pal);
+  const QColor border = theme::cardBorder(pal);
+  const QColor on_accent = accent.lightnessF() > 0.5 ? QColor(0x0b, 0x24, 0x1d) : theme::onAccent();
+  QFont small = theme::scaled(font(), 0.82);
+  QFont label_font = theme::scaled(font(), 0.82, QFont::DemiBold);
+  const QFontMetricsF small_metrics(small), label_metrics(label_font);
+  const double name_width = small_metrics.horizontalAdvance(tr("P%1").arg(s.swarm.size())) + 8;
+  const QRectF axis(area.left() + name_width, area.top(), area.width() - name_width, area.height());
+  const double per_block = axis.width() / static_cast<double>(s.block_count);
+  for (std::size_t r = 0; r < s.swarm.size(); ++r) {
+    const double top = area.top() + static_cast<double>(r) * (kSwarmRow + kSwarmGap);
+    p.setFont(small);
+    p.setPen(muted);
+    p.drawText(QRectF(area.left(), top, name_width - 6, kSwarmRow), Qt::AlignRight | Qt::AlignVCenter,
+               tr("P%1").arg(r + 1));
+    for (const auto& seat : s.swarm[r]) {
+      const qint64 first = std::clamp<qint64>(seat.first_block, 0, s.block_count);
+      const qint64 last = std::clamp<qint64>(seat.last_block, first, s.block_count);
+      if (last <= first) continue;
+      const QRectF box(axis.left() + static_cast<double>(first) * per_block + 1.5, top,
+                       static_cast<double>(last - first) * per_block - 3, kSwarmRow);
+      QPainterPath path;
+      path.addRoundedRect(box.adjusted(0.75, 0.75, -0.75, -0.75), 6, 6);
+      if (seat.mine) {
+        QColor fill = accent;
+        if (!s.active) fill.setAlphaF(0.22f);
+        p.fillPath(path, fill);
+        p.setPen(QPen(accent, 1.5));
+      } else {
+        p.fillPath(path, track);
+        p.setPen(QPen(border, 1));
+      }
+      p.drawPath(path);
+      // The longest label that fits: "this PC · 12.3/s", "12.3/s", "12".
+      const QString rate = QLocale().toString(seat.samples_per_s, 'f', seat.samples_per_s < 100 ? 1 : 0);
+      QStringList candidates;
+      if (seat.mine) candidates << tr("this PC · %1/s").arg(rate);
+      candidates << tr("%1/s").arg(rate) << QLocale().toString(seat.samples_per_s, 'f', 0);
+      for (const auto& c : candidates) {
+        if (label_metrics.horizontalAdvance(c) > box.width() - 6) continue;
+        p.setFont(label_font);
+        p.setPen(seat.mine ? (s.active ? on_accent : pal.color(QPalette::WindowText)) : muted);
+        p.drawText(box, Qt::AlignCenter, c);
+        break;
+      }
+    }
+  }
+  // The model's blocks under the rows, this PC's shard filled.
+  const double rows_height = static_cast<double>(s.swarm.size()) * (kSwarmRow + kSwarmGap) - kSwarmGap;
+  const QRectF strip(axis.left(), area.top() + rows_height + kStripGap, axis.width(), kStripHeight);
+  p.setPen(Qt::NoPen);
+  for (qint64 b = 0; b < s.block_count; ++b) {
+    const bool mine = b >= s.first_block && b < s.last_block;
+    const QRectF c(strip.left() + static_cast<double>(b) * per_block + (per_block > 6 ? 1 : 0), strip.top(),
+                   std::max(1.0, per_block - (per_block > 6 ? 2 : 0)), strip.height());
+    p.setBrush(mine ? accent : track);
+    p.drawRoundedRect(c, 2, 2);
   }
 }
 

@@ -1,9 +1,16 @@
 #pragma once
 // A pipeline drawn as a row of stage boxes, from the data to the loss, with this PC's stage
 // filled in the accent colour; under it, the model's blocks with this stage's shard marked.
-// Palette-aware; its accessible description says the same in words. Keyboard users reach
-// it with Tab, so a screen reader reads it.
+// With the run from the coordinator, the whole swarm instead: one row per pipeline, each
+// stage's box spanning its blocks on an axis common to all rows (so where pipelines cut
+// differently, and who shares which blocks with whom, can be seen) and labelled with that
+// volunteer's throughput; this PC's box filled. Palette-aware; its accessible description
+// says the same in words. Keyboard users reach it with Tab, so a screen reader reads it.
 #include <QWidget>
+
+#include <vector>
+
+class QPainter;
 
 namespace rookery::ui {
 
@@ -20,6 +27,15 @@ class PipelineDiagram : public QWidget {
     qint64 last_block = 0;  // exclusive
     qint64 block_count = 0;
     bool active = false;    // the node contributes now: this PC's box is filled, not outlined
+    // The swarm, from the coordinator's run status: each pipeline's stages in order. Empty:
+    // only this PC's pipeline is drawn.
+    struct Seat {
+      qint64 first_block = 0, last_block = 0;
+      double samples_per_s = 0;
+      bool mine = false;
+      bool operator==(const Seat&) const = default;
+    };
+    std::vector<std::vector<Seat>> swarm;
     bool operator==(const Shape&) const = default;
   };
   void setShape(const Shape& shape);
@@ -33,6 +49,8 @@ class PipelineDiagram : public QWidget {
 
  private:
   void describe();
+  void paintSwarm(QPainter& p, QRectF area);
+  int rows() const;
 
   Shape shape_;
 };
