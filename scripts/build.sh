@@ -3,6 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${ROOKERY_BUILD_DIR:-build}
+# ccache: paths relative to the checkout and no build folder in the hash, so that a fresh
+# clone elsewhere (CI's) compiles from the cache a developer's build filled.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
 fi

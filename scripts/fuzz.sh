@@ -11,6 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 build=build-fuzz
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"  # as scripts/build.sh
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROOKERY_FUZZ=ON \
   -DROOKERY_BUILD_GUI=OFF -DROOKERY_BUILD_BENCH=OFF -DROOKERY_CUDA=OFF >/dev/null
 # stage_plan and checkpoint need LibTorch, which clang 14 cannot compile against in C++20
