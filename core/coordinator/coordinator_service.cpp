@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <iterator>
+#include <random>
 #include <optional>
 
 #include <spdlog/spdlog.h>
@@ -15,6 +17,7 @@
 #include "job/job_spec.hpp"
 #include "coordinator/verdicts.hpp"
 #include "net/identity.hpp"
+#include "net/link_probe.hpp"
 #include "net/paths.hpp"
 #include "net/rpc.hpp"
 #include "rookery/envelope.pb.h"
@@ -29,18 +32,11 @@ namespace {
 constexpr std::int64_t kMaxProbeBytes = 16 << 20;
 constexpr std::size_t kDefaultLossPoints = 300;
 constexpr std::size_t kMaxReceiptsPerHeartbeat = 256;  // a node consumes from a few neighbours
+constexpr std::size_t kProbeTargets = 3;                // peers a joining volunteer measures its links to
 
 std::int64_t unix_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-void answer_ping(const pb::Ping& ping, const net::CurveKeyPair& identity, net::Reply& reply) {
-  auto* pong = reply.header.mutable_pong();
-  pong->set_ping_sent_unix_us(ping.sent_unix_us());
-  pong->set_version(ROOKERY_VERSION);
-  pong->set_role("coordinator");
-  pong->set_peer_key(identity.public_key);
 }
 
 bool is_tcp_endpoint(const std::string& e) { return e.rfind("tcp://", 0) == 0 && e.size() > 6 && e.size() < 256; }
@@ -57,6 +53,8 @@ struct Live {
   std::set<std::string> accuses;   // ring partners this node's aggregator excludes now
   std::set<std::string> caught;    // senders whose activations this node's spot-checks caught wrong
   Clock::time_point paused_since{};  // while !contributing
+  cluster::NodeProfile measured_at_join;  // its link to the coordinator, as the join measured it
+  std::uint32_t peers_measured = 0;       // peers whose links it reported measuring
 };
 
 // Pauses longer than this take a volunteer out of the plan (its pipeline would wait for it).
@@ -103,7 +101,7 @@ class Swarm {
     net::Reply reply;
     const auto& h = msg.header;
     if (h.has_ping()) {
-      answer_ping(h.ping(), identity, reply);
+      net::answer_ping(h.ping(), "coordinator", identity, reply);
     } else if (h.has_join()) {
       join(req.peer_key, h.join(), *reply.header.mutable_join_reply());
     } else if (h.has_heartbeat()) {
@@ -113,17 +111,7 @@ class Swarm {
     } else if (h.has_leave()) {
       leave(req.peer_key, h.leave(), *reply.header.mutable_leave_reply());
     } else if (h.has_bandwidth_probe()) {
-      const auto& p = h.bandwidth_probe();
-      const auto* payload = msg.tensor("payload");
-      const auto uploaded = payload ? static_cast<std::int64_t>(payload->bytes().size()) : 0;
-      if (p.download_bytes() < 0 || p.download_bytes() > kMaxProbeBytes || uploaded != p.upload_bytes()) {
-        reply.header.mutable_error()->set_message("bandwidth probe: at most 16 MiB each way, and the payload must match");
-      } else {
-        reply.header.mutable_bandwidth_probe()->set_download_bytes(p.download_bytes());
-        reply.tensors.push_back(wire::OutgoingTensor::raw(
-            "payload", wire::DType::U8, {p.download_bytes()},
-            wire::Payload::own(std::vector<std::byte>(static_cast<std::size_t>(p.download_bytes())))));
-      }
+      net::answer_bandwidth_probe(msg, kMaxProbeBytes, reply);
     } else {
       reply.header.mutable_error()->set_message("request not supported by this coordinator");
     }
@@ -244,11 +232,26 @@ class Swarm {
     // coordinator restarted, or a short network cut) changes nothing; anyone else does.
     const bool rejoined = same_seat && r.plan_version() == current_.version && current_.find(key).first >= 0;
     l.member = m;
+    l.measured_at_join = m.profile;
+    l.peers_measured = 0;
     l.last_seen = Clock::now();
     l.plan_version = r.plan_version();
     if (!rejoined) {
       dirty_ = true;
       changed_at_ = Clock::now();
+    }
+    // A few members to measure its links to: training traffic goes peer to peer, and the
+    // coordinator's own link says little of that.
+    std::vector<const Live*> others;
+    for (const auto& [k, o] : live_) {
+      if (k != key && !o.member.shard_endpoint.empty()) others.push_back(&o);
+    }
+    std::vector<const Live*> picked;
+    std::sample(others.begin(), others.end(), std::back_inserter(picked), kProbeTargets, random_);
+    for (const auto* o : picked) {
+      auto* t = out.add_probe_targets();
+      t->set_key(o->member.key);
+      t->set_endpoint(o->member.shard_endpoint);
     }
     out.set_accepted(true);
     out.set_job_spec_json(job_json_);
@@ -291,6 +294,50 @@ class Swarm {
       }
     } catch (const std::exception& e) {
       spdlog::error("cannot record {}'s receipts: {}", net::short_key(consumer), e.what());
+    }
+  }
+
+  // The links a volunteer measured to the peers its join named: its profile's bandwidth and
+  // round trip become the worse of its link to the coordinator and the peers' median (what a
+  // node reports of its peers cannot make it look better than the coordinator measured it).
+  void record_peer_links_locked(const std::string& key, Live& l, const pb::Heartbeat& h) {
+    std::vector<double> up, down, rtt;
+    for (const auto& link : h.peer_links()) {
+      if (up.size() >= 2 * kProbeTargets) break;
+      const bool plausible = link.key() != key && members_.count(link.key()) && link.upload_bytes_per_s() > 0 &&
+                             link.upload_bytes_per_s() < 1e12 && link.download_bytes_per_s() > 0 &&
+                             link.download_bytes_per_s() < 1e12 && link.rtt_s() >= 0 && link.rtt_s() < 60;
+      if (!plausible) continue;
+      up.push_back(link.upload_bytes_per_s());
+      down.push_back(link.download_bytes_per_s());
+      rtt.push_back(link.rtt_s());
+    }
+    if (up.empty()) return;
+    const auto median = [](std::vector<double> v) {
+      std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+      return v[v.size() / 2];
+    };
+    auto& p = l.member.profile;
+    const auto& joined = l.measured_at_join;
+    const double new_up = std::min(joined.upload_bytes_per_s, median(up));
+    const double new_down = std::min(joined.download_bytes_per_s, median(down));
+    const double new_rtt = std::max(joined.rtt_s, median(rtt));
+    spdlog::info("volunteer {} measured its links to {} peer(s): median {:.0f}/{:.0f} MB/s up/down, rtt {:.2f} ms "
+                 "(to the coordinator {:.0f}/{:.0f} MB/s, {:.2f} ms)",
+                 net::short_key(key), up.size(), median(up) / 1e6, median(down) / 1e6, median(rtt) * 1e3,
+                 joined.upload_bytes_per_s / 1e6, joined.download_bytes_per_s / 1e6, joined.rtt_s * 1e3);
+    l.peers_measured = static_cast<std::uint32_t>(up.size());
+    const auto moved = [](double a, double b) { return std::abs(a - b) > 0.25 * std::max(a, b); };
+    const bool changed = moved(new_up, p.upload_bytes_per_s) || moved(new_down, p.download_bytes_per_s) ||
+                         moved(new_rtt, p.rtt_s);
+    p.upload_bytes_per_s = new_up;
+    p.download_bytes_per_s = new_down;
+    p.rtt_s = new_rtt;
+    if (!changed) return;
+    try {
+      state_.save_member(l.member, unix_ms());
+    } catch (const std::exception& e) {
+      spdlog::error("cannot record {}'s profile: {}", net::short_key(key), e.what());
     }
   }
 
@@ -351,6 +398,7 @@ class Swarm {
       spdlog::error("cannot record {}'s progress: {}", net::short_key(key), e.what());
     }
     record_receipts_locked(key, h);
+    if (h.peer_links_size() > 0) record_peer_links_locked(key, l, h);
     out.set_known(true);
     out.set_members_digest(members_digest_);
     if (h.members_digest() != members_digest_) {
@@ -505,6 +553,7 @@ class Swarm {
       pr->set_upload_bytes_per_s(l.member.profile.upload_bytes_per_s);
       pr->set_download_bytes_per_s(l.member.profile.download_bytes_per_s);
       pr->set_rtt_s(l.member.profile.rtt_s);
+      pr->set_peers_measured(l.peers_measured);
     }
     out.set_samples_per_s(rate);
     for (const auto& [k, b] : banned_) {
@@ -614,6 +663,7 @@ class Swarm {
   std::map<std::string, Ban> banned_;
   std::set<std::string> members_;      // who peers admit (see members_changed_locked)
   std::uint64_t members_digest_ = 0;
+  std::mt19937_64 random_{std::random_device{}()};  // probe targets
   Assignment current_, previous_;
   bool dirty_ = false;
   Clock::time_point changed_at_ = Clock::now();
@@ -680,7 +730,7 @@ int CoordinatorService::run() {
           if (swarm) return swarm->handle(req, msg, identity);
           net::Reply reply;
           if (msg.header.has_ping()) {
-            answer_ping(msg.header.ping(), identity, reply);
+            net::answer_ping(msg.header.ping(), "coordinator", identity, reply);
           } else if (msg.header.has_join()) {
             reply.header.mutable_join_reply()->set_accepted(false);
             reply.header.mutable_join_reply()->set_reason(verdict::kNoJob);

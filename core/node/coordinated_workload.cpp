@@ -18,6 +18,7 @@
 
 #include "device/system_info.hpp"
 #include "model/cost.hpp"
+#include "net/link_probe.hpp"
 #include "net/rpc.hpp"
 #include "net/secure_context.hpp"
 #include "node/shard_state.hpp"
@@ -37,6 +38,9 @@ namespace pb = wire::pb;
 constexpr const char* kShardDomain = "rookery.shard";
 constexpr std::int64_t kSampleIdsPerPlan = 1'000'000'000;   // each plan's pipelines read fresh sample ids
 constexpr std::int64_t kProbeBytes = 4 << 20;               // each way, against the coordinator
+constexpr std::int64_t kPeerProbeBytes = 512 << 10;         // each way, against a peer: short
+constexpr std::int64_t kMaxPeerProbeBytes = 1 << 20;        // what our shard server answers
+constexpr auto kPeerProbeTimeout = std::chrono::seconds(2);
 constexpr auto kSnapshotEvery = std::chrono::seconds(2);    // how stale the served parameters may be
 constexpr auto kRequestTimeout = std::chrono::seconds(3);
 constexpr auto kReadyWait = std::chrono::seconds(10);
@@ -215,6 +219,10 @@ class CoordinatedWorkload final : public Workload {
         if (reply && reply->accepted()) {
           joined = true;
           heartbeat_every = std::chrono::milliseconds(std::clamp<std::uint32_t>(reply->heartbeat_interval_ms(), 50, 60000));
+          // The peers to measure our links to, once their member lists hold us.
+          probe_targets_.assign(reply->probe_targets().begin(), reply->probe_targets().end());
+          probe_after_ = Clock::now() + 3 * heartbeat_every;
+          peer_links_.clear();
           set_status("joined job " + options_.job_id);
         } else {
           if (reply) error = "the coordinator refused: " + reply->reason();
@@ -245,6 +253,8 @@ class CoordinatedWorkload final : public Workload {
       }
       set_status(r->status());
       apply_members(*r);
+      peer_links_sent_ = true;
+      probe_next_peer();
       if (r->plan_version() == plan_version_.load() && r->pipeline_ready()) pipeline_ready_ = true;
       if (Clock::now() - last_run_status_ > kRunStatusEvery) {
         last_run_status_ = Clock::now();
@@ -299,41 +309,40 @@ class CoordinatedWorkload final : public Workload {
     if (stage_) stage_->runtime().restrict_peers(members);
   }
 
+  // One probe target a heartbeat (a measurement takes a few round trips and two transfers of
+  // kPeerProbeBytes: heartbeats must not wait for all of them). The links go to the
+  // coordinator in the heartbeat after the last one.
+  void probe_next_peer() {
+    if (probe_targets_.empty() || Clock::now() < probe_after_) return;
+    const auto target = probe_targets_.back();
+    probe_targets_.pop_back();
+    if (!net::is_z85_key(target.key()) || target.endpoint().rfind("tcp://", 0) != 0) return;
+    net::RpcClient client(ctx_, target.endpoint(), &identity_, target.key());
+    net::LinkProbeError why;
+    const auto link = net::measure_link(client, kPeerProbeBytes, kPeerProbeTimeout, kPeerProbeTimeout, why);
+    if (!link) {
+      spdlog::info("could not measure the link to peer {}: {}", net::short_key(target.key()), why.message);
+    } else {
+      pb::PeerLink out;
+      out.set_key(target.key());
+      out.set_rtt_s(link->rtt_s);
+      out.set_upload_bytes_per_s(link->upload_bytes_per_s);
+      out.set_download_bytes_per_s(link->download_bytes_per_s);
+      peer_links_.push_back(std::move(out));
+      spdlog::info("link to peer {}: {:.0f}/{:.0f} MB/s up/down, rtt {:.2f} ms", net::short_key(target.key()),
+                   link->upload_bytes_per_s / 1e6, link->download_bytes_per_s / 1e6, link->rtt_s * 1e3);
+    }
+    if (probe_targets_.empty()) peer_links_sent_ = false;  // the next heartbeat reports them
+  }
+
   std::optional<pb::JoinReply> join(net::RpcClient& client, std::string& error) {
     // Measured profile: round trip, then a bounded transfer each way.
-    double rtt = 1e9;
-    for (int i = 0; i < 3; ++i) {
-      pb::Envelope ping;
-      ping.mutable_ping()->set_sent_unix_us(0);
-      const auto t0 = Clock::now();
-      const auto r = client.request(ping, kRequestTimeout);
-      if (!r.ok()) {
-        error = "coordinator unreachable: " + r.error;
-        return std::nullopt;
-      }
-      rtt = std::min(rtt, std::chrono::duration<double>(Clock::now() - t0).count());
+    net::LinkProbeError why;
+    const auto link = net::measure_link(client, kProbeBytes, kRequestTimeout, std::chrono::seconds(20), why);
+    if (!link) {
+      error = why.unreachable ? "coordinator unreachable: " + why.message : why.message;
+      return std::nullopt;
     }
-    auto probe = [&](std::int64_t up, std::int64_t down) -> double {
-      pb::Envelope e;
-      e.mutable_bandwidth_probe()->set_upload_bytes(up);
-      e.mutable_bandwidth_probe()->set_download_bytes(down);
-      std::vector<wire::OutgoingTensor> t;
-      if (up > 0) {
-        t.push_back(wire::OutgoingTensor::raw("payload", wire::DType::U8, {up},
-                                              wire::Payload::own(std::vector<std::byte>(static_cast<std::size_t>(up)))));
-      }
-      const auto t0 = Clock::now();
-      const auto r = client.request(e, std::move(t), std::chrono::seconds(20));
-      if (!r.ok() || !r.message->header.has_bandwidth_probe()) {
-        error = "bandwidth probe failed: " + (r.ok() ? std::string("unexpected reply") : r.error);
-        return 0;
-      }
-      const double s = std::max(1e-6, std::chrono::duration<double>(Clock::now() - t0).count() - rtt);
-      return static_cast<double>(std::max(up, down)) / s;
-    };
-    const double up = probe(kProbeBytes, 0);
-    const double down = up > 0 ? probe(0, kProbeBytes) : 0;
-    if (up <= 0 || down <= 0) return std::nullopt;
     std::int64_t memory = static_cast<std::int64_t>(device::ram_available_bytes());
     if (options_.memory_limit_bytes > 0) memory = std::min(memory, options_.memory_limit_bytes);
     pb::Envelope e;
@@ -347,9 +356,9 @@ class CoordinatedWorkload final : public Workload {
     auto* p = j->mutable_profile();
     p->set_flops_per_s(options_.flops_per_s);
     p->set_free_memory_bytes(memory);
-    p->set_upload_bytes_per_s(up);
-    p->set_download_bytes_per_s(down);
-    p->set_rtt_s(rtt);
+    p->set_upload_bytes_per_s(link->upload_bytes_per_s);
+    p->set_download_bytes_per_s(link->download_bytes_per_s);
+    p->set_rtt_s(link->rtt_s);
     p->set_device(options_.stage.device);
     p->set_version(ROOKERY_VERSION);
     const auto r = client.request(e, kRequestTimeout);
@@ -376,8 +385,8 @@ class CoordinatedWorkload final : public Workload {
       }
       std::filesystem::rename(tmp, path);
       spdlog::info("joined job {} at {} (rtt {:.2f} ms, {:.0f}/{:.0f} MB/s up/down measured); stage {}, ring {}, shards {}",
-                   options_.job_id, options_.coordinator_endpoint, rtt * 1e3, up / 1e6, down / 1e6, stage_endpoint_,
-                   reduce_endpoint_, shard_server_->endpoint());
+                   options_.job_id, options_.coordinator_endpoint, link->rtt_s * 1e3, link->upload_bytes_per_s / 1e6,
+                   link->download_bytes_per_s / 1e6, stage_endpoint_, reduce_endpoint_, shard_server_->endpoint());
     }
     return reply;
   }
@@ -387,6 +396,9 @@ class CoordinatedWorkload final : public Workload {
     auto* h = e.mutable_heartbeat();
     h->set_plan_version(plan_version_.load());
     h->set_members_digest(members_digest_);
+    if (!peer_links_.empty() && !peer_links_sent_) {
+      for (const auto& link : peer_links_) *h->add_peer_links() = link;
+    }
     // Outside our lock: the callback takes the node's (which holds its own while describing us).
     h->set_flops_per_s(options_.current_flops_per_s ? options_.current_flops_per_s() : options_.flops_per_s);
     {
@@ -435,6 +447,14 @@ class CoordinatedWorkload final : public Workload {
   // ---- the shard server (its own thread) ----
   std::optional<net::Reply> serve_shard(const net::RequestContext& req, wire::Message& m) {
     net::Reply reply;
+    if (m.header.has_ping()) {  // members measuring their links to this node
+      net::answer_ping(m.header.ping(), "node", identity_, reply);
+      return reply;
+    }
+    if (m.header.has_bandwidth_probe()) {
+      net::answer_bandwidth_probe(m, kMaxPeerProbeBytes, reply);
+      return reply;
+    }
     if (!m.header.has_shard_request()) {
       reply.header.mutable_error()->set_message("this is a shard server: it answers shard requests only");
       return reply;
@@ -676,9 +696,13 @@ class CoordinatedWorkload final : public Workload {
   std::filesystem::path jobs_dir_;
   std::string stage_endpoint_, reduce_endpoint_;
   std::unique_ptr<net::RpcServer> shard_server_;
-  // client thread: the member list in force (see apply_members)
+  // client thread: the member list in force (see apply_members), and the peer links
   std::uint64_t members_digest_ = 0;
   bool shard_open_ = false;
+  std::vector<pb::ProbeTarget> probe_targets_;  // still to measure
+  Clock::time_point probe_after_{};
+  std::vector<pb::PeerLink> peer_links_;        // measured
+  bool peer_links_sent_ = true;                 // reported in a heartbeat that went through
 
   // worker thread
   std::unique_ptr<StageWorkload> stage_;

@@ -6,13 +6,15 @@
 //    the node's shard server hands it parameters;
 //  - a stranger, who never joined: the same request is refused;
 // then the member leaves the job, and within a heartbeat of the node its requests are refused
-// too, on the connection it already had and on a new one.
+// too, on the connection it already had and on a new one. Last, a second real node joins and
+// measures its link to the first (the peer the coordinator names it), as its profile records.
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -138,6 +140,38 @@ class TestMembershipCutoff : public QObject {
     QVERIFY2(!fetches(member_), "a removed member was still served on a new connection");
     qInfo("a member that left was refused %d ms (two heartbeats) after it left, on its open connection and a new one",
           2 * kHeartbeatMs);
+  }
+
+  // Profiling against peers (issue 5): a second volunteer joins; the coordinator names the
+  // first as a peer to measure its links to, and once the first admits it (a heartbeat later)
+  // it measures them with real transfers and reports them; its profile counts the peer.
+  void aNewcomerMeasuresItsLinkToAMember() {
+    QProcess second;
+    QByteArray output;
+    second.setProcessChannelMode(QProcess::MergedChannels);
+    connect(&second, &QProcess::readyRead, this, [&] { output += second.readAll(); });
+    second.start(node_bin(), {"--data-dir", dir_.filePath("second"), "--runtime-dir", dir_.filePath("second/run"),
+                              "--join", "members", "--coordinator", QString::fromStdString(coordinator_.endpoint),
+                              "--coordinator-key", QString::fromStdString(coordinator_.key), "--contribute",
+                              "--threads", "1", "--benchmark-seconds", "0.05"});
+    QVERIFY(second.waitForStarted(5000));
+    QVERIFY2(QTest::qWaitFor([&] { return output.contains("link to peer "); }, 30000), output.constData());
+    net::CurveKeyPair dashboard = net::CurveKeyPair::generate();
+    std::uint32_t measured = 0;
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                   const auto s = run_status(ctx_, dashboard, coordinator_.endpoint, coordinator_.key);
+                   for (int i = 0; s && i < s->nodes_size(); ++i) {
+                     if (s->nodes(i).key() != node_key_) measured = std::max(measured, s->nodes(i).profile().peers_measured());
+                   }
+                   return measured >= 1;
+                 },
+                 15000),
+             output.constData());
+    qInfo("the newcomer measured its link to %u peer(s): %s", measured,
+          output.mid(output.indexOf("link to peer "), 80).constData());
+    second.terminate();
+    if (!second.waitForFinished(20000)) second.kill();
   }
 
   void cleanupTestCase() {

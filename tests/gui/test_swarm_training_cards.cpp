@@ -159,7 +159,7 @@ class TestSwarmTrainingCards : public QObject {
     QFETCH(int, width);
     PipelineDiagram diagram;
     diagram.resize(width, diagram.sizeHint().height());
-    diagram.setShape({stages, stages - 1, 0, 1, stages * 2, true});
+    diagram.setShape({stages, stages - 1, 0, 1, stages * 2, true, {}});
     const QImage image = diagram.grab().toImage();
     QVERIFY(!image.isNull());
     // Something is drawn in the accent colour: this PC's box.
