@@ -56,22 +56,8 @@ class TestCoordinatorInvites : public QObject {
   // A new volunteer (a key of its own) asks to join with `token`: the coordinator's answer.
   std::optional<pb::JoinReply> join(const std::string& token) {
     const auto me = net::CurveKeyPair::generate();
-    pb::Envelope e;
-    auto* j = e.mutable_join();
-    j->set_job_id(job_.id);
-    j->set_invite_token(token);
-    const auto at = [&](int offset) { return "tcp://127.0.0.1:" + std::to_string(next_port_ + offset); };
-    j->set_stage_endpoint(at(0));
-    j->set_reduce_endpoint(at(1));
-    j->set_shard_endpoint(at(2));
+    auto e = join_request(job_.id, next_port_, 50e9, 1ll << 32, 1e9, 1e-4, token);
     next_port_ += 3;
-    auto* p = j->mutable_profile();
-    p->set_flops_per_s(50e9);
-    p->set_free_memory_bytes(1ll << 32);
-    p->set_upload_bytes_per_s(1e9);
-    p->set_download_bytes_per_s(1e9);
-    p->set_rtt_s(1e-4);
-    p->set_device("cpu");
     const auto r = coordinator_request(ctx_, me, endpoint_, key_, std::move(e));
     if (!r || !r->has_join_reply()) return std::nullopt;
     return r->join_reply();
@@ -221,21 +207,9 @@ class TestCommandLineInvite : public QObject {
     QVERIFY(address);
     net::SecureContext ctx{1};
     const auto ask = [&](const std::string& token) {
-      pb::Envelope e;
-      auto* j = e.mutable_join();
-      j->set_job_id(job.id);
-      j->set_invite_token(token);
-      j->set_stage_endpoint("tcp://127.0.0.1:1");
-      j->set_reduce_endpoint("tcp://127.0.0.1:2");
-      j->set_shard_endpoint("tcp://127.0.0.1:3");
-      auto* p = j->mutable_profile();
-      p->set_flops_per_s(50e9);
-      p->set_free_memory_bytes(1ll << 32);
-      p->set_upload_bytes_per_s(1e9);
-      p->set_download_bytes_per_s(1e9);
-      p->set_rtt_s(1e-4);
       const auto r = coordinator_request(ctx, net::CurveKeyPair::generate(), address->endpoint.toStdString(),
-                                         address->key.toStdString(), std::move(e));
+                                         address->key.toStdString(),
+                                         join_request(job.id, 1, 50e9, 1ll << 32, 1e9, 1e-4, token));
       return r && r->has_join_reply() ? std::optional<pb::JoinReply>(r->join_reply()) : std::nullopt;
     };
     const auto ok = ask("owner-token");

@@ -100,19 +100,8 @@ class TestMembershipCutoff : public QObject {
 
   void aStrangerIsRefusedAMemberServed() {
     // The member joins: too little memory for any seat, but a member of the job.
-    pb::Envelope e;
-    auto* j = e.mutable_join();
-    j->set_job_id(job_.id);
-    j->set_stage_endpoint("tcp://127.0.0.1:9");
-    j->set_reduce_endpoint("tcp://127.0.0.1:9");
-    j->set_shard_endpoint("tcp://127.0.0.1:9");
-    auto* p = j->mutable_profile();
-    p->set_flops_per_s(1e9);
-    p->set_free_memory_bytes(1 << 20);
-    p->set_upload_bytes_per_s(1e6);
-    p->set_download_bytes_per_s(1e6);
-    p->set_rtt_s(1e-3);
-    const auto r = coordinator_request(ctx_, member_, coordinator_.endpoint, coordinator_.key, std::move(e));
+    const auto r = coordinator_request(ctx_, member_, coordinator_.endpoint, coordinator_.key,
+                                       join_request(job_.id, 9, 1e9, 1 << 20, 1e6, 1e-3));
     QVERIFY(r && r->has_join_reply());
     QVERIFY2(r->join_reply().accepted(), r->join_reply().reason().c_str());
     // Within a heartbeat or two of the node, it hands the member its parameters.

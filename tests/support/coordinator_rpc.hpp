@@ -37,4 +37,27 @@ inline std::optional<wire::pb::RunStatus> run_status(net::SecureContext& ctx, co
   return reply->run_status();
 }
 
+// A join as a volunteer sends it: its stage, ring and shard endpoints on consecutive loopback
+// ports from `port`, and a profile with the given FLOP/s, free memory, bandwidth (each way)
+// and round trip (a test's numbers: played volunteers measure nothing).
+inline wire::pb::Envelope join_request(const std::string& job_id, int port, double flops_per_s, std::int64_t memory,
+                                       double bytes_per_s, double rtt_s, const std::string& token = {}) {
+  wire::pb::Envelope e;
+  auto* j = e.mutable_join();
+  j->set_job_id(job_id);
+  j->set_invite_token(token);
+  const auto at = [&](int offset) { return "tcp://127.0.0.1:" + std::to_string(port + offset); };
+  j->set_stage_endpoint(at(0));
+  j->set_reduce_endpoint(at(1));
+  j->set_shard_endpoint(at(2));
+  auto* p = j->mutable_profile();
+  p->set_flops_per_s(flops_per_s);
+  p->set_free_memory_bytes(memory);
+  p->set_upload_bytes_per_s(bytes_per_s);
+  p->set_download_bytes_per_s(bytes_per_s);
+  p->set_rtt_s(rtt_s);
+  p->set_device("cpu");
+  return e;
+}
+
 }  // namespace rookery::testing

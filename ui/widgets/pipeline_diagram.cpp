@@ -19,6 +19,42 @@ constexpr int kArrow = 14;  // room between two boxes
 constexpr int kSwarmRow = 28;  // the swarm: one row of boxes per pipeline
 constexpr int kSwarmGap = 6;
 
+// A stage's box: this PC's filled with the accent (faintly while it does not contribute).
+void drawBox(QPainter& p, const QRectF& box, double radius, bool mine, bool active, const QPalette& pal) {
+  QPainterPath path;
+  path.addRoundedRect(box.adjusted(0.75, 0.75, -0.75, -0.75), radius, radius);
+  if (mine) {
+    QColor fill = theme::accent(pal);
+    if (!active) fill.setAlphaF(0.22f);
+    p.fillPath(path, fill);
+    p.setPen(QPen(theme::accent(pal), 1.5));
+  } else {
+    p.fillPath(path, theme::meterTrack(pal));
+    p.setPen(QPen(theme::cardBorder(pal), 1));
+  }
+  p.drawPath(path);
+}
+
+// The model's blocks in `strip`, blocks [first, last) filled.
+void drawBlocks(QPainter& p, const QRectF& strip, qint64 count, qint64 first, qint64 last, const QPalette& pal) {
+  const double cell = strip.width() / static_cast<double>(count);
+  p.setPen(Qt::NoPen);
+  for (qint64 b = 0; b < count; ++b) {
+    const QRectF c(strip.left() + static_cast<double>(b) * cell + (cell > 6 ? 1 : 0), strip.top(),
+                   std::max(1.0, cell - (cell > 6 ? 2 : 0)), strip.height());
+    p.setBrush(b >= first && b < last ? theme::accent(pal) : theme::meterTrack(pal));
+    p.drawRoundedRect(c, 2, 2);
+  }
+}
+
+// The first of `candidates` (longest first) that fits in `width`; empty when none does.
+QString longestFitting(const QStringList& candidates, const QFontMetricsF& metrics, double width) {
+  for (const auto& c : candidates) {
+    if (metrics.horizontalAdvance(c) <= width) return c;
+  }
+  return {};
+}
+
 void drawArrow(QPainter& p, QPointF from, QPointF to, const QColor& colour) {
   p.setPen(QPen(colour, 1.4, Qt::SolidLine, Qt::RoundCap));
   p.drawLine(from, to);
@@ -95,8 +131,6 @@ void PipelineDiagram::paintEvent(QPaintEvent*) {
   const QPalette& pal = palette();
   const QColor accent = theme::accent(pal);
   const QColor muted = theme::secondaryText(pal);
-  const QColor track = theme::meterTrack(pal);
-  const QColor border = theme::cardBorder(pal);
   const Shape& s = shape_;
   QRectF area = QRectF(rect()).adjusted(2, 2, -2, -2);
 
@@ -142,31 +176,14 @@ void PipelineDiagram::paintEvent(QPaintEvent*) {
   for (int i = 0; i < n; ++i) {
     const QRectF box(row.left() + i * (box_width + kArrow), row.top(), box_width, kBoxHeight);
     const bool mine = i == s.stage;
-    QPainterPath path;
-    path.addRoundedRect(box.adjusted(0.75, 0.75, -0.75, -0.75), 7, 7);
-    if (mine) {
-      QColor fill = accent;
-      if (!s.active) fill.setAlphaF(0.22f);
-      p.fillPath(path, fill);
-      p.setPen(QPen(accent, 1.5));
-    } else {
-      p.fillPath(path, track);
-      p.setPen(QPen(border, 1));
-    }
-    p.drawPath(path);
+    drawBox(p, box, 7, mine, s.active, pal);
     if (i + 1 < n) drawArrow(p, {box.right() + 3, mid_y}, {box.right() + kArrow - 3, mid_y}, muted);
 
     // The longest label that fits: "Stage 2 · this PC", "Stage 2", "2".
     QStringList candidates;
     if (mine) candidates << tr("Stage %1 · this PC").arg(i + 1);
     candidates << tr("Stage %1").arg(i + 1) << QString::number(i + 1);
-    QString text;
-    for (const auto& c : candidates) {
-      if (label_metrics.horizontalAdvance(c) <= box.width() - 8) {
-        text = c;
-        break;
-      }
-    }
+    const QString text = longestFitting(candidates, label_metrics, box.width() - 8);
     if (text.isEmpty()) continue;
     p.setFont(label_font);
     // On the filled box: white on the deep light-palette accent, near-black on the brighter
@@ -178,16 +195,8 @@ void PipelineDiagram::paintEvent(QPaintEvent*) {
 
   // The model's blocks, this stage's shard filled.
   if (s.block_count > 0) {
-    const QRectF strip(row.left(), row.bottom() + kStripGap, row.width(), kStripHeight);
-    const double cell = strip.width() / static_cast<double>(s.block_count);
-    p.setPen(Qt::NoPen);
-    for (qint64 b = 0; b < s.block_count; ++b) {
-      const bool mine = b >= s.first_block && b < s.last_block;
-      const QRectF c(strip.left() + b * cell + (cell > 6 ? 1 : 0), strip.top(), std::max(1.0, cell - (cell > 6 ? 2 : 0)),
-                     strip.height());
-      p.setBrush(mine ? accent : track);
-      p.drawRoundedRect(c, 2, 2);
-    }
+    drawBlocks(p, QRectF(row.left(), row.bottom() + kStripGap, row.width(), kStripHeight), s.block_count,
+               s.first_block, s.last_block, pal);
   }
 }
 
@@ -198,8 +207,6 @@ void PipelineDiagram::paintSwarm(QPainter& p, QRectF area) {
   const QPalette& pal = palette();
   const QColor accent = theme::accent(pal);
   const QColor muted = theme::secondaryText(pal);
-  const QColor track = theme::meterTrack(pal);
-  const QColor border = theme::cardBorder(pal);
   const QColor on_accent = accent.lightnessF() > 0.5 ? QColor(0x0b, 0x24, 0x1d) : theme::onAccent();
   QFont small = theme::scaled(font(), 0.82);
   QFont label_font = theme::scaled(font(), 0.82, QFont::DemiBold);
@@ -219,43 +226,23 @@ void PipelineDiagram::paintSwarm(QPainter& p, QRectF area) {
       if (last <= first) continue;
       const QRectF box(axis.left() + static_cast<double>(first) * per_block + 1.5, top,
                        static_cast<double>(last - first) * per_block - 3, kSwarmRow);
-      QPainterPath path;
-      path.addRoundedRect(box.adjusted(0.75, 0.75, -0.75, -0.75), 6, 6);
-      if (seat.mine) {
-        QColor fill = accent;
-        if (!s.active) fill.setAlphaF(0.22f);
-        p.fillPath(path, fill);
-        p.setPen(QPen(accent, 1.5));
-      } else {
-        p.fillPath(path, track);
-        p.setPen(QPen(border, 1));
-      }
-      p.drawPath(path);
+      drawBox(p, box, 6, seat.mine, s.active, pal);
       // The longest label that fits: "this PC · 12.3/s", "12.3/s", "12".
       const QString rate = QLocale().toString(seat.samples_per_s, 'f', seat.samples_per_s < 100 ? 1 : 0);
       QStringList candidates;
       if (seat.mine) candidates << tr("this PC · %1/s").arg(rate);
       candidates << tr("%1/s").arg(rate) << QLocale().toString(seat.samples_per_s, 'f', 0);
-      for (const auto& c : candidates) {
-        if (label_metrics.horizontalAdvance(c) > box.width() - 6) continue;
-        p.setFont(label_font);
-        p.setPen(seat.mine ? (s.active ? on_accent : pal.color(QPalette::WindowText)) : muted);
-        p.drawText(box, Qt::AlignCenter, c);
-        break;
-      }
+      const QString text = longestFitting(candidates, label_metrics, box.width() - 6);
+      if (text.isEmpty()) continue;
+      p.setFont(label_font);
+      p.setPen(seat.mine ? (s.active ? on_accent : pal.color(QPalette::WindowText)) : muted);
+      p.drawText(box, Qt::AlignCenter, text);
     }
   }
   // The model's blocks under the rows, this PC's shard filled.
   const double rows_height = static_cast<double>(s.swarm.size()) * (kSwarmRow + kSwarmGap) - kSwarmGap;
-  const QRectF strip(axis.left(), area.top() + rows_height + kStripGap, axis.width(), kStripHeight);
-  p.setPen(Qt::NoPen);
-  for (qint64 b = 0; b < s.block_count; ++b) {
-    const bool mine = b >= s.first_block && b < s.last_block;
-    const QRectF c(strip.left() + static_cast<double>(b) * per_block + (per_block > 6 ? 1 : 0), strip.top(),
-                   std::max(1.0, per_block - (per_block > 6 ? 2 : 0)), strip.height());
-    p.setBrush(mine ? accent : track);
-    p.drawRoundedRect(c, 2, 2);
-  }
+  drawBlocks(p, QRectF(axis.left(), area.top() + rows_height + kStripGap, axis.width(), kStripHeight), s.block_count,
+             s.first_block, s.last_block, pal);
 }
 
 }  // namespace rookery::ui
