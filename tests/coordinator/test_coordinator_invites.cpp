@@ -26,6 +26,7 @@
 #include "job/job_spec.hpp"
 #include "net/identity.hpp"
 #include "support/coordinator_rpc.hpp"
+#include "support/demo_job.hpp"
 #include "support/processes.hpp"
 
 using namespace rookery;
@@ -89,13 +90,10 @@ class TestCoordinatorInvites : public QObject {
  private Q_SLOTS:
   void initTestCase() {
     QVERIFY(dir_.isValid());
-    job_ = job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
-    job_.id = "invites";
     const QString job_path = dir_.filePath("job.json");
-    QFile f(job_path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(QByteArray::fromStdString(job::to_json(job_)));
-    f.close();
+    const auto job = write_demo_job(job_path, "invites");
+    QVERIFY(job);
+    job_ = *job;
     next_port_ = free_tcp_port();
     coordinator::CoordinatorConfig config;
     config.bind = "tcp://127.0.0.1:0";
@@ -189,12 +187,10 @@ class TestCommandLineInvite : public QObject {
  private Q_SLOTS:
   void aCommandLineTokenAdmitsAndNothingElseDoes() {
     QTemporaryDir dir;
-    auto job = job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
     const QString job_path = dir.filePath("job.json");
-    QFile f(job_path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(QByteArray::fromStdString(job::to_json(job)));
-    f.close();
+    const auto written = write_demo_job(job_path, "command-line-invite");
+    QVERIFY(written);
+    const auto& job = *written;
     coordinator::CoordinatorConfig config;
     config.bind = "tcp://127.0.0.1:0";
     config.data_dir = dir.filePath("coordinator").toStdString();

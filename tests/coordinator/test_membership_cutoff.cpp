@@ -23,6 +23,7 @@
 #include "net/identity.hpp"
 #include "net/rpc.hpp"
 #include "support/coordinator_rpc.hpp"
+#include "support/demo_job.hpp"
 #include "support/processes.hpp"
 
 using namespace rookery;
@@ -67,13 +68,10 @@ class TestMembershipCutoff : public QObject {
  private Q_SLOTS:
   void initTestCase() {
     QVERIFY(dir_.isValid());
-    job_ = job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
-    job_.id = "members";
     const QString job_path = dir_.filePath("job.json");
-    QFile f(job_path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(QByteArray::fromStdString(job::to_json(job_)));
-    f.close();
+    const auto job = write_demo_job(job_path, "members");
+    QVERIFY(job);
+    job_ = *job;
     QVERIFY(coordinator_.start({"--job", job_path, "--heartbeat-ms", QString::number(kHeartbeatMs),
                                 "--dead-after-ms", "5000"}));
     QProcess id;

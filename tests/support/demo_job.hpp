@@ -1,0 +1,25 @@
+#pragma once
+// The demo job (resources/demo/demo-job.json) under an id of the test's, written where a
+// coordinator can read it. Needs rookery::job and Qt Core.
+#include <QFile>
+#include <QString>
+
+#include <optional>
+#include <string>
+
+#include "job/job_spec.hpp"
+
+namespace rookery::testing {
+
+// Writes the demo job with `id` to `path`; returns the job, or nullopt when it cannot write.
+inline std::optional<job::JobSpec> write_demo_job(const QString& path, const std::string& id) {
+  auto job = job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
+  job.id = id;
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) return std::nullopt;
+  const auto json = QByteArray::fromStdString(job::to_json(job));
+  if (f.write(json) != json.size()) return std::nullopt;
+  return job;
+}
+
+}  // namespace rookery::testing
