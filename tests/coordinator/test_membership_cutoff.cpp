@@ -120,13 +120,13 @@ class TestMembershipCutoff : public QObject {
     e.mutable_leave()->set_job_id(job_.id);
     const auto r = coordinator_request(ctx_, member_, coordinator_.endpoint, coordinator_.key, std::move(e));
     QVERIFY(r && r->has_leave_reply() && r->leave_reply().left());
-    // The node's next heartbeat carries the new member list: two heartbeats after it left,
-    // the member is refused.
-    QTest::qWait(2 * kHeartbeatMs);
+    // The node's next heartbeat carries the new member list: a heartbeat after it left the
+    // member is refused (checked after three, for a node slowed by the machine's load).
+    QTest::qWait(3 * kHeartbeatMs);
     QVERIFY2(!fetches(member_, &open_connection), "a removed member was still served on its open connection");
     QVERIFY2(!fetches(member_), "a removed member was still served on a new connection");
-    qInfo("a member that left was refused %d ms (two heartbeats) after it left, on its open connection and a new one",
-          2 * kHeartbeatMs);
+    qInfo("a member that left was refused %d ms (three heartbeats) after it left, on its open connection and a new one",
+          3 * kHeartbeatMs);
   }
 
   // Profiling against peers (issue 5): a second volunteer joins; the coordinator names the

@@ -105,7 +105,7 @@ class TestMultiRing : public QObject {
     for (int p = 0; p < 3; ++p) {
       for (const auto& id : pipelines[std::size_t(p)].nodes) {
         auto ranges = plan.for_node(id);
-        nodes.push_back({p, ranges, std::make_unique<Averager>(fabric.join(id), AveragerConfig{ranges, options})});
+        nodes.push_back({p, ranges, std::make_unique<Averager>(fabric.join(id), AveragerConfig{ranges, options, {}})});
       }
     }
     for (auto& n : nodes) {
@@ -166,7 +166,7 @@ class TestMultiRing : public QObject {
     options.timeout = 5s;
     std::map<std::string, std::unique_ptr<Averager>> avg;
     std::map<std::string, float> base{{"a0", 1.f}, {"a1", 1.f}, {"b0", 3.f}, {"b1", 3.f}};
-    for (const auto& [id, v] : base) avg[id] = std::make_unique<Averager>(fabric.join(id), AveragerConfig{first.for_node(id), options});
+    for (const auto& [id, v] : base) avg[id] = std::make_unique<Averager>(fabric.join(id), AveragerConfig{first.for_node(id), options, {}});
     auto shard = [&](const MultiRingPlan& plan, const std::string& id, float v) {
       const auto r = plan.for_node(id);
       return std::vector<FlatBuffer>{{"params", std::vector<float>(r.shard_last - r.shard_first, v)}};
