@@ -5,7 +5,8 @@
 // again within seconds, taking its blocks from its replica), a newcomer joins (and receives
 // its shard from peers, not from the coordinator), and the coordinator itself is killed and
 // restarted on its state (training never stops; the plan and the totals are intact). Last,
-// a volunteer that claims ten times its work is credited with what its consumers confirm.
+// a volunteer that claims ten times its work takes the seat of one that stops, and is credited
+// with what its consumers confirm.
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
@@ -317,6 +318,13 @@ class TestCoordinatorSwarm : public QObject {
   // it confirm. A volunteer whose heartbeats claim ten times its work joins: its claim is on
   // record, its credit is what its neighbours received; the honest ones' credit is their work.
   void creditIsWhatTheConsumersConfirm() {
+    // It takes the seat of a volunteer that stops: each holds about half the model, so with
+    // six again both pipelines need all three of theirs and none can wait as a spare.
+    const auto leaving = std::find_if(volunteers_.begin(), volunteers_.end(),
+                                      [](const Volunteer& x) { return x.process->state() == QProcess::Running; });
+    QVERIFY(leaving != volunteers_.end());
+    leaving->process->terminate();
+    QVERIFY(leaving->process->waitForFinished(20000));
     QVERIFY(add_volunteer({"--fault", "inflate-work"}));
     const auto key = volunteers_.back().key.toStdString();
     const auto find = [&](const pb::RunStatus& s) -> const pb::RunNode* {
@@ -330,8 +338,8 @@ class TestCoordinatorSwarm : public QObject {
           const auto* n = find(run);
           return n && n->pipeline() >= 0 && n->confirmed_samples() >= 200;
         },
-        60000);
-    QVERIFY2(s, "the claiming volunteer was not seated with 200 confirmed samples within 60 s");
+        90000);
+    QVERIFY2(s, "the claiming volunteer was not seated with 200 confirmed samples within 90 s");
     const auto* liar = find(*s);
     const auto own = static_cast<std::int64_t>(node_samples(volunteers_.back()));
     qInfo("claiming volunteer: claims %lld samples, its own count %lld, confirmed by its consumers %lld",
@@ -341,13 +349,14 @@ class TestCoordinatorSwarm : public QObject {
     // Read after the status: the node's own count has only grown since.
     QVERIFY(liar->confirmed_samples() <= own + 2 * 8);
     QVERIFY(liar->confirmed_flops() * 5 <= liar->flops());
-    // Every honest volunteer that trained is confirmed for nearly all it claims (heartbeats
-    // and micro-batches in flight lag a little), and for no more.
+    // Every honest volunteer that trained is confirmed for most of what it claims, and for no
+    // more. (Heartbeats and micro-batches in flight lag a little, and a volunteer whose
+    // consumer was the one killed above lost that consumer's last receipts.)
     int honest = 0;
     for (const auto& n : s->nodes()) {
       if (n.key() == key || n.samples() < 400) continue;
       ++honest;
-      QVERIFY2(n.confirmed_samples() >= n.samples() / 2 && n.confirmed_samples() <= n.samples(),
+      QVERIFY2(n.confirmed_samples() >= n.samples() / 4 && n.confirmed_samples() <= n.samples(),
                qPrintable(QString("%1 claims %2 samples, confirmed %3")
                               .arg(QString::fromStdString(n.key()).left(8))
                               .arg(n.samples())
