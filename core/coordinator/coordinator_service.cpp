@@ -319,12 +319,13 @@ class Swarm {
     };
     auto& p = l.member.profile;
     const auto& joined = l.measured_at_join;
-    const double new_up = std::min(joined.upload_bytes_per_s, median(up));
-    const double new_down = std::min(joined.download_bytes_per_s, median(down));
-    const double new_rtt = std::max(joined.rtt_s, median(rtt));
+    const double peer_up = median(up), peer_down = median(down), peer_rtt = median(rtt);
+    const double new_up = std::min(joined.upload_bytes_per_s, peer_up);
+    const double new_down = std::min(joined.download_bytes_per_s, peer_down);
+    const double new_rtt = std::max(joined.rtt_s, peer_rtt);
     spdlog::info("volunteer {} measured its links to {} peer(s): median {:.0f}/{:.0f} MB/s up/down, rtt {:.2f} ms "
                  "(to the coordinator {:.0f}/{:.0f} MB/s, {:.2f} ms)",
-                 net::short_key(key), up.size(), median(up) / 1e6, median(down) / 1e6, median(rtt) * 1e3,
+                 net::short_key(key), up.size(), peer_up / 1e6, peer_down / 1e6, peer_rtt * 1e3,
                  joined.upload_bytes_per_s / 1e6, joined.download_bytes_per_s / 1e6, joined.rtt_s * 1e3);
     l.peers_measured = static_cast<std::uint32_t>(up.size());
     const auto moved = [](double a, double b) { return std::abs(a - b) > 0.25 * std::max(a, b); };

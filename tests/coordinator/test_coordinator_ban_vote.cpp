@@ -78,23 +78,11 @@ class CoordinatorWithFakeVolunteers : public QObject {
 
   std::optional<pb::JoinReply> join(int i) {
     auto& v = volunteers_[std::size_t(i)];
-    pb::Envelope e;
-    auto* j = e.mutable_join();
-    j->set_job_id(job_.id);
-    const auto at = [&](int offset) { return "tcp://127.0.0.1:" + std::to_string(v.port + offset); };
-    j->set_stage_endpoint(at(0));
-    j->set_reduce_endpoint(at(1));
-    j->set_shard_endpoint(at(2));
-    j->set_plan_version(v.plan_version);
-    auto* p = j->mutable_profile();
-    p->set_flops_per_s(50e9);
-    p->set_free_memory_bytes(static_cast<std::int64_t>(
+    const auto memory = static_cast<std::int64_t>(
         memory_factor_ * static_cast<double>(cluster::model_memory_bytes(coordinator::block_profiles(job_),
-                                                                         coordinator::training_settings(job_)))));
-    p->set_upload_bytes_per_s(1e9);
-    p->set_download_bytes_per_s(1e9);
-    p->set_rtt_s(1e-4);
-    p->set_device("cpu");
+                                                                         coordinator::training_settings(job_))));
+    auto e = join_request(job_.id, v.port, 50e9, memory, 1e9, 1e-4);
+    e.mutable_join()->set_plan_version(v.plan_version);
     const auto r = ask(v.identity, std::move(e));
     if (!r || !r->has_join_reply()) return std::nullopt;
     return r->join_reply();
