@@ -108,6 +108,13 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
   } else if (o.fault == "corrupt-activations") {
     c.fault = pipeline::Fault::CorruptActivations;
     spdlog::warn("fault injection: this stage sends its activations forward sign-flipped x10 (a Byzantine peer)");
+  } else if (o.fault == "corrupt-gradients") {
+    c.fault = pipeline::Fault::CorruptGradients;
+    spdlog::warn("fault injection: this stage sends its gradients back sign-flipped x10 (a Byzantine peer)");
+  } else if (o.fault == "corrupt-work") {
+    c.fault = pipeline::Fault::CorruptWork;
+    spdlog::warn("fault injection: this stage sends its activations forward and its gradients back sign-flipped x10 "
+                 "(a Byzantine peer, whatever its seat)");
   } else if (o.fault == "inflate-work") {
     // The stage is honest; the coordinated workload's heartbeats claim ten times its work.
   } else if (!o.fault.empty()) {

@@ -31,13 +31,16 @@ double NextHopRouter::weight(const Hop& h) const {
 }
 
 std::size_t NextHopRouter::pick(Clock::time_point now) {
-  std::vector<std::size_t> usable;
+  std::vector<std::size_t> usable, honest;
   for (std::size_t i = 0; i < hops_.size(); ++i) {
+    if (hops_[i].excluded) continue;
+    honest.push_back(i);
     if (hops_[i].suspected_until <= now) usable.push_back(i);
   }
+  if (honest.empty()) return 0;  // every candidate was caught lying: wait for a new plan
   if (usable.empty()) {  // everyone is suspect: the one whose cool-down ends first
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < hops_.size(); ++i) {
+    std::size_t best = honest.front();
+    for (const auto i : honest) {
       if (hops_[i].suspected_until < hops_[best].suspected_until) best = i;
     }
     return best;
@@ -83,6 +86,24 @@ void NextHopRouter::forgotten(std::uint64_t micro_batch) {
   ++h.dropped;
   --h.in_flight;
   outstanding_.erase(it);
+}
+
+bool NextHopRouter::exclude(const std::string& key) {
+  for (auto& h : hops_) {
+    if (h.address.key != key || h.excluded) continue;
+    h.excluded = true;
+    h.current = 0;
+    spdlog::warn("next hop {} was caught sending wrong gradients: it gets no micro-batches from now on",
+                 net::short_key(key));
+    return true;
+  }
+  return false;
+}
+
+std::optional<std::size_t> NextHopRouter::holder(std::uint64_t micro_batch) const {
+  const auto it = outstanding_.find(micro_batch);
+  if (it == outstanding_.end()) return std::nullopt;
+  return it->second.hop;
 }
 
 std::vector<std::uint64_t> NextHopRouter::check(Clock::time_point now) {

@@ -7,10 +7,14 @@
 // proportionally fewer. A candidate that holds a micro-batch far longer than it usually takes
 // and has answered nothing since is suspected: it gets no traffic for a cool-down, and the
 // micro-batches it holds are handed back to be dropped and counted (rerouting on failure,
-// in a second instead of waiting for the coordinator to re-plan). Torch-free, no I/O.
+// in a second instead of waiting for the coordinator to re-plan). A candidate caught sending
+// wrong gradients (spot_check.hpp) is excluded for good: it gets no traffic while any other
+// candidate is left. Torch-free, no I/O.
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "net/peer_sender.hpp"
@@ -34,6 +38,7 @@ class NextHopRouter {
     Clock::time_point suspected_until{};
     Clock::time_point last_return{};
     double current = 0;               // smooth weighted round-robin state
+    bool excluded = false;            // caught lying: never picked while another hop is left
   };
 
   explicit NextHopRouter(std::vector<net::PeerAddress> candidates);
@@ -48,6 +53,11 @@ class NextHopRouter {
   // Suspects hops that hold a micro-batch too long without answering; returns the
   // micro-batches they hold (now forgotten) for the caller to drop.
   std::vector<std::uint64_t> check(Clock::time_point now);
+  // The candidate with this key gets no new micro-batches while another is left. Returns
+  // whether it was a candidate not excluded before.
+  bool exclude(const std::string& key);
+  // The hop a micro-batch in flight was sent to (nothing when none holds it).
+  std::optional<std::size_t> holder(std::uint64_t micro_batch) const;
 
   const net::PeerAddress& address(std::size_t hop) const { return hops_[hop].address; }
   const std::vector<Hop>& hops() const { return hops_; }

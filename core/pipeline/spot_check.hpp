@@ -1,16 +1,27 @@
 #pragma once
-// Spot-checks of pipeline work: BTARD's "verify a random share of the work" for the
-// activations that travel between stages (Secure Distributed Training at Scale, section 3.3;
-// SWARM leaves a stage free to send anything). Aggregation guards the averages; this guards
-// the pipeline itself, where a stage that sends garbage forward poisons every stage after it.
+// Spot-checks of pipeline work: BTARD's "verify a random share of the work" for what travels
+// between stages, activations forward and gradients back (Secure Distributed Training at
+// Scale, section 3.3; SWARM leaves a stage free to send anything). Aggregation guards the
+// averages; this guards the pipeline itself, where a stage that sends garbage forward poisons
+// every stage after it, and one that sends garbage back poisons every stage before it.
 //
-// A check of stage X, run by a stage D that received a micro-batch's activations from X:
+// A check of X's activations, run by a stage D that received a micro-batch's activations from X:
 //   1. D asks X for the input X declares it computed them from (SpotCheckRequest). X keeps
 //      the input of every micro-batch in flight for its own backward, so an honest X always
 //      has it; X cannot choose a convenient input afterwards (that would mean inverting its
 //      blocks), and a stage that will not show its input fails the check.
 //   2. D sends that input to up to two verifiers, other holders of exactly X's blocks
 //      (RecomputeRequest), which run their own copy forward and send the output back.
+// A check of X's gradient, run by a stage U that sent X the micro-batch's activations:
+//   1. If X ends the model, its gradient follows from U's activations and the targets (U sent
+//      both). Otherwise U asks X whose gradient it ran backward from, and asks that stage (the
+//      witness, which must hold the blocks after X's) what gradient it sent X. X does not get
+//      to show the gradient itself: the backward is linear in it, so a stage that sends its
+//      gradients scaled by -10 could declare its incoming gradient scaled by -10 and pass.
+//   2. U sends the activations and the witness's gradient (or the targets) to up to two
+//      verifiers, which run X's blocks backward (torch::autograd::grad, their weights'
+//      gradients untouched) and send d loss / d input back.
+// Both kinds end the same way:
 //   3. judge(): honest replicas differ (each trains between averages), so the check fails only
 //      when X's output is farther than the tolerance from every verifier's, and two verifiers
 //      agree with each other within it (a lying verifier alone cannot fail an honest X: X
@@ -20,20 +31,24 @@
 // garbage; honest replicas early in a run were measured up to 0.7 apart (0.93 with one
 // verifier), later 0.1 to 0.3.
 // A sender that fails `failures_to_catch` checks, and at least a third of its conclusive
-// ones (an honest sender fails now and then early in a run), is caught: D refuses its activations from
-// then on (the sender's micro-batches die at D, and stages before it route around it, SWARM
-// style) and names it to the coordinator, which bans it when most of the stages that receive
-// its activations agree (core/coordinator). Every sender's first `probation` micro-batches
-// are checked, then a `rate` share of them; after a failed check, every one until a check
-// passes (a suspect is caught within a few micro-batches, not after hundreds).
+// ones (an honest sender fails now and then early in a run), is caught: the checker refuses
+// its work from then on (an activation liar's micro-batches die at D, and stages before it
+// route around it, SWARM style; U drops what it had sent a gradient liar and routes around
+// it) and names it to the coordinator, which bans it when most of the stages on that side of
+// it agree (core/coordinator). Every sender's first `probation` micro-batches are checked,
+// then a `rate` share of them; after a failed check, every one until a check passes (a
+// suspect is caught within a few micro-batches, not after hundreds).
 //
 // What it does not catch: a stage that lies by less than the tolerance (its harm is bounded
-// by it, as CenteredClip bounds an averaging liar's), wrong gradients on the way back, and a
-// stage whose blocks no other stage holds exactly (the check needs a verifier). A model with
-// dropout cannot be checked this way (two honest forwards differ); the node turns checks off.
+// by it, as CenteredClip bounds an averaging liar's), two colluders (a lying witness can
+// vouch for a lying X, and can also make an honest X fail: it answers for X's next stage),
+// and a stage whose blocks no other stage holds exactly (the check needs a verifier). A model
+// with dropout cannot be checked this way (two honest forwards differ); the node turns checks
+// off.
 //
-// SpotChecker is the bookkeeping (which micro-batches to check, what is pending, verdicts,
-// who is caught); the stage runtime moves the tensors and computes the distances.
+// SpotChecker is the bookkeeping of one kind of check (which micro-batches to check, what is
+// pending, verdicts, who is caught); a stage keeps one for the activations it receives and
+// one for the gradients; the stage runtime moves the tensors and computes the distances.
 // Thread-safe.
 #include <chrono>
 #include <cstdint>

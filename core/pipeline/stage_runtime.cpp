@@ -70,23 +70,73 @@ struct Inbound {
   torch::Tensor targets;  // forward only
   std::string sender;
   std::uint32_t pipeline = 0;   // forward: the micro-batch's pipeline (its first stage's)
+  // Backward only: the gradient failed a spot-check or came from a stage caught lying; the
+  // compute thread drops the micro-batch now instead of waiting for its timeout.
+  bool discard = false;
 };
 
-// A verifier's job for another stage's spot-check: run this input through the blocks.
+using CheckedWork = wire::pb::CheckedWork;
+
+// A verifier's job for another stage's spot-check: run this input through the blocks
+// (activations), or run them backward from it (gradients).
 struct Recompute {
   std::uint64_t micro_batch = 0;
+  CheckedWork work = wire::pb::CHECKED_ACTIVATIONS;
   torch::Tensor input;
+  torch::Tensor grad_output;  // gradients, when the blocks do not end the model
+  torch::Tensor targets;      // gradients, when they do
   net::PeerAddress return_to;
+};
+
+// What this stage sent forward for a micro-batch in flight: a gradient check of the stage
+// it went to starts from it.
+struct SentForward {
+  torch::Tensor activations, targets;
 };
 
 // The tensors of a spot-check this stage runs (SpotChecker keeps the bookkeeping).
 struct CheckMaterial {
-  torch::Tensor received;                        // the checked stage's activations, as they came
+  torch::Tensor received;                        // the checked stage's activations or gradient, as they came
   std::vector<net::PeerAddress> verifiers;
   model::BlockRange blocks;                      // the checked stage's
   std::map<std::string, torch::Tensor> outputs;  // verifier -> its recomputation (undefined: none)
   std::optional<Inbound> held;                   // the micro-batch, trained on only if it passes
+  SentForward sent;                              // gradients: what this stage sent the checked one
+  std::string witness;                           // gradients: whose gradient the checked one says it used
 };
+
+// The last `capacity` entries by micro-batch: what a stage remembers of finished work for
+// checks that come after it.
+template <typename V>
+struct Recent {
+  std::map<std::uint64_t, V> items;
+  std::deque<std::uint64_t> order;
+  void put(std::uint64_t mb, V v, std::size_t capacity) {
+    if (items.insert_or_assign(mb, std::move(v)).second) order.push_back(mb);
+    while (order.size() > capacity) {
+      items.erase(order.front());
+      order.pop_front();
+    }
+  }
+  const V* find(std::uint64_t mb) const {
+    const auto it = items.find(mb);
+    return it == items.end() ? nullptr : &it->second;
+  }
+};
+
+struct SentGradient {
+  std::string to;  // the stage it went to (Z85 key)
+  torch::Tensor grad;
+};
+
+// The spot-checks of one kind of work this stage receives: activations from the stages
+// before it, gradients from the stages after it.
+struct CheckBook {
+  std::unique_ptr<SpotChecker> checker;           // null: this stage checks nobody this way
+  std::map<std::uint64_t, CheckMaterial> checks;  // guarded by the stage's mutex
+};
+
+const char* work_name(CheckedWork w) { return w == wire::pb::CHECKED_GRADIENTS ? "gradients" : "activations"; }
 
 double sum_flops(const std::vector<model::BlockCost>& costs, model::BlockRange r, bool backward) {
   double f = 0;
@@ -167,12 +217,21 @@ struct StageRuntime::Impl {
   std::vector<float> lie_reference;         // Fault::SignFlipAveraging: weights after the last average
 
   // --- spot-checks (spot_check.hpp); the maps and the queue are guarded by `mutex` ---
-  std::unique_ptr<SpotChecker> spot_checker;               // null: this stage checks nobody
+  CheckBook activation_checks;  // of the stages before this one (none on a first stage)
+  CheckBook gradient_checks;    // of the stages after it (none on a last stage)
   // Set once the constructor is done (the receiver thread starts before it is): until then
-  // the receiver starts no check and serves none, as spot_checker and endpoint are not ready.
+  // the receiver starts no check and serves none, as the checkers and endpoint are not ready.
   std::atomic<bool> ready{false};
   std::map<std::uint64_t, torch::Tensor> declared_inputs;  // what this stage's sent micro-batches came from
-  std::map<std::uint64_t, CheckMaterial> checks;
+  std::map<std::uint64_t, SentForward> sent_forwards;      // what it sent, while in flight (gradient checks only)
+  // Gradient checks of this stage and of the stage before it, for its last kKeptGradients
+  // micro-batches: who sent it the gradient of its output (the witness it names when
+  // checked), and what gradient it sent back and to whom (what it shows as a witness).
+  bool keeps_gradient_evidence = false;  // set when the job spot-checks and the swarm is known
+  Recent<std::string> gradient_senders;
+  Recent<SentGradient> sent_gradients;
+  static constexpr std::size_t kKeptGradients = 32;
+  std::vector<std::string> caught_next_hops;  // for the compute thread to take out of the router
   std::deque<Recompute> recomputes;
   std::mt19937 verifier_rng{std::random_device{}()};
   static constexpr std::size_t kMaxRecomputes = 4;
@@ -470,9 +529,13 @@ struct StageRuntime::Impl {
     auto job_id = config.job.id;
     net::PeerAddress me{endpoint, identity.public_key};
     const auto c = codec;
-    if (config.fault == Fault::CorruptActivations) {
+    if (corrupts_activations(config.fault)) {
       torch::NoGradGuard no_grad;
       activations = activations * -10;
+    }
+    if (gradient_checks.checker) {  // shared, not copied: forgotten when the gradient is in
+      std::lock_guard lock(mutex);
+      sent_forwards[mb] = SentForward{activations, targets};
     }
     const auto now = Clock::now();
     const auto hop = router->pick(now);
@@ -498,6 +561,11 @@ struct StageRuntime::Impl {
                      std::uint32_t pipeline) {
     auto job_id = config.job.id;
     const auto c = codec;
+    if (corrupts_gradients(config.fault)) {
+      torch::NoGradGuard no_grad;
+      grad = grad * -10;
+    }
+    remember_sent_gradient(mb, to.key, grad);  // what it sent, lie or not: a witness tells the truth about it
     sender->send(to, [=]() {
       wire::pb::Envelope h;
       h.set_job_id(job_id);
@@ -519,11 +587,7 @@ struct StageRuntime::Impl {
     for (const auto& t : msg.tensors) bytes += t.bytes().size();
     net::download_bucket().acquire(bytes);
     const bool checks_ready = ready.load(std::memory_order_acquire);
-    if (checks_ready && msg.header.has_forward() && spot_checker && spot_checker->is_caught(req.peer_key)) {
-      std::lock_guard lock(mutex);
-      ++stats.rejected;  // caught sending wrong activations (logged then): refused
-      return std::nullopt;
-    }
+    if (checks_ready && refuse_caught(req.peer_key, msg)) return std::nullopt;
     Inbound in;
     in.sender = req.peer_key;
     try {
@@ -583,7 +647,7 @@ struct StageRuntime::Impl {
       spdlog::warn("stage rejected a message from {}: {}", net::short_key(req.peer_key), e.what());
       return std::nullopt;
     }
-    if (checks_ready && !in.backward && maybe_spot_check(req.peer_key, in)) return std::nullopt;  // held until the verdict
+    if (checks_ready && maybe_spot_check(req.peer_key, in)) return std::nullopt;  // held until the verdict
     {
       std::lock_guard lock(mutex);
       auto& q = in.backward ? backwards : forwards;
@@ -599,12 +663,17 @@ struct StageRuntime::Impl {
   }
 
   // ---- spot-checks (spot_check.hpp) ----
-  // Other holders of exactly `sender`'s blocks, up to two, at random; and those blocks.
-  std::vector<net::PeerAddress> verifiers_for(const std::string& sender, model::BlockRange& blocks) {
+  CheckBook& book(CheckedWork work) { return work == wire::pb::CHECKED_GRADIENTS ? gradient_checks : activation_checks; }
+
+  // Other holders of exactly `sender`'s blocks, up to two, at random; those blocks; and the
+  // address `sender` is listed under.
+  std::vector<net::PeerAddress> verifiers_for(const std::string& sender, model::BlockRange& blocks,
+                                              net::PeerAddress& listed) {
     const auto it = std::find_if(config.holders.begin(), config.holders.end(),
                                  [&](const StageHolder& h) { return h.address.key == sender; });
     if (it == config.holders.end()) return {};
     blocks = it->blocks;
+    listed = it->address;
     std::vector<net::PeerAddress> v;
     for (const auto& h : config.holders) {
       if (h.blocks.first == blocks.first && h.blocks.last == blocks.last && h.address.key != sender &&
@@ -618,64 +687,175 @@ struct StageRuntime::Impl {
     return v;
   }
 
-  void send_message(const net::PeerAddress& to, wire::pb::Envelope header, std::string tensor_name = {},
-                    torch::Tensor tensor = {}) {
+  void send_message(const net::PeerAddress& to, wire::pb::Envelope header,
+                    std::vector<std::pair<std::string, torch::Tensor>> tensors = {}) {
     header.set_job_id(config.job.id);
-    sender->send(to, [header = std::move(header), tensor_name, tensor]() mutable {
+    sender->send(to, [header = std::move(header), tensors = std::move(tensors)]() mutable {
       std::vector<wire::OutgoingTensor> t;
-      if (tensor.defined()) t.push_back(encode_tensor(tensor_name, tensor, wire::Codec::None));
+      for (auto& [name, tensor] : tensors) {
+        if (tensor.defined()) t.push_back(encode_tensor(name, tensor, wire::Codec::None));
+      }
       return wire::encode(std::move(header), std::move(t));
     });
   }
 
   net::PeerAddress own_address() const { return {endpoint, identity.public_key}; }
 
-  // Receiver thread, a forward from `sender`: perhaps check it. A checked micro-batch is held
-  // until the verdict and trained on only if it does not fail, so a liar's activations never
-  // reach this stage's weights while it is on probation or under suspicion (a check takes a
-  // few round trips; after probation only a `rate` share of micro-batches waits for one).
-  // Returns whether it took the micro-batch.
+  // Receiver thread: a message from a stage this one caught lying is refused. Its forwards
+  // die here; its gradients are turned into a discard, so the micro-batch this stage sent it
+  // is dropped now instead of holding a slot until its timeout.
+  bool refuse_caught(const std::string& peer, const wire::Message& msg) {
+    const bool forward = msg.header.has_forward(), backward = msg.header.has_backward();
+    auto& b = forward ? activation_checks : gradient_checks;
+    if ((!forward && !backward) || !b.checker || !b.checker->is_caught(peer)) return false;
+    std::lock_guard lock(mutex);
+    ++stats.rejected;  // caught sending wrong work (logged then): refused
+    if (backward) {
+      Inbound drop;
+      drop.backward = drop.discard = true;
+      drop.micro_batch = msg.header.backward().micro_batch();
+      drop.sender = peer;
+      backwards.push_back(std::move(drop));
+      inbox_cv.notify_one();
+    }
+    return true;
+  }
+
+  // Receiver thread, a forward or a gradient from `sender`: perhaps check it. A checked
+  // micro-batch is held until the verdict and used only if it does not fail, so a liar's work
+  // never reaches this stage's weights while it is on probation or under suspicion (a check
+  // takes a few round trips; after probation only a `rate` share of micro-batches waits for
+  // one). Returns whether it took the micro-batch.
   bool maybe_spot_check(const std::string& sender, Inbound& in) {
-    const auto declared = in.return_to;
+    const CheckedWork work = in.backward ? wire::pb::CHECKED_GRADIENTS : wire::pb::CHECKED_ACTIVATIONS;
+    auto& b = book(work);
     const auto micro_batch = in.micro_batch;
-    if (!spot_checker || declared.key != sender) return false;
+    if (!b.checker || (!in.backward && in.return_to.key != sender)) return false;
     model::BlockRange blocks;
-    auto verifiers = verifiers_for(sender, blocks);
-    if (verifiers.empty() || !spot_checker->should_check(sender)) return false;
+    net::PeerAddress listed;
+    auto verifiers = verifiers_for(sender, blocks, listed);
+    if (verifiers.empty()) return false;
+    SentForward sent;
+    if (in.backward) {  // the gradient of what this stage sent: still in flight here?
+      std::lock_guard lock(mutex);
+      const auto it = sent_forwards.find(micro_batch);
+      if (it == sent_forwards.end()) return false;  // backward() counts it as unknown
+      sent = it->second;
+    }
+    if (!b.checker->should_check(sender)) return false;
     std::vector<std::string> keys;
     for (const auto& v : verifiers) keys.push_back(v.key);
-    if (!spot_checker->begin(micro_batch, sender, keys, Clock::now())) return false;
+    if (!b.checker->begin(micro_batch, sender, keys, Clock::now())) return false;
+    const net::PeerAddress checked = in.backward ? listed : in.return_to;
     {
       std::lock_guard lock(mutex);
       auto received = in.tensor;
-      checks[micro_batch] = CheckMaterial{std::move(received), std::move(verifiers), blocks, {}, std::move(in)};
+      b.checks[micro_batch] = CheckMaterial{std::move(received), std::move(verifiers), blocks, {}, std::move(in), sent, {}};
+    }
+    if (work == wire::pb::CHECKED_GRADIENTS && blocks.last == chain.block_count()) {
+      // A last stage's gradient follows from the activations and the targets, both ours.
+      b.checker->input_shown(micro_batch);
+      ask_verifiers(work, micro_batch, {});
+      return true;
     }
     wire::pb::Envelope h;
     auto* r = h.mutable_spot_check_request();
     r->set_micro_batch(micro_batch);
+    r->set_work(work);
     r->mutable_return_to()->set_endpoint(own_address().endpoint);
     r->mutable_return_to()->set_key(own_address().key);
-    send_message(declared, std::move(h));
+    send_message(checked, std::move(h));
     return true;
+  }
+
+  // Gradients: the checked stage says whose gradient it ran backward from; that stage must hold
+  // the blocks after it. It is asked what it sent, and that is what the verifiers start from.
+  void ask_witness(std::uint64_t mb, const std::string& checked, model::BlockRange blocks, const std::string& named) {
+    const auto it = std::find_if(config.holders.begin(), config.holders.end(), [&](const StageHolder& h) {
+      return h.address.key == named && h.blocks.first == blocks.last && named != checked;
+    });
+    if (it == config.holders.end()) {
+      end_check(wire::pb::CHECKED_GRADIENTS, mb, SpotVerdict::Failed,
+                named.empty() ? "named nobody as the sender of its gradient"
+                              : "named a stage that does not hold the blocks after it as the sender of its gradient");
+      return;
+    }
+    {
+      std::lock_guard lock(mutex);
+      const auto c = gradient_checks.checks.find(mb);
+      if (c == gradient_checks.checks.end()) return;
+      c->second.witness = named;
+    }
+    wire::pb::Envelope h;
+    auto* r = h.mutable_spot_check_request();
+    r->set_micro_batch(mb);
+    r->set_work(wire::pb::CHECKED_GRADIENTS);
+    r->set_sent_to(checked);
+    r->mutable_return_to()->set_endpoint(own_address().endpoint);
+    r->mutable_return_to()->set_key(own_address().key);
+    send_message(it->address, std::move(h));
+  }
+
+  // The checked stage showed what its work started from (`declared`; undefined for a last
+  // stage's gradient): ask the verifiers to redo the work from it.
+  void ask_verifiers(CheckedWork work, std::uint64_t mb, torch::Tensor declared) {
+    std::vector<net::PeerAddress> verifiers;
+    model::BlockRange blocks;
+    SentForward sent;
+    {
+      std::lock_guard lock(mutex);
+      const auto it = book(work).checks.find(mb);
+      if (it == book(work).checks.end()) return;
+      verifiers = it->second.verifiers;
+      blocks = it->second.blocks;
+      sent = it->second.sent;
+    }
+    std::vector<std::pair<std::string, torch::Tensor>> tensors;
+    if (work == wire::pb::CHECKED_ACTIVATIONS) {
+      tensors = {{"input", declared}};
+    } else {
+      tensors = {{"input", sent.activations}};
+      tensors.emplace_back(declared.defined() ? "grad_output" : "targets", declared.defined() ? declared : sent.targets);
+    }
+    for (const auto& v : verifiers) {
+      wire::pb::Envelope h;
+      auto* r = h.mutable_recompute_request();
+      r->set_micro_batch(mb);
+      r->set_work(work);
+      r->set_first_block(blocks.first);
+      r->set_last_block(blocks.last);
+      r->mutable_return_to()->set_endpoint(own_address().endpoint);
+      r->mutable_return_to()->set_key(own_address().key);
+      send_message(v, std::move(h), tensors);
+    }
   }
 
   // The four spot-check messages, on the receiver thread. Throws on a message that does not
   // belong to a check (counted as rejected by the caller).
   void receive_spot_check(const std::string& peer, wire::Message& msg) {
     const auto& header = msg.header;
-    if (header.has_spot_check_request()) {  // we are the checked stage: show the input
+    if (header.has_spot_check_request()) {  // we are the checked stage: show what the work came from
       const auto& r = header.spot_check_request();
       if (r.return_to().key() != peer || r.return_to().endpoint().rfind("tcp://", 0) != 0) {
         throw std::runtime_error("spot-check request whose return address is not its sender's");
       }
+      wire::pb::Envelope h;
+      auto* answer = h.mutable_spot_check_input();
+      answer->set_micro_batch(r.micro_batch());
+      answer->set_work(r.work());
       torch::Tensor input;
       {
         std::lock_guard lock(mutex);
-        if (const auto it = declared_inputs.find(r.micro_batch()); it != declared_inputs.end()) input = it->second;
+        if (r.work() != wire::pb::CHECKED_GRADIENTS) {  // our input
+          if (const auto it = declared_inputs.find(r.micro_batch()); it != declared_inputs.end()) input = it->second;
+        } else if (!r.sent_to().empty()) {  // a witness: the gradient we sent that stage
+          const auto* g = sent_gradients.find(r.micro_batch());
+          if (g && g->to == r.sent_to()) input = g->grad;
+        } else if (const auto* from = gradient_senders.find(r.micro_batch())) {  // whose gradient we used
+          answer->set_received_from(*from);
+        }
       }
-      wire::pb::Envelope h;
-      h.mutable_spot_check_input()->set_micro_batch(r.micro_batch());
-      send_message({r.return_to().endpoint(), peer}, std::move(h), "input", input);
+      send_message({r.return_to().endpoint(), peer}, std::move(h), {{"input", input}});
       return;
     }
     if (header.has_recompute_request()) {  // we are a verifier: queue it for the compute thread
@@ -686,15 +866,18 @@ struct StageRuntime::Impl {
       const net::PeerAddress back{r.return_to().endpoint(), peer};
       std::string refusal;
       const auto* t = msg.tensor("input");
+      const bool gradients = r.work() == wire::pb::CHECKED_GRADIENTS;
+      const auto* extra = gradients ? msg.tensor(last() ? "targets" : "grad_output") : nullptr;
       if (r.first_block() != config.blocks.first || r.last_block() != config.blocks.last) {
         refusal = "this stage holds other blocks";
-      } else if (!t) {
-        refusal = "no input";
+      } else if (!t || (gradients && !extra)) {
+        refusal = gradients ? (last() ? "no input or targets" : "no input or output gradient") : "no input";
       } else {
-        auto input = decode_tensor(*t, device);
+        Recompute job{r.micro_batch(), r.work(), decode_tensor(*t, device), {}, {}, back};
+        if (gradients) (last() ? job.targets : job.grad_output) = decode_tensor(*extra, device);
         std::lock_guard lock(mutex);
         if (recomputes.size() < kMaxRecomputes) {
-          recomputes.push_back({r.micro_batch(), std::move(input), back});
+          recomputes.push_back(std::move(job));
           inbox_cv.notify_one();
           return;
         }
@@ -702,49 +885,58 @@ struct StageRuntime::Impl {
       }
       wire::pb::Envelope h;
       h.mutable_recompute_result()->set_micro_batch(r.micro_batch());
+      h.mutable_recompute_result()->set_work(r.work());
       h.mutable_recompute_result()->set_reason(refusal);
       send_message(back, std::move(h));
       return;
     }
-    if (!spot_checker) throw std::runtime_error("spot-check answer, but this stage checks nobody");
-    if (header.has_spot_check_input()) {  // the checked stage's declared input: ask the verifiers
+    if (header.has_spot_check_input()) {  // what the checked stage declared: ask the verifiers
+      const auto work = header.spot_check_input().work();
+      auto& b = book(work);
+      if (!b.checker) throw std::runtime_error(std::string("spot-check answer, but this stage checks no ") + work_name(work));
       const auto mb = header.spot_check_input().micro_batch();
-      const auto p = spot_checker->pending(mb);
-      if (!p || p->first != peer) throw std::runtime_error("spot-check input for no check of this sender");
-      const auto* t = msg.tensor("input");
+      const auto p = b.checker->pending(mb);
       torch::Tensor received;
-      std::vector<net::PeerAddress> verifiers;
+      std::string witness;
       model::BlockRange blocks;
       {
         std::lock_guard lock(mutex);
-        const auto& m = checks.at(mb);
-        received = m.received;  // shared, not copied
-        verifiers = m.verifiers;
-        blocks = m.blocks;
+        const auto it = b.checks.find(mb);
+        if (p && it != b.checks.end()) {
+          received = it->second.received;  // shared, not copied
+          witness = it->second.witness;
+          blocks = it->second.blocks;
+        }
       }
+      const bool from_witness = !witness.empty() && peer == witness;
+      if (!received.defined() || (p->first != peer && !from_witness)) {
+        throw std::runtime_error("spot-check input for no check of this sender");
+      }
+      if (work == wire::pb::CHECKED_GRADIENTS && !from_witness) {  // X names its witness: ask it
+        if (!witness.empty()) throw std::runtime_error("a second witness for one spot-check");
+        ask_witness(mb, peer, blocks, header.spot_check_input().received_from());
+        return;
+      }
+      const auto* t = msg.tensor("input");
       torch::Tensor input;
       if (t) input = decode_tensor(*t, torch::kCPU);
       if (!input.defined() || input.dim() == 0 || input.size(0) != received.size(0)) {
-        end_check(mb, SpotVerdict::Failed,
-                  input.defined() ? "showed an input of another shape" : "showed no input for a micro-batch it sent");
+        end_check(work, mb, SpotVerdict::Failed,
+                  from_witness ? "the stage it named does not confirm sending it a gradient"
+                  : input.defined() ? "showed an input of another shape"
+                                    : "showed no input for a micro-batch it sent");
         return;
       }
-      spot_checker->input_shown(mb);
-      for (const auto& v : verifiers) {
-        wire::pb::Envelope h;
-        auto* r = h.mutable_recompute_request();
-        r->set_micro_batch(mb);
-        r->set_first_block(blocks.first);
-        r->set_last_block(blocks.last);
-        r->mutable_return_to()->set_endpoint(own_address().endpoint);
-        r->mutable_return_to()->set_key(own_address().key);
-        send_message(v, std::move(h), "input", input);
-      }
+      b.checker->input_shown(mb);
+      ask_verifiers(work, mb, input);
       return;
     }
     // A verifier's recomputation.
+    const auto work = header.recompute_result().work();
+    auto& b = book(work);
+    if (!b.checker) throw std::runtime_error(std::string("recomputation, but this stage checks no ") + work_name(work));
     const auto mb = header.recompute_result().micro_batch();
-    const auto p = spot_checker->pending(mb);
+    const auto p = b.checker->pending(mb);
     if (!p || std::find(p->second.begin(), p->second.end(), peer) == p->second.end()) {
       throw std::runtime_error("recomputation for no check that asked this peer");
     }
@@ -754,17 +946,17 @@ struct StageRuntime::Impl {
     CheckMaterial material;
     {
       std::lock_guard lock(mutex);
-      auto& m = checks.at(mb);
+      auto& m = b.checks.at(mb);
       m.outputs[peer] = output;
       if (m.outputs.size() < m.verifiers.size()) return;
       material = std::move(m);
-      checks.erase(mb);
+      b.checks.erase(mb);
     }
-    judge_check(mb, std::move(material));
+    judge_check(work, mb, std::move(material));
   }
 
   // Every verifier answered: compare.
-  void judge_check(std::uint64_t mb, CheckMaterial m) {
+  void judge_check(CheckedWork work, std::uint64_t mb, CheckMaterial m) {
     torch::NoGradGuard no_grad;
     const auto received = m.received.to(torch::kCPU, torch::kFloat64);
     const double received_norm = received.norm().item<double>();
@@ -789,71 +981,112 @@ struct StageRuntime::Impl {
     for (const double d : to_checked) detail += " " + std::to_string(d).substr(0, 5);
     if (outputs.size() == 2) detail += ", between them " + std::to_string(between).substr(0, 5);
     if (outputs.empty()) detail = "no verifier could recompute it";
-    end_check(mb, verdict, detail, std::move(m));
+    end_check(work, mb, verdict, detail, std::move(m));
   }
 
-  // A check is over: the held micro-batch is trained on unless it failed.
-  void end_check(std::uint64_t mb, SpotVerdict verdict, const std::string& detail,
+  // A check is over: the held micro-batch is used unless it failed.
+  void end_check(CheckedWork work, std::uint64_t mb, SpotVerdict verdict, const std::string& detail,
                  std::optional<CheckMaterial> material = std::nullopt) {
-    const auto p = spot_checker->pending(mb);
+    auto& b = book(work);
+    const auto p = b.checker->pending(mb);
     if (!p) return;
-    const bool caught = spot_checker->finish(mb, verdict);
-    release_held(mb, verdict, std::move(material));
+    const bool caught = b.checker->finish(mb, verdict);
+    release_held(work, mb, verdict, std::move(material));
     const char* what = verdict == SpotVerdict::Passed ? "passed" : verdict == SpotVerdict::Failed ? "FAILED" : "inconclusive";
     if (verdict == SpotVerdict::Failed) {
-      spdlog::warn("spot-check of {}'s micro-batch {:x} failed: {}", net::short_key(p->first), mb, detail);
+      spdlog::warn("spot-check of {}'s {} for micro-batch {:x} failed: {}", net::short_key(p->first), work_name(work), mb,
+                   detail);
     } else {
-      spdlog::debug("spot-check of {}'s micro-batch {:x} {}: {}", net::short_key(p->first), mb, what, detail);
+      spdlog::debug("spot-check of {}'s {} for micro-batch {:x} {}: {}", net::short_key(p->first), work_name(work), mb,
+                    what, detail);
     }
-    if (caught) announce_caught(p->first);
+    if (caught) announce_caught(work, p->first);
   }
 
-  void release_held(std::uint64_t mb, SpotVerdict verdict, std::optional<CheckMaterial> material = std::nullopt) {
+  void release_held(CheckedWork work, std::uint64_t mb, SpotVerdict verdict,
+                    std::optional<CheckMaterial> material = std::nullopt) {
     std::lock_guard lock(mutex);
     if (!material) {
+      auto& checks = book(work).checks;
       const auto it = checks.find(mb);
       if (it == checks.end()) return;
       material = std::move(it->second);
       checks.erase(it);
     }
     if (!material->held) return;
+    auto& held = *material->held;
     if (verdict == SpotVerdict::Failed) {
       ++stats.rejected;
-      return;
+      if (!held.backward) return;
+      held.discard = true;  // the compute thread drops the micro-batch it sent
+      held.tensor = torch::Tensor();
     }
-    forwards.push_back(std::move(*material->held));  // beyond inbox_capacity: bounded by the pending checks
+    // Beyond inbox_capacity: bounded by the pending checks.
+    (held.backward ? backwards : forwards).push_back(std::move(held));
     inbox_cv.notify_one();
   }
 
-  void announce_caught(const std::string& key) {
-    spdlog::warn("stage {} failed {} spot-checks: its activations are refused from now on, and reported",
-                 net::short_key(key), config.job.spot_checks.failures_to_catch);
+  void announce_caught(CheckedWork work, const std::string& key) {
+    spdlog::warn("stage {} failed {} spot-checks of its {}: its {} are refused from now on, and reported",
+                 net::short_key(key), config.job.spot_checks.failures_to_catch, work_name(work), work_name(work));
+    if (work != wire::pb::CHECKED_GRADIENTS) return;
+    std::lock_guard lock(mutex);
+    caught_next_hops.push_back(key);  // the compute thread routes around it
   }
 
-  // Compute thread: a verifier's recomputation for another stage's check.
+  // Compute thread: a verifier's recomputation for another stage's check. Gradients come
+  // from torch::autograd::grad, which leaves the weights' own gradients untouched.
   void recompute(StageWork& w, const Recompute& r) {
     torch::Tensor out;
     std::string reason;
+    const bool gradients = r.work == wire::pb::CHECKED_GRADIENTS;
     try {
-      torch::NoGradGuard no_grad;
-      out = current->shard.forward(r.input).detach();
+      if (gradients) {
+        auto x = r.input.detach().requires_grad_(true);
+        auto y = current->shard.forward(x);
+        out = last() ? torch::autograd::grad({current->shard.loss(y, r.targets)}, {x})[0]
+                     : torch::autograd::grad({y}, {x}, {r.grad_output})[0];
+        out = out.detach();
+      } else {
+        torch::NoGradGuard no_grad;
+        out = current->shard.forward(r.input).detach();
+      }
     } catch (const c10::Error& e) {
-      reason = "the input does not fit these blocks";
+      reason = gradients ? "the input, output gradient or targets do not fit these blocks"
+                         : "the input does not fit these blocks";
+      out = torch::Tensor();
     }
-    if (out.defined()) w.flops += static_cast<double>(r.input.size(0)) * forward_flops_per_sample;
+    if (out.defined()) {
+      w.flops += static_cast<double>(r.input.size(0)) *
+                 (forward_flops_per_sample + (gradients ? backward_flops_per_sample : 0.0));
+    }
     {
       std::lock_guard lock(mutex);
       ++stats.recomputes;
     }
     wire::pb::Envelope h;
     h.mutable_recompute_result()->set_micro_batch(r.micro_batch);
+    h.mutable_recompute_result()->set_work(r.work);
     h.mutable_recompute_result()->set_reason(reason);
-    send_message(r.return_to, std::move(h), "output", out);
+    send_message(r.return_to, std::move(h), {{"output", out}});
+  }
+
+  // Compute thread: the evidence of gradient checks, kept a while (see gradient_senders).
+  void remember_gradient_sender(std::uint64_t mb, const std::string& from) {
+    if (!keeps_gradient_evidence) return;
+    std::lock_guard lock(mutex);
+    gradient_senders.put(mb, from, kKeptGradients);
+  }
+  void remember_sent_gradient(std::uint64_t mb, const std::string& to, torch::Tensor grad) {
+    if (!keeps_gradient_evidence) return;
+    std::lock_guard lock(mutex);
+    sent_gradients.put(mb, SentGradient{to, std::move(grad)}, kKeptGradients);
   }
 
   void forget_declared_input(std::uint64_t mb) {
     std::lock_guard lock(mutex);
     declared_inputs.erase(mb);
+    sent_forwards.erase(mb);
   }
 
   // ---- compute ----
@@ -990,7 +1223,18 @@ struct StageRuntime::Impl {
     auto it = in_flight.find(in.micro_batch);
     if (it == in_flight.end()) {
       std::lock_guard lock(mutex);
-      ++stats.unknown_backwards;  // dropped after a timeout, or from before a restart
+      if (!in.discard) ++stats.unknown_backwards;  // dropped after a timeout, or from before a restart
+      return;
+    }
+    if (in.discard) {  // its gradient failed a spot-check, or came from a stage caught lying
+      const auto hop = router ? router->holder(in.micro_batch) : std::nullopt;
+      if (!hop || router->address(*hop).key != in.sender) return;  // not the stage it was sent to
+      release(it->second.version);
+      router->forgotten(in.micro_batch);
+      forget_declared_input(in.micro_batch);
+      in_flight.erase(it);
+      std::lock_guard lock(mutex);
+      ++stats.dropped;
       return;
     }
     InFlight f = std::move(it->second);
@@ -1008,16 +1252,27 @@ struct StageRuntime::Impl {
     accumulate_from(*f.version);
     release(f.version);
     give_receipt(in.sender, 0, f.samples);
+    remember_gradient_sender(in.micro_batch, in.sender);
     if (!first()) send_backward(f.return_to, in.micro_batch, f.samples, in.loss, f.input.grad(), f.pipeline);
     complete_backward(w, f.samples, in.loss);
   }
 
   void expire() {
     const auto now = Clock::now();
-    if (spot_checker) {
+    for (const auto work : {wire::pb::CHECKED_ACTIVATIONS, wire::pb::CHECKED_GRADIENTS}) {
+      auto& b = book(work);
+      if (!b.checker) continue;
       std::vector<std::string> caught;
-      for (const auto& [mb, verdict] : spot_checker->expire(now, caught)) release_held(mb, verdict);
-      for (const auto& key : caught) announce_caught(key);
+      for (const auto& [mb, verdict] : b.checker->expire(now, caught)) release_held(work, mb, verdict);
+      for (const auto& key : caught) announce_caught(work, key);
+    }
+    std::vector<std::string> shunned;
+    {
+      std::lock_guard lock(mutex);
+      shunned.swap(caught_next_hops);
+    }
+    for (const auto& key : shunned) {
+      if (router) router->exclude(key);
     }
     for (auto it = in_flight.begin(); it != in_flight.end();) {
       if (now - it->second.started > config.micro_batch_timeout) {
@@ -1124,16 +1379,21 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
   m.endpoint = m.config.advertise.empty() ? m.server->endpoint() : m.config.advertise;
   if (m.config.averaging.enabled()) m.start_averaging();
   // Spot-checks need a deterministic forward (dropout draws differ) and other holders of a
-  // sender's blocks; the first stage receives no activations, so it checks nobody.
+  // sender's blocks. A stage checks the activations it receives (not on a first stage) and the
+  // gradients it receives (not on a last one).
   const job::SpotCheckSpec& checks = job.spot_checks;
-  if (!m.first() && !m.config.holders.empty() && (checks.rate > 0 || checks.probation > 0)) {
+  if (!m.config.holders.empty() && (checks.rate > 0 || checks.probation > 0)) {
     const auto* gpt = std::get_if<job::GptSpec>(&job.model.arch);
     if (gpt && gpt->dropout > 0) {
       spdlog::info("spot-checks off: the model uses dropout, so two honest forwards differ");
     } else {
-      m.spot_checker = std::make_unique<SpotChecker>(checks);
-      spdlog::info("spot-checking the activations this stage receives: each sender's first {}, then {:.1f}%, "
-                   "recomputed by other holders of its blocks", checks.probation, 100.0 * checks.rate);
+      m.keeps_gradient_evidence = true;
+      if (!m.first()) m.activation_checks.checker = std::make_unique<SpotChecker>(checks);
+      if (!m.last()) m.gradient_checks.checker = std::make_unique<SpotChecker>(checks);
+      spdlog::info("spot-checking the {} this stage receives: each sender's first {}, then {:.1f}%, "
+                   "recomputed by other holders of its blocks",
+                   m.first() ? "gradients" : m.last() ? "activations" : "activations and gradients", checks.probation,
+                   100.0 * checks.rate);
     }
   }
   m.ready.store(true, std::memory_order_release);
@@ -1302,12 +1562,15 @@ StageStats StageRuntime::stats() const {
   std::lock_guard lock(impl_->mutex);
   auto s = impl_->stats;
   if (impl_->sender) s.bytes_sent = impl_->sender->bytes_sent();
-  if (impl_->spot_checker) {
-    const auto c = impl_->spot_checker->stats();
-    s.spot_checks_passed = c.passed;
-    s.spot_checks_failed = c.failed;
-    s.spot_checks_inconclusive = c.inconclusive;
-    s.caught_peers = c.caught;
+  for (const auto* b : {&impl_->activation_checks, &impl_->gradient_checks}) {
+    if (!b->checker) continue;
+    const auto c = b->checker->stats();
+    s.spot_checks_passed += c.passed;
+    s.spot_checks_failed += c.failed;
+    s.spot_checks_inconclusive += c.inconclusive;
+    for (const auto& k : c.caught) {
+      if (std::find(s.caught_peers.begin(), s.caught_peers.end(), k) == s.caught_peers.end()) s.caught_peers.push_back(k);
+    }
   }
   return s;
 }

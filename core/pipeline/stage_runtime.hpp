@@ -56,7 +56,12 @@ enum class Fault {
   None,
   SignFlipAveraging,   // hands the rings reference - 1000 x (its update since the last average)
   CorruptActivations,  // sends its activations forward sign-flipped and scaled x10
+  CorruptGradients,    // sends its gradients back sign-flipped and scaled x10
+  CorruptWork,         // both: whatever its seat sends, forward or back, is wrong
 };
+
+inline bool corrupts_activations(Fault f) { return f == Fault::CorruptActivations || f == Fault::CorruptWork; }
+inline bool corrupts_gradients(Fault f) { return f == Fault::CorruptGradients || f == Fault::CorruptWork; }
 
 // A stage somewhere in the swarm: who holds which blocks (spot-checks find verifiers here).
 struct StageHolder {
@@ -132,12 +137,12 @@ struct StageStats {
     std::int64_t shared_values = 0, rings = 0;
   };
   std::vector<RingPartner> ring_partners;    // who this stage averages with, by pipeline
-  // Spot-checks of the activations this stage receives (spot_check.hpp).
+  // Spot-checks of the activations and gradients this stage receives (spot_check.hpp).
   std::int64_t spot_checks_passed = 0;
   std::int64_t spot_checks_failed = 0;
   std::int64_t spot_checks_inconclusive = 0;
   std::int64_t recomputes = 0;              // recomputations this stage ran for other checkers
-  std::vector<std::string> caught_peers;    // senders caught sending wrong activations: refused
+  std::vector<std::string> caught_peers;    // senders caught sending wrong activations or gradients: refused
   // Receipts: of each peer's work, the samples this stage consumed (its activations trained
   // on here, its gradients applied here), by the peer's key. The coordinator credits a node
   // with the work its consumers confirm, not with what it claims (issue 8's ledger).

@@ -1,5 +1,5 @@
 // SWARM's wiring for one stage: weighted interleaving by measured round trip, trying the
-// unmeasured, and rerouting around a next hop that stops answering.
+// unmeasured, rerouting around a next hop that stops answering, and shunning one caught lying.
 #include <QTest>
 
 #include <set>
@@ -99,6 +99,26 @@ class TestNextHopRouter : public QObject {
     r.sent(1, 2, t + 1s);
     r.returned(1, t + 2500ms);  // slow, but it answers
     QVERIFY(r.check(t + 3s).empty());
+  }
+
+  void aCaughtHopGetsNothingWhileAnotherIsLeft() {
+    NextHopRouter r(hops(3));
+    auto t = NextHopRouter::Clock::now();
+    r.sent(1, 7, t);
+    QCOMPARE(r.holder(7), std::optional<std::size_t>(1));
+    QVERIFY(!r.holder(8));
+    QVERIFY(r.exclude(std::string(40, 'b')));
+    QVERIFY(!r.exclude(std::string(40, 'b')));   // once
+    QVERIFY(!r.exclude(std::string(40, 'z')));   // not a candidate
+    r.returned(7, t + 100ms);                    // answering does not clear it
+    std::set<std::size_t> seen;
+    for (int i = 0; i < 30; ++i) seen.insert(r.pick(t));
+    QCOMPARE(seen, (std::set<std::size_t>{0, 2}));
+    // Both others suspect: still not the caught one.
+    r.sent(0, 1, t);
+    r.sent(2, 2, t);
+    QCOMPARE(r.check(t + 10s).size(), std::size_t(2));
+    QVERIFY(r.pick(t + 10s) != 1);
   }
 };
 

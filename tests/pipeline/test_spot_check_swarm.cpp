@@ -1,13 +1,16 @@
 // Spot-checks in a running swarm (Secure Distributed Training at Scale's verification of work,
 // for pipeline stages): three two-stage pipelines of real rookery-node processes, SWARM-wired
-// (every first stage sends to every second stage), averaging every 0.25 s. Pipeline 2's first
-// stage lies: it sends its activations forward sign-flipped and scaled x10.
-//
-// With spot-checks (the default) the second stages ask the liar for its declared input, have
-// the other first stages recompute it, catch the liar within its first micro-batches and
-// refuse it from then on; the honest replicas train as well as when the liar's slot feeds
-// nothing (the fair baseline: the work that reaches the model is the same). With checks off (a
-// job option) the same liar's noise reaches every second stage, and the model ends clearly
+// (every first stage sends to every second stage), averaging every 0.25 s. One stage lies:
+//  - activations: pipeline 2's first stage sends its activations forward sign-flipped x10.
+//    The second stages ask it for its declared input, have the other first stages recompute,
+//    catch it within its first micro-batches and refuse it from then on. The fair baseline is
+//    the clean run in which the liar's slot feeds nothing: the work that reaches the model is
+//    the same.
+//  - gradients: pipeline 2's second stage sends its gradients back sign-flipped x10. The first
+//    stages have the other second stages run its blocks backward (from the activations they
+//    sent and the targets), catch it, drop what they had sent it and route around it. The
+//    baseline is the clean run with every stage honest.
+// With checks off (a job option) the same liar's noise reaches the model, which ends clearly
 // worse: the test has teeth.
 #include "reference_training.hpp"
 
@@ -27,9 +30,14 @@ class TestSpotCheckSwarm : public QObject {
   static constexpr int kPipelines = 3;
   static constexpr int kMicroBatches = 300;
   static constexpr int kIntervalMs = 250;
-  static constexpr int kLiar = kPipelines - 1;  // pipeline 2's first stage
+  static constexpr int kLiar = kPipelines - 1;  // the liar is in pipeline 2
 
-  enum class Slot { Idle, Liar };  // what pipeline 2's first stage does
+  enum class Slot {
+    Honest,          // every stage honest, every first stage feeds
+    Idle,            // pipeline 2's first stage feeds nothing
+    ActivationLiar,  // pipeline 2's first stage sends its activations x-10
+    GradientLiar,    // pipeline 2's second stage sends its gradients x-10
+  };
 
   static QString job_json(bool checks) {
     QString json = testing::gpt_job_json("spotcheck", 1, "none", 2, 64, 1e-3);
@@ -39,7 +47,7 @@ class TestSpotCheckSwarm : public QObject {
 
   struct Outcome {
     double loss = -1;
-    int caught_by = 0;  // second stages that caught the liar
+    int caught_by = 0;  // stages that caught the liar (second stages, or first for gradients)
     std::int64_t passed = 0, failed = 0;
   };
 
@@ -49,28 +57,31 @@ class TestSpotCheckSwarm : public QObject {
     const std::vector<testing::SwarmHarness::Blocks> plan(kPipelines, testing::SwarmHarness::Blocks{{0, 2}, {2, 4}});
     if (!h.prepare(job_json(checks), plan, kIntervalMs)) return o;
     const QStringList feed{"--max-micro-batches", QString::number(kMicroBatches)};
+    const bool gradients = slot == Slot::GradientLiar;
     for (int p = 0; p < kPipelines; ++p) {
-      if (!h.start(p, 1)) return o;
+      const QStringList extra = p == kLiar && gradients ? QStringList{"--fault", "corrupt-gradients"} : QStringList{};
+      if (!h.start(p, 1, extra)) return o;
     }
     for (int p = 0; p < kPipelines; ++p) {
       QStringList extra = feed;
-      if (p == kLiar) {
+      if (p == kLiar && slot == Slot::ActivationLiar) {
         // The liar does not wait the usual 20 s for a gradient that will not come: it gives up
         // after 0.3 s and sends the next micro-batch, as an attacker would.
-        extra = slot == Slot::Liar
-                    ? feed + QStringList{"--fault", "corrupt-activations", "--micro-batch-timeout-ms", "300"}
-                    : QStringList{"--max-micro-batches", "1"};
+        extra += QStringList{"--fault", "corrupt-activations", "--micro-batch-timeout-ms", "300"};
+      } else if (p == kLiar && slot == Slot::Idle) {
+        extra = QStringList{"--max-micro-batches", "1"};
       }
       if (!h.start(p, 0, extra)) return o;
     }
-    // The honest first stages finish; the liar's micro-batches die at the stages that caught
-    // it, so it is not waited for.
+    // The honest first stages finish; an activation liar's micro-batches die at the stages
+    // that caught it, so it is not waited for.
+    const int feeders = slot == Slot::ActivationLiar || slot == Slot::Idle ? kLiar : kPipelines;
     QElapsedTimer t;
     t.start();
     for (bool finished = false; !finished;) {
       if (t.elapsed() > 300000) return o;
       finished = true;
-      for (int p = 0; p < kLiar; ++p) {
+      for (int p = 0; p < feeders; ++p) {
         const auto a = h.client(p, 0).status(std::chrono::seconds(2));
         if (!a.ok) {
           if (h.nodes[std::size_t(h.index(p, 0))]->state() == QProcess::NotRunning) return o;
@@ -82,16 +93,19 @@ class TestSpotCheckSwarm : public QObject {
       QTest::qWait(100);
     }
     QTest::qWait(4 * kIntervalMs);  // idle stages go on averaging
-    const auto liar_key = h.keys[std::size_t(h.index(kLiar, 0))].toStdString();
+    const int liar_stage = gradients ? 1 : 0, checker_stage = gradients ? 0 : 1;
+    const auto liar_key = h.keys[std::size_t(h.index(kLiar, liar_stage))].toStdString();
     for (int p = 0; p < kPipelines; ++p) {
-      const auto s = h.snapshot(p, 1).stage();
-      o.passed += s.spot_checks_passed();
-      o.failed += s.spot_checks_failed();
-      const auto& caught = s.caught_peers();
-      if (std::find(caught.begin(), caught.end(), liar_key) != caught.end()) ++o.caught_by;
-      qInfo("pipeline %d's second stage: %lld checks passed, %lld failed, %d stage(s) caught", p,
-            static_cast<long long>(s.spot_checks_passed()), static_cast<long long>(s.spot_checks_failed()),
-            caught.size());
+      for (const int stage : {0, 1}) {  // every check counts; the liar's checkers name it
+        const auto s = h.snapshot(p, stage).stage();
+        o.passed += s.spot_checks_passed();
+        o.failed += s.spot_checks_failed();
+        const auto& caught = s.caught_peers();
+        if (stage == checker_stage && std::find(caught.begin(), caught.end(), liar_key) != caught.end()) ++o.caught_by;
+        qInfo("pipeline %d's %s stage: %lld checks passed, %lld failed, %d stage(s) caught", p,
+              stage == 0 ? "first" : "second", static_cast<long long>(s.spot_checks_passed()),
+              static_cast<long long>(s.spot_checks_failed()), caught.size());
+      }
     }
     if (!h.quit_all()) return o;
     const auto job = job::parse_job_spec(job_json(checks).toStdString());
@@ -102,16 +116,35 @@ class TestSpotCheckSwarm : public QObject {
  private Q_SLOTS:
   void initTestCase() { torch::set_num_threads(1); }
 
-  void spotChecksCatchAStageSendingGarbage() {
+  void spotChecksCatchAStageSendingGarbageActivations() {
     const Outcome clean = train(true, Slot::Idle);
-    const Outcome attacked = train(true, Slot::Liar);
-    const Outcome unchecked = train(false, Slot::Liar);
+    const Outcome attacked = train(true, Slot::ActivationLiar);
+    const Outcome unchecked = train(false, Slot::ActivationLiar);
     const auto job = job::parse_job_spec(job_json(true).toStdString());
     const double start = testing::evaluate(job, testing::initial_parameters(job));
     qInfo("held-out loss of an honest replica: start %.4f; clean run %.4f; 1 of %d first stages sending its "
           "activations x-10, with spot-checks %.4f (%+.2f%%), without %.4f (%+.2f%%)",
           start, clean.loss, kPipelines, attacked.loss, 100.0 * (attacked.loss - clean.loss) / clean.loss,
           unchecked.loss, 100.0 * (unchecked.loss - clean.loss) / clean.loss);
+    expectCaughtWithoutHarm(start, clean, attacked, unchecked);
+  }
+
+  void spotChecksCatchAStageSendingGarbageGradients() {
+    const Outcome clean = train(true, Slot::Honest);
+    const Outcome attacked = train(true, Slot::GradientLiar);
+    const Outcome unchecked = train(false, Slot::GradientLiar);
+    const auto job = job::parse_job_spec(job_json(true).toStdString());
+    const double start = testing::evaluate(job, testing::initial_parameters(job));
+    qInfo("held-out loss of an honest replica: start %.4f; clean run %.4f; 1 of %d second stages sending its "
+          "gradients x-10, with spot-checks %.4f (%+.2f%%), without %.4f (%+.2f%%)",
+          start, clean.loss, kPipelines, attacked.loss, 100.0 * (attacked.loss - clean.loss) / clean.loss,
+          unchecked.loss, 100.0 * (unchecked.loss - clean.loss) / clean.loss);
+    expectCaughtWithoutHarm(start, clean, attacked, unchecked);
+  }
+
+ private:
+  static void expectCaughtWithoutHarm(double start, const Outcome& clean, const Outcome& attacked,
+                                      const Outcome& unchecked) {
     QVERIFY(clean.loss > 0 && attacked.loss > 0 && unchecked.loss > 0);
     QVERIFY(clean.loss < 0.8 * start);
     // Honest stages pass their checks: replicas that train between averages still agree
@@ -119,7 +152,7 @@ class TestSpotCheckSwarm : public QObject {
     QVERIFY2(clean.passed > 0 && clean.failed == 0, "an honest stage failed a spot-check");
     QCOMPARE(clean.caught_by, 0);
     // A majority of the stages the liar sends to caught it (what the coordinator needs for a
-    // ban); the liar's router sends little to the rest once its micro-batches die at those.
+    // ban); the liar gets little from the rest once its work dies at those.
     QVERIFY2(attacked.caught_by >= 2, qPrintable(QString("caught by %1 of 3").arg(attacked.caught_by)));
     // One-sided: the liar must not make the model worse. (Two runs of this swarm differ by up to
     // ~5% either way; thread timing decides which micro-batches each average sees.)
