@@ -326,6 +326,13 @@
             <numerusform>%1 von %n Stufen, an die er sendet, haben bei Stichproben falsche Aktivierungen entdeckt</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1 of the %n stage(s) it returns gradients to caught its gradients wrong in spot-checks</source>
+        <translation>
+            <numerusform>%1 von %n Stufe, an die er Gradienten zurückgibt, hat bei Stichproben falsche Gradienten entdeckt</numerusform>
+            <numerusform>%1 von %n Stufen, an die er Gradienten zurückgibt, haben bei Stichproben falsche Gradienten entdeckt</numerusform>
+        </translation>
+    </message>
     <message>
         <source>a spare: its pipeline is faster without this PC, which waits to fill a seat that falls empty</source>
         <translation>in Reserve: seine Pipeline ist ohne diesen PC schneller; er wartet, bis ein Platz frei wird</translation>

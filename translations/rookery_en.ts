@@ -326,6 +326,13 @@
             <numerusform>%1 of the %n stages it sends to caught its activations wrong in spot-checks</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1 of the %n stage(s) it returns gradients to caught its gradients wrong in spot-checks</source>
+        <translation>
+            <numerusform>%1 of the %n stage it returns gradients to caught its gradients wrong in spot-checks</numerusform>
+            <numerusform>%1 of the %n stages it returns gradients to caught its gradients wrong in spot-checks</numerusform>
+        </translation>
+    </message>
     <message>
         <source>a spare: its pipeline is faster without this PC, which waits to fill a seat that falls empty</source>
         <translation type="unfinished"></translation>

@@ -326,6 +326,13 @@
             <numerusform>%1 de las %n etapas a las que envía detectaron activaciones erróneas en las comprobaciones</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1 of the %n stage(s) it returns gradients to caught its gradients wrong in spot-checks</source>
+        <translation>
+            <numerusform>%1 de la %n etapa a la que devuelve gradientes detectó gradientes erróneos en las comprobaciones</numerusform>
+            <numerusform>%1 de las %n etapas a las que devuelve gradientes detectaron gradientes erróneos en las comprobaciones</numerusform>
+        </translation>
+    </message>
     <message>
         <source>a spare: its pipeline is faster without this PC, which waits to fill a seat that falls empty</source>
         <translation>de reserva: su canalización es más rápida sin este PC, que espera a ocupar un puesto que quede libre</translation>

@@ -326,6 +326,13 @@
             <numerusform>%1 des %n étages auxquels il envoie ont détecté des activations erronées lors des vérifications</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1 of the %n stage(s) it returns gradients to caught its gradients wrong in spot-checks</source>
+        <translation>
+            <numerusform>%1 sur %n étage auquel il renvoie des gradients a détecté des gradients erronés lors des vérifications</numerusform>
+            <numerusform>%1 des %n étages auxquels il renvoie des gradients ont détecté des gradients erronés lors des vérifications</numerusform>
+        </translation>
+    </message>
     <message>
         <source>a spare: its pipeline is faster without this PC, which waits to fill a seat that falls empty</source>
         <translation>en réserve : son pipeline est plus rapide sans ce PC, qui attend qu’une place se libère</translation>

@@ -323,6 +323,12 @@
             <numerusform>其发送目标的 %n 个阶段中有 %1 个在抽查中发现其激活值有误</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1 of the %n stage(s) it returns gradients to caught its gradients wrong in spot-checks</source>
+        <translation>
+            <numerusform>其回传梯度的 %n 个阶段中有 %1 个在抽查中发现其梯度有误</numerusform>
+        </translation>
+    </message>
     <message>
         <source>a spare: its pipeline is faster without this PC, which waits to fill a seat that falls empty</source>
         <translation>备用：其流水线没有本机更快，本机等待填补空出的位置</translation>

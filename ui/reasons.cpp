@@ -120,6 +120,10 @@ QString Reasons::verdict(const pb::Reason& d) {
     case pb::VERDICT_CAUGHT_IN_SPOT_CHECKS:
       return tr("%1 of the %n stage(s) it sends to caught its activations wrong in spot-checks", nullptr, n(d.limit()))
           .arg(n(d.value()));
+    case pb::VERDICT_GRADIENTS_CAUGHT_IN_SPOT_CHECKS:
+      return tr("%1 of the %n stage(s) it returns gradients to caught its gradients wrong in spot-checks", nullptr,
+                n(d.limit()))
+          .arg(n(d.value()));
     case pb::VERDICT_SPARE:
       return tr("a spare: its pipeline is faster without this PC, which waits to fill a seat that falls empty");
     case pb::VERDICT_TIER_FULL: return tr("every pipeline of its bandwidth tier already has one PC per block");

@@ -51,7 +51,7 @@ struct Live {
   bool contributing = true;
   Contribution totals;
   std::set<std::string> accuses;   // ring partners this node's aggregator excludes now
-  std::set<std::string> caught;    // senders whose activations this node's spot-checks caught wrong
+  std::set<std::string> caught;    // senders whose activations or gradients this node's spot-checks caught wrong
   Clock::time_point paused_since{};  // while !contributing
   cluster::NodeProfile measured_at_join;  // its link to the coordinator, as the join measured it
   std::uint32_t peers_measured = 0;       // peers whose links it reported measuring
@@ -443,9 +443,12 @@ class Swarm {
   //  - averaging: at least two live volunteers exclude `accused` from their aggregates, and
   //    they are a majority of its ring partners (the nodes of other pipelines holding any of
   //    its blocks);
-  //  - spot-checks: at least two live volunteers caught its activations wrong, and they are a
-  //    majority of its checkers (the nodes, in any pipeline, whose blocks start where its own
-  //    end: SWARM's wiring sends its micro-batches to all of them).
+  //  - spot-checks of its activations: at least two live volunteers caught it, and they are a
+  //    majority of the nodes, in any pipeline, whose blocks start where its own end (SWARM's
+  //    wiring sends its micro-batches to all of them, and those check activations);
+  //  - spot-checks of its gradients: the same of the nodes whose blocks end where its own
+  //    start (it sends its gradients back to them, and those check gradients).
+  // The two sides are judged apart: a stage that lies one way only is seen by one side.
   // One liar cannot ban anybody; a minority of liars cannot outvote the honest peers of an
   // honest node.
   void consider_ban_locked(const std::string& accused) {
@@ -453,10 +456,11 @@ class Swarm {
     const auto [p, s] = current_.find(accused);
     if (p < 0) return;
     const auto& seat = current_.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
-    std::set<std::string> partners, checkers;
+    std::set<std::string> partners, after, before;
     for (std::size_t q = 0; q < current_.pipelines.size(); ++q) {
       for (const auto& other : current_.pipelines[q]) {
-        if (other.first_block == seat.last_block) checkers.insert(other.key);
+        if (other.first_block == seat.last_block) after.insert(other.key);
+        if (other.last_block == seat.first_block) before.insert(other.key);
         if (static_cast<int>(q) == p) continue;
         if (other.first_block < seat.last_block && seat.first_block < other.last_block) partners.insert(other.key);
       }
@@ -471,12 +475,15 @@ class Swarm {
     };
     const auto verified = [](std::size_t reporters, std::size_t peers) { return reporters >= 2 && 2 * reporters > peers; };
     const std::size_t excluders = count(partners, &Live::accuses);
-    const std::size_t catchers = count(checkers, &Live::caught);
+    const std::size_t activation_catchers = count(after, &Live::caught);
+    const std::size_t gradient_catchers = count(before, &Live::caught);
     std::string reason;
     if (verified(excluders, partners.size())) {
       reason = verdict::ring_partners_reject(excluders, partners.size());
-    } else if (verified(catchers, checkers.size())) {
-      reason = verdict::caught_in_spot_checks(catchers, checkers.size());
+    } else if (verified(activation_catchers, after.size())) {
+      reason = verdict::caught_in_spot_checks(activation_catchers, after.size());
+    } else if (verified(gradient_catchers, before.size())) {
+      reason = verdict::gradients_caught_in_spot_checks(gradient_catchers, before.size());
     } else {
       return;
     }

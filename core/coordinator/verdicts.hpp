@@ -28,12 +28,17 @@ inline std::string wrong_job(const std::string& ours, const std::string& theirs)
 // A ban's reason: the verified evidence.
 inline constexpr const char* kRingPartnersReject = " ring partners reject its averaging contributions";
 inline constexpr const char* kCaughtInSpotChecks = " stages it sends to caught its activations wrong in spot-checks";
+inline constexpr const char* kGradientsCaughtInSpotChecks =
+    " stages it returns gradients to caught its gradients wrong in spot-checks";
 
 inline std::string ring_partners_reject(std::size_t reporters, std::size_t partners) {
   return std::to_string(reporters) + " of its " + std::to_string(partners) + kRingPartnersReject;
 }
 inline std::string caught_in_spot_checks(std::size_t reporters, std::size_t receivers) {
   return std::to_string(reporters) + " of the " + std::to_string(receivers) + kCaughtInSpotChecks;
+}
+inline std::string gradients_caught_in_spot_checks(std::size_t reporters, std::size_t receivers) {
+  return std::to_string(reporters) + " of the " + std::to_string(receivers) + kGradientsCaughtInSpotChecks;
 }
 
 // No seat in the plan (after "not in the plan: "): the planner's reasons, and this one.

@@ -138,8 +138,8 @@ struct AggregatorSpec {
 };
 
 /// Spot-checks of pipeline work (core/pipeline/spot_check.hpp): a stage has the activations
-/// it receives recomputed, now and then, by other holders of the sender's blocks, and refuses
-/// (and reports) a sender caught lying. Needs a dropout-free model (dropout makes two honest
+/// and gradients it receives recomputed, now and then, by other holders of the sender's
+/// blocks, and refuses (and reports) a sender caught lying. Needs a dropout-free model (dropout makes two honest
 /// forwards differ) and at least two pipelines whose cuts match.
 struct SpotCheckSpec {
     /// The share of micro-batches checked once a sender is past probation (0: no checks).
@@ -196,7 +196,7 @@ struct JobSpec {
     /// trusts its volunteers opts in.
     int64_t average_optimizer_state_every = 0;
     AggregatorSpec aggregator;      ///< how those averages combine the members' values
-    SpotCheckSpec spot_checks;      ///< how stages verify the activations they receive
+    SpotCheckSpec spot_checks;      ///< how stages verify the activations and gradients they receive
     uint64_t seed = 0;              ///< parameter init and data order derive from it
     friend bool operator==(const JobSpec&, const JobSpec&) = default;
 };

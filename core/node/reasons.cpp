@@ -100,6 +100,9 @@ void classify_verdict(const std::string& words, pb::Reason& out) {
   }
   if (counts(s, " of its ", v::kRingPartnersReject, out)) return out.set_code(pb::VERDICT_RING_PARTNERS_REJECT);
   if (counts(s, " of the ", v::kCaughtInSpotChecks, out)) return out.set_code(pb::VERDICT_CAUGHT_IN_SPOT_CHECKS);
+  if (counts(s, " of the ", v::kGradientsCaughtInSpotChecks, out)) {
+    return out.set_code(pb::VERDICT_GRADIENTS_CAUGHT_IN_SPOT_CHECKS);
+  }
   out.Clear();  // words this node does not know: the GUI shows them as they are
 }
 

@@ -10,6 +10,9 @@
 //    stages have the other second stages run its blocks backward (from the activations they
 //    sent and the targets), catch it, drop what they had sent it and route around it. The
 //    baseline is the clean run with every stage honest.
+//  - gradients, from a middle stage: in two pipelines of three, pipeline 1's middle stage
+//    sends its gradients back x-10. Its gradient is checked through its witness: the last
+//    stage it names confirms the gradient it sent it, and the verifier starts from that.
 // With checks off (a job option) the same liar's noise reaches the model, which ends clearly
 // worse: the test has teeth.
 #include "reference_training.hpp"
@@ -140,6 +143,39 @@ class TestSpotCheckSwarm : public QObject {
           start, clean.loss, kPipelines, attacked.loss, 100.0 * (attacked.loss - clean.loss) / clean.loss,
           unchecked.loss, 100.0 * (unchecked.loss - clean.loss) / clean.loss);
     expectCaughtWithoutHarm(start, clean, attacked, unchecked);
+  }
+
+  void aMiddleStageIsCheckedThroughItsWitness() {
+    testing::SwarmHarness h;
+    const std::vector<testing::SwarmHarness::Blocks> plan(2, testing::SwarmHarness::Blocks{{0, 1}, {1, 3}, {3, 4}});
+    QVERIFY(h.prepare(job_json(true), plan, kIntervalMs));
+    for (int p = 0; p < 2; ++p) {
+      for (int s = 2; s >= 0; --s) {
+        const bool liar = p == 1 && s == 1;
+        QVERIFY(h.start(p, s,
+                        s == 0 ? QStringList{"--max-micro-batches", "60"}
+                        : liar ? QStringList{"--fault", "corrupt-gradients"}
+                               : QStringList{}));
+      }
+    }
+    QVERIFY(h.wait_finished(240000));
+    const auto liar_key = h.keys[std::size_t(h.index(1, 1))].toStdString();
+    for (int p = 0; p < 2; ++p) {
+      for (int s = 0; s < 3; ++s) {
+        const auto st = h.snapshot(p, s).stage();
+        const auto& caught = st.caught_peers();
+        qInfo("pipeline %d's stage %d: %lld checks passed, %lld failed, caught %d", p, s + 1,
+              static_cast<long long>(st.spot_checks_passed()), static_cast<long long>(st.spot_checks_failed()),
+              caught.size());
+        if (s == 0) {  // both first stages sent it activations and got its gradients back
+          QVERIFY2(caught.size() == 1 && caught[0] == liar_key, "a first stage did not catch the middle stage's gradients");
+        } else {  // its activations are honest, and so is everyone else
+          QCOMPARE(caught.size(), 0);
+          QCOMPARE(st.spot_checks_failed(), std::int64_t(0));
+        }
+      }
+    }
+    QVERIFY(h.quit_all());
   }
 
  private:
