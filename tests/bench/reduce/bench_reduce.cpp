@@ -1,11 +1,16 @@
-// Rookery's ring all-reduce against Gloo's (AllreduceRing over TCP), side by side in one run:
-// the same ranks (processes on loopback, or hosts in network namespaces), the same sizes of
-// f32 data, each result checked. Prints bus bandwidth, bytes x 2(n-1)/n / time (median of
-// the timed iterations), and the ratio ours/Gloo.
+// Rookery's ring all-reduce against Gloo's over TCP, side by side in one run: the same ranks
+// (processes on loopback, or hosts in network namespaces), the same sizes of f32 data, each
+// result checked. Gloo has two rings: AllreduceRing passes the whole buffer around the ring
+// (n - 1 full transfers per rank), AllreduceRingChunked is the bandwidth-optimal reduce-scatter
+// and all-gather (2(n - 1)/n), as ours is; both are measured. Prints bus bandwidth, bytes x
+// 2(n-1)/n / time (median of the timed iterations), and the ratios ours/Gloo.
 //
 //   bench_reduce                      CI-sized: 2 and 4 ranks, 1 and 4 MB
 //   bench_reduce --full               2, 4, 8 ranks; 1, 4, 16, 64, 256 MB
-//   bench_reduce --ranks 4 --sizes-mb 16 --iters 5 [--codec int8] [--plain] [--impl ours|gloo|both]
+//   bench_reduce --ranks 4 --sizes-mb 16 --iters 5 [--codec int8] [--plain]
+//                [--impl ours|gloo|gloo-chunked|both|all]   (both: ours and AllreduceRing; default all)
+//                [--segment-kb K]   (ours: the ring's segment size instead of RingOptions' default)
+//                [--io-threads N]   (ours: ZeroMQ I/O threads per rank, default 2)
 //   bench_reduce --hosts 10.77.0.1,... --netns-prefix rkb   one rank per network namespace
 //
 // Ours runs with CURVE encryption unless --plain (Gloo's TCP transport is unencrypted).
@@ -28,6 +33,8 @@
 #include <vector>
 
 #include <gloo/allreduce_ring.h>
+#include <gloo/allreduce_ring_chunked.h>
+#include <gloo/barrier_all_to_all.h>
 #include <gloo/rendezvous/context.h>
 #include <gloo/rendezvous/file_store.h>
 #include <gloo/transport/tcp/device.h>
@@ -121,7 +128,8 @@ int worker(const Args& a) {
   if (rank == 0) report.open(dir / "times");
   bool ok = true;
 
-  if (a.get("--impl", "ours") == "gloo") {
+  const std::string impl = a.get("--impl", "ours");
+  if (impl == "gloo" || impl == "gloo-chunked") {
     gloo::transport::tcp::attr attr(host.c_str());
     auto dev = gloo::transport::tcp::CreateDevice(attr);
     gloo::rendezvous::FileStore store((dir / "gloo").string());
@@ -130,19 +138,27 @@ int worker(const Args& a) {
     ctx->connectFullMesh(store, dev);
     for (auto bytes : sizes) {
       std::vector<float> v(bytes / sizeof(float));
-      gloo::AllreduceRing<float> ring(ctx, {v.data()}, int(v.size()));
+      std::unique_ptr<gloo::Algorithm> ring;
+      if (impl == "gloo") {
+        ring = std::make_unique<gloo::AllreduceRing<float>>(ctx, std::vector<float*>{v.data()}, int(v.size()));
+      } else {
+        ring = std::make_unique<gloo::AllreduceRingChunked<float>>(ctx, std::vector<float*>{v.data()}, int(v.size()));
+      }
       std::vector<double> times;
       for (int it = -1; it < iters; ++it) {  // one warm-up
         fill(v, rank);
         const auto t0 = Clock::now();
-        ring.run();
+        ring->run();
         if (it >= 0) times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
         ok = check(v, world, false, wire::Codec::None) && ok;
       }
       if (rank == 0) report << bytes << ' ' << median(times) << '\n';
     }
+    // Nobody tears its pairs down while another still reads from them ("Connection closed by
+    // peer" failed runs here before).
+    gloo::BarrierAllToAll(ctx).run();
   } else {
-    net::SecureContext ctx(2);
+    net::SecureContext ctx(std::stoi(a.get("--io-threads", "2")));
     const auto identity = net::CurveKeyPair::generate();
     ZmqTransportConfig config;
     config.listen = "tcp://" + host + ":0";
@@ -172,6 +188,7 @@ int worker(const Args& a) {
     RingOptions options;
     options.codec = codec;
     options.timeout = std::chrono::seconds(60);
+    if (a.has("--segment-kb")) options.segment_values = std::stoull(a.get("--segment-kb", "1024")) * 1024 / sizeof(float);
     RingAllReduce ring(transport, options);
     std::uint64_t round = 0;
     for (auto bytes : sizes) {
@@ -222,6 +239,8 @@ std::map<std::size_t, double> run_impl(const std::string& self, const std::strin
                              a.get("--iters", "5"), "--codec", a.get("--codec", "none"), "--host",
                              hosts.empty() ? "127.0.0.1" : hosts.at(std::size_t(r))});
     if (a.has("--plain")) argv.push_back("--plain");
+    if (a.has("--segment-kb")) argv.insert(argv.end(), {"--segment-kb", a.get("--segment-kb", "")});
+    if (a.has("--io-threads")) argv.insert(argv.end(), {"--io-threads", a.get("--io-threads", "")});
     pids.push_back(spawn(argv));
   }
   for (auto pid : pids) {
@@ -246,28 +265,35 @@ int launcher(const std::string& self, const Args& a) {
   for (const auto& s : split(a.get("--sizes-mb", full ? "1,4,16,64,256" : "1,4"))) {
     sizes.push_back(std::size_t(std::stod(s) * (1 << 20)));
   }
-  const std::string impl = a.get("--impl", "both");
+  const std::string impl = a.get("--impl", "all");
   const std::string ours_name = std::string("ours (") + (a.has("--plain") ? "plain" : "CURVE") + ", " +
                                 a.get("--codec", "none") + ")";
-  std::printf("%-6s %-10s %-28s %-16s %-8s\n", "ranks", "size", ("busbw " + ours_name).c_str(), "busbw gloo",
-              "ours/gloo");
+  // Columns (netns_bench.sh reads them by number): ranks, size, ours, gloo ring, gloo chunked,
+  // ours/ring, ours/chunked; every rate in MB/s.
+  std::printf("%-6s %-8s %-12s %-12s %-12s %-10s %-10s   (bus bandwidth, MB/s; ours: %s)\n", "ranks", "size", "ours",
+              "gloo-ring", "gloo-chunk", "ours/ring", "ours/chunk", ours_name.c_str());
   bool ok = true;
+  const auto wanted = [&](const std::string& which) {
+    return impl == "all" || impl == which || (impl == "both" && (which == "ours" || which == "gloo"));
+  };
   for (int n : ranks) {
-    std::map<std::size_t, double> ours, gloo;
-    if (impl != "gloo") ours = run_impl(self, "ours", n, sizes, a, ok);
-    if (impl != "ours") gloo = run_impl(self, "gloo", n, sizes, a, ok);
+    std::map<std::size_t, double> ours, gloo, chunked;
+    if (wanted("ours")) ours = run_impl(self, "ours", n, sizes, a, ok);
+    if (wanted("gloo")) gloo = run_impl(self, "gloo", n, sizes, a, ok);
+    if (wanted("gloo-chunked")) chunked = run_impl(self, "gloo-chunked", n, sizes, a, ok);
     for (auto bytes : sizes) {
       auto busbw = [&](const std::map<std::size_t, double>& t) {
         return t.count(bytes) ? double(bytes) * 2 * (n - 1) / n / t.at(bytes) / 1e6 : NAN;
       };
-      const double o = busbw(ours), g = busbw(gloo);
-      auto rate = [](double mbs) {
+      const double o = busbw(ours), g = busbw(gloo), c = busbw(chunked);
+      auto num = [](double v, const char* format) {
         char text[32];
-        std::snprintf(text, sizeof text, "%.2f MB/s", mbs);
-        return std::string(text);
+        std::snprintf(text, sizeof text, format, v);
+        return std::isnan(v) ? std::string("-") : std::string(text);
       };
-      std::printf("%-6d %-10s %-28s %-16s %-8s\n", n, (std::to_string(bytes >> 20) + " MB").c_str(), rate(o).c_str(),
-                  rate(g).c_str(), std::isnan(o) || std::isnan(g) ? "-" : (std::to_string(o / g).substr(0, 5)).c_str());
+      std::printf("%-6d %-8s %-12s %-12s %-12s %-10s %-10s\n", n, (std::to_string(bytes >> 20) + "MB").c_str(),
+                  num(o, "%.2f").c_str(), num(g, "%.2f").c_str(), num(c, "%.2f").c_str(), num(o / g, "%.3f").c_str(),
+                  num(o / c, "%.3f").c_str());
       std::fflush(stdout);
     }
   }
