@@ -137,6 +137,21 @@ bool worth_replanning(double current_rate, double new_rate, double margin) {
   return new_rate > current_rate * (1.0 + margin);
 }
 
+double planned_flops(double offered, double efficiency, double median_efficiency) {
+  if (!(offered > 0) || !(efficiency > 0) || !(median_efficiency > 0)) return offered;
+  const double relative = efficiency / median_efficiency;
+  return relative < kSlowEfficiency ? offered * relative : offered;
+}
+
+double median_efficiency(std::vector<double> efficiencies) {
+  std::erase_if(efficiencies, [](double e) { return !(e > 0); });
+  if (efficiencies.empty()) return 0;
+  const auto mid = efficiencies.begin() + static_cast<std::ptrdiff_t>(efficiencies.size() / 2);
+  std::nth_element(efficiencies.begin(), mid, efficiencies.end());
+  if (efficiencies.size() % 2 == 1) return *mid;
+  return (*mid + *std::max_element(efficiencies.begin(), mid)) / 2;
+}
+
 std::string plan_json(const Assignment& plan, const std::map<std::string, Member>& members,
                       const std::string& job_file, std::int64_t averaging_interval_ms) {
   nlohmann::json pipelines = nlohmann::json::array();

@@ -70,6 +70,19 @@ double predicted_rate(const Assignment& plan, const std::map<std::string, Member
 // pipeline and a shard transfer).
 bool worth_replanning(double current_rate, double new_rate, double margin = 0.2);
 
+// Planning with the speed volunteers show, not only the one they benchmark. A volunteer's
+// efficiency is the training FLOP it does per second of compute over its benchmark FLOP/s.
+// Every volunteer's kernels run below the benchmark's large matmul, by an amount that depends
+// on which blocks its stage holds: that gap is the model's, so the swarm's median efficiency
+// is the norm. A volunteer under kSlowEfficiency of that norm (its owner's programs take the
+// cores, a thermal limit, slow memory) is planned with what it shows, `offered` x efficiency /
+// median; every other volunteer keeps `offered` (what its owner allows: benchmark x duty).
+// Unmeasured (efficiency or median 0): `offered`.
+inline constexpr double kSlowEfficiency = 0.5;
+double planned_flops(double offered, double efficiency, double median_efficiency);
+// The median of the positive efficiencies (0 when there are none).
+double median_efficiency(std::vector<double> efficiencies);
+
 // The plan as a node reads it (pipeline::parse_stage_plan's format) with `job_file` as the
 // job path: {"job": ..., "pipelines": [{"stages": [{"blocks", "endpoint", "reduce_endpoint",
 // "key"}]}], "averaging_interval_ms": ...}. Every seated key must be in `members`.

@@ -41,7 +41,9 @@ constexpr std::int64_t kProbeBytes = 4 << 20;               // each way, against
 constexpr std::int64_t kPeerProbeBytes = 512 << 10;         // each way, against a peer: short
 constexpr std::int64_t kMaxPeerProbeBytes = 1 << 20;        // what our shard server answers
 constexpr auto kPeerProbeTimeout = std::chrono::seconds(2);
-constexpr auto kSnapshotEvery = std::chrono::seconds(2);    // how stale the served parameters may be
+constexpr auto kSnapshotEvery = std::chrono::seconds(2);
+constexpr auto kBusyWindow = std::chrono::seconds(30);    // the speed shown while computing, measured over this
+constexpr double kBusyEnough = 3.0;                        // seconds of compute before it is reported    // how stale the served parameters may be
 constexpr auto kRequestTimeout = std::chrono::seconds(3);
 constexpr auto kReadyWait = std::chrono::seconds(10);
 constexpr auto kRunStatusEvery = std::chrono::seconds(3);      // the run's dashboard data, for the window          // feed anyway after this (coordinator gone)
@@ -170,8 +172,10 @@ class CoordinatedWorkload final : public Workload {
       if (r.samples > 0) ++micro_batches_;
       if (r.loss >= 0) loss_ = r.loss;
       recent_.emplace_back(now, r.samples);
+      busy_.push_back({now, r.seconds, r.flops});
     }
     while (!recent_.empty() && now - recent_.front().first > std::chrono::seconds(5)) recent_.pop_front();
+    while (!busy_.empty() && now - busy_.front().at > kBusyWindow) busy_.pop_front();
     return r;
   }
 
@@ -414,6 +418,14 @@ class CoordinatedWorkload final : public Workload {
       const double window =
           recent_.empty() ? 1.0 : std::max(1.0, std::chrono::duration<double>(Clock::now() - recent_.front().first).count());
       h->set_samples_per_s(static_cast<double>(recent) / window);
+      // The speed it shows while computing (the coordinator plans a markedly slow one with it).
+      double busy = 0, done = 0;
+      for (const auto& b : busy_) {
+        busy += b.seconds;
+        done += b.flops;
+      }
+      if (busy >= kBusyEnough) h->set_flops_per_busy_s(done / busy);
+      h->set_benchmark_flops_per_s(options_.benchmark_flops_per_s);
       h->set_loss(loss_);
       h->set_contributing(!draining_.load());
       for (const auto& k : excluded_) h->add_excluded_peers(k);
@@ -739,6 +751,11 @@ class CoordinatedWorkload final : public Workload {
   std::int64_t samples_ = 0, micro_batches_ = 0;
   double flops_ = 0, loss_ = -1;
   std::deque<std::pair<Clock::time_point, std::int64_t>> recent_;
+  struct Busy {
+    Clock::time_point at;
+    double seconds = 0, flops = 0;
+  };
+  std::deque<Busy> busy_;  // each unit of work in the last kBusyWindow: its compute time and FLOP
 
   // shared with the shard server
   std::mutex held_mutex_;

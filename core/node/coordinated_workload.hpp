@@ -25,7 +25,8 @@ struct CoordinatedOptions {
   std::string invite_token;
   std::string host = "127.0.0.1";     // the address peers reach this node at (it listens there too)
   std::int64_t memory_limit_bytes = 0;  // 0: what is free
-  double flops_per_s = 0;             // measured by the node's benchmark
+  double flops_per_s = 0;             // what the owner allowed at the start: benchmark x duty cycle
+  double benchmark_flops_per_s = 0;   // the device benchmark itself (0: unknown)
   // What the owner lets Rookery use now (benchmark x the governor's duty cycle), reported
   // with every heartbeat; empty: flops_per_s. Called from the coordinator client's thread.
   std::function<double()> current_flops_per_s;

@@ -644,6 +644,7 @@ struct NodeService::Impl {
           duty = std::clamp(decision.cpu_time_percent, 1, 100);
         }
         options.flops_per_s = bench.gflops * 1e9 * duty / 100.0;
+        options.benchmark_flops_per_s = bench.gflops * 1e9;
         options.current_flops_per_s = [this, flops = bench.gflops * 1e9] {
           std::lock_guard lock(mutex);
           return flops * std::clamp(decision.cpu_time_percent, 1, 100) / 100.0;

@@ -10,12 +10,18 @@
 //    honest volunteer it accused is never banned.
 // The same for spot-check evidence (TestCoordinatorSpotCheckBan): six volunteers in three
 // two-stage pipelines; a first stage is banned only when two of the three second stages it
-// sends to report it caught.
+// sends to report it caught, and a second stage only when two of the three first stages it
+// returns gradients to do.
+// Played volunteers also report the speed they compute at (TestCoordinatorMeasuredSpeed): one
+// that shows a fifth of the swarm's usual efficiency is planned with what it shows, and its
+// pipeline is re-cut around it; one that shows four fifths changes nothing.
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <array>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -69,6 +75,8 @@ class CoordinatorWithFakeVolunteers : public QObject {
   net::CurveKeyPair dashboard_ = net::CurveKeyPair::generate();
   std::vector<Volunteer> volunteers_;
   double memory_factor_ = 2;  // each volunteer's free memory, in models
+  // What volunteer i reports of its speed: {offered FLOP/s, FLOP per busy second, benchmark}.
+  std::map<int, std::array<double, 3>> speed_;
 
   const std::string& key_of(int i) const { return volunteers_[std::size_t(i)].identity.public_key; }
 
@@ -101,6 +109,11 @@ class CoordinatorWithFakeVolunteers : public QObject {
     h->set_loss(-1);
     for (int x : excluded) h->add_excluded_peers(key_of(x));
     for (int x : caught) h->add_failed_spot_checks(key_of(x));
+    if (const auto s = speed_.find(i); s != speed_.end()) {
+      h->set_flops_per_s(s->second[0]);
+      h->set_flops_per_busy_s(s->second[1]);
+      h->set_benchmark_flops_per_s(s->second[2]);
+    }
     const auto r = ask(v.identity, std::move(e));
     if (!r || !r->has_heartbeat_reply()) return std::nullopt;
     if (r->heartbeat_reply().known() && !r->heartbeat_reply().plan_json().empty()) {
@@ -351,10 +364,164 @@ class TestCoordinatorSpotCheckBan : public CoordinatorWithFakeVolunteers {
   void cleanupTestCase() { stop(); }
 };
 
+// The other side: a second stage returns its gradients to the three first stages that feed it
+// (its gradient checkers); one alone cannot ban it, two of the three do, with the gradients'
+// verdict.
+class TestCoordinatorGradientBan : public CoordinatorWithFakeVolunteers {
+  Q_OBJECT
+
+  int second_stage_ = -1;                // the accused
+  std::vector<int> feeders_;             // the first stages (by index)
+
+ private Q_SLOTS:
+  void initTestCase() {
+    start("gradient-ban", 6, 0.6, 30400);
+    if (QTest::currentTestFailed()) return;
+    const auto s = settle(3);
+    QVERIFY2(s, "the six volunteers were not planned into three pipelines");
+    for (int i : everyone()) {
+      if (std::get<1>(seats(*s).at(key_of(i))) == 0) {
+        feeders_.push_back(i);
+      } else if (second_stage_ < 0) {
+        second_stage_ = i;
+      }
+    }
+    QCOMPARE(feeders_.size(), std::size_t(3));
+    QVERIFY(second_stage_ >= 0);
+  }
+
+  void oneFeederCannotBan() {
+    for (int t = 0; t < 20; ++t) {
+      round(everyone(), {}, {{feeders_[0], {second_stage_}}});
+      if (QTest::currentTestFailed()) return;
+      QTest::qWait(100);
+    }
+    const auto s = status();
+    QVERIFY(s);
+    QCOMPARE(s->banned_size(), 0);
+  }
+
+  void twoFeedersOfThreeBan() {
+    round(everyone(), {}, {{feeders_[0], {second_stage_}}, {feeders_[1], {second_stage_}}});
+    if (QTest::currentTestFailed()) return;
+    const auto s = status();
+    QVERIFY(s);
+    QCOMPARE(s->banned_size(), 1);
+    QCOMPARE(s->banned(0).key(), key_of(second_stage_));
+    QCOMPARE(s->banned(0).reason(),
+             std::string("2 of the 3 stages it returns gradients to caught its gradients wrong in spot-checks"));
+  }
+
+  void cleanupTestCase() { stop(); }
+};
+
+// Re-planning on the speed volunteers show. Six volunteers that each hold under half the
+// model are planned into one pipeline of six, a block each (faster than two of three by more
+// than the planner's margin for replicas); every one benchmarks 50 GFLOP/s and, while
+// training, computes at 30% of that (the model's kernels are smaller than the benchmark's).
+class TestCoordinatorMeasuredSpeed : public CoordinatorWithFakeVolunteers {
+  Q_OBJECT
+
+  static constexpr double kBenchmark = 50e9;
+  int slow_ = -1;
+
+  std::optional<pb::RunStatus> beat_for(int ms) {
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < ms) {
+      round(everyone());
+      if (QTest::currentTestFailed()) return std::nullopt;
+      QTest::qWait(100);
+    }
+    return status();
+  }
+
+  double planned_flops_of(const pb::RunStatus& s, int i) const {
+    for (const auto& n : s.nodes()) {
+      if (n.key() == key_of(i)) return n.profile().flops_per_s();
+    }
+    return -1;
+  }
+
+  std::int64_t blocks_of(const pb::RunStatus& s, int i) const {
+    const auto all = seats(s);
+    const auto it = all.find(key_of(i));
+    return it == all.end() ? 0 : std::get<2>(it->second) - std::get<1>(it->second);
+  }
+
+  // The compute volunteer i's seat asks of it: its blocks' FLOP per sample (0: unseated).
+  double work_of(const pb::RunStatus& s, int i) const {
+    const auto all = seats(s);
+    const auto it = all.find(key_of(i));
+    if (it == all.end()) return 0;
+    const auto blocks = coordinator::block_profiles(job_);
+    double f = 0;
+    for (auto b = std::get<1>(it->second); b < std::get<2>(it->second); ++b) f += blocks[std::size_t(b)].flops_per_sample;
+    return f;
+  }
+
+ private Q_SLOTS:
+  void initTestCase() {
+    start("measured-speed", 6, 0.45, 30600);
+    if (QTest::currentTestFailed()) return;
+    for (int i : everyone()) speed_[i] = {kBenchmark, 0.3 * kBenchmark, kBenchmark};
+    const auto s = settle(1);
+    QVERIFY2(s, "the six volunteers were not planned into one pipeline");
+    for (int i : everyone()) {
+      if (slow_ < 0 || work_of(*s, i) > work_of(*s, slow_)) slow_ = i;  // the one with the most compute
+    }
+    QVERIFY(work_of(*s, slow_) > 0);
+  }
+
+  void aVolunteerALittleSlowerChangesNothing() {
+    auto s = status();
+    QVERIFY(s);
+    const auto plan = s->plan_version();
+    speed_[slow_][1] = 0.24 * kBenchmark;  // 80% of the swarm's usual efficiency
+    s = beat_for(12000);                   // past the coordinator's 10 s re-planning check
+    QVERIFY(s);
+    QCOMPARE(planned_flops_of(*s, slow_), kBenchmark);
+    QCOMPARE(s->plan_version(), plan);
+  }
+
+  void aVolunteerMuchSlowerIsPlannedWithWhatItShows() {
+    auto s = status();
+    QVERIFY(s);
+    const auto plan = s->plan_version();
+    const double work = work_of(*s, slow_);
+    speed_[slow_][1] = 0.06 * kBenchmark;  // a fifth of it: its owner's programs take the cores
+    QElapsedTimer t;
+    t.start();
+    bool replanned = false;
+    while (t.elapsed() < 25000 && !replanned) {
+      s = beat_for(500);
+      QVERIFY(s);
+      replanned = s->plan_version() > plan && work_of(*s, slow_) < 0.5 * work;
+    }
+    QCOMPARE(planned_flops_of(*s, slow_), 0.2 * kBenchmark);
+    qInfo("re-planned after %.1f s: the slow volunteer's seat asks %.2f MFLOP per sample of it instead of %.2f "
+          "(%lld block(s))",
+          t.elapsed() / 1000.0, work_of(*s, slow_) / 1e6, work / 1e6, static_cast<long long>(blocks_of(*s, slow_)));
+    QVERIFY2(replanned, "the pipeline was not re-cut around the slow volunteer");
+    // And it stays so: on its cheap seat its speed says little (per-operation overheads), so
+    // the coordinator keeps what it showed before instead of moving it back.
+    const auto settled = s->plan_version();
+    s = beat_for(12000);
+    QVERIFY(s);
+    QCOMPARE(s->plan_version(), settled);
+    QCOMPARE(planned_flops_of(*s, slow_), 0.2 * kBenchmark);
+  }
+
+  void cleanupTestCase() { stop(); }
+};
+
 int main(int argc, char** argv) {
   QCoreApplication app(argc, argv);
   TestCoordinatorBanVote ring_partners;
   TestCoordinatorSpotCheckBan spot_checks;
-  return QTest::qExec(&ring_partners, argc, argv) | QTest::qExec(&spot_checks, argc, argv);
+  TestCoordinatorGradientBan gradient_checks;
+  TestCoordinatorMeasuredSpeed measured_speed;
+  return QTest::qExec(&ring_partners, argc, argv) | QTest::qExec(&spot_checks, argc, argv) |
+         QTest::qExec(&gradient_checks, argc, argv) | QTest::qExec(&measured_speed, argc, argv);
 }
 #include "test_coordinator_ban_vote.moc"

@@ -99,6 +99,21 @@ class TestSwarmPlanner : public QObject {
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, coordinator::parse_planner("fastest"));
   }
 
+  void aVolunteerIsPlannedWithTheSpeedItShowsWhenMarkedlySlow() {
+    using coordinator::median_efficiency;
+    using coordinator::planned_flops;
+    QCOMPARE(median_efficiency({0.3, 0, 0.2, 0.4}), 0.3);     // unmeasured ones do not count
+    QCOMPARE(median_efficiency({0.3, 0.2, 0.4, 0.5}), 0.35);
+    QCOMPARE(median_efficiency({0, 0}), 0.0);
+    // The model's kernels run at 30% of the benchmark everywhere: nobody is slow.
+    QCOMPARE(planned_flops(40e9, 0.3, 0.3), 40e9);
+    QCOMPARE(planned_flops(40e9, 0.16, 0.3), 40e9);           // above half the norm: its blocks may be the slow ones
+    QCOMPARE(planned_flops(40e9, 0.6, 0.3), 40e9);            // faster than the norm: never more than offered
+    QCOMPARE(planned_flops(40e9, 0.06, 0.3), 8e9);            // a fifth of the norm: what it shows
+    QCOMPARE(planned_flops(40e9, 0.0, 0.3), 40e9);            // unmeasured
+    QCOMPARE(planned_flops(40e9, 0.06, 0.0), 40e9);           // nothing to compare with
+  }
+
   void aVolunteerThatSlowsDownMakesAFreshPlanWorthIt() {
     const auto job = demo_job();
     auto m = members(3, share_of_model(0.9));
