@@ -56,8 +56,7 @@ struct Live {
   cluster::NodeProfile measured_at_join;  // its link to the coordinator, as the join measured it
   std::uint32_t peers_measured = 0;       // peers whose links it reported measuring
   double offered_flops = 0;  // what its owner allows (benchmark x duty cycle; 0: not reported yet)
-  double efficiency = 0;     // training FLOP per second of compute / benchmark FLOP/s, from its last
-                             // seat that says something of it (0: unmeasured)
+  SpeedHistory speed;        // training FLOP per second of compute / benchmark, against its own past
 };
 
 // Pauses longer than this take a volunteer out of the plan (its pipeline would wait for it).
@@ -70,7 +69,6 @@ class Swarm {
  public:
   Swarm(const CoordinatorConfig& config, CoordinatorState& state, job::JobSpec job, std::string job_json)
       : config_(config), state_(state), job_(std::move(job)), job_json_(std::move(job_json)) {
-    for (const auto& b : block_profiles(job_)) block_flops_.push_back(b.flops_per_sample);
     auto [current, previous] = state_.latest_plans();
     current_ = std::move(current);
     previous_ = std::move(previous);
@@ -370,22 +368,21 @@ class Swarm {
     // it shows while computing: a change of more than a quarter in what the planner would use
     // updates the profile the next plans use (see planned_flops).
     if (h.flops_per_s() > 0 && h.flops_per_s() < 1e18) l.offered_flops = h.flops_per_s();
-    // Kept while it sits on a seat that says nothing of it (so a slow volunteer moved onto cheap
-    // blocks is not moved back the next time the planner looks).
-    if (h.flops_per_busy_s() > 0 && h.benchmark_flops_per_s() > 0 && h.benchmark_flops_per_s() < 1e18 &&
-        judges_efficiency_locked(key)) {
-      l.efficiency = std::min(h.flops_per_busy_s() / h.benchmark_flops_per_s(), 10.0);
+    // How much slower than itself it computes now, on the blocks its reading is from (a node
+    // reports it on the plan it runs).
+    const auto [p, s] = current_.find(key);
+    if (p >= 0 && h.plan_version() == current_.version && h.flops_per_busy_s() > 0 && h.benchmark_flops_per_s() > 0 &&
+        h.benchmark_flops_per_s() < 1e18) {
+      const auto& seat = current_.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
+      l.speed.observe(seat.first_block, seat.last_block, h.flops_per_busy_s() / h.benchmark_flops_per_s());
     }
     if (l.offered_flops > 0) {
-      std::vector<double> efficiencies;
-      for (const auto& [k, other] : live_) efficiencies.push_back(other.efficiency);
-      const double median = median_efficiency(std::move(efficiencies));
-      const double planned = planned_flops(l.offered_flops, l.efficiency, median);
+      const double planned = planned_flops(l.offered_flops, l.speed.slowdown);
       if (std::abs(planned - l.member.profile.flops_per_s) > 0.25 * l.member.profile.flops_per_s) {
         if (planned < l.offered_flops) {
-          spdlog::info("volunteer {} computes at {:.0f}% of the swarm's usual share of its benchmark: planned with "
-                       "{:.1f} GFLOP/s (was {:.1f})",
-                       net::short_key(key), 100.0 * l.efficiency / median, planned / 1e9,
+          spdlog::info("volunteer {} computes at {:.0f}% of the speed it showed on these blocks: planned with {:.1f} "
+                       "GFLOP/s (was {:.1f})",
+                       net::short_key(key), 100.0 * l.speed.slowdown, planned / 1e9,
                        l.member.profile.flops_per_s / 1e9);
         } else {
           spdlog::info("volunteer {} now offers {:.1f} GFLOP/s (was {:.1f})", net::short_key(key), planned / 1e9,
@@ -461,25 +458,6 @@ class Swarm {
       o->set_first_block(s.first_block);
       o->set_last_block(s.last_block);
     }
-  }
-
-  // Whether a volunteer's efficiency says something of it: its seat asks at least half the
-  // compute of its pipeline's average seat. A seat of cheap blocks (the embedding alone) spends
-  // its time on per-operation overheads, not FLOP, and would look slow whoever held it.
-  bool judges_efficiency_locked(const std::string& key) const {
-    const auto [p, s] = current_.find(key);
-    if (p < 0) return false;
-    const auto& pipeline = current_.pipelines[static_cast<std::size_t>(p)];
-    const auto work = [&](const auto& seat) {
-      double f = 0;
-      for (auto b = seat.first_block; b < seat.last_block; ++b) {
-        if (b >= 0 && static_cast<std::size_t>(b) < block_flops_.size()) f += block_flops_[static_cast<std::size_t>(b)];
-      }
-      return f;
-    };
-    double total = 0;
-    for (const auto& seat : pipeline) total += work(seat);
-    return work(pipeline[static_cast<std::size_t>(s)]) >= 0.5 * total / static_cast<double>(pipeline.size());
   }
 
   // A verified ban, on either of two kinds of evidence, each judged by the peers that see it:
@@ -716,7 +694,6 @@ class Swarm {
   std::uint64_t members_digest_ = 0;
   std::mt19937_64 random_{std::random_device{}()};  // probe targets
   Assignment current_, previous_;
-  std::vector<double> block_flops_;    // each block's training FLOP per sample (the cost model's)
   bool dirty_ = false;
   Clock::time_point changed_at_ = Clock::now();
   Clock::time_point last_loss_sample_ = Clock::now();

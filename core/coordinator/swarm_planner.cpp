@@ -1,6 +1,7 @@
 #include "coordinator/swarm_planner.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -137,19 +138,31 @@ bool worth_replanning(double current_rate, double new_rate, double margin) {
   return new_rate > current_rate * (1.0 + margin);
 }
 
-double planned_flops(double offered, double efficiency, double median_efficiency) {
-  if (!(offered > 0) || !(efficiency > 0) || !(median_efficiency > 0)) return offered;
-  const double relative = efficiency / median_efficiency;
-  return relative < kSlowEfficiency ? offered * relative : offered;
+double planned_flops(double offered, double slowdown) {
+  if (!(offered > 0) || !(slowdown > 0)) return offered;
+  return slowdown < kSlowEfficiency ? offered * slowdown : offered;
 }
 
-double median_efficiency(std::vector<double> efficiencies) {
-  std::erase_if(efficiencies, [](double e) { return !(e > 0); });
-  if (efficiencies.empty()) return 0;
-  const auto mid = efficiencies.begin() + static_cast<std::ptrdiff_t>(efficiencies.size() / 2);
-  std::nth_element(efficiencies.begin(), mid, efficiencies.end());
-  if (efficiencies.size() % 2 == 1) return *mid;
-  return (*mid + *std::max_element(efficiencies.begin(), mid)) / 2;
+double SpeedHistory::observe(std::int64_t first, std::int64_t last, double efficiency) {
+  if (!(efficiency > 0) || !std::isfinite(efficiency)) return slowdown;
+  if (seat != std::make_pair(first, last)) {
+    seat = {first, last};
+    first_reading = best = efficiency;
+    at_arrival = slowdown;
+  }
+  best = std::max(best, efficiency);
+  if (at_arrival < 1) {
+    // It came slow: measured against its first reading here, it is as slow as it came until it
+    // speeds up (by 1 / at_arrival it is back to its old self, and judged by its best again).
+    slowdown = std::min(1.0, at_arrival * efficiency / first_reading);
+    if (slowdown >= 1) {
+      at_arrival = 1;
+      best = efficiency;
+    }
+  } else {
+    slowdown = efficiency / best;
+  }
+  return slowdown;
 }
 
 std::string plan_json(const Assignment& plan, const std::map<std::string, Member>& members,

@@ -71,17 +71,29 @@ double predicted_rate(const Assignment& plan, const std::map<std::string, Member
 bool worth_replanning(double current_rate, double new_rate, double margin = 0.2);
 
 // Planning with the speed volunteers show, not only the one they benchmark. A volunteer's
-// efficiency is the training FLOP it does per second of compute over its benchmark FLOP/s.
-// Every volunteer's kernels run below the benchmark's large matmul, by an amount that depends
-// on which blocks its stage holds: that gap is the model's, so the swarm's median efficiency
-// is the norm. A volunteer under kSlowEfficiency of that norm (its owner's programs take the
-// cores, a thermal limit, slow memory) is planned with what it shows, `offered` x efficiency /
-// median; every other volunteer keeps `offered` (what its owner allows: benchmark x duty).
-// Unmeasured (efficiency or median 0): `offered`.
+// efficiency is the training FLOP it does per second of compute (over the last half minute)
+// over its benchmark FLOP/s. How far below the benchmark's large matmul a stage's kernels run
+// depends on its blocks (5x apart between the seats of one swarm here), so a volunteer is
+// compared with itself on the same blocks: SpeedHistory. One that has slowed below
+// kSlowEfficiency of its best (its owner's programs took the cores, a thermal limit) is
+// planned with what it shows, `offered` x that ratio; every other volunteer keeps `offered`
+// (what its owner allows: benchmark x duty cycle).
 inline constexpr double kSlowEfficiency = 0.5;
-double planned_flops(double offered, double efficiency, double median_efficiency);
-// The median of the positive efficiencies (0 when there are none).
-double median_efficiency(std::vector<double> efficiencies);
+double planned_flops(double offered, double slowdown);
+
+// A volunteer's slowdown, chained across seats: on each seat its best efficiency so far is the
+// reference; one that arrived slow keeps the slowdown it came with, measured from its first
+// reading there (a volunteer that slowed and was moved onto cheaper blocks stays slow there
+// until it speeds up again, instead of being moved back the next time the planner looks).
+struct SpeedHistory {
+  std::pair<std::int64_t, std::int64_t> seat{-1, -1};  // the blocks of the readings below
+  double best = 0;                                     // its best efficiency on them
+  double first_reading = 0;                            // its first there
+  double at_arrival = 1;                               // its slowdown when it took the seat
+  double slowdown = 1;                                 // now: 1 is as fast as it has been
+  // One reading on blocks [first, last); returns the slowdown.
+  double observe(std::int64_t first, std::int64_t last, double efficiency);
+};
 
 // The plan as a node reads it (pipeline::parse_stage_plan's format) with `job_file` as the
 // job path: {"job": ..., "pipelines": [{"stages": [{"blocks", "endpoint", "reduce_endpoint",

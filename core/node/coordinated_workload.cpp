@@ -578,6 +578,10 @@ class CoordinatedWorkload final : public Workload {
       std::lock_guard lock(stage_mutex_);
       stage_ = std::move(next);
     }
+    {
+      std::lock_guard lock(mutex_);
+      busy_.clear();  // the speed it shows is measured on the new blocks only
+    }
     plan_version_ = p.version;  // reported from now on: this stage listens
     last_snapshot_ = Clock::now() - kSnapshotEvery;  // serve the new shard at once
   }

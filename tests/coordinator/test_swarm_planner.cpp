@@ -100,18 +100,22 @@ class TestSwarmPlanner : public QObject {
   }
 
   void aVolunteerIsPlannedWithTheSpeedItShowsWhenMarkedlySlow() {
-    using coordinator::median_efficiency;
     using coordinator::planned_flops;
-    QCOMPARE(median_efficiency({0.3, 0, 0.2, 0.4}), 0.3);     // unmeasured ones do not count
-    QCOMPARE(median_efficiency({0.3, 0.2, 0.4, 0.5}), 0.35);
-    QCOMPARE(median_efficiency({0, 0}), 0.0);
-    // The model's kernels run at 30% of the benchmark everywhere: nobody is slow.
-    QCOMPARE(planned_flops(40e9, 0.3, 0.3), 40e9);
-    QCOMPARE(planned_flops(40e9, 0.16, 0.3), 40e9);           // above half the norm: its blocks may be the slow ones
-    QCOMPARE(planned_flops(40e9, 0.6, 0.3), 40e9);            // faster than the norm: never more than offered
-    QCOMPARE(planned_flops(40e9, 0.06, 0.3), 8e9);            // a fifth of the norm: what it shows
-    QCOMPARE(planned_flops(40e9, 0.0, 0.3), 40e9);            // unmeasured
-    QCOMPARE(planned_flops(40e9, 0.06, 0.0), 40e9);           // nothing to compare with
+    QCOMPARE(planned_flops(40e9, 1.0), 40e9);
+    QCOMPARE(planned_flops(40e9, 0.55), 40e9);                // above half: noise
+    QCOMPARE(planned_flops(40e9, 0.2), 8e9);                  // a fifth of its old self: what it shows
+    QCOMPARE(planned_flops(40e9, 0.0), 40e9);                 // unmeasured
+    coordinator::SpeedHistory h;
+    QCOMPARE(h.observe(2, 4, 0.3), 1.0);
+    QCOMPARE(h.observe(2, 4, 0.25), 0.25 / 0.3);              // noise below its best
+    QCOMPARE(h.observe(2, 4, 0.06), 0.2);                     // its owner's programs took the cores
+    // Moved onto other blocks while slow: it stays as slow as it came ...
+    QCOMPARE(h.observe(0, 1, 0.01), 0.2);
+    QCOMPARE(h.observe(0, 1, 0.01), 0.2);
+    QCOMPARE(h.observe(0, 1, 0.025), 0.5);                    // ... until it speeds up
+    QCOMPARE(h.observe(0, 1, 0.05), 1.0);                     // its old self again
+    QCOMPARE(h.observe(0, 1, 0.04), 0.8);                     // judged by its best there from now on
+    QCOMPARE(h.observe(0, 1, 0.0), 0.8);                      // no reading: unchanged
   }
 
   void aVolunteerThatSlowsDownMakesAFreshPlanWorthIt() {
