@@ -136,6 +136,12 @@ struct CheckBook {
   std::map<std::uint64_t, CheckMaterial> checks;  // guarded by the stage's mutex
 };
 
+// An exception's message without LibTorch's backtrace.
+std::string brief(const std::exception& e) {
+  if (const auto* c = dynamic_cast<const c10::Error*>(&e)) return c->what_without_backtrace();
+  return e.what();
+}
+
 const char* work_name(CheckedWork w) { return w == wire::pb::CHECKED_GRADIENTS ? "gradients" : "activations"; }
 
 double sum_flops(const std::vector<model::BlockCost>& costs, model::BlockRange r, bool backward) {
@@ -1051,9 +1057,10 @@ struct StageRuntime::Impl {
         torch::NoGradGuard no_grad;
         out = current->shard.forward(r.input).detach();
       }
-    } catch (const c10::Error& e) {
-      reason = gradients ? "the input, output gradient or targets do not fit these blocks"
-                         : "the input does not fit these blocks";
+    } catch (const std::exception& e) {  // LibTorch's errors, and the blocks' own checks of their input
+      reason = std::string(gradients ? "the input, output gradient or targets do not fit these blocks ("
+                                     : "the input does not fit these blocks (") +
+               brief(e) + ")";
       out = torch::Tensor();
     }
     if (out.defined()) {
@@ -1193,12 +1200,11 @@ struct StageRuntime::Impl {
     torch::Tensor out;
     try {
       out = v->shard.forward(x);
-    } catch (const c10::Error& e) {
+    } catch (const std::exception& e) {  // LibTorch's errors, and the blocks' own checks of their input
       release(v);
       std::lock_guard lock(mutex);
       ++stats.rejected;
-      spdlog::warn("stage rejected micro-batch {:x}: activations do not fit this shard ({})", in.micro_batch,
-                   e.what_without_backtrace());
+      spdlog::warn("stage rejected micro-batch {:x}: activations do not fit this shard ({})", in.micro_batch, brief(e));
       return;
     }
     count_forward(w, in.samples);
@@ -1206,10 +1212,10 @@ struct StageRuntime::Impl {
     if (last()) {
       try {
         finish_last(w, in.micro_batch, v, x, out, in.targets, in.samples, in.return_to, in.pipeline);
-      } catch (const c10::Error& e) {
+      } catch (const std::exception& e) {
         std::lock_guard lock(mutex);
         ++stats.rejected;
-        spdlog::warn("stage rejected micro-batch {:x}: targets do not fit ({})", in.micro_batch, e.what_without_backtrace());
+        spdlog::warn("stage rejected micro-batch {:x}: targets do not fit ({})", in.micro_batch, brief(e));
       }
       return;
     }

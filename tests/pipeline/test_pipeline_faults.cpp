@@ -160,6 +160,15 @@ class TestPipelineFaults : public QObject {
     t.push_back(wire::OutgoingTensor::raw("targets", wire::DType::I64, {2, 32},
                                           wire::Payload::copy_of(std::as_bytes(std::span(targets)))));
     send(wire::encode(h2, std::move(t)));
+    // 2b. ... and one with the wrong number of dimensions, which the blocks' own input checks
+    // refuse (std::invalid_argument, not a LibTorch error: it once stopped the node's work).
+    pb::Envelope h5 = h2;
+    h5.mutable_forward()->set_micro_batch(2);
+    std::vector<wire::OutgoingTensor> t5;
+    t5.push_back(wire::OutgoingTensor::encode("activations", {2, 32 * 5}, wrong));
+    t5.push_back(wire::OutgoingTensor::raw("targets", wire::DType::I64, {2, 32},
+                                           wire::Payload::copy_of(std::as_bytes(std::span(targets)))));
+    send(wire::encode(h5, std::move(t5)));
     // 3. A gradient for a micro-batch that was never in flight, and one for another job.
     pb::Envelope h3;
     h3.set_job_id("malformed");
@@ -175,7 +184,7 @@ class TestPipelineFaults : public QObject {
     t4.push_back(wire::OutgoingTensor::encode("activations", {2, 32, 5}, wrong));
     send(wire::encode(h4, std::move(t4)));
 
-    QVERIFY(wait_for([&] { return h.snapshot(1).stage().rejected() >= before + 3; }, 10000));
+    QVERIFY(wait_for([&] { return h.snapshot(1).stage().rejected() >= before + 4; }, 10000));
     const auto mbs = h.snapshot(1).stage().micro_batches();
     QVERIFY(wait_for([&] { return h.snapshot(1).stage().micro_batches() >= mbs + 10; }, 30000));
     QCOMPARE(h.nodes[1]->state(), QProcess::Running);
