@@ -5,8 +5,6 @@
 // coordinator bans the liar once a majority of its ring partners do: it is planned out, its
 // joins are refused with the reason, and the honest volunteers train on.
 #include <QElapsedTimer>
-#include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -18,7 +16,7 @@
 #include "net/rpc.hpp"
 #include "rookery/envelope.pb.h"
 #include "support/coordinator_rpc.hpp"
-#include "support/pipeline_harness.hpp"
+#include "support/demo_job.hpp"
 #include "support/processes.hpp"
 
 using namespace rookery;
@@ -29,60 +27,32 @@ class TestCoordinatorBan : public QObject {
   Q_OBJECT
 
   QTemporaryDir dir_;
-  std::unique_ptr<QProcess> coordinator_;
-  std::string endpoint_, key_;
-  std::vector<std::unique_ptr<QProcess>> nodes_;
-  std::vector<QByteArray> output_;
-  std::vector<QString> keys_;
+  CoordinatorProcess coordinator_;
+  Volunteers volunteers_;
   net::SecureContext ctx_{1};
   net::CurveKeyPair me_ = net::CurveKeyPair::generate();
 
-  std::optional<pb::RunStatus> status() { return run_status(ctx_, me_, endpoint_, key_, 10); }
+  std::optional<pb::RunStatus> status() {
+    return run_status(ctx_, me_, coordinator_.endpoint, coordinator_.key, 10);
+  }
 
  private Q_SLOTS:
   void aLiarIsBannedByItsRingPartnersAndTheRestTrainOn() {
     QVERIFY(dir_.isValid());
-    auto job = job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
-    job.id = "ban-demo";
-    job.micro_batch_size = 8;
-    job.staleness = 1;
     const QString job_path = dir_.filePath("job.json");
-    {
-      QFile f(job_path);
-      QVERIFY(f.open(QIODevice::WriteOnly));
-      f.write(QByteArray::fromStdString(job::to_json(job)));
-    }
-    endpoint_ = "tcp://127.0.0.1:" + std::to_string(free_tcp_port());
-    const QString ready = dir_.filePath("ready");
-    coordinator_ = std::make_unique<QProcess>();
-    coordinator_->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    coordinator_->setStandardOutputFile(QProcess::nullDevice());
-    coordinator_->start(coordinator_bin(), {"--bind", QString::fromStdString(endpoint_), "--data-dir",
-                                            dir_.filePath("coordinator"), "--ready-file", ready, "--job", job_path,
-                                            "--heartbeat-ms", "300", "--averaging-interval-ms", "1000"});
-    const auto address = wait_for_coordinator_ready(ready, 5000, coordinator_.get());
-    QVERIFY2(address, "the coordinator did not start");
-    key_ = address->key.toStdString();
-    output_.resize(4);
+    QVERIFY(write_demo_job(job_path, "ban-demo", [](job::JobSpec& j) {
+      j.micro_batch_size = 8;
+      j.staleness = 1;
+    }));
+    QVERIFY2(coordinator_.start({"--job", job_path, "--heartbeat-ms", "300", "--averaging-interval-ms", "1000"}),
+             "the coordinator did not start");
+    volunteers_.root = dir_.path();
+    volunteers_.endpoint = coordinator_.endpoint;
+    volunteers_.coordinator_key = coordinator_.key;
     for (int i = 0; i < 4; ++i) {
-      const QString d = dir_.filePath(QString("node%1").arg(i));
-      QProcess id;
-      id.start(node_bin(), {"--data-dir", d, "--print-identity"});
-      QVERIFY(id.waitForFinished(10000));
-      keys_.push_back(QString::fromUtf8(id.readAllStandardOutput()).trimmed());
-      auto p = std::make_unique<QProcess>();
-      p->setProcessChannelMode(QProcess::MergedChannels);
-      auto* raw = p.get();
-      connect(raw, &QProcess::readyRead, this, [this, raw, i] { output_[std::size_t(i)] += raw->readAll(); });
-      QStringList args{"--data-dir", d, "--runtime-dir", d + "/run", "--join", "ban-demo", "--coordinator",
-                       QString::fromStdString(endpoint_), "--coordinator-key", QString::fromStdString(key_),
-                       "--contribute", "--threads", "1", "--benchmark-seconds", "0.05"};
-      if (i == 3) args << "--fault" << "sign-flip-averaging";
-      p->start(node_bin(), args);
-      QVERIFY(p->waitForStarted(5000));
-      nodes_.push_back(std::move(p));
+      QVERIFY(volunteers_.add("ban-demo", i == 3 ? QStringList{"--fault", "sign-flip-averaging"} : QStringList{}));
     }
-    const auto liar = keys_[3].toStdString();
+    const auto liar = volunteers_.keys[3].toStdString();
     QElapsedTimer t;
     t.start();
     std::optional<pb::RunStatus> s;
@@ -117,21 +87,8 @@ class TestCoordinatorBan : public QObject {
     std::int64_t later = 0;
     for (const auto& n : s->nodes()) later += n.samples();
     QVERIFY2(later > before, "the honest volunteers stopped training");
-    QVERIFY2(QString::fromUtf8(output_[3]).contains("banned from this job"),
+    QVERIFY2(QString::fromUtf8(volunteers_.output[3]).contains("banned from this job"),
              "the liar's join was not refused with the reason");
-  }
-
-  void cleanupTestCase() {
-    for (auto& p : nodes_) {
-      if (p->state() != QProcess::NotRunning) {
-        p->terminate();
-        if (!p->waitForFinished(20000)) p->kill();
-      }
-    }
-    if (coordinator_ && coordinator_->state() != QProcess::NotRunning) {
-      coordinator_->terminate();
-      coordinator_->waitForFinished(5000);
-    }
   }
 };
 

@@ -311,37 +311,45 @@ class TestCoordinatorBanVote : public CoordinatorWithFakeVolunteers {
   void cleanupTestCase() { stop(); }
 };
 
-// Spot-check evidence: six volunteers that each hold half the model form three two-stage
-// pipelines, SWARM-wired, so each first stage sends to all three second stages (its checkers).
-// One second stage alone reporting a first stage's activations caught bans nobody; two of
-// the three do.
+// Spot-check evidence, from either side: six volunteers that each hold half the model form
+// three two-stage pipelines, SWARM-wired, so each first stage sends its activations to all
+// three second stages and each second stage returns gradients to all three first stages.
+// Activations: one second stage alone reporting a first stage caught bans nobody; two of the
+// three do. Gradients: the same of a second stage, reported by the first stages.
 class TestCoordinatorSpotCheckBan : public CoordinatorWithFakeVolunteers {
   Q_OBJECT
 
-  int first_stage_ = -1;                 // the accused
-  std::vector<int> checkers_;            // the second stages (by index)
+ public:
+  enum class Side { Activations, Gradients };
+  explicit TestCoordinatorSpotCheckBan(Side side) : side_(side) {}
+
+ private:
+  Side side_;
+  int accused_ = -1;            // a first stage (activations) or a second stage (gradients)
+  std::vector<int> checkers_;   // the stages on the other side of it (by index)
 
  private Q_SLOTS:
   void initTestCase() {
-    start("spot-ban", 6, 0.6, 30200);
+    const bool gradients = side_ == Side::Gradients;
+    start(gradients ? "gradient-ban" : "spot-ban", 6, 0.6, gradients ? 30400 : 30200);
     if (QTest::currentTestFailed()) return;
     const auto s = settle(3);
     QVERIFY2(s, "the six volunteers were not planned into three pipelines");
     for (int i : everyone()) {
-      const auto seat = seats(*s).at(key_of(i));
-      if (std::get<1>(seat) == 0) {
-        if (first_stage_ < 0) first_stage_ = i;
-      } else {
+      const bool first = std::get<1>(seats(*s).at(key_of(i))) == 0;
+      if (first == gradients) {
         checkers_.push_back(i);
+      } else if (accused_ < 0) {
+        accused_ = i;
       }
     }
     QCOMPARE(checkers_.size(), std::size_t(3));
-    QVERIFY(first_stage_ >= 0);
+    QVERIFY(accused_ >= 0);
   }
 
   void oneCheckerCannotBan() {
     for (int t = 0; t < 20; ++t) {
-      round(everyone(), {}, {{checkers_[0], {first_stage_}}});
+      round(everyone(), {}, {{checkers_[0], {accused_}}});
       if (QTest::currentTestFailed()) return;
       QTest::qWait(100);
     }
@@ -351,65 +359,16 @@ class TestCoordinatorSpotCheckBan : public CoordinatorWithFakeVolunteers {
   }
 
   void twoCheckersOfThreeBan() {
-    round(everyone(), {}, {{checkers_[0], {first_stage_}}, {checkers_[1], {first_stage_}}});
+    round(everyone(), {}, {{checkers_[0], {accused_}}, {checkers_[1], {accused_}}});
     if (QTest::currentTestFailed()) return;
     const auto s = status();
     QVERIFY(s);
     QCOMPARE(s->banned_size(), 1);
-    QCOMPARE(s->banned(0).key(), key_of(first_stage_));
+    QCOMPARE(s->banned(0).key(), key_of(accused_));
     QCOMPARE(s->banned(0).reason(),
-             std::string("2 of the 3 stages it sends to caught its activations wrong in spot-checks"));
-  }
-
-  void cleanupTestCase() { stop(); }
-};
-
-// The other side: a second stage returns its gradients to the three first stages that feed it
-// (its gradient checkers); one alone cannot ban it, two of the three do, with the gradients'
-// verdict.
-class TestCoordinatorGradientBan : public CoordinatorWithFakeVolunteers {
-  Q_OBJECT
-
-  int second_stage_ = -1;                // the accused
-  std::vector<int> feeders_;             // the first stages (by index)
-
- private Q_SLOTS:
-  void initTestCase() {
-    start("gradient-ban", 6, 0.6, 30400);
-    if (QTest::currentTestFailed()) return;
-    const auto s = settle(3);
-    QVERIFY2(s, "the six volunteers were not planned into three pipelines");
-    for (int i : everyone()) {
-      if (std::get<1>(seats(*s).at(key_of(i))) == 0) {
-        feeders_.push_back(i);
-      } else if (second_stage_ < 0) {
-        second_stage_ = i;
-      }
-    }
-    QCOMPARE(feeders_.size(), std::size_t(3));
-    QVERIFY(second_stage_ >= 0);
-  }
-
-  void oneFeederCannotBan() {
-    for (int t = 0; t < 20; ++t) {
-      round(everyone(), {}, {{feeders_[0], {second_stage_}}});
-      if (QTest::currentTestFailed()) return;
-      QTest::qWait(100);
-    }
-    const auto s = status();
-    QVERIFY(s);
-    QCOMPARE(s->banned_size(), 0);
-  }
-
-  void twoFeedersOfThreeBan() {
-    round(everyone(), {}, {{feeders_[0], {second_stage_}}, {feeders_[1], {second_stage_}}});
-    if (QTest::currentTestFailed()) return;
-    const auto s = status();
-    QVERIFY(s);
-    QCOMPARE(s->banned_size(), 1);
-    QCOMPARE(s->banned(0).key(), key_of(second_stage_));
-    QCOMPARE(s->banned(0).reason(),
-             std::string("2 of the 3 stages it returns gradients to caught its gradients wrong in spot-checks"));
+             std::string(side_ == Side::Gradients
+                             ? "2 of the 3 stages it returns gradients to caught its gradients wrong in spot-checks"
+                             : "2 of the 3 stages it sends to caught its activations wrong in spot-checks"));
   }
 
   void cleanupTestCase() { stop(); }
@@ -519,8 +478,8 @@ class TestCoordinatorMeasuredSpeed : public CoordinatorWithFakeVolunteers {
 int main(int argc, char** argv) {
   QCoreApplication app(argc, argv);
   TestCoordinatorBanVote ring_partners;
-  TestCoordinatorSpotCheckBan spot_checks;
-  TestCoordinatorGradientBan gradient_checks;
+  TestCoordinatorSpotCheckBan spot_checks(TestCoordinatorSpotCheckBan::Side::Activations);
+  TestCoordinatorSpotCheckBan gradient_checks(TestCoordinatorSpotCheckBan::Side::Gradients);
   TestCoordinatorMeasuredSpeed measured_speed;
   return QTest::qExec(&ring_partners, argc, argv) | QTest::qExec(&spot_checks, argc, argv) |
          QTest::qExec(&gradient_checks, argc, argv) | QTest::qExec(&measured_speed, argc, argv);

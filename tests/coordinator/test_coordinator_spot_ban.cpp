@@ -9,8 +9,6 @@
 // heartbeats; the coordinator bans it once a majority of the stages on one side of it agree. It
 // is planned out, its joins are refused with the reason, and the honest five train on.
 #include <QElapsedTimer>
-#include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -23,7 +21,7 @@
 #include "net/rpc.hpp"
 #include "rookery/envelope.pb.h"
 #include "support/coordinator_rpc.hpp"
-#include "support/pipeline_harness.hpp"
+#include "support/demo_job.hpp"
 #include "support/processes.hpp"
 
 using namespace rookery;
@@ -37,15 +35,14 @@ class TestCoordinatorSpotBan : public QObject {
   static constexpr int kLiar = kVolunteers - 1;
 
   QTemporaryDir dir_;
-  std::unique_ptr<QProcess> coordinator_;
-  std::string endpoint_, key_;
-  std::vector<std::unique_ptr<QProcess>> nodes_;
-  std::vector<QByteArray> output_;
-  std::vector<QString> keys_;
+  CoordinatorProcess coordinator_;
+  Volunteers volunteers_;
   net::SecureContext ctx_{1};
   net::CurveKeyPair me_ = net::CurveKeyPair::generate();
 
-  std::optional<pb::RunStatus> status() { return run_status(ctx_, me_, endpoint_, key_, 10); }
+  std::optional<pb::RunStatus> status() {
+    return run_status(ctx_, me_, coordinator_.endpoint, coordinator_.key, 10);
+  }
 
   template <typename Pred>
   std::optional<pb::RunStatus> wait_for(Pred pred, int timeout_ms) {
@@ -67,52 +64,27 @@ class TestCoordinatorSpotBan : public QObject {
  private Q_SLOTS:
   void aLyingStageIsCaughtByItsNeighboursAndBanned() {
     QVERIFY(dir_.isValid());
-    auto job = job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
-    job.id = "spot-ban-demo";
-    job.micro_batch_size = 8;
-    job.staleness = 2;
     const QString job_path = dir_.filePath("job.json");
-    {
-      QFile f(job_path);
-      QVERIFY(f.open(QIODevice::WriteOnly));
-      f.write(QByteArray::fromStdString(job::to_json(job)));
-    }
+    auto job = write_demo_job(job_path, "spot-ban-demo", [](job::JobSpec& j) {
+      j.micro_batch_size = 8;
+      j.staleness = 2;
+    });
+    QVERIFY(job);
     // Half of what the whole model needs: three volunteers make a pipeline.
-    const auto need = cluster::model_memory_bytes(coordinator::block_profiles(job), coordinator::training_settings(job));
+    const auto need = cluster::model_memory_bytes(coordinator::block_profiles(*job), coordinator::training_settings(*job));
     const auto memory_mb = std::max<std::int64_t>(1, static_cast<std::int64_t>(0.5 * static_cast<double>(need)) >> 20);
-    endpoint_ = "tcp://127.0.0.1:" + std::to_string(free_tcp_port());
-    const QString ready = dir_.filePath("ready");
-    coordinator_ = std::make_unique<QProcess>();
-    coordinator_->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    coordinator_->setStandardOutputFile(QProcess::nullDevice());
-    coordinator_->start(coordinator_bin(), {"--bind", QString::fromStdString(endpoint_), "--data-dir",
-                                            dir_.filePath("coordinator"), "--ready-file", ready, "--job", job_path,
-                                            "--heartbeat-ms", "300", "--averaging-interval-ms", "1000", "--planner",
-                                            "uniform"});
-    const auto address = wait_for_coordinator_ready(ready, 5000, coordinator_.get());
-    QVERIFY2(address, "the coordinator did not start");
-    key_ = address->key.toStdString();
-    output_.resize(kVolunteers);
+    QVERIFY2(coordinator_.start({"--job", job_path, "--heartbeat-ms", "300", "--averaging-interval-ms", "1000",
+                                 "--planner", "uniform"}),
+             "the coordinator did not start");
+    volunteers_.root = dir_.path();
+    volunteers_.endpoint = coordinator_.endpoint;
+    volunteers_.coordinator_key = coordinator_.key;
     for (int i = 0; i < kVolunteers; ++i) {
-      const QString d = dir_.filePath(QString("node%1").arg(i));
-      QProcess id;
-      id.start(node_bin(), {"--data-dir", d, "--print-identity"});
-      QVERIFY(id.waitForFinished(10000));
-      keys_.push_back(QString::fromUtf8(id.readAllStandardOutput()).trimmed());
-      auto p = std::make_unique<QProcess>();
-      p->setProcessChannelMode(QProcess::MergedChannels);
-      auto* raw = p.get();
-      connect(raw, &QProcess::readyRead, this, [this, raw, i] { output_[std::size_t(i)] += raw->readAll(); });
-      QStringList args{"--data-dir", d, "--runtime-dir", d + "/run", "--join", "spot-ban-demo", "--coordinator",
-                       QString::fromStdString(endpoint_), "--coordinator-key", QString::fromStdString(key_),
-                       "--memory-limit-mb", QString::number(memory_mb), "--contribute", "--threads", "1",
-                       "--benchmark-seconds", "0.05"};
-      if (i == kLiar) args << "--fault" << "corrupt-work";
-      p->start(node_bin(), args);
-      QVERIFY(p->waitForStarted(5000));
-      nodes_.push_back(std::move(p));
+      QStringList extra{"--memory-limit-mb", QString::number(memory_mb)};
+      if (i == kLiar) extra << "--fault" << "corrupt-work";
+      QVERIFY(volunteers_.add("spot-ban-demo", extra));
     }
-    const auto liar = keys_[kLiar].toStdString();
+    const auto liar = volunteers_.keys[kLiar].toStdString();
     // The liar's seat, whichever the planner chose, while it still has one.
     int seat_pipeline = -1, seat_stage = -1;
     bool banned = false;
@@ -155,20 +127,7 @@ class TestCoordinatorSpotBan : public QObject {
     const std::int64_t before = total_samples(*s);
     s = wait_for([&](const pb::RunStatus& st) { return total_samples(st) > before; }, 30000);
     QVERIFY2(s, "the honest volunteers stopped training");
-    QTRY_VERIFY_WITH_TIMEOUT(QString::fromUtf8(output_[kLiar]).contains("banned from this job"), 10000);
-  }
-
-  void cleanupTestCase() {
-    for (auto& p : nodes_) {
-      if (p->state() != QProcess::NotRunning) {
-        p->terminate();
-        if (!p->waitForFinished(20000)) p->kill();
-      }
-    }
-    if (coordinator_ && coordinator_->state() != QProcess::NotRunning) {
-      coordinator_->terminate();
-      coordinator_->waitForFinished(5000);
-    }
+    QTRY_VERIFY_WITH_TIMEOUT(QString::fromUtf8(volunteers_.output[kLiar]).contains("banned from this job"), 10000);
   }
 };
 

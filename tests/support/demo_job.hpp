@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QString>
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -11,10 +12,13 @@
 
 namespace rookery::testing {
 
-// Writes the demo job with `id` to `path`; returns the job, or nullopt when it cannot write.
-inline std::optional<job::JobSpec> write_demo_job(const QString& path, const std::string& id) {
+// Writes the demo job with `id` (and whatever `adjust` changes) to `path`; returns the job,
+// or nullopt when it cannot write.
+inline std::optional<job::JobSpec> write_demo_job(const QString& path, const std::string& id,
+                                                  const std::function<void(job::JobSpec&)>& adjust = {}) {
   auto job = job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
   job.id = id;
+  if (adjust) adjust(job);
   QFile f(path);
   if (!f.open(QIODevice::WriteOnly)) return std::nullopt;
   const auto json = QByteArray::fromStdString(job::to_json(job));

@@ -16,13 +16,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <random>
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace rookery::testing {
 
@@ -143,6 +146,49 @@ struct CoordinatorProcess {
       process.terminate();
       if (!process.waitForFinished(3000)) process.kill();
       process.waitForFinished(3000);
+    }
+  }
+};
+
+// rookery-node volunteers joining a coordinator's job, each in its own folder under `root`,
+// their merged output kept as it comes; terminated (killed if they linger) on destruction.
+struct Volunteers {
+  QString root;
+  std::string endpoint, coordinator_key;
+  std::deque<QByteArray> output;  // a deque, and declared before the processes: their handlers hold references into it
+  std::vector<QString> keys;
+  std::vector<std::unique_ptr<QProcess>> processes;
+
+  QString dir(int i) const { return QDir(root).filePath(QString("node%1").arg(i)); }
+
+  // Starts one more volunteer joining `job_id` with one compute thread and a short benchmark,
+  // plus `extra` options. False when it cannot start or tell its key.
+  bool add(const QString& job_id, const QStringList& extra = {}) {
+    const int i = static_cast<int>(processes.size());
+    QProcess id;
+    id.start(node_bin(), {"--data-dir", dir(i), "--print-identity"});
+    if (!id.waitForFinished(10000) || id.exitCode() != 0) return false;
+    keys.push_back(QString::fromUtf8(id.readAllStandardOutput()).trimmed());
+    auto p = std::make_unique<QProcess>();
+    p->setProcessChannelMode(QProcess::MergedChannels);
+    QByteArray& out = output.emplace_back();
+    QProcess* raw = p.get();
+    QObject::connect(raw, &QProcess::readyRead, raw, [raw, &out] { out += raw->readAll(); });
+    p->start(node_bin(), QStringList{"--data-dir", dir(i), "--runtime-dir", dir(i) + "/run", "--join", job_id,
+                                     "--coordinator", QString::fromStdString(endpoint), "--coordinator-key",
+                                     QString::fromStdString(coordinator_key), "--contribute", "--threads", "1",
+                                     "--benchmark-seconds", "0.05"} +
+                             extra);
+    processes.push_back(std::move(p));
+    return processes.back()->waitForStarted(5000);
+  }
+
+  ~Volunteers() {
+    for (auto& p : processes) {
+      if (p->state() == QProcess::NotRunning) continue;
+      p->terminate();
+      if (!p->waitForFinished(20000)) p->kill();
+      p->waitForFinished(5000);
     }
   }
 };
