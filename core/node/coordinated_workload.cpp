@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <deque>
 #include <fstream>
+#include <random>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -48,10 +49,30 @@ constexpr auto kRequestTimeout = std::chrono::seconds(3);
 constexpr auto kReadyWait = std::chrono::seconds(10);
 constexpr auto kRunStatusEvery = std::chrono::seconds(3);      // the run's dashboard data, for the window          // feed anyway after this (coordinator gone)
 
-// A free TCP port on `host` (bound then released; the stage binds it again at once).
+// A free TCP port on `host` for a socket the node binds later (the stage's, when a plan
+// arrives). Not from the kernel's ephemeral range (net.ipv4.ip_local_port_range): there any
+// process's outgoing connection may take it before the bind ("Address already in use" when a
+// plan arrived, seen in test_coordinator_swarm). Above that range when there is room, else
+// below it; checked free by binding it.
 int free_port(const std::string& host) {
+  int low = 32768, high = 60999;
+  if (std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range"); range) range >> low >> high;
+  const bool above = 65535 - high >= 1000;
+  std::uniform_int_distribution<int> pick(above ? high + 1 : std::min(10000, low - 1000), above ? 65535 : low - 1);
+  std::mt19937 rng{std::random_device{}()};
   zmq::context_t ctx(1);
-  zmq::socket_t s(ctx, zmq::socket_type::router);
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    const int port = pick(rng);
+    try {
+      zmq::socket_t s(ctx, zmq::socket_type::router);
+      s.set(zmq::sockopt::linger, 0);
+      s.bind("tcp://" + host + ":" + std::to_string(port));
+      return port;
+    } catch (const zmq::error_t&) {
+      // taken: try another
+    }
+  }
+  zmq::socket_t s(ctx, zmq::socket_type::router);  // every pick taken: let the kernel choose
   s.set(zmq::sockopt::linger, 0);
   s.bind("tcp://" + host + ":0");
   const auto ep = s.get(zmq::sockopt::last_endpoint);
