@@ -11,7 +11,12 @@
 //                [--impl ours|gloo|gloo-chunked|both|all]   (both: ours and AllreduceRing; default all)
 //                [--segment-kb K]   (ours: the ring's segment size instead of RingOptions' default)
 //                [--io-threads N]   (ours: ZeroMQ I/O threads per rank, default 2)
+//                [--repeat R]       (R passes, the implementations taking turns in each; see below)
 //   bench_reduce --hosts 10.77.0.1,... --netns-prefix rkb   one rank per network namespace
+//
+// Loopback on a small machine is noisy (one pass of a point can differ from the next by 15%).
+// With --repeat R the implementations run in turn R times; each rate printed is the median of
+// its R passes, and each ratio the median of the R ratios of passes run next to each other.
 //
 // Ours runs with CURVE encryption unless --plain (Gloo's TCP transport is unencrypted).
 // Exit status 1 when any result is wrong: CTest runs the small size to check correctness.
@@ -276,24 +281,46 @@ int launcher(const std::string& self, const Args& a) {
   const auto wanted = [&](const std::string& which) {
     return impl == "all" || impl == which || (impl == "both" && (which == "ours" || which == "gloo"));
   };
+  const int repeat = std::max(1, std::stoi(a.get("--repeat", "1")));
+  auto middle = [](std::vector<double> v) {
+    v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
+    if (v.empty()) return double(NAN);
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+  };
   for (int n : ranks) {
-    std::map<std::size_t, double> ours, gloo, chunked;
-    if (wanted("ours")) ours = run_impl(self, "ours", n, sizes, a, ok);
-    if (wanted("gloo")) gloo = run_impl(self, "gloo", n, sizes, a, ok);
-    if (wanted("gloo-chunked")) chunked = run_impl(self, "gloo-chunked", n, sizes, a, ok);
+    // Per size, one entry per pass: the bus bandwidths and the ratios of that pass.
+    std::map<std::size_t, std::vector<double>> ours, gloo, chunked, per_ring, per_chunk;
+    for (int pass = 0; pass < repeat; ++pass) {
+      std::map<std::size_t, double> o, g, c;
+      // Every other pass in the reverse order, so neither side always runs first.
+      std::vector<std::pair<std::string, std::map<std::size_t, double>*>> order{
+          {"ours", &o}, {"gloo", &g}, {"gloo-chunked", &c}};
+      if (pass % 2) std::reverse(order.begin(), order.end());
+      for (auto& [which, into] : order) {
+        if (wanted(which)) *into = run_impl(self, which, n, sizes, a, ok);
+      }
+      for (auto bytes : sizes) {
+        auto busbw = [&](const std::map<std::size_t, double>& t) {
+          return t.count(bytes) ? double(bytes) * 2 * (n - 1) / n / t.at(bytes) / 1e6 : double(NAN);
+        };
+        ours[bytes].push_back(busbw(o));
+        gloo[bytes].push_back(busbw(g));
+        chunked[bytes].push_back(busbw(c));
+        per_ring[bytes].push_back(busbw(o) / busbw(g));
+        per_chunk[bytes].push_back(busbw(o) / busbw(c));
+      }
+    }
     for (auto bytes : sizes) {
-      auto busbw = [&](const std::map<std::size_t, double>& t) {
-        return t.count(bytes) ? double(bytes) * 2 * (n - 1) / n / t.at(bytes) / 1e6 : NAN;
-      };
-      const double o = busbw(ours), g = busbw(gloo), c = busbw(chunked);
       auto num = [](double v, const char* format) {
         char text[32];
         std::snprintf(text, sizeof text, format, v);
         return std::isnan(v) ? std::string("-") : std::string(text);
       };
       std::printf("%-6d %-8s %-12s %-12s %-12s %-10s %-10s\n", n, (std::to_string(bytes >> 20) + "MB").c_str(),
-                  num(o, "%.2f").c_str(), num(g, "%.2f").c_str(), num(c, "%.2f").c_str(), num(o / g, "%.3f").c_str(),
-                  num(o / c, "%.3f").c_str());
+                  num(middle(ours[bytes]), "%.2f").c_str(), num(middle(gloo[bytes]), "%.2f").c_str(),
+                  num(middle(chunked[bytes]), "%.2f").c_str(), num(middle(per_ring[bytes]), "%.3f").c_str(),
+                  num(middle(per_chunk[bytes]), "%.3f").c_str());
       std::fflush(stdout);
     }
   }
