@@ -5,6 +5,8 @@ find_package(PkgConfig REQUIRED)
 # ZeroMQ (CURVE through libsodium) + cppzmq headers
 pkg_check_modules(ZMQ REQUIRED IMPORTED_TARGET libzmq)
 find_path(CPPZMQ_INCLUDE_DIR zmq.hpp REQUIRED)
+# libsodium (ZeroMQ's CURVE uses it too): SHA-256 of the dataset chunks volunteers fetch.
+pkg_check_modules(SODIUM REQUIRED IMPORTED_TARGET libsodium)
 
 # Protocol Buffers: every control message on the wire is a schema'd protobuf message.
 find_package(Protobuf REQUIRED)

@@ -16,6 +16,8 @@
 #include "coordinator/swarm_planner.hpp"
 #include "job/job_spec.hpp"
 #include "coordinator/verdicts.hpp"
+#include "data/dataset.hpp"
+#include "data/dataset_delivery.hpp"
 #include "net/identity.hpp"
 #include "net/link_probe.hpp"
 #include "net/paths.hpp"
@@ -57,6 +59,16 @@ struct Live {
   std::uint32_t peers_measured = 0;       // peers whose links it reported measuring
   double offered_flops = 0;  // what its owner allows (benchmark x duty cycle; 0: not reported yet)
   SpeedHistory speed;        // training FLOP per second of compute / benchmark, against its own past
+  bool has_data = false;     // holds the job's dataset, verified (planned only then)
+  double data_fetched = 0;   // while fetching: the fraction it holds
+};
+
+// The job's dataset as this coordinator publishes it to volunteers (dataset delivery).
+struct PublishedDataset {
+  std::shared_ptr<const std::string> manifest_bytes;   // serialized pb::DatasetManifest, as sent
+  pb::DatasetManifest manifest;
+  std::string digest;                                  // SHA-256 of manifest_bytes (32 bytes)
+  std::vector<std::filesystem::path> files;            // where each file of the manifest is here
 };
 
 // Pauses longer than this take a volunteer out of the plan (its pipeline would wait for it).
@@ -67,8 +79,10 @@ constexpr auto kReconsiderEvery = std::chrono::seconds(10);
 // Everything the request handler and the planning loop share.
 class Swarm {
  public:
-  Swarm(const CoordinatorConfig& config, CoordinatorState& state, job::JobSpec job, std::string job_json)
-      : config_(config), state_(state), job_(std::move(job)), job_json_(std::move(job_json)) {
+  Swarm(const CoordinatorConfig& config, CoordinatorState& state, job::JobSpec job, std::string job_json,
+        PublishedDataset dataset)
+      : config_(config), state_(state), job_(std::move(job)), job_json_(std::move(job_json)),
+        dataset_(std::move(dataset)) {
     auto [current, previous] = state_.latest_plans();
     current_ = std::move(current);
     previous_ = std::move(previous);
@@ -82,6 +96,7 @@ class Swarm {
       l.member = m;
       l.last_seen = now;
       l.plan_version = current_.version;
+      l.has_data = true;   // it was seated, so it held the data
       live_[m.key] = std::move(l);
     }
     banned_ = state_.banned();
@@ -106,6 +121,14 @@ class Swarm {
       net::answer_ping(h.ping(), "coordinator", identity, reply);
     } else if (h.has_join()) {
       join(req.peer_key, h.join(), *reply.header.mutable_join_reply());
+      if (reply.header.join_reply().accepted()) {
+        const auto& m = dataset_.manifest_bytes;
+        reply.tensors.push_back(wire::OutgoingTensor::raw("dataset_manifest", wire::DType::U8,
+                                                          {static_cast<std::int64_t>(m->size())},
+                                                          wire::Payload{m->data(), m->size(), m}));
+      }
+    } else if (h.has_data_chunk_request()) {
+      serve_data_chunk(req.peer_key, h.data_chunk_request(), reply);
     } else if (h.has_heartbeat()) {
       heartbeat(req.peer_key, h.heartbeat(), *reply.header.mutable_heartbeat_reply());
     } else if (h.has_run_status_request()) {
@@ -238,6 +261,7 @@ class Swarm {
     l.peers_measured = 0;
     l.last_seen = Clock::now();
     l.plan_version = r.plan_version();
+    l.has_data = r.dataset_digest() == dataset_.digest;
     if (!rejoined) {
       dirty_ = true;
       changed_at_ = Clock::now();
@@ -257,6 +281,7 @@ class Swarm {
     }
     out.set_accepted(true);
     out.set_job_spec_json(job_json_);
+    out.set_dataset_digest(dataset_.digest);
     out.set_heartbeat_interval_ms(static_cast<std::uint32_t>(config_.heartbeat_interval.count()));
     out.set_dead_after_ms(static_cast<std::uint32_t>(config_.dead_after.count()));
     spdlog::info("volunteer {} {}: {:.1f} GFLOP/s, {} MiB, {:.0f}/{:.0f} MB/s up/down, rtt {:.2f} ms",
@@ -364,6 +389,15 @@ class Swarm {
     }
     if (l.contributing && !h.contributing()) l.paused_since = Clock::now();
     l.contributing = h.contributing();
+    // Planned once it holds the whole dataset, verified.
+    const bool has_data = h.dataset_digest() == dataset_.digest;
+    if (has_data != l.has_data) {
+      spdlog::info("volunteer {} {} the job's dataset", net::short_key(key), has_data ? "holds" : "no longer holds");
+      l.has_data = has_data;
+      dirty_ = true;
+      changed_at_ = Clock::now();
+    }
+    l.data_fetched = std::clamp(h.dataset_fetched(), 0.0, 1.0);
     // The capacity its owner allows now (the governor's duty cycle changes it), and the speed
     // it shows while computing: a change of more than a quarter in what the planner would use
     // updates the profile the next plans use (see planned_flops).
@@ -428,7 +462,8 @@ class Swarm {
     }
     out.set_plan_version(current_.version);
     const auto seat = current_.find(key);
-    out.set_status(current_.empty() ? (current_.infeasible.empty() ? "waiting for a plan" : current_.infeasible)
+    out.set_status(!l.has_data ? fetching_status(l)
+                   : current_.empty() ? (current_.infeasible.empty() ? "waiting for a plan" : current_.infeasible)
                    : seat.first < 0 ? "not in the plan: " + unassigned_reason(key)
                                     : "pipeline " + std::to_string(seat.first + 1) + " stage " +
                                           std::to_string(seat.second + 1));
@@ -606,7 +641,41 @@ class Swarm {
   }
 
   static bool plannable(const Live& l) {
-    return l.contributing || Clock::now() - l.paused_since < kPlanAroundPausedAfter;
+    return l.has_data && (l.contributing || Clock::now() - l.paused_since < kPlanAroundPausedAfter);
+  }
+
+  std::string fetching_status(const Live& l) const {
+    std::uint64_t total = 0;
+    for (const auto& f : dataset_.manifest.files()) total += f.size();
+    return fmt::format("fetching the job's dataset: {:.0f}% of {:.1f} MB", 100 * l.data_fetched, double(total) / 1e6);
+  }
+
+  // One chunk of the dataset, for a member (a volunteer that joined and is not banned).
+  void serve_data_chunk(const std::string& key, const pb::DataChunkRequest& q, net::Reply& reply) {
+    {
+      std::lock_guard lock(mutex_);
+      if (live_.find(key) == live_.end()) {
+        reply.header.mutable_error()->set_message("the dataset is served to the job's volunteers only: join first");
+        return;
+      }
+    }
+    if (q.dataset_digest() != dataset_.digest || q.file() >= dataset_.files.size()) {
+      reply.header.mutable_error()->set_message("this coordinator publishes no such dataset file");
+      return;
+    }
+    try {
+      auto bytes = data::read_chunk(dataset_.files[q.file()], dataset_.manifest, q.file(), q.chunk());
+      const auto size = static_cast<std::int64_t>(bytes.size());
+      reply.header.mutable_data_chunk_reply()->set_file(q.file());
+      reply.header.mutable_data_chunk_reply()->set_chunk(q.chunk());
+      reply.tensors.push_back(
+          wire::OutgoingTensor::raw("chunk", wire::DType::U8, {size}, wire::Payload::own(std::move(bytes))));
+    } catch (const data::DatasetError& e) {
+      // The owner's file changed under the running job (or vanished): the volunteer's hash
+      // check would refuse what we sent anyway.
+      spdlog::error("cannot serve the dataset: {}", e.what());
+      reply.header.mutable_error()->set_message("the coordinator cannot read its dataset now");
+    }
   }
 
   // Every few seconds: a volunteer paused for long is planned around (and back in when it
@@ -687,6 +756,7 @@ class Swarm {
   CoordinatorState& state_;
   job::JobSpec job_;
   std::string job_json_;
+  PublishedDataset dataset_;
   std::mutex mutex_;
   std::map<std::string, Live> live_;
   std::map<std::string, Ban> banned_;
@@ -718,6 +788,7 @@ int CoordinatorService::run() {
   std::unique_ptr<CoordinatorState> state;
   job::JobSpec job;
   std::string job_json;
+  PublishedDataset dataset;
   try {
     net::ensure_private_dir(config_.data_dir);
     identity = net::CurveKeyPair::load_or_create(config_.data_dir / "keys", "coordinator");
@@ -730,6 +801,18 @@ int CoordinatorService::run() {
     try {
       job = job::load_job_spec(config_.job_path);
       job_json = job::to_json(job);
+      // Volunteers hold no copy of the data: publish it, each chunk hashed.
+      const auto started = Clock::now();
+      dataset.manifest = data::build_manifest(job.dataset);
+      dataset.manifest_bytes = std::make_shared<const std::string>(dataset.manifest.SerializeAsString());
+      dataset.digest = std::string(data::as_bytes(data::sha256(*dataset.manifest_bytes)));
+      dataset.files = data::manifest_sources(job.dataset, dataset.manifest);
+      std::uint64_t bytes = 0;
+      for (const auto& f : dataset.manifest.files()) bytes += f.size();
+      spdlog::info("publishing the dataset: {} file(s), {:.1f} MB, digest {} (hashed in {:.1f} s)",
+                   dataset.manifest.files_size(), double(bytes) / 1e6,
+                   data::to_hex(std::span(reinterpret_cast<const std::uint8_t*>(dataset.digest.data()), 8)),
+                   std::chrono::duration<double>(Clock::now() - started).count());
     } catch (const std::exception& e) {
       spdlog::error("{}", e.what());
       return 2;
@@ -742,7 +825,7 @@ int CoordinatorService::run() {
     }
   }
   std::unique_ptr<Swarm> swarm;
-  if (!config_.job_path.empty()) swarm = std::make_unique<Swarm>(config_, *state, job, job_json);
+  if (!config_.job_path.empty()) swarm = std::make_unique<Swarm>(config_, *state, job, job_json, std::move(dataset));
   net::SecureContext ctx(1);
   if (config_.allowed_keys.empty()) {
     ctx.auth().set_open(net::kCoordinatorDomain, true);

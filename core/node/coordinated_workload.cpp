@@ -17,11 +17,14 @@
 
 #include <spdlog/spdlog.h>
 
+#include "data/dataset.hpp"
+#include "data/dataset_delivery.hpp"
 #include "device/system_info.hpp"
 #include "model/cost.hpp"
 #include "net/link_probe.hpp"
 #include "net/rpc.hpp"
 #include "net/secure_context.hpp"
+#include "node/dataset_fetcher.hpp"
 #include "node/shard_state.hpp"
 #include "node/stage_workload.hpp"
 #include "pipeline/stage_plan.hpp"
@@ -144,6 +147,8 @@ class CoordinatedWorkload final : public Workload {
     }
     cv_.notify_all();
     if (client_thread_.joinable()) client_thread_.join();
+    fetch_stop_ = true;
+    if (fetch_thread_.joinable()) fetch_thread_.join();
     shard_server_.reset();
   }
 
@@ -378,6 +383,7 @@ class CoordinatedWorkload final : public Workload {
     j->set_reduce_endpoint(reduce_endpoint_);
     j->set_shard_endpoint(shard_server_->endpoint());
     j->set_plan_version(plan_version_.load());
+    if (const auto d = dataset(); d && d->complete()) j->set_dataset_digest(std::string(data::as_bytes(d->digest())));
     auto* p = j->mutable_profile();
     p->set_flops_per_s(options_.flops_per_s);
     p->set_free_memory_bytes(memory);
@@ -397,12 +403,21 @@ class CoordinatedWorkload final : public Workload {
     }
     const auto reply = r.message->header.join_reply();
     if (reply.accepted()) {
-      // The job as its owner wrote it; the plan names it as <job id>.json next to it.
+      // The job as its owner wrote it, reading this node's copy of the data; the plan names it
+      // as <job id>.json next to it.
+      job::JobSpec job;
+      try {
+        job = job::parse_job_spec(reply.job_spec_json());
+      } catch (const std::exception& e) {
+        error = std::string("the coordinator's job does not parse: ") + e.what();
+        return std::nullopt;
+      }
+      if (!prepare_dataset(reply, *r.message, job, error)) return std::nullopt;
       const auto path = jobs_dir_ / (options_.job_id + ".json");
       const auto tmp = path.string() + ".tmp";
       {
         std::ofstream f(tmp, std::ios::trunc);
-        f << reply.job_spec_json();
+        f << job::to_json(job);
         if (!f) {
           error = "cannot write " + tmp;
           return std::nullopt;
@@ -416,6 +431,66 @@ class CoordinatedWorkload final : public Workload {
     return reply;
   }
 
+  std::shared_ptr<data::DatasetStore> dataset() const {
+    std::lock_guard lock(dataset_mutex_);
+    return dataset_;
+  }
+
+  // Dataset delivery: this node's copy of the data the join reply's manifest describes (see
+  // data/dataset_delivery.hpp), opened or created under the node's folder, and `job` pointed
+  // at it. What is missing is fetched in the background, from the coordinator and the peers
+  // the reply named, while the node heartbeats; the coordinator plans it once the heartbeat
+  // says the copy is whole. False, with why, when the manifest is wrong or the disk refuses.
+  bool prepare_dataset(const pb::JoinReply& reply, const wire::Message& m, job::JobSpec& job, std::string& error) {
+    if (reply.dataset_digest().empty()) return true;   // a coordinator that publishes no data
+    const auto* t = m.tensor("dataset_manifest");
+    if (!t || t->dtype() != wire::DType::U8) {
+      error = "the coordinator sent no dataset manifest";
+      return false;
+    }
+    std::string bytes(reinterpret_cast<const char*>(t->bytes().data()), t->bytes().size());
+    if (data::as_bytes(data::sha256(bytes)) != reply.dataset_digest()) {
+      error = "the dataset manifest does not match its digest";
+      return false;
+    }
+    auto store = dataset();
+    if (!store || data::as_bytes(store->digest()) != reply.dataset_digest()) {
+      try {
+        store = std::make_shared<data::DatasetStore>(options_.data_dir / "datasets", std::move(bytes));
+      } catch (const data::DatasetError& e) {
+        error = std::string("cannot keep the job's dataset: ") + e.what();
+        return false;
+      }
+    }
+    job.dataset = store->localized(job.dataset);
+    {
+      std::lock_guard lock(dataset_mutex_);
+      dataset_ = store;
+    }
+    if (store->complete() || fetching_) return true;
+    std::vector<DataSource> sources{{options_.coordinator_key, options_.coordinator_endpoint, true}};
+    for (const auto& p : reply.probe_targets()) {
+      if (net::is_z85_key(p.key()) && p.endpoint().rfind("tcp://", 0) == 0) sources.push_back({p.key(), p.endpoint()});
+    }
+    if (fetch_thread_.joinable()) fetch_thread_.join();   // an earlier fetch, finished
+    fetching_ = true;
+    spdlog::info("fetching the job's dataset ({:.1f} of {:.1f} MB held) from the coordinator and {} peer(s)",
+                 double(store->bytes_held()) / 1e6, double(store->total_bytes()) / 1e6, sources.size() - 1);
+    fetch_thread_ = std::thread([this, store, sources] {
+      const auto started = Clock::now();
+      DatasetFetcher fetcher(ctx_, identity_, *store);
+      const auto report = fetcher.run(sources, [this] { return fetch_stop_.load(); });
+      if (report.complete) {
+        spdlog::info("the job's dataset is complete: {:.1f} MB in {:.1f} s ({} chunks fetched{})",
+                     double(store->total_bytes()) / 1e6,
+                     std::chrono::duration<double>(Clock::now() - started).count(), report.chunks_fetched,
+                     report.caught.empty() ? "" : fmt::format("; {} peer(s) served corrupt chunks", report.caught.size()));
+      }
+      fetching_ = false;
+    });
+    return true;
+  }
+
   std::optional<pb::HeartbeatReply> heartbeat(net::RpcClient& client, std::string& error) {
     pb::Envelope e;
     auto* h = e.mutable_heartbeat();
@@ -426,6 +501,13 @@ class CoordinatedWorkload final : public Workload {
     }
     // Outside our lock: the callback takes the node's (which holds its own while describing us).
     h->set_flops_per_s(options_.current_flops_per_s ? options_.current_flops_per_s() : options_.flops_per_s);
+    if (const auto d = dataset()) {
+      if (d->complete()) {
+        h->set_dataset_digest(std::string(data::as_bytes(d->digest())));
+      } else if (d->total_bytes() > 0) {
+        h->set_dataset_fetched(double(d->bytes_held()) / double(d->total_bytes()));
+      }
+    }
     {
       std::lock_guard lock(mutex_);
       // Fault injection (tests): a volunteer that claims ten times the work it did. The
@@ -488,6 +570,10 @@ class CoordinatedWorkload final : public Workload {
       net::answer_bandwidth_probe(m, kMaxPeerProbeBytes, reply);
       return reply;
     }
+    if (m.header.has_data_chunk_request()) {
+      serve_data_chunk(m.header.data_chunk_request(), reply);
+      return reply;
+    }
     if (!m.header.has_shard_request()) {
       reply.header.mutable_error()->set_message("this is a shard server: it answers shard requests only");
       return reply;
@@ -516,6 +602,24 @@ class CoordinatedWorkload final : public Workload {
     reply.header.mutable_error()->set_message("this node does not hold blocks [" + std::to_string(first) + ", " +
                                               std::to_string(last) + ")");
     return reply;
+  }
+
+  // A chunk of the job's dataset, for a member fetching it (verified here when it was fetched;
+  // the member checks it again against its manifest).
+  void serve_data_chunk(const pb::DataChunkRequest& q, net::Reply& reply) {
+    const auto d = dataset();
+    std::optional<std::vector<std::byte>> bytes;
+    if (d && q.dataset_digest() == data::as_bytes(d->digest())) bytes = d->read({q.file(), q.chunk()});
+    if (!bytes) {
+      reply.header.mutable_error()->set_message("this node does not hold that chunk of the dataset");
+      return;
+    }
+    // Fault injection (tests): a peer that serves corrupt data. The taker's hash check drops it.
+    if (options_.stage.fault == "corrupt-data" && !bytes->empty()) (*bytes)[0] ^= std::byte{0x5a};
+    const auto size = static_cast<std::int64_t>(bytes->size());
+    reply.header.mutable_data_chunk_reply()->set_file(q.file());
+    reply.header.mutable_data_chunk_reply()->set_chunk(q.chunk());
+    reply.tensors.push_back(wire::OutgoingTensor::raw("chunk", wire::DType::U8, {size}, wire::Payload::own(std::move(*bytes))));
   }
 
   std::int64_t block_count(std::int64_t b) const {
@@ -733,6 +837,12 @@ class CoordinatedWorkload final : public Workload {
   std::filesystem::path jobs_dir_;
   std::string stage_endpoint_, reduce_endpoint_;
   std::unique_ptr<net::RpcServer> shard_server_;
+  // dataset delivery: the copy (read by the shard server, filled by the fetch thread)
+  mutable std::mutex dataset_mutex_;
+  std::shared_ptr<data::DatasetStore> dataset_;
+  std::thread fetch_thread_;
+  std::atomic<bool> fetching_{false};
+  std::atomic<bool> fetch_stop_{false};
   // client thread: the member list in force (see apply_members), and the peer links
   std::uint64_t members_digest_ = 0;
   bool shard_open_ = false;

@@ -56,6 +56,7 @@ struct Volunteer {
   net::CurveKeyPair identity = net::CurveKeyPair::generate();
   std::uint64_t plan_version = 0;  // the plan it "runs": the last one the coordinator sent it
   int port = 0;
+  std::string dataset_digest;      // it "holds" the job's data from its join on (nothing is fetched)
 };
 
 }  // namespace
@@ -93,6 +94,7 @@ class CoordinatorWithFakeVolunteers : public QObject {
     e.mutable_join()->set_plan_version(v.plan_version);
     const auto r = ask(v.identity, std::move(e));
     if (!r || !r->has_join_reply()) return std::nullopt;
+    v.dataset_digest = r->join_reply().dataset_digest();
     return r->join_reply();
   }
 
@@ -105,6 +107,7 @@ class CoordinatorWithFakeVolunteers : public QObject {
     auto* h = e.mutable_heartbeat();
     h->set_plan_version(v.plan_version);
     h->set_contributing(true);
+    h->set_dataset_digest(v.dataset_digest);
     h->set_samples_per_s(10);
     h->set_loss(-1);
     for (int x : excluded) h->add_excluded_peers(key_of(x));

@@ -122,6 +122,11 @@ class TestCoordinatorSwarm : public QObject {
     return std::nullopt;
   }
 
+  static QByteArray read_all(const std::filesystem::path& path) {
+    QFile f(QString::fromStdString(path.string()));
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+  }
+
   // A node's own count of its work (from its control socket): works while the coordinator is down.
   static std::uint64_t node_samples(const Volunteer& v) {
     control::ControlClient c(control::ControlEndpoints::in((v.dir + "/run").toStdString()));
@@ -167,6 +172,15 @@ class TestCoordinatorSwarm : public QObject {
     for (const auto& n : s->nodes()) QVERIFY(n.stage() >= 0 && n.stage() < 3);
     qInfo("plan %llu: 2 pipelines of 3, %.1f samples/s", static_cast<unsigned long long>(s->plan_version()),
           s->samples_per_s());
+    // None read the owner's file: each trains on its own copy, fetched and verified.
+    const auto original = read_all(job::load_job_spec(job_path_.toStdString()).dataset.path);
+    QVERIFY(!original.isEmpty());
+    for (const auto& v : volunteers_) {
+      const auto job = job::load_job_spec((v.dir + "/jobs/coordinated-demo.json").toStdString());
+      const auto copy = QString::fromStdString(job.dataset.path.string());
+      QVERIFY2(copy.startsWith(v.dir + "/datasets/"), qPrintable(copy));
+      QCOMPARE(read_all(job.dataset.path), original);
+    }
   }
 
   void aKilledVolunteerCostsSecondsNotTheRun() {
