@@ -141,6 +141,11 @@ int main(int argc, char** argv) {
                  "dead node at once); or ravnest (Ravnest's plan, to compare)")
       ->capture_default_str()
       ->check(CLI::IsMember({"ours", "uniform", "ravnest"}));
+  double data_rate_mb = 0;
+  cli.add_option("--data-rate-mb", data_rate_mb,
+                 "serve the job's dataset at most this many MB/s (0: no cap); volunteers fetch the rest from peers "
+                 "that hold it")
+      ->capture_default_str()->check(CLI::Range(0.0, 1e6));
   bool print_memory = false;
   cli.add_flag("--print-memory", print_memory,
                "print the bytes --job needs in one place (parameters, gradients, optimizer state, stashed versions, "
@@ -193,6 +198,7 @@ int main(int argc, char** argv) {
   config.heartbeat_interval = std::chrono::milliseconds(heartbeat_ms);
   config.dead_after = std::chrono::milliseconds(dead_ms);
   config.averaging_interval_ms = averaging_ms;
+  config.data_bytes_per_s = static_cast<std::uint64_t>(data_rate_mb * 1e6);
   rookery::app::setup_logging("coordinator", log_level, config.data_dir / "logs");
 
   rookery::coordinator::CoordinatorService service(config);

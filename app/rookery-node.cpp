@@ -56,9 +56,10 @@ int main(int argc, char** argv) {
                  "fault injection for tests: 'sign-flip-averaging' sends its averaging update sign-flipped x1000 "
                  "(a Byzantine peer); 'corrupt-activations' sends its activations forward x-10, 'corrupt-gradients' its "
                  "gradients back, 'corrupt-work' both; 'inflate-work' "
-                 "claims ten times its work in heartbeats to the coordinator")
+                 "claims ten times its work in heartbeats to the coordinator; 'corrupt-data' serves peers corrupt chunks of the "
+                 "job's dataset")
       ->check(CLI::IsMember({"", "sign-flip-averaging", "corrupt-activations", "corrupt-gradients", "corrupt-work",
-                                 "inflate-work"}))
+                                 "inflate-work", "corrupt-data"}))
       ->group("");  // hidden: never for real use
   std::string join_job, invite_token, host = "127.0.0.1";
   std::int64_t memory_limit_mb = 0;

@@ -22,6 +22,7 @@
 #include "net/link_probe.hpp"
 #include "net/paths.hpp"
 #include "net/rpc.hpp"
+#include "net/token_bucket.hpp"
 #include "rookery/envelope.pb.h"
 
 namespace rookery::coordinator {
@@ -82,7 +83,7 @@ class Swarm {
   Swarm(const CoordinatorConfig& config, CoordinatorState& state, job::JobSpec job, std::string job_json,
         PublishedDataset dataset)
       : config_(config), state_(state), job_(std::move(job)), job_json_(std::move(job_json)),
-        dataset_(std::move(dataset)) {
+        dataset_(std::move(dataset)), data_upload_(config.data_bytes_per_s) {
     auto [current, previous] = state_.latest_plans();
     current_ = std::move(current);
     previous_ = std::move(previous);
@@ -486,12 +487,12 @@ class Swarm {
       out.set_status(std::string("re-planning: ") + e.what());
       return;
     }
-    for (const auto& s : shard_sources(previous_, current_, key, members)) {
+    for (const auto& source : shard_sources(previous_, current_, key, members)) {
       auto* o = out.add_sources();
-      o->set_key(s.key);
-      o->set_endpoint(s.endpoint);
-      o->set_first_block(s.first_block);
-      o->set_last_block(s.last_block);
+      o->set_key(source.key);
+      o->set_endpoint(source.endpoint);
+      o->set_first_block(source.first_block);
+      o->set_last_block(source.last_block);
     }
   }
 
@@ -663,6 +664,12 @@ class Swarm {
       reply.header.mutable_error()->set_message("this coordinator publishes no such dataset file");
       return;
     }
+    // Over its owner's cap the coordinator answers at once, and the volunteer's peers serve
+    // meanwhile: this thread answers heartbeats too, so it never waits for the bucket.
+    if (!data_upload_.try_acquire(dataset_.manifest.chunk_bytes())) {
+      reply.header.mutable_error()->set_message("busy: the coordinator serves the dataset at its owner's rate cap");
+      return;
+    }
     try {
       auto bytes = data::read_chunk(dataset_.files[q.file()], dataset_.manifest, q.file(), q.chunk());
       const auto size = static_cast<std::int64_t>(bytes.size());
@@ -757,6 +764,7 @@ class Swarm {
   job::JobSpec job_;
   std::string job_json_;
   PublishedDataset dataset_;
+  net::TokenBucket data_upload_;   // the owner's cap on serving the dataset
   std::mutex mutex_;
   std::map<std::string, Live> live_;
   std::map<std::string, Ban> banned_;

@@ -27,6 +27,8 @@ struct CoordinatorConfig {
   std::chrono::milliseconds settle{1000};      // re-plan once membership has been still this long
   std::int64_t averaging_interval_ms = 5000;   // how often pipelines average (with 2+)
   std::string planner = "ours";                // "ours", or "ravnest" (its plan, for comparison)
+  std::uint64_t data_bytes_per_s = 0;          // the upload it spends serving the dataset (0: no cap);
+                                               // over it, volunteers fetch from peers meanwhile
 };
 
 class CoordinatorService {

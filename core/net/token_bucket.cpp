@@ -52,6 +52,16 @@ bool TokenBucket::acquire(std::uint64_t bytes, const std::atomic<bool>* cancel) 
   }
 }
 
+bool TokenBucket::try_acquire(std::uint64_t bytes) {
+  std::lock_guard lock(mutex_);
+  if (closed_) return false;
+  refill(Clock::now());
+  if (rate_ > 0 && tokens_ < std::min(static_cast<double>(bytes), static_cast<double>(burst_))) return false;
+  if (rate_ > 0) tokens_ -= static_cast<double>(bytes);
+  passed_.fetch_add(bytes, std::memory_order_relaxed);
+  return true;
+}
+
 void TokenBucket::close() {
   std::lock_guard lock(mutex_);
   closed_ = true;

@@ -23,6 +23,8 @@ class TokenBucket {
   // Waits until `bytes` may pass. Returns false (without waiting further) once closed or
   // once `cancel` becomes true (checked at least every 100 ms).
   bool acquire(std::uint64_t bytes, const std::atomic<bool>* cancel = nullptr);
+  // The same without waiting: true when the bytes may pass now (and they are counted).
+  bool try_acquire(std::uint64_t bytes);
   // Bytes let through since the process started (every acquire() that returned true): the
   // process's upload and download buckets count the pipeline traffic this way.
   std::uint64_t bytes_passed() const { return passed_.load(std::memory_order_relaxed); }

@@ -408,8 +408,8 @@ class CoordinatedWorkload final : public Workload {
       job::JobSpec job;
       try {
         job = job::parse_job_spec(reply.job_spec_json());
-      } catch (const std::exception& e) {
-        error = std::string("the coordinator's job does not parse: ") + e.what();
+      } catch (const std::exception& bad) {
+        error = std::string("the coordinator's job does not parse: ") + bad.what();
         return std::nullopt;
       }
       if (!prepare_dataset(reply, *r.message, job, error)) return std::nullopt;
@@ -467,12 +467,24 @@ class CoordinatedWorkload final : public Workload {
       std::lock_guard lock(dataset_mutex_);
       dataset_ = store;
     }
-    if (store->complete() || fetching_) return true;
-    std::vector<DataSource> sources{{options_.coordinator_key, options_.coordinator_endpoint, true}};
-    for (const auto& p : reply.probe_targets()) {
-      if (net::is_z85_key(p.key()) && p.endpoint().rfind("tcp://", 0) == 0) sources.push_back({p.key(), p.endpoint()});
+    if (store->complete()) return true;
+    if (fetching_ && fetching_store_ == store) return true;   // already under way
+    if (fetch_thread_.joinable()) {   // an earlier fetch: finished, or for another dataset
+      fetch_stop_ = true;
+      fetch_thread_.join();
+      fetch_stop_ = false;
     }
-    if (fetch_thread_.joinable()) fetch_thread_.join();   // an earlier fetch, finished
+    fetching_store_ = store;
+    std::vector<DataSource> sources{{options_.coordinator_key, options_.coordinator_endpoint, true}};
+    // The peers the coordinator named admit us once its member list reaches them, at their
+    // next heartbeat: ask them from two heartbeat periods on.
+    const auto peers_admit = Clock::now() + 2 * std::chrono::milliseconds(std::clamp<std::uint32_t>(
+                                                    reply.heartbeat_interval_ms(), 50, 60000));
+    for (const auto& p : reply.probe_targets()) {
+      if (net::is_z85_key(p.key()) && p.endpoint().rfind("tcp://", 0) == 0) {
+        sources.push_back({p.key(), p.endpoint(), false, peers_admit});
+      }
+    }
     fetching_ = true;
     spdlog::info("fetching the job's dataset ({:.1f} of {:.1f} MB held) from the coordinator and {} peer(s)",
                  double(store->bytes_held()) / 1e6, double(store->total_bytes()) / 1e6, sources.size() - 1);
@@ -481,9 +493,13 @@ class CoordinatedWorkload final : public Workload {
       DatasetFetcher fetcher(ctx_, identity_, *store);
       const auto report = fetcher.run(sources, [this] { return fetch_stop_.load(); });
       if (report.complete) {
-        spdlog::info("the job's dataset is complete: {:.1f} MB in {:.1f} s ({} chunks fetched{})",
+        std::string from;
+        for (const auto& [source, chunks] : report.chunks_from) {
+          if (chunks > 0) from += fmt::format("{}{}: {}", from.empty() ? "" : ", ", source, chunks);
+        }
+        spdlog::info("the job's dataset is complete: {:.1f} MB in {:.1f} s; chunks from {}{}",
                      double(store->total_bytes()) / 1e6,
-                     std::chrono::duration<double>(Clock::now() - started).count(), report.chunks_fetched,
+                     std::chrono::duration<double>(Clock::now() - started).count(), from.empty() ? "none" : from,
                      report.caught.empty() ? "" : fmt::format("; {} peer(s) served corrupt chunks", report.caught.size()));
       }
       fetching_ = false;
@@ -841,6 +857,7 @@ class CoordinatedWorkload final : public Workload {
   mutable std::mutex dataset_mutex_;
   std::shared_ptr<data::DatasetStore> dataset_;
   std::thread fetch_thread_;
+  std::shared_ptr<data::DatasetStore> fetching_store_;   // client thread: what fetch_thread_ fills
   std::atomic<bool> fetching_{false};
   std::atomic<bool> fetch_stop_{false};
   // client thread: the member list in force (see apply_members), and the peer links

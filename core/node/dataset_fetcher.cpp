@@ -76,10 +76,13 @@ DatasetFetchReport DatasetFetcher::run(const std::vector<DataSource>& sources, c
   const auto finished = [&] { return done.load() || stop(); };
   const std::string digest(data::as_bytes(store_.digest()));
 
-  const auto worker = [&](const DataSource& source) {
+  for (const auto& s : sources) report.chunks_from.emplace_back(source_name(s), 0);
+  const auto worker = [&](std::size_t index) {
+    const DataSource& source = sources[index];
     std::unique_ptr<net::RpcClient> client;
     bool answered = false;
     int failures = 0;
+    while (!finished() && Clock::now() < source.not_before) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     while (!finished()) {
       const auto id = queue.take(std::chrono::milliseconds(100));
       if (!id) {
@@ -120,6 +123,7 @@ DatasetFetchReport DatasetFetcher::run(const std::vector<DataSource>& sources, c
                 {
                   std::lock_guard lock(report_mutex);
                   ++report.chunks_fetched;
+                  ++report.chunks_from[index].second;
                 }
                 if (store_.complete()) done = true;
                 continue;
@@ -166,7 +170,7 @@ DatasetFetchReport DatasetFetcher::run(const std::vector<DataSource>& sources, c
 
   std::vector<std::thread> workers;
   workers.reserve(sources.size());
-  for (const auto& s : sources) workers.emplace_back(worker, std::cref(s));
+  for (std::size_t i = 0; i < sources.size(); ++i) workers.emplace_back(worker, i);
   for (auto& t : workers) t.join();
   report.complete = store_.complete();
   return report;

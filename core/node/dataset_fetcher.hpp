@@ -9,6 +9,7 @@
 #include <chrono>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "data/dataset_delivery.hpp"
@@ -21,6 +22,9 @@ struct DataSource {
   std::string key;        // its CURVE public key
   std::string endpoint;   // the coordinator's, or a peer's shard server
   bool coordinator = false;
+  // Not asked before this: a peer admits us only once the coordinator's member list reaches it
+  // (its next heartbeat after our join).
+  std::chrono::steady_clock::time_point not_before{};
 };
 
 struct DatasetFetchOptions {
@@ -34,6 +38,8 @@ struct DatasetFetchOptions {
 struct DatasetFetchReport {
   bool complete = false;
   std::uint64_t chunks_fetched = 0;
+  std::vector<std::pair<std::string, std::uint64_t>> chunks_from;   // per source, in the order given: "the
+                                                                    // coordinator" or "peer <short key>"
   std::vector<std::string> caught;   // peers that served a chunk whose hash was wrong
 };
 

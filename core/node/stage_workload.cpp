@@ -115,8 +115,9 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
     c.fault = pipeline::Fault::CorruptWork;
     spdlog::warn("fault injection: this stage sends its activations forward and its gradients back sign-flipped x10 "
                  "(a Byzantine peer, whatever its seat)");
-  } else if (o.fault == "inflate-work") {
-    // The stage is honest; the coordinated workload's heartbeats claim ten times its work.
+  } else if (o.fault == "inflate-work" || o.fault == "corrupt-data") {
+    // The stage is honest; the coordinated workload's heartbeats claim ten times its work,
+    // or its shard server serves peers corrupt chunks of the dataset.
   } else if (!o.fault.empty()) {
     throw std::runtime_error("unknown fault '" + o.fault + "'");
   }
