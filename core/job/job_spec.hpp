@@ -189,11 +189,12 @@ struct JobSpec {
     /// double (AdamW) or match (SGD) the parameters' bytes and change slowly (AdamW's second
     /// moment over ~1/(1 - beta2) steps), so 4 is a sensible value: 1.5x a parameters-only
     /// round's traffic on average instead of 3x, replicas' moments within a few rounds of each
-    /// other. Off by default: with a sign-flipping liar among four one-stage pipelines
-    /// (test_byzantine_averaging) the honest replicas ended 165% above the clean run's loss
-    /// with it at 4, against 8% without, although each round's aggregate of the moments stays
-    /// inside the honest spread (test_optimizer_state); until that is understood, a job that
-    /// trusts its volunteers opts in.
+    /// other. Off by default, for its traffic: nothing here measured what replicas gain from
+    /// shared moments. It is as safe against a liar as parameters-only averaging:
+    /// test_byzantine_averaging runs both (a sign-flipping liar among four pipelines; the
+    /// honest replicas' loss within 2% of the clean run either way). An early measurement of
+    /// 165% above the clean run with it predates partners' exclusion of a member they clip hard
+    /// (reduce::PeerExclusion) and the floor on averaged second moments; it no longer reproduces.
     int64_t average_optimizer_state_every = 0;
     AggregatorSpec aggregator;      ///< how those averages combine the members' values
     SpotCheckSpec spot_checks;      ///< how stages verify the activations and gradients they receive

@@ -506,18 +506,24 @@ struct StageRuntime::Impl {
   }
 
   // The moments, like the parameters: current += average - snapshot, so the steps taken
-  // during the round are kept. A second moment may come out slightly negative that way (it
-  // decayed locally by more than the average added): clamped at 0, the least it can be.
-  // Anything unusable leaves the optimizer's state as it was. Returns whether it applied.
+  // during the round are kept. A second moment can undershoot that way (it decayed locally by
+  // more than the average added), even below 0, and AdamW would then divide by eps alone: it
+  // is kept at least at the smaller of this stage's own value and the average, both of them
+  // real estimates of the squared gradient. Anything unusable leaves the optimizer's state as
+  // it was. Returns whether it applied.
   bool apply_optimizer_state(const reduce::AveragingResult& result) {
     bool any = false;
     for (const auto& name : averaged_state) {
-      if (!result.find(name)) continue;  // a parameters-only round
+      const auto* averaged = result.find(name);
+      if (!averaged) continue;  // a parameters-only round
       try {
         auto current = optimizer->state_buffer(name);
+        const auto own = current;
         result.apply_to(name, current);
-        if (name.ends_with("_sq")) {
-          for (auto& v : current) v = std::max(v, 0.0f);
+        if (name.ends_with("_sq") && averaged->values.size() == current.size()) {
+          for (std::size_t i = 0; i < current.size(); ++i) {
+            current[i] = std::max(current[i], std::max(0.0f, std::min(own[i], averaged->values[i])));
+          }
         }
         optimizer->write_state_buffer(name, 0, current, optimizer->moment_step());
         any = true;

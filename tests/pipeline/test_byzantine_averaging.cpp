@@ -8,6 +8,9 @@
 // about tau/4 of the honest spread (runs ended 1-7% above the clean run, once far more). What
 // closes the gap is each node excluding a partner it clipped hard in 3 rounds in a row
 // (reduce::PeerExclusion); the test checks that every honest node excluded the liar.
+//
+// Run twice: averaging the parameters only, and with AdamW's moments in every 4th round
+// (job.average_optimizer_state_every), which the liar's rings carry too.
 #include "reference_training.hpp"
 
 #include <QElapsedTimer>
@@ -27,17 +30,18 @@ class TestByzantineAveraging : public QObject {
   static constexpr int kMicroBatches = 150;
   static constexpr int kIntervalMs = 250;
 
-  static QString job_json(const QString& aggregator) {
+  static QString job_json(const QString& aggregator, int state_every) {
     QString json = testing::gpt_job_json("byzantine", 1, "none", 2, 64, 1e-3);
-    json.replace("\"seed\": 11", "\"seed\": 11, \"aggregator\": {\"kind\": \"" + aggregator + "\"}");
+    json.replace("\"seed\": 11", "\"seed\": 11, \"average_optimizer_state_every\": " + QString::number(state_every) +
+                                     ", \"aggregator\": {\"kind\": \"" + aggregator + "\"}");
     return json;
   }
 
   // Trains the swarm and returns the held-out loss of honest pipeline 0's final weights.
-  static double train(const QString& aggregator, bool with_liar) {
+  static double train(const QString& aggregator, bool with_liar, int state_every) {
     testing::SwarmHarness h;
     const std::vector<testing::SwarmHarness::Blocks> plan(kPipelines, testing::SwarmHarness::Blocks{{0, 4}});
-    if (!h.prepare(job_json(aggregator), plan, kIntervalMs)) return -1;
+    if (!h.prepare(job_json(aggregator, state_every), plan, kIntervalMs)) return -1;
     const QStringList feed{"--max-micro-batches", QString::number(kMicroBatches)};
     for (int p = 0; p < kPipelines; ++p) {
       const bool liar = with_liar && p == kPipelines - 1;
@@ -75,18 +79,25 @@ class TestByzantineAveraging : public QObject {
       }
     }
     if (!h.quit_all()) return -1;
-    const auto job = job::parse_job_spec(job_json(aggregator).toStdString());
+    const auto job = job::parse_job_spec(job_json(aggregator, state_every).toStdString());
     return testing::evaluate(job, testing::read_stage_checkpoints({h.checkpoint(0, 0, job.id)}));
   }
 
  private Q_SLOTS:
   void initTestCase() { torch::set_num_threads(1); }
 
+  void centeredClipKeepsALiarFromMovingTheModel_data() {
+    QTest::addColumn<int>("state_every");
+    QTest::newRow("parameters") << 0;
+    QTest::newRow("parameters, and the optimizer state every 4th round") << 4;
+  }
+
   void centeredClipKeepsALiarFromMovingTheModel() {
-    const double clean = train("centered_clip", false);
-    const double attacked = train("centered_clip", true);
-    const double attacked_mean = train("mean", true);
-    const auto job = job::parse_job_spec(job_json("mean").toStdString());
+    QFETCH(int, state_every);
+    const double clean = train("centered_clip", false, state_every);
+    const double attacked = train("centered_clip", true, state_every);
+    const double attacked_mean = train("mean", true, state_every);
+    const auto job = job::parse_job_spec(job_json("mean", state_every).toStdString());
     const double start = testing::evaluate(job, testing::initial_parameters(job));
     qInfo("held-out loss of an honest replica: start %.4f; clean run %.4f; 1 of %d sign-flipping x1000 with "
           "CenteredClip %.4f (%+.2f%%), with the plain mean %.4f",
