@@ -18,23 +18,14 @@
 #include "support/coordinator_rpc.hpp"
 #include "support/demo_job.hpp"
 #include "support/processes.hpp"
+#include "support/swarm_test.hpp"
 
 using namespace rookery;
 using namespace rookery::testing;
 namespace pb = wire::pb;
 
-class TestCoordinatorBan : public QObject {
+class TestCoordinatorBan : public SwarmTest {
   Q_OBJECT
-
-  QTemporaryDir dir_;
-  CoordinatorProcess coordinator_;
-  Volunteers volunteers_;
-  net::SecureContext ctx_{1};
-  net::CurveKeyPair me_ = net::CurveKeyPair::generate();
-
-  std::optional<pb::RunStatus> status() {
-    return run_status(ctx_, me_, coordinator_.endpoint, coordinator_.key, 10);
-  }
 
  private Q_SLOTS:
   void aLiarIsBannedByItsRingPartnersAndTheRestTrainOn() {
@@ -44,11 +35,8 @@ class TestCoordinatorBan : public QObject {
       j.micro_batch_size = 8;
       j.staleness = 1;
     }));
-    QVERIFY2(coordinator_.start({"--job", job_path, "--heartbeat-ms", "300", "--averaging-interval-ms", "1000"}),
+    QVERIFY2(start_swarm(dir_.path(), {"--job", job_path, "--heartbeat-ms", "300", "--averaging-interval-ms", "1000"}),
              "the coordinator did not start");
-    volunteers_.root = dir_.path();
-    volunteers_.endpoint = coordinator_.endpoint;
-    volunteers_.coordinator_key = coordinator_.key;
     for (int i = 0; i < 4; ++i) {
       QVERIFY(volunteers_.add("ban-demo", i == 3 ? QStringList{"--fault", "sign-flip-averaging"} : QStringList{}));
     }

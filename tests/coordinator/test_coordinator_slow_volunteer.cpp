@@ -23,23 +23,17 @@
 #include "support/coordinator_rpc.hpp"
 #include "support/demo_job.hpp"
 #include "support/processes.hpp"
+#include "support/swarm_test.hpp"
 
 using namespace rookery;
 using namespace rookery::testing;
 namespace pb = wire::pb;
 
-class TestCoordinatorSlowVolunteer : public QObject {
+class TestCoordinatorSlowVolunteer : public SwarmTest {
   Q_OBJECT
 
-  QTemporaryDir dir_;
   job::JobSpec job_;
-  CoordinatorProcess coordinator_;
-  Volunteers volunteers_;
   QProcess hog_;
-  net::SecureContext ctx_{1};
-  net::CurveKeyPair me_ = net::CurveKeyPair::generate();
-
-  std::optional<pb::RunStatus> status() { return run_status(ctx_, me_, coordinator_.endpoint, coordinator_.key); }
 
   // Training FLOP per sample of the blocks a volunteer holds (0: unseated or unknown).
   double seat_flops(const pb::RunStatus& s, const std::string& key) const {
@@ -75,18 +69,21 @@ class TestCoordinatorSlowVolunteer : public QObject {
     });
     QVERIFY(job);
     job_ = *job;
-    QVERIFY(coordinator_.start({"--job", dir_.filePath("job.json"), "--heartbeat-ms", "300", "--dead-after-ms",
+    QVERIFY(start_swarm(dir_.filePath("volunteers"), {"--job", dir_.filePath("job.json"), "--heartbeat-ms", "300", "--dead-after-ms",
                                 "5000", "--planner", "ours"}));
-    volunteers_.root = dir_.filePath("volunteers");
-    volunteers_.endpoint = coordinator_.endpoint;
-    volunteers_.coordinator_key = coordinator_.key;
   }
 
   void aVolunteerWhoseCoreIsTakenIsMovedToCheaperBlocks() {
     // Each may hold half the model: three form one pipeline.
     const auto need = cluster::model_memory_bytes(coordinator::block_profiles(job_), coordinator::training_settings(job_));
     const auto mb = QString::number(std::max<std::int64_t>(1, static_cast<std::int64_t>(0.5 * double(need)) >> 20));
-    for (int i = 0; i < 3; ++i) QVERIFY(volunteers_.add("slow-volunteer", {"--memory-limit-mb", mb}));
+    // Their benchmarks one after the other and long enough to agree: the planner's view of the
+    // two others must not be skewed by a 50 ms benchmark run while the others start.
+    volunteers_.benchmark_seconds = "0.5";
+    for (int i = 0; i < 3; ++i) {
+      QVERIFY(volunteers_.add("slow-volunteer", {"--memory-limit-mb", mb}));
+      QTest::qWait(1500);
+    }
 
     // One training pipeline of three.
     std::optional<pb::RunStatus> planned;

@@ -23,26 +23,17 @@
 #include "support/coordinator_rpc.hpp"
 #include "support/demo_job.hpp"
 #include "support/processes.hpp"
+#include "support/swarm_test.hpp"
 
 using namespace rookery;
 using namespace rookery::testing;
 namespace pb = wire::pb;
 
-class TestCoordinatorSpotBan : public QObject {
+class TestCoordinatorSpotBan : public SwarmTest {
   Q_OBJECT
 
   static constexpr int kVolunteers = 6;
   static constexpr int kLiar = kVolunteers - 1;
-
-  QTemporaryDir dir_;
-  CoordinatorProcess coordinator_;
-  Volunteers volunteers_;
-  net::SecureContext ctx_{1};
-  net::CurveKeyPair me_ = net::CurveKeyPair::generate();
-
-  std::optional<pb::RunStatus> status() {
-    return run_status(ctx_, me_, coordinator_.endpoint, coordinator_.key, 10);
-  }
 
   template <typename Pred>
   std::optional<pb::RunStatus> wait_for(Pred pred, int timeout_ms) {
@@ -73,12 +64,9 @@ class TestCoordinatorSpotBan : public QObject {
     // Half of what the whole model needs: three volunteers make a pipeline.
     const auto need = cluster::model_memory_bytes(coordinator::block_profiles(*job), coordinator::training_settings(*job));
     const auto memory_mb = std::max<std::int64_t>(1, static_cast<std::int64_t>(0.5 * static_cast<double>(need)) >> 20);
-    QVERIFY2(coordinator_.start({"--job", job_path, "--heartbeat-ms", "300", "--averaging-interval-ms", "1000",
+    QVERIFY2(start_swarm(dir_.path(), {"--job", job_path, "--heartbeat-ms", "300", "--averaging-interval-ms", "1000",
                                  "--planner", "uniform"}),
              "the coordinator did not start");
-    volunteers_.root = dir_.path();
-    volunteers_.endpoint = coordinator_.endpoint;
-    volunteers_.coordinator_key = coordinator_.key;
     for (int i = 0; i < kVolunteers; ++i) {
       QStringList extra{"--memory-limit-mb", QString::number(memory_mb)};
       if (i == kLiar) extra << "--fault" << "corrupt-work";

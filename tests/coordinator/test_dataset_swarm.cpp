@@ -17,6 +17,7 @@
 #include "support/coordinator_rpc.hpp"
 #include "support/demo_job.hpp"
 #include "support/processes.hpp"
+#include "support/swarm_test.hpp"
 
 using namespace rookery;
 using namespace rookery::testing;
@@ -44,19 +45,10 @@ QByteArray generated_text(std::size_t bytes) {
 
 }  // namespace
 
-class TestDatasetSwarm : public QObject {
+class TestDatasetSwarm : public SwarmTest {
   Q_OBJECT
 
-  QTemporaryDir dir_;
-  CoordinatorProcess coordinator_;
-  Volunteers volunteers_;
-  net::SecureContext ctx_{1};
-  net::CurveKeyPair me_ = net::CurveKeyPair::generate();
   QByteArray text_;
-
-  std::optional<pb::RunStatus> status() {
-    return run_status(ctx_, me_, coordinator_.endpoint, coordinator_.key);
-  }
 
   // Whether volunteer i holds a seat in the coordinator's current plan.
   bool seated(const pb::RunStatus& s, int i) const {
@@ -98,11 +90,8 @@ class TestDatasetSwarm : public QObject {
       j.dataset.path = corpus;
       j.micro_batch_size = 8;
     }));
-    QVERIFY(coordinator_.start({"--job", dir_.filePath("job.json"), "--heartbeat-ms", "200", "--dead-after-ms", "3000",
+    QVERIFY(start_swarm(dir_.filePath("volunteers"), {"--job", dir_.filePath("job.json"), "--heartbeat-ms", "200", "--dead-after-ms", "3000",
                                 "--data-rate-mb", QString::number(kCoordinatorMBs)}));
-    volunteers_.root = dir_.filePath("volunteers");
-    volunteers_.endpoint = coordinator_.endpoint;
-    volunteers_.coordinator_key = coordinator_.key;
   }
 
   void twoVolunteersFetchTheDataAndArePlanned() {

@@ -158,6 +158,7 @@ struct Volunteers {
   std::deque<QByteArray> output;  // a deque, and declared before the processes: their handlers hold references into it
   std::vector<QString> keys;
   std::vector<std::unique_ptr<QProcess>> processes;
+  QString benchmark_seconds = "0.05";   // each node's device benchmark at start (its planned FLOP/s)
 
   QString dir(int i) const { return QDir(root).filePath(QString("node%1").arg(i)); }
 
@@ -177,7 +178,7 @@ struct Volunteers {
     p->start(node_bin(), QStringList{"--data-dir", dir(i), "--runtime-dir", dir(i) + "/run", "--join", job_id,
                                      "--coordinator", QString::fromStdString(endpoint), "--coordinator-key",
                                      QString::fromStdString(coordinator_key), "--contribute", "--threads", "1",
-                                     "--benchmark-seconds", "0.05"} +
+                                     "--benchmark-seconds", benchmark_seconds} +
                              extra);
     processes.push_back(std::move(p));
     return processes.back()->waitForStarted(5000);
