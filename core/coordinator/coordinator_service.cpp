@@ -70,6 +70,7 @@ struct PublishedDataset {
   pb::DatasetManifest manifest;
   std::string digest;                                  // SHA-256 of manifest_bytes (32 bytes)
   std::vector<std::filesystem::path> files;            // where each file of the manifest is here
+  std::uint64_t bytes = 0;                             // all of them
 };
 
 // Pauses longer than this take a volunteer out of the plan (its pipeline would wait for it).
@@ -646,9 +647,8 @@ class Swarm {
   }
 
   std::string fetching_status(const Live& l) const {
-    std::uint64_t total = 0;
-    for (const auto& f : dataset_.manifest.files()) total += f.size();
-    return fmt::format("fetching the job's dataset: {:.0f}% of {:.1f} MB", 100 * l.data_fetched, double(total) / 1e6);
+    return fmt::format("fetching the job's dataset: {:.0f}% of {:.1f} MB", 100 * l.data_fetched,
+                       double(dataset_.bytes) / 1e6);
   }
 
   // One chunk of the dataset, for a member (a volunteer that joined and is not banned).
@@ -815,10 +815,9 @@ int CoordinatorService::run() {
       dataset.manifest_bytes = std::make_shared<const std::string>(dataset.manifest.SerializeAsString());
       dataset.digest = std::string(data::as_bytes(data::sha256(*dataset.manifest_bytes)));
       dataset.files = data::manifest_sources(job.dataset, dataset.manifest);
-      std::uint64_t bytes = 0;
-      for (const auto& f : dataset.manifest.files()) bytes += f.size();
+      for (const auto& f : dataset.manifest.files()) dataset.bytes += f.size();
       spdlog::info("publishing the dataset: {} file(s), {:.1f} MB, digest {} (hashed in {:.1f} s)",
-                   dataset.manifest.files_size(), double(bytes) / 1e6,
+                   dataset.manifest.files_size(), double(dataset.bytes) / 1e6,
                    data::to_hex(std::span(reinterpret_cast<const std::uint8_t*>(dataset.digest.data()), 8)),
                    std::chrono::duration<double>(Clock::now() - started).count());
     } catch (const std::exception& e) {

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "data/dataset.hpp"
+#include "data/text_files.hpp"
 
 namespace rookery::data {
 
@@ -25,18 +26,6 @@ constexpr std::uint32_t kMaxChunkBytes = 64 << 20;
 constexpr std::size_t kMaxFiles = 100'000;
 constexpr std::uint64_t kMaxFileBytes = std::uint64_t{1} << 40;
 
-// The files of a folder that the text loader reads (text_datasets.cpp): regular, not hidden, sorted.
-std::vector<fs::path> folder_files(const fs::path& folder) {
-  std::error_code ec;
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(folder, ec)) {
-    if (entry.is_regular_file() && !entry.path().filename().string().starts_with(".")) files.push_back(entry.path());
-  }
-  if (ec) throw DatasetError(folder, "cannot list folder: " + ec.message());
-  if (files.empty()) throw DatasetError(folder, "folder holds no files");
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 // A file descriptor closed on scope exit.
 struct Fd {
@@ -128,7 +117,7 @@ pb::DatasetManifest build_manifest(const job::DatasetSpec& spec, std::uint32_t c
   std::error_code ec;
   if (fs::is_directory(spec.path, ec)) {
     m.set_folder(true);
-    for (const auto& f : folder_files(spec.path)) {
+    for (const auto& f : text_files(spec.path)) {
       *m.add_files() = describe_file(f, "data", f.filename().string(), chunk_bytes);
     }
   } else {

@@ -1,27 +1,10 @@
 #include "data/text_datasets.hpp"
+#include "data/text_files.hpp"
 
 #include <algorithm>
 #include <fstream>
 
 namespace rookery::data {
-namespace {
-
-std::vector<std::filesystem::path> text_files(const std::filesystem::path& path) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) throw DatasetError(path, "does not exist");
-    if (!std::filesystem::is_directory(path, ec)) return {path};
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
-        const std::string name = entry.path().filename().string();
-        if (entry.is_regular_file() && !name.starts_with(".")) files.push_back(entry.path());
-    }
-    if (ec) throw DatasetError(path, "cannot list folder: " + ec.message());
-    if (files.empty()) throw DatasetError(path, "folder holds no text files");
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
-}  // namespace
 
 int64_t window_count(int64_t tokens, int64_t context, int64_t stride, const std::filesystem::path& path,
                      const char* unit) {

@@ -22,36 +22,36 @@ namespace pb = wire::pb;
 // goes back to the front, for another source.
 class ChunkQueue {
  public:
-  explicit ChunkQueue(std::vector<data::ChunkId> missing) : todo_(missing.begin(), missing.end()) {}
+  explicit ChunkQueue(std::vector<data::ChunkId> missing) : waiting_(missing.begin(), missing.end()) {}
 
   // The next chunk, or nothing within `wait` (every chunk taken, or none left).
   std::optional<data::ChunkId> take(std::chrono::milliseconds wait) {
     std::unique_lock lock(mutex_);
-    cv_.wait_for(lock, wait, [&] { return !todo_.empty(); });
-    if (todo_.empty()) return std::nullopt;
-    const auto id = todo_.front();
-    todo_.pop_front();
+    cv_.wait_for(lock, wait, [&] { return !waiting_.empty(); });
+    if (waiting_.empty()) return std::nullopt;
+    const auto id = waiting_.front();
+    waiting_.pop_front();
     return id;
   }
   void give_back(data::ChunkId id) {
     {
       std::lock_guard lock(mutex_);
-      todo_.push_front(id);
+      waiting_.push_front(id);
     }
     cv_.notify_one();
   }
   // Refills from the store when nothing is queued (a chunk whose write failed is missing again).
   void refill(const std::vector<data::ChunkId>& missing) {
     std::lock_guard lock(mutex_);
-    if (!todo_.empty()) return;
-    todo_.assign(missing.begin(), missing.end());
+    if (!waiting_.empty()) return;
+    waiting_.assign(missing.begin(), missing.end());
     cv_.notify_all();
   }
 
  private:
   std::mutex mutex_;
   std::condition_variable cv_;
-  std::deque<data::ChunkId> todo_;
+  std::deque<data::ChunkId> waiting_;
 };
 
 std::string source_name(const DataSource& s) {

@@ -23,6 +23,7 @@
 
 #include "coordinator/swarm_planner.hpp"
 #include "job/job_spec.hpp"
+#include "support/demo_job.hpp"
 #include "net/identity.hpp"
 #include "net/rpc.hpp"
 #include "rookery/envelope.pb.h"
@@ -162,10 +163,7 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--repeats") repeats = std::atoi(argv[i + 1]);
   }
   QTemporaryDir dir;
-  auto job = job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
-  job.id = "recovery-bench";
-  job.micro_batch_size = 8;
-  job.staleness = 2;
+  const auto job = testing::small_demo_job("recovery-bench");
   const QString job_path = dir.filePath("job.json");
   {
     QFile f(job_path);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "job/job_spec.hpp"
+#include "support/demo_job.hpp"
 #include "support/swarm_harness.hpp"
 
 using namespace rookery;
@@ -113,10 +114,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::string(argv[i]) == "--repeats") repeats = std::atoi(argv[i + 1]);
   }
-  auto job = job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
-  job.id = "reroute-bench";
-  job.micro_batch_size = 8;
-  job.staleness = 2;
+  const auto job = testing::small_demo_job("reroute-bench");
   const QString json = QString::fromStdString(job::to_json(job));
   for (int r = 1; r <= repeats; ++r) {
     if (!once(json, r)) {
