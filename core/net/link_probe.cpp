@@ -10,7 +10,8 @@ using Clock = std::chrono::steady_clock;
 
 std::optional<LinkMeasurement> measure_link(RpcClient& client, std::int64_t bytes,
                                             std::chrono::milliseconds ping_timeout,
-                                            std::chrono::milliseconds transfer_timeout, LinkProbeError& error) {
+                                            std::chrono::milliseconds transfer_timeout, LinkProbeError& error,
+                                            int transfers) {
   LinkMeasurement m;
   m.rtt_s = 1e9;
   for (int i = 0; i < 3; ++i) {
@@ -42,10 +43,14 @@ std::optional<LinkMeasurement> measure_link(RpcClient& client, std::int64_t byte
     const double s = std::max(1e-6, std::chrono::duration<double>(Clock::now() - t0).count() - m.rtt_s);
     return static_cast<double>(std::max(up, down)) / s;
   };
-  m.upload_bytes_per_s = transfer(bytes, 0);
-  if (m.upload_bytes_per_s <= 0) return std::nullopt;
-  m.download_bytes_per_s = transfer(0, bytes);
-  if (m.download_bytes_per_s <= 0) return std::nullopt;
+  for (int i = 0; i < std::max(1, transfers); ++i) {
+    const double up = transfer(bytes, 0);
+    if (up <= 0) return std::nullopt;
+    const double down = transfer(0, bytes);
+    if (down <= 0) return std::nullopt;
+    m.upload_bytes_per_s = std::max(m.upload_bytes_per_s, up);
+    m.download_bytes_per_s = std::max(m.download_bytes_per_s, down);
+  }
   return m;
 }
 

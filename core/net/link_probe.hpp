@@ -26,10 +26,15 @@ struct LinkProbeError {
 
 // Measures the link to the server behind `client`; nullopt with `error` when it cannot. Each
 // ping waits up to `ping_timeout`, each transfer up to `transfer_timeout` (a slow link needs
-// longer for the payload than a dead one needs to show it is dead).
+// longer for the payload than a dead one needs to show it is dead). Each direction is
+// measured `transfers` times and the fastest counts, as the best of the pings does for the
+// round trip: a short payload timed while either side was starved of CPU (a volunteer's
+// owner at work, a neighbour starting up) says nothing about the link, and one such sample
+// once left a volunteer on loopback rated at 1 MB/s and out of the plan.
 std::optional<LinkMeasurement> measure_link(RpcClient& client, std::int64_t bytes,
                                             std::chrono::milliseconds ping_timeout,
-                                            std::chrono::milliseconds transfer_timeout, LinkProbeError& error);
+                                            std::chrono::milliseconds transfer_timeout, LinkProbeError& error,
+                                            int transfers = 1);
 
 // The answers: a Pong naming `role` and `identity`, and a bandwidth probe's payload back (an
 // error reply when it asks for more than `max_bytes` either way or its payload does not match).

@@ -15,8 +15,10 @@ void apply_common(zmq::socket_t& s, const SocketOptions& o) {
   s.set(zmq::sockopt::sndhwm, o.send_hwm);
   s.set(zmq::sockopt::rcvhwm, o.recv_hwm);
   s.set(zmq::sockopt::linger, o.linger_ms);
-  s.set(zmq::sockopt::heartbeat_ivl, o.heartbeat_ivl_ms);
-  s.set(zmq::sockopt::heartbeat_timeout, o.heartbeat_timeout_ms);
+  s.set(zmq::sockopt::tcp_keepalive, 1);
+  s.set(zmq::sockopt::tcp_keepalive_idle, o.keepalive_idle_s);
+  s.set(zmq::sockopt::tcp_keepalive_intvl, o.keepalive_interval_s);
+  s.set(zmq::sockopt::tcp_keepalive_cnt, o.keepalive_probes);
 }
 
 void enforce_zap_domain(zmq::socket_t& s) {

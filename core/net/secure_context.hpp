@@ -70,13 +70,16 @@ struct SocketOptions {
   int send_hwm = 64;      // messages; size to the pipeline depth
   int recv_hwm = 64;
   int linger_ms = 0;      // never block shutdown on unsent messages
-  // ZMTP heartbeats detect dead TCP peers. libzmq starts the timeout when it sends a PING and
-  // stops it only when a whole frame has arrived, so it must outlast the slowest frame on the
-  // slowest link: at 3 s a 4 MiB frame over an 8 Mbit/s home uplink (4.2 s) cut the
-  // connection every time. Who is alive is the application's heartbeats' business (the
-  // coordinator's, the stages' timeouts); this only reclaims connections that went silent.
-  int heartbeat_ivl_ms = 1000;
-  int heartbeat_timeout_ms = 60000;
+  // Connections that went silent (a peer's machine vanished without closing them) are
+  // reclaimed by TCP keepalive, after idle + interval x probes (~90 s). Who is alive is the
+  // application's heartbeats' business (the coordinator's, the stages' timeouts). Not ZMTP
+  // heartbeats: libzmq 4.3.4 aborts the process (Assertion failed: !_io_error,
+  // stream_engine_base.cpp:331; zeromq/libzmq#4364) when a receiver's input is stopped at its
+  // high-water mark (a stage whose inbox is full) and the connection's heartbeat PING is due
+  // as its peer closes it: test_net's stalled-peer test hit it every few runs.
+  int keepalive_idle_s = 30;
+  int keepalive_interval_s = 10;
+  int keepalive_probes = 6;
 };
 
 // A CURVE server socket bound to `endpoint` ("tcp://host:port"; port 0 picks a free one).

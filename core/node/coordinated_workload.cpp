@@ -45,6 +45,7 @@ constexpr std::int64_t kProbeBytes = 4 << 20;               // each way, against
 constexpr std::int64_t kPeerProbeBytes = 512 << 10;         // each way, against a peer: short
 constexpr std::int64_t kMaxPeerProbeBytes = 1 << 20;        // what our shard server answers
 constexpr auto kPeerProbeTimeout = std::chrono::seconds(2);
+constexpr int kPeerProbeTransfers = 2;                      // each way; the fastest counts (short payloads)
 constexpr auto kSnapshotEvery = std::chrono::seconds(2);
 constexpr auto kBusyWindow = std::chrono::seconds(30);    // the speed shown while computing, measured over this
 constexpr double kBusyEnough = 3.0;                        // seconds of compute before it is reported    // how stale the served parameters may be
@@ -349,7 +350,8 @@ class CoordinatedWorkload final : public Workload {
     if (!net::is_z85_key(target.key()) || target.endpoint().rfind("tcp://", 0) != 0) return;
     net::RpcClient client(ctx_, target.endpoint(), &identity_, target.key());
     net::LinkProbeError why;
-    const auto link = net::measure_link(client, kPeerProbeBytes, kPeerProbeTimeout, kPeerProbeTimeout, why);
+    const auto link = net::measure_link(client, kPeerProbeBytes, kPeerProbeTimeout, kPeerProbeTimeout, why,
+                                        kPeerProbeTransfers);
     if (!link) {
       spdlog::info("could not measure the link to peer {}: {}", net::short_key(target.key()), why.message);
     } else {

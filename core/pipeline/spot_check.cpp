@@ -30,13 +30,19 @@ SpotVerdict judge(const std::vector<double>& to_checked, double between_verifier
 SpotChecker::SpotChecker(job::SpotCheckSpec spec, std::chrono::milliseconds timeout, std::uint64_t seed)
     : spec_(spec), timeout_(timeout), rng_(seed) {}
 
-bool SpotChecker::should_check(const std::string& sender) {
+SpotDecision SpotChecker::decide(const std::string& sender) {
   std::lock_guard lock(mutex_);
-  if (!enabled() || caught_.count(sender) || pending_.size() >= kMaxPending) return false;
+  if (!enabled()) return SpotDecision::Use;
+  if (caught_.count(sender)) return SpotDecision::Refuse;
   auto& r = senders_[sender];
-  // On probation, or under suspicion (its last check failed): every micro-batch.
-  if (r.seen++ < spec_.probation || r.suspect) return true;
-  return std::uniform_real_distribution<double>(0.0, 1.0)(rng_) < spec_.rate;
+  const bool full = pending_.size() >= kMaxPending;
+  // On probation, or under suspicion (its last check failed or went unanswered): every micro-batch.
+  if (r.seen++ < spec_.probation || r.suspect) {
+    if (!full) return SpotDecision::Check;
+    return r.suspect ? SpotDecision::Refuse : SpotDecision::Use;
+  }
+  if (full) return SpotDecision::Use;
+  return std::uniform_real_distribution<double>(0.0, 1.0)(rng_) < spec_.rate ? SpotDecision::Check : SpotDecision::Use;
 }
 
 bool SpotChecker::begin(std::uint64_t micro_batch, const std::string& checked, std::vector<std::string> verifiers,
@@ -74,6 +80,7 @@ bool SpotChecker::finish_locked(std::uint64_t micro_batch, SpotVerdict verdict) 
   switch (verdict) {
     case SpotVerdict::Passed: ++stats_.passed; ++record.passed; record.suspect = false; return false;
     case SpotVerdict::Inconclusive: ++stats_.inconclusive; return false;
+    case SpotVerdict::Unanswered: ++stats_.unanswered; record.suspect = true; return false;
     case SpotVerdict::Failed: break;
   }
   ++stats_.failed;
@@ -87,20 +94,13 @@ bool SpotChecker::finish_locked(std::uint64_t micro_batch, SpotVerdict verdict) 
   return true;
 }
 
-std::vector<std::pair<std::uint64_t, SpotVerdict>> SpotChecker::expire(Clock::time_point now,
-                                                                       std::vector<std::string>& newly_caught) {
+std::vector<SpotChecker::Expired> SpotChecker::expire(Clock::time_point now) {
   std::lock_guard lock(mutex_);
-  std::vector<std::pair<std::uint64_t, bool>> due;
+  std::vector<Expired> ended;
   for (const auto& [mb, p] : pending_) {
-    if (now >= p.deadline) due.emplace_back(mb, p.input_shown);
+    if (now >= p.deadline) ended.push_back({mb, p.input_shown ? SpotVerdict::Inconclusive : SpotVerdict::Unanswered, p.checked});
   }
-  std::vector<std::pair<std::uint64_t, SpotVerdict>> ended;
-  for (const auto& [mb, shown] : due) {
-    const std::string checked = pending_.at(mb).checked;
-    const auto verdict = shown ? SpotVerdict::Inconclusive : SpotVerdict::Failed;
-    if (finish_locked(mb, verdict)) newly_caught.push_back(checked);
-    ended.emplace_back(mb, verdict);
-  }
+  for (const auto& e : ended) finish_locked(e.micro_batch, e.verdict);
   return ended;
 }
 

@@ -30,14 +30,21 @@
 // (||a - b||^2 = ||a||^2 + ||b||^2 >= max^2), so a tolerance below 1 catches every kind of
 // garbage; honest replicas early in a run were measured up to 0.7 apart (0.93 with one
 // verifier), later 0.1 to 0.3.
+// A check whose input never comes (the checked stage, or for a gradient the witness, did not
+// answer before the deadline) is unanswered: it blames nobody, for a stage starved of CPU by
+// its owner's work, or a request lost to a full queue, looks the same as one that will not
+// answer; but it trusts nobody either: the held micro-batch is dropped, and the sender is
+// suspect, so its work is used only after a check passes (while its checks are all pending,
+// its micro-batches are refused). A stage that never answers therefore does no harm: its work
+// dies here, and the stages before it route around it as around any stalled stage.
 // A sender that fails `failures_to_catch` checks, and at least a third of its conclusive
 // ones (an honest sender fails now and then early in a run), is caught: the checker refuses
 // its work from then on (an activation liar's micro-batches die at D, and stages before it
 // route around it, SWARM style; U drops what it had sent a gradient liar and routes around
 // it) and names it to the coordinator, which bans it when most of the stages on that side of
 // it agree (core/coordinator). Every sender's first `probation` micro-batches are checked,
-// then a `rate` share of them; after a failed check, every one until a check passes (a
-// suspect is caught within a few micro-batches, not after hundreds).
+// then a `rate` share of them; after a failed or unanswered check, every one until a check
+// passes (a suspect is caught within a few micro-batches, not after hundreds).
 //
 // What it does not catch: a stage that lies by less than the tolerance (its harm is bounded
 // by it, as CenteredClip bounds an averaging liar's), two colluders (a lying witness can
@@ -68,6 +75,14 @@ enum class SpotVerdict {
   Passed,        // the checked output agrees with a verifier's
   Failed,        // it disagrees with every verifier, which agree with each other
   Inconclusive,  // the verifiers disagree with each other, or none answered
+  Unanswered,    // the input never came: nobody is blamed, the work is dropped, the sender is suspect
+};
+
+// What to do with a micro-batch a sender delivers.
+enum class SpotDecision {
+  Use,     // train on it unchecked
+  Check,   // hold it until a verdict
+  Refuse,  // drop it: the sender is caught, or suspect with no room for another check
 };
 
 // Relative distance between two outputs: ||a - b|| / max(||a||, ||b||) (0 when both are 0).
@@ -82,6 +97,7 @@ struct SpotCheckStats {
   std::int64_t passed = 0;
   std::int64_t failed = 0;
   std::int64_t inconclusive = 0;
+  std::int64_t unanswered = 0;
   std::vector<std::string> caught;  // senders refused from now on (Z85 keys)
 };
 
@@ -93,9 +109,11 @@ class SpotChecker {
                        std::uint64_t seed = std::random_device{}());
 
   bool enabled() const { return spec_.rate > 0 || spec_.probation > 0; }
-  // Whether to check this micro-batch from `sender` (probation first, then the rate).
-  // Counts the sender's micro-batches; never true for a caught sender.
-  bool should_check(const std::string& sender);
+  // Whether to check this micro-batch from `sender` (probation first, then the rate; every one
+  // while it is suspect). Counts the sender's micro-batches. A caught sender's work is refused,
+  // and a suspect's when the pending checks are at their bound (it must not slip through
+  // unchecked); anyone else's is then used unchecked.
+  SpotDecision decide(const std::string& sender);
   // A check begins: `checked` sent micro-batch `micro_batch`; `verifiers` will be asked to
   // recompute it. False when one is already pending for that micro-batch.
   bool begin(std::uint64_t micro_batch, const std::string& checked, std::vector<std::string> verifiers,
@@ -107,11 +125,15 @@ class SpotChecker {
   // The check is over with this verdict (from judge(), or a refusal to show the input).
   // Returns true when it makes the checked stage caught.
   bool finish(std::uint64_t micro_batch, SpotVerdict verdict);
-  // Checks past their deadline: those whose input never came fail (the checked stage would
-  // not show it), the others are inconclusive (a verifier did not answer). Returns the
-  // micro-batches ended with their verdicts, and fills `newly_caught`.
-  std::vector<std::pair<std::uint64_t, SpotVerdict>> expire(Clock::time_point now,
-                                                            std::vector<std::string>& newly_caught);
+  // Checks past their deadline: those whose input never came are unanswered, the others are
+  // inconclusive (a verifier did not answer); neither catches anyone. Returns the
+  // micro-batches ended, with their verdicts and the stages they checked.
+  struct Expired {
+    std::uint64_t micro_batch = 0;
+    SpotVerdict verdict = SpotVerdict::Inconclusive;
+    std::string checked;
+  };
+  std::vector<Expired> expire(Clock::time_point now);
 
   bool is_caught(const std::string& sender) const;
   SpotCheckStats stats() const;
@@ -127,7 +149,7 @@ class SpotChecker {
     std::int64_t seen = 0;
     std::int64_t passed = 0;
     std::int64_t failed = 0;
-    bool suspect = false;  // its last conclusive check failed: check every micro-batch
+    bool suspect = false;  // its last check failed or went unanswered: check every micro-batch
   };
   bool finish_locked(std::uint64_t micro_batch, SpotVerdict verdict);
 

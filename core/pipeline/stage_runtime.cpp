@@ -699,10 +699,13 @@ struct StageRuntime::Impl {
     return v;
   }
 
+  // A spot-check message (request, answer, recomputation). Posted, never waited for: the
+  // receiver thread sends most of them and must not stall on one peer; one that is dropped
+  // (that peer's lane is full) leaves its check unanswered, which blames nobody.
   void send_message(const net::PeerAddress& to, wire::pb::Envelope header,
                     std::vector<std::pair<std::string, torch::Tensor>> tensors = {}) {
     header.set_job_id(config.job.id);
-    sender->send(to, [header = std::move(header), tensors = std::move(tensors)]() mutable {
+    sender->post(to, [header = std::move(header), tensors = std::move(tensors)]() mutable {
       std::vector<wire::OutgoingTensor> t;
       for (auto& [name, tensor] : tensors) {
         if (tensor.defined()) t.push_back(encode_tensor(name, tensor, wire::Codec::None));
@@ -754,7 +757,21 @@ struct StageRuntime::Impl {
       if (it == sent_forwards.end()) return false;  // backward() counts it as unknown
       sent = it->second;
     }
-    if (!b.checker->should_check(sender)) return false;
+    switch (b.checker->decide(sender)) {
+      case SpotDecision::Use: return false;
+      case SpotDecision::Check: break;
+      case SpotDecision::Refuse: {  // a suspect with every check slot taken: its work waits for none
+        std::lock_guard lock(mutex);
+        ++stats.rejected;
+        if (in.backward) {  // the micro-batch this stage sent it is dropped now
+          in.discard = true;
+          in.tensor = torch::Tensor();
+          backwards.push_back(std::move(in));
+          inbox_cv.notify_one();
+        }
+        return true;
+      }
+    }
     std::vector<std::string> keys;
     for (const auto& v : verifiers) keys.push_back(v.key);
     if (!b.checker->begin(micro_batch, sender, keys, Clock::now())) return false;
@@ -1027,7 +1044,7 @@ struct StageRuntime::Impl {
     }
     if (!material->held) return;
     auto& held = *material->held;
-    if (verdict == SpotVerdict::Failed) {
+    if (verdict == SpotVerdict::Failed || verdict == SpotVerdict::Unanswered) {
       ++stats.rejected;
       if (!held.backward) return;
       held.discard = true;  // the compute thread drops the micro-batch it sent
@@ -1274,9 +1291,14 @@ struct StageRuntime::Impl {
     for (const auto work : {wire::pb::CHECKED_ACTIVATIONS, wire::pb::CHECKED_GRADIENTS}) {
       auto& b = book(work);
       if (!b.checker) continue;
-      std::vector<std::string> caught;
-      for (const auto& [mb, verdict] : b.checker->expire(now, caught)) release_held(work, mb, verdict);
-      for (const auto& key : caught) announce_caught(work, key);
+      for (const auto& e : b.checker->expire(now)) {
+        release_held(work, e.micro_batch, e.verdict);
+        if (e.verdict == SpotVerdict::Unanswered) {
+          spdlog::info("spot-check of {}'s {} for micro-batch {:x} went unanswered: that work is dropped, nobody is "
+                       "blamed, and its next micro-batches wait for a check",
+                       net::short_key(e.checked), work_name(work), e.micro_batch);
+        }
+      }
     }
     std::vector<std::string> shunned;
     {
@@ -1580,6 +1602,7 @@ StageStats StageRuntime::stats() const {
     s.spot_checks_passed += c.passed;
     s.spot_checks_failed += c.failed;
     s.spot_checks_inconclusive += c.inconclusive;
+    s.spot_checks_unanswered += c.unanswered;
     for (const auto& k : c.caught) {
       if (std::find(s.caught_peers.begin(), s.caught_peers.end(), k) == s.caught_peers.end()) s.caught_peers.push_back(k);
     }

@@ -141,6 +141,7 @@ struct StageStats {
   std::int64_t spot_checks_passed = 0;
   std::int64_t spot_checks_failed = 0;
   std::int64_t spot_checks_inconclusive = 0;
+  std::int64_t spot_checks_unanswered = 0;  // the input never came: that work dropped, nobody blamed
   std::int64_t recomputes = 0;              // recomputations this stage ran for other checkers
   std::vector<std::string> caught_peers;    // senders caught sending wrong activations or gradients: refused
   // Receipts: of each peer's work, the samples this stage consumed (its activations trained

@@ -1,14 +1,17 @@
 // core/net in one process: identities on disk, the ZAP allow-list, RPC with timeouts,
-// malformed requests, revocation of a connected peer, liveness with a fake clock.
+// malformed requests, revocation of a connected peer, liveness with a fake clock, and the
+// peer sender's lanes (a stalled peer holds up its own messages only).
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <sys/stat.h>
 
 #include <fstream>
+#include <thread>
 
 #include "net/heartbeat.hpp"
 #include "net/identity.hpp"
+#include "net/peer_sender.hpp"
 #include "net/rpc.hpp"
 
 using namespace rookery;
@@ -149,6 +152,57 @@ class TestNet : public QObject {
     auto r = c.request(ping(), 3s);
     QCOMPARE(r.status, net::RpcResult::Status::RemoteError);
     QCOMPARE(r.error, std::string("shard not held here"));
+  }
+
+  // A peer that stops reading holds up its own lane only. B never reads: once its pipe, the
+  // TCP buffers and its lane are full, post() drops instead of waiting, a message to A still
+  // arrives at once (B's messages still queued; one sender thread for all peers would have
+  // held it behind them), and B's messages are dropped after the send timeout, counted.
+  void aStalledPeerHoldsUpOnlyItsOwnLane() {
+    net::SecureContext server_ctx, client_ctx;
+    const auto me = net::CurveKeyPair::generate();
+    const auto a_id = net::CurveKeyPair::generate();
+    const auto b_id = net::CurveKeyPair::generate();
+    server_ctx.auth().allow(net::kPeerDomain, me.public_key);
+    net::SocketOptions small;
+    small.send_hwm = small.recv_hwm = 1;
+    auto a = net::bind_curve_server(server_ctx, zmq::socket_type::router, "tcp://127.0.0.1:0", a_id, net::kPeerDomain);
+    auto b = net::bind_curve_server(server_ctx, zmq::socket_type::router, "tcp://127.0.0.1:0", b_id, net::kPeerDomain,
+                                    small);
+    const net::PeerAddress to_a{net::last_endpoint(a), a_id.public_key};
+    const net::PeerAddress to_b{net::last_endpoint(b), b_id.public_key};
+    net::PeerSender::Timing timing;
+    timing.send_timeout = 1500ms;
+    net::PeerSender sender(client_ctx, me, 2, small, timing);
+    const auto big = [] {
+      std::vector<zmq::message_t> frames;
+      frames.emplace_back(std::size_t(8) << 20);
+      return frames;
+    };
+    int posted = 0;
+    while (posted < 100 && sender.post(to_b, big)) {
+      ++posted;
+      std::this_thread::sleep_for(20ms);
+    }
+    QVERIFY2(posted < 100, "post() never found the stalled peer's lane full");
+    const auto dropped_by_post = sender.failed();
+    QCOMPARE(dropped_by_post, std::uint64_t(1));
+    QVERIFY(sender.send(to_a, [] {
+      std::vector<zmq::message_t> frames;
+      frames.emplace_back(std::string("to A"));
+      return frames;
+    }));
+    zmq::pollitem_t item{a.handle(), 0, ZMQ_POLLIN, 0};
+    zmq::poll(&item, 1, std::chrono::milliseconds(10000));
+    QVERIFY2(item.revents & ZMQ_POLLIN, "A never heard from us while B was stalled");
+    QVERIFY2(sender.queued() > 0, "B's lane drained before A was served: the test proves nothing");
+    zmq::message_t routing, payload;
+    QVERIFY(a.recv(routing));
+    QVERIFY(a.recv(payload));
+    QCOMPARE(payload.to_string(), std::string("to A"));
+    QCOMPARE(sender.lanes(), std::size_t(2));
+    // B took nothing for the send timeout: its message was dropped (and counted).
+    QTRY_VERIFY_WITH_TIMEOUT(sender.failed() > dropped_by_post, 15000);
   }
 
   void livenessWithFakeClock() {

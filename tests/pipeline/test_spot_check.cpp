@@ -9,6 +9,7 @@
 using namespace rookery;
 using pipeline::SpotChecker;
 using pipeline::SpotVerdict;
+using pipeline::SpotDecision;
 
 class TestSpotCheck : public QObject {
   Q_OBJECT
@@ -50,21 +51,21 @@ class TestSpotCheck : public QObject {
   void probationThenRate() {
     SpotChecker none(spec(0.0, 3), std::chrono::seconds(10), 1);
     int checked = 0;
-    for (int i = 0; i < 100; ++i) checked += none.should_check("x") ? 1 : 0;
+    for (int i = 0; i < 100; ++i) checked += (none.decide("x") == SpotDecision::Check) ? 1 : 0;
     QCOMPARE(checked, 3);  // the first three only, at rate 0
     SpotChecker some(spec(0.1, 0), std::chrono::seconds(10), 2);
     checked = 0;
-    for (int i = 0; i < 10000; ++i) checked += some.should_check("x") ? 1 : 0;
+    for (int i = 0; i < 10000; ++i) checked += (some.decide("x") == SpotDecision::Check) ? 1 : 0;
     QVERIFY2(checked > 850 && checked < 1150, qPrintable(QString::number(checked)));
     SpotChecker off(spec(0.0, 0));
     QVERIFY(!off.enabled());
-    QVERIFY(!off.should_check("x"));
+    QVERIFY(!(off.decide("x") == SpotDecision::Check));
   }
 
   void twoFailuresCatchASender() {
     SpotChecker c(spec(0.0, 10));
     const auto now = SpotChecker::Clock::now();
-    QVERIFY(c.should_check("liar"));
+    QVERIFY((c.decide("liar") == SpotDecision::Check));
     QVERIFY(c.begin(1, "liar", {"v1", "v2"}, now));
     QVERIFY(!c.begin(1, "liar", {"v1"}, now));  // one check per micro-batch
     const auto p = c.pending(1);
@@ -75,20 +76,20 @@ class TestSpotCheck : public QObject {
     QVERIFY(!c.is_caught("liar"));
     // A suspect now: every micro-batch is checked, past probation and whatever the rate.
     SpotChecker suspicious(spec(0.0, 1));
-    QVERIFY(suspicious.should_check("s"));
+    QVERIFY((suspicious.decide("s") == SpotDecision::Check));
     QVERIFY(suspicious.begin(7, "s", {"v1"}, now));
-    QVERIFY(!suspicious.should_check("s"));
+    QVERIFY(!(suspicious.decide("s") == SpotDecision::Check));
     suspicious.finish(7, SpotVerdict::Failed);
-    QVERIFY(suspicious.should_check("s") && suspicious.should_check("s"));
+    QVERIFY((suspicious.decide("s") == SpotDecision::Check) && (suspicious.decide("s") == SpotDecision::Check));
     QVERIFY(suspicious.begin(8, "s", {"v1"}, now));
     suspicious.finish(8, SpotVerdict::Passed);
-    QVERIFY(!suspicious.should_check("s"));  // cleared
+    QVERIFY(!(suspicious.decide("s") == SpotDecision::Check));  // cleared
     QVERIFY(c.begin(2, "liar", {"v1"}, now));
     QVERIFY(!c.finish(2, SpotVerdict::Inconclusive));  // does not count against it
     QVERIFY(c.begin(3, "liar", {"v1"}, now));
     QVERIFY(c.finish(3, SpotVerdict::Failed));  // the second failure: caught
     QVERIFY(c.is_caught("liar"));
-    QVERIFY(!c.should_check("liar"));  // refused now, so never checked again
+    QCOMPARE(c.decide("liar"), SpotDecision::Refuse);  // refused now, so never checked again
     QVERIFY(c.begin(4, "honest", {"v1"}, now));
     QVERIFY(!c.finish(4, SpotVerdict::Passed));
     QVERIFY(!c.finish(4, SpotVerdict::Failed));  // no longer pending: ignored
@@ -115,21 +116,46 @@ class TestSpotCheck : public QObject {
     QVERIFY(check(SpotVerdict::Failed));   // 3 of 8: caught
   }
 
-  void aStageThatWillNotShowItsInputFails() {
-    SpotChecker c(spec(0.0, 10, 1), std::chrono::milliseconds(100));
+  // A check whose input never comes blames nobody (the sender may be starved of CPU, or the
+  // request lost), but trusts nobody either: the sender is suspect, its next micro-batch is
+  // checked, and while its checks fill every slot its work is refused, never used unchecked.
+  void anUnansweredCheckBlamesNobodyAndTrustsNobody() {
+    SpotChecker c(spec(0.0, 1), std::chrono::milliseconds(100));
     const auto now = SpotChecker::Clock::now();
+    QCOMPARE(c.decide("mute"), SpotDecision::Check);
     QVERIFY(c.begin(1, "mute", {"v1"}, now));
+    QCOMPARE(c.decide("slow-verifier"), SpotDecision::Check);
     QVERIFY(c.begin(2, "slow-verifier", {"v1"}, now));
     c.input_shown(2);  // its input came; the verifier never answered
-    std::vector<std::string> caught;
-    QVERIFY(c.expire(now + std::chrono::milliseconds(50), caught).empty());
-    const auto ended = c.expire(now + std::chrono::milliseconds(150), caught);
+    QVERIFY(c.expire(now + std::chrono::milliseconds(50)).empty());
+    const auto ended = c.expire(now + std::chrono::milliseconds(150));
     QCOMPARE(ended.size(), std::size_t(2));
-    QCOMPARE(ended[0].second, SpotVerdict::Failed);  // micro-batch 1: never showed its input
-    QCOMPARE(ended[1].second, SpotVerdict::Inconclusive);
-    QCOMPARE(caught, std::vector<std::string>{"mute"});
+    QCOMPARE(ended[0].micro_batch, std::uint64_t(1));
+    QCOMPARE(ended[0].verdict, SpotVerdict::Unanswered);  // never showed its input
+    QCOMPARE(ended[0].checked, std::string("mute"));
+    QCOMPARE(ended[1].verdict, SpotVerdict::Inconclusive);
+    QVERIFY(!c.is_caught("mute"));
     QVERIFY(!c.is_caught("slow-verifier"));
-    QCOMPARE(c.stats().inconclusive, std::int64_t(1));
+    // Past probation, at rate 0: the one that did not answer is checked again, the other not.
+    QCOMPARE(c.decide("slow-verifier"), SpotDecision::Use);
+    for (std::uint64_t mb = 10; mb < 18; ++mb) {  // its checks take every slot (8)...
+      QCOMPARE(c.decide("mute"), SpotDecision::Check);
+      QVERIFY(c.begin(mb, "mute", {"v1"}, now));
+    }
+    QCOMPARE(c.decide("mute"), SpotDecision::Refuse);  // ...so its next work is refused
+    QCOMPARE(c.decide("slow-verifier"), SpotDecision::Use);
+    // Unanswered again and again: still nobody is caught.
+    QCOMPARE(c.expire(now + std::chrono::milliseconds(150)).size(), std::size_t(8));
+    QVERIFY(!c.is_caught("mute"));
+    const auto s = c.stats();
+    QCOMPARE(s.unanswered, std::int64_t(9));
+    QCOMPARE(s.inconclusive, std::int64_t(1));
+    QCOMPARE(s.failed, std::int64_t(0));
+    // One that passes clears the suspicion.
+    QCOMPARE(c.decide("mute"), SpotDecision::Check);
+    QVERIFY(c.begin(20, "mute", {"v1"}, now));
+    c.finish(20, SpotVerdict::Passed);
+    QCOMPARE(c.decide("mute"), SpotDecision::Use);
   }
 
   void pendingChecksAreBounded() {
@@ -137,11 +163,11 @@ class TestSpotCheck : public QObject {
     const auto now = SpotChecker::Clock::now();
     int begun = 0;
     for (std::uint64_t mb = 0; mb < 100; ++mb) {
-      if (c.should_check("x") && c.begin(mb, "x", {"v"}, now)) ++begun;
+      if ((c.decide("x") == SpotDecision::Check) && c.begin(mb, "x", {"v"}, now)) ++begun;
     }
     QCOMPARE(begun, 8);
     QVERIFY(c.finish(0, SpotVerdict::Passed) == false);
-    QVERIFY(c.should_check("x"));  // room again
+    QVERIFY((c.decide("x") == SpotDecision::Check));  // room again
   }
 };
 
