@@ -23,6 +23,7 @@
 
 #include "coordinator/swarm_planner.hpp"
 #include "job/job_spec.hpp"
+#include "support/bench_repeats.hpp"
 #include "support/demo_job.hpp"
 #include "net/identity.hpp"
 #include "net/rpc.hpp"
@@ -158,10 +159,6 @@ bool once(const QString& job_path, std::int64_t memory_mb, int repeat) {
 
 int main(int argc, char** argv) {
   QCoreApplication app(argc, argv);
-  int repeats = 1;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::string(argv[i]) == "--repeats") repeats = std::atoi(argv[i + 1]);
-  }
   QTemporaryDir dir;
   const auto job = testing::small_demo_job("recovery-bench");
   const QString job_path = dir.filePath("job.json");
@@ -172,11 +169,5 @@ int main(int argc, char** argv) {
   }
   const auto need = cluster::model_memory_bytes(coordinator::block_profiles(job), coordinator::training_settings(job));
   const std::int64_t memory_mb = static_cast<std::int64_t>(0.5 * static_cast<double>(need)) >> 20;
-  for (int r = 1; r <= repeats; ++r) {
-    if (!once(job_path, memory_mb, r)) {
-      std::printf("repeat %d: no measurement (the swarm did not form, or never recovered)\n", r);
-      return 1;
-    }
-  }
-  return 0;
+  return testing::run_repeats(argc, argv, [&](int r) { return once(job_path, memory_mb, r); });
 }

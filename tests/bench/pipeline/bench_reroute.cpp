@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "job/job_spec.hpp"
+#include "support/bench_repeats.hpp"
 #include "support/demo_job.hpp"
 #include "support/swarm_harness.hpp"
 
@@ -110,17 +111,7 @@ bool once(const QString& job_json, int repeat) {
 
 int main(int argc, char** argv) {
   QCoreApplication app(argc, argv);
-  int repeats = 1;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::string(argv[i]) == "--repeats") repeats = std::atoi(argv[i + 1]);
-  }
   const auto job = testing::small_demo_job("reroute-bench");
   const QString json = QString::fromStdString(job::to_json(job));
-  for (int r = 1; r <= repeats; ++r) {
-    if (!once(json, r)) {
-      std::printf("repeat %d: no measurement (the swarm did not form, or never recovered)\n", r);
-      return 1;
-    }
-  }
-  return 0;
+  return testing::run_repeats(argc, argv, [&](int r) { return once(json, r); });
 }
