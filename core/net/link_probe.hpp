@@ -30,7 +30,8 @@ struct LinkProbeError {
 // measured `transfers` times and the fastest counts, as the best of the pings does for the
 // round trip: a short payload timed while either side was starved of CPU (a volunteer's
 // owner at work, a neighbour starting up) says nothing about the link, and one such sample
-// once left a volunteer on loopback rated at 1 MB/s and out of the plan.
+// once left a volunteer on loopback rated at 1 MB/s and out of the plan. Volunteers measure
+// twice each way, to the coordinator (4 MiB) and to peers (512 KiB).
 std::optional<LinkMeasurement> measure_link(RpcClient& client, std::int64_t bytes,
                                             std::chrono::milliseconds ping_timeout,
                                             std::chrono::milliseconds transfer_timeout, LinkProbeError& error,

@@ -42,10 +42,11 @@ namespace pb = wire::pb;
 constexpr const char* kShardDomain = "rookery.shard";
 constexpr std::int64_t kSampleIdsPerPlan = 1'000'000'000;   // each plan's pipelines read fresh sample ids
 constexpr std::int64_t kProbeBytes = 4 << 20;               // each way, against the coordinator
+constexpr int kProbeTransfers = 2;                          // each way; the faster counts
 constexpr std::int64_t kPeerProbeBytes = 512 << 10;         // each way, against a peer: short
 constexpr std::int64_t kMaxPeerProbeBytes = 1 << 20;        // what our shard server answers
 constexpr auto kPeerProbeTimeout = std::chrono::seconds(2);
-constexpr int kPeerProbeTransfers = 2;                      // each way; the fastest counts (short payloads)
+constexpr int kPeerProbeTransfers = 2;                      // each way; the faster counts
 constexpr auto kSnapshotEvery = std::chrono::seconds(2);
 constexpr auto kBusyWindow = std::chrono::seconds(30);    // the speed shown while computing, measured over this
 constexpr double kBusyEnough = 3.0;                        // seconds of compute before it is reported    // how stale the served parameters may be
@@ -370,7 +371,8 @@ class CoordinatedWorkload final : public Workload {
   std::optional<pb::JoinReply> join(net::RpcClient& client, std::string& error) {
     // Measured profile: round trip, then a bounded transfer each way.
     net::LinkProbeError why;
-    const auto link = net::measure_link(client, kProbeBytes, kRequestTimeout, std::chrono::seconds(20), why);
+    const auto link =
+        net::measure_link(client, kProbeBytes, kRequestTimeout, std::chrono::seconds(20), why, kProbeTransfers);
     if (!link) {
       error = why.unreachable ? "coordinator unreachable: " + why.message : why.message;
       return std::nullopt;

@@ -88,7 +88,8 @@ class TestPipelineFaults : public QObject {
 
   // Pausing the first stage (the user's Pause, or the governor) drains: no new micro-batch
   // starts, the ones in flight come back, then it stops. Without the preference it stops at
-  // once with micro-batches in flight, which shows the test has teeth.
+  // once, which shows the test has teeth: with micro-batches in flight, unless the pause fell
+  // just after the stage took two gradients in a row, so it is tried up to five times.
   void pausedStageFinishesItsMicroBatchesFirst() {
     for (const bool finish : {true, false}) {
       testing::PipelineHarness h;
@@ -97,30 +98,33 @@ class TestPipelineFaults : public QObject {
       QVERIFY(h.start_all({"--preference", pref}));
       QVERIFY(wait_for([&] { return h.snapshot(1).stage().micro_batches() >= 10; }, 60000));
       auto c0 = h.client(0);
-      QVERIFY(c0.request(pb::ControlRequest::PAUSE).ok);
-      // Paused once its work units stop advancing (unchanged for 0.5 s).
-      std::uint64_t units = 0;
-      int still = 0;
-      QVERIFY(wait_for([&] {
-        const auto u = h.snapshot(0).work().work_units();
-        still = u == units ? still + 1 : 0;
-        units = u;
-        return still >= 5;
-      }, 15000));
-      const auto s0 = h.snapshot(0);
-      qInfo("finish before pause %s: stage 0 paused with %lld micro-batch(es) in flight", finish ? "on" : "off",
-            static_cast<long long>(s0.stage().in_flight()));
-      if (finish) {
-        QCOMPARE(s0.stage().in_flight(), std::int64_t{0});
-        QCOMPARE(s0.stage().dropped(), std::int64_t{0});
-        QCOMPARE(h.snapshot(1).stage().dropped(), std::int64_t{0});
+      bool stopped_mid_flight = false;
+      for (int attempt = 1; attempt <= (finish ? 1 : 5) && !stopped_mid_flight; ++attempt) {
+        QVERIFY(c0.request(pb::ControlRequest::PAUSE).ok);
+        // Paused once its work units stop advancing (unchanged for 0.5 s).
+        std::uint64_t units = 0;
+        int still = 0;
+        QVERIFY(wait_for([&] {
+          const auto u = h.snapshot(0).work().work_units();
+          still = u == units ? still + 1 : 0;
+          units = u;
+          return still >= 5;
+        }, 15000));
+        const auto s0 = h.snapshot(0);
+        qInfo("finish before pause %s: stage 0 paused with %lld micro-batch(es) in flight", finish ? "on" : "off",
+              static_cast<long long>(s0.stage().in_flight()));
+        stopped_mid_flight = s0.stage().in_flight() > 0;
+        if (finish) {
+          QCOMPARE(s0.stage().in_flight(), std::int64_t{0});
+          QCOMPARE(s0.stage().dropped(), std::int64_t{0});
+          QCOMPARE(h.snapshot(1).stage().dropped(), std::int64_t{0});
+        }
         // Contribute again: training goes on.
         const auto before = h.snapshot(1).stage().micro_batches();
         QVERIFY(c0.request(pb::ControlRequest::CONTRIBUTE).ok);
         QVERIFY(wait_for([&] { return h.snapshot(1).stage().micro_batches() >= before + 10; }, 60000));
-      } else {
-        QVERIFY(s0.stage().in_flight() > 0);
       }
+      if (!finish) QVERIFY2(stopped_mid_flight, "without the preference, five pauses all found nothing in flight");
     }
   }
 
