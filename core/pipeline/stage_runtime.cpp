@@ -70,8 +70,8 @@ struct Inbound {
   torch::Tensor targets;  // forward only
   std::string sender;
   std::uint32_t pipeline = 0;   // forward: the micro-batch's pipeline (its first stage's)
-  // Backward only: the gradient failed a spot-check or came from a stage caught lying; the
-  // compute thread drops the micro-batch now instead of waiting for its timeout.
+  // Backward only: the gradient is refused (refuse_locked); the compute thread drops the
+  // micro-batch now instead of waiting for its timeout.
   bool discard = false;
 };
 
@@ -723,17 +723,26 @@ struct StageRuntime::Impl {
     const bool forward = msg.header.has_forward(), backward = msg.header.has_backward();
     auto& b = forward ? activation_checks : gradient_checks;
     if ((!forward && !backward) || !b.checker || !b.checker->is_caught(peer)) return false;
+    Inbound drop;
+    drop.backward = backward;
+    if (backward) drop.micro_batch = msg.header.backward().micro_batch();
+    drop.sender = peer;
     std::lock_guard lock(mutex);
-    ++stats.rejected;  // caught sending wrong work (logged then): refused
-    if (backward) {
-      Inbound drop;
-      drop.backward = drop.discard = true;
-      drop.micro_batch = msg.header.backward().micro_batch();
-      drop.sender = peer;
-      backwards.push_back(std::move(drop));
-      inbox_cv.notify_one();
-    }
+    refuse_locked(std::move(drop));  // caught sending wrong work (logged then)
     return true;
+  }
+
+  // Work this stage will not use (its sender is caught or suspect, or it failed or went
+  // unanswered in a spot-check), counted as rejected. A forward dies here; a gradient becomes
+  // a discard, so the compute thread drops the micro-batch this stage sent for it now
+  // instead of holding a slot until its timeout.
+  void refuse_locked(Inbound in) {
+    ++stats.rejected;
+    if (!in.backward) return;
+    in.discard = true;
+    in.tensor = torch::Tensor();
+    backwards.push_back(std::move(in));  // beyond inbox_capacity: one per refused micro-batch in flight
+    inbox_cv.notify_one();
   }
 
   // Receiver thread, a forward or a gradient from `sender`: perhaps check it. A checked
@@ -762,13 +771,7 @@ struct StageRuntime::Impl {
       case SpotDecision::Check: break;
       case SpotDecision::Refuse: {  // a suspect with every check slot taken: its work waits for none
         std::lock_guard lock(mutex);
-        ++stats.rejected;
-        if (in.backward) {  // the micro-batch this stage sent it is dropped now
-          in.discard = true;
-          in.tensor = torch::Tensor();
-          backwards.push_back(std::move(in));
-          inbox_cv.notify_one();
-        }
+        refuse_locked(std::move(in));
         return true;
       }
     }
@@ -1045,10 +1048,8 @@ struct StageRuntime::Impl {
     if (!material->held) return;
     auto& held = *material->held;
     if (verdict == SpotVerdict::Failed || verdict == SpotVerdict::Unanswered) {
-      ++stats.rejected;
-      if (!held.backward) return;
-      held.discard = true;  // the compute thread drops the micro-batch it sent
-      held.tensor = torch::Tensor();
+      refuse_locked(std::move(held));
+      return;
     }
     // Beyond inbox_capacity: bounded by the pending checks.
     (held.backward ? backwards : forwards).push_back(std::move(held));
