@@ -14,6 +14,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -21,6 +22,7 @@
 #include "control/control_client.hpp"
 #include "ui/app_resources.hpp"
 #include "ui/autostart.hpp"
+#include "ui/first_run_dialog.hpp"
 #include "ui/reasons.hpp"
 
 namespace rookery::ui {
@@ -172,6 +174,11 @@ void SettingsDialog::build(const pb::ControlReply& reply) {
   if (job.isEmpty()) job = QString::fromStdString(node.run().job_id());
   if (job.isEmpty() && node.state_why().code() == pb::NODE_VOLUNTEER) {
     job = QString::fromStdString(node.state_why().text());
+  }
+  // Joined but not seated yet while the governor holds it back (its state then names the
+  // governor, not the job): the job is the saved invite's, which the window started it with.
+  if (const auto invite = savedInvite(QSettings()); job.isEmpty() && invite && invite->coordinator() == endpoint) {
+    job = invite->job();
   }
   if (!endpoint.isEmpty() && !job.isEmpty()) {
     swarm_->setText(tr("This PC volunteers for job “%1” at coordinator %2.").arg(job, endpoint));
