@@ -686,8 +686,15 @@ class CoordinatedWorkload final : public Workload {
         add_receipts(retired_receipts_, receipts);
         live_receipts_.clear();
       }
-      std::lock_guard lock(stage_mutex_);
-      stage_.reset();
+      // Out of the lock, then destroyed: closing a stage may wait out a send to a peer that
+      // stopped reading (PeerSenderTiming::send_timeout), and describe() and the heartbeat's
+      // path to it must not wait with it (a heartbeat held 2 s gets a volunteer planned out).
+      std::unique_ptr<StageWorkload> retiring;
+      {
+        std::lock_guard lock(stage_mutex_);
+        retiring = std::move(stage_);
+      }
+      retiring.reset();
     }
     pipeline_ready_ = false;
     ready_deadline_ = Clock::now() + kReadyWait;
