@@ -519,7 +519,7 @@ class CoordinatedWorkload final : public Workload {
     if (!peer_links_.empty() && !peer_links_sent_) {
       for (const auto& link : peer_links_) *h->add_peer_links() = link;
     }
-    // Outside our lock: the callback takes the node's (which holds its own while describing us).
+    // The governor's current share of the CPU (the callback reads an atomic, never a lock).
     h->set_flops_per_s(options_.current_flops_per_s ? options_.current_flops_per_s() : options_.flops_per_s);
     if (const auto d = dataset()) {
       if (d->complete()) {

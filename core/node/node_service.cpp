@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <algorithm>
 #include <cstdlib>
 
@@ -103,6 +104,9 @@ struct NodeService::Impl {
   governor::Governor gov{wall_clock};
   governor::Preferences prefs = governor::Preferences::defaults();
   governor::Decision decision;             // what the worker obeys
+  // decision.cpu_time_percent, for the coordinator client's heartbeats: read without the lock,
+  // which snapshots hold while they describe the workload and read the ledger.
+  std::atomic<int> cpu_time_percent{100};
   governor::Readings readings;             // the latest sensor readings
   std::vector<governor::SensorStatus> sensors;
   pb::DesktopPresence presence;            // the latest report of the desktop session
@@ -231,6 +235,7 @@ struct NodeService::Impl {
     if (presence_fresh && presence.fullscreen_known()) r.fullscreen_app = presence.fullscreen_app();
     const auto before = decision;
     decision = gov.decide(prefs, r);
+    cpu_time_percent = decision.cpu_time_percent;
     idle_seconds_used = r.input_idle_seconds;
     if (decision.upload_bytes_per_s != net::upload_bucket().rate()) net::upload_bucket().set_rate(decision.upload_bytes_per_s);
     if (decision.download_bytes_per_s != net::download_bucket().rate()) {
@@ -646,8 +651,7 @@ struct NodeService::Impl {
         options.flops_per_s = bench.gflops * 1e9 * duty / 100.0;
         options.benchmark_flops_per_s = bench.gflops * 1e9;
         options.current_flops_per_s = [this, flops = bench.gflops * 1e9] {
-          std::lock_guard lock(mutex);
-          return flops * std::clamp(decision.cpu_time_percent, 1, 100) / 100.0;
+          return flops * std::clamp(cpu_time_percent.load(), 1, 100) / 100.0;
         };
         work_source = make_coordinated_workload(options, identity);
       } else if (config.stage) {
