@@ -47,6 +47,9 @@ void divide(std::span<float> values, double d) {
   for (auto& v : values) v = static_cast<float>(static_cast<double>(v) * inverse);
 }
 
+// Values summed and then divided in one piece: 16 KiB, well inside L1.
+constexpr std::size_t kCachePiece = 4096;
+
 }  // namespace
 
 struct RingAllReduce::Attempt {
@@ -150,8 +153,9 @@ void RingAllReduce::send_vote(Attempt& a, bool ok) {
 
 // The chunk's owner turns the reduced sum into the result and sends its first all-gather
 // hop. With a codec it keeps the decoded bytes it sends, so it matches everyone else bit for bit.
-void RingAllReduce::finish_segment(Attempt& a, std::span<float> seg, double total_weight, std::uint32_t index) {
-  if (options_.aggregator->is_weighted_mean()) divide(seg, total_weight);
+void RingAllReduce::finish_segment(Attempt& a, std::span<float> seg, double total_weight, std::uint32_t index,
+                                   bool divided) {
+  if (options_.aggregator->is_weighted_mean() && !divided) divide(seg, total_weight);
   if (a.n < 2) return;
   OutgoingSegment out;
   out.tag = a.tag(Phase::AllGather, 0, index);
@@ -193,11 +197,24 @@ bool RingAllReduce::reduce_scatter_ring(Attempt& a) {
       auto got = transport_.mailbox().take(a.prev, a.tag(Phase::ReduceScatter, k, i), Clock::now() + timeout);
       if (got.status != Mailbox::TakeStatus::Ok) return false;
       auto seg = a.slice(segs[i]);
-      got.segment->decode_add(seg, w, a.values.data() + segs[i].first);
       const double sum_weight = got.segment->weight + a.weight;
+      const float* mine = a.values.data() + segs[i].first;
       if (k + 2 < n) {
+        got.segment->decode_add(seg, w, mine);
         send_values(a, a.next, a.tag(Phase::ReduceScatter, k + 1, i), sum_weight, seg, a.work);
+      } else if (got.segment->codec == wire::Codec::None && options_.aggregator->is_weighted_mean()) {
+        // The chunk's last sum, then its division, a cache-sized piece at a time: the
+        // division reads what the sum just wrote from L1, not from memory.
+        got.segment->check_size(seg.size());
+        for (std::size_t p = 0; p < seg.size(); p += kCachePiece) {
+          const auto len = std::min(kCachePiece, seg.size() - p);
+          wire::decode_add_f32(wire::Codec::None, got.segment->bytes.subspan(p * sizeof(float), len * sizeof(float)),
+                               seg.subspan(p, len), 0, w, mine + p);
+          divide(seg.subspan(p, len), sum_weight);
+        }
+        finish_segment(a, seg, sum_weight, i, /*divided=*/true);
       } else {
+        got.segment->decode_add(seg, w, mine);
         finish_segment(a, seg, sum_weight, i);
       }
     }

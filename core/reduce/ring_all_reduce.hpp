@@ -72,7 +72,8 @@ class RingAllReduce {
   bool reduce_scatter_ring(Attempt& a);
   bool reduce_scatter_gather(Attempt& a);
   bool all_gather(Attempt& a);
-  void finish_segment(Attempt& a, std::span<float> seg, double total_weight, std::uint32_t index);
+  void finish_segment(Attempt& a, std::span<float> seg, double total_weight, std::uint32_t index,
+                      bool divided = false);
   void send_values(Attempt& a, const std::string& to, SegmentTag tag, double weight, std::span<const float> values,
                    const std::shared_ptr<const void>& owner);
   void send_vote(Attempt& a, bool ok);
