@@ -140,6 +140,7 @@ class CoordinatedWorkload final : public Workload {
     jobs_dir_ = o.data_dir / "jobs";
     std::filesystem::create_directories(jobs_dir_);
     client_thread_ = std::thread([this] { client_loop(); });
+    probe_thread_ = std::thread([this] { probe_loop(); });
   }
 
   ~CoordinatedWorkload() override {
@@ -148,7 +149,9 @@ class CoordinatedWorkload final : public Workload {
       stop_ = true;
     }
     cv_.notify_all();
+    probe_cv_.notify_all();
     if (client_thread_.joinable()) client_thread_.join();
+    if (probe_thread_.joinable()) probe_thread_.join();
     fetch_stop_ = true;
     if (fetch_thread_.joinable()) fetch_thread_.join();
     shard_server_.reset();
@@ -252,9 +255,8 @@ class CoordinatedWorkload final : public Workload {
           joined = true;
           heartbeat_every = std::chrono::milliseconds(std::clamp<std::uint32_t>(reply->heartbeat_interval_ms(), 50, 60000));
           // The peers to measure our links to, once their member lists hold us.
-          probe_targets_.assign(reply->probe_targets().begin(), reply->probe_targets().end());
-          probe_after_ = Clock::now() + 3 * heartbeat_every;
-          peer_links_.clear();
+          queue_probes({reply->probe_targets().begin(), reply->probe_targets().end()},
+                       Clock::now() + 3 * heartbeat_every);
           set_status("joined job " + options_.job_id);
         } else {
           if (reply) error = "the coordinator refused: " + reply->reason();
@@ -266,7 +268,8 @@ class CoordinatedWorkload final : public Workload {
           continue;
         }
       }
-      const auto r = heartbeat(*client, error);
+      std::uint64_t links_reported = 0;
+      const auto r = heartbeat(*client, error, links_reported);
       if (!r) {
         if (reachable) {
           spdlog::warn("coordinator unreachable ({}); training on with plan {}", error, plan_version_.load());
@@ -285,8 +288,10 @@ class CoordinatedWorkload final : public Workload {
       }
       set_status(r->status());
       apply_members(*r);
-      peer_links_sent_ = true;
-      probe_next_peer();
+      if (links_reported != 0) {
+        std::lock_guard lock(mutex_);
+        if (links_reported == probe_generation_) links_ready_ = false;  // the coordinator has them
+      }
       if (r->plan_version() == plan_version_.load() && r->pipeline_ready()) pipeline_ready_ = true;
       if (Clock::now() - last_run_status_ > kRunStatusEvery) {
         last_run_status_ = Clock::now();
@@ -341,31 +346,71 @@ class CoordinatedWorkload final : public Workload {
     if (stage_) stage_->runtime().restrict_peers(members);
   }
 
-  // One probe target a heartbeat (a measurement takes a few round trips and two transfers of
-  // kPeerProbeBytes: heartbeats must not wait for all of them). The links go to the
-  // coordinator in the heartbeat after the last one.
-  void probe_next_peer() {
-    if (probe_targets_.empty() || Clock::now() < probe_after_) return;
-    const auto target = probe_targets_.back();
-    probe_targets_.pop_back();
-    if (!net::is_z85_key(target.key()) || target.endpoint().rfind("tcp://", 0) != 0) return;
+  // ---- link probes (their own thread) ----
+  // A measurement takes a few round trips and two transfers of kPeerProbeBytes each way, and
+  // a peer that is busy starting may take its timeouts: on the client thread that held up
+  // heartbeats long enough to have this node planned out. The prober measures every target
+  // of the last join from `after` on; the next heartbeat reports the links.
+  void queue_probes(std::vector<pb::ProbeTarget> targets, Clock::time_point after) {
+    {
+      std::lock_guard lock(mutex_);
+      ++probe_generation_;
+      probe_job_ = ProbeJob{std::move(targets), after};
+      peer_links_.clear();
+      links_ready_ = false;
+    }
+    probe_cv_.notify_all();
+  }
+
+  void probe_loop() {
+    std::unique_lock lock(mutex_);
+    while (!stop_) {
+      if (!probe_job_) {
+        probe_cv_.wait(lock, [&] { return stop_ || probe_job_.has_value(); });
+        continue;
+      }
+      if (Clock::now() < probe_job_->after) {
+        probe_cv_.wait_until(lock, probe_job_->after, [&] { return stop_; });
+        continue;
+      }
+      auto job = std::move(*probe_job_);
+      probe_job_.reset();
+      const auto generation = probe_generation_;
+      lock.unlock();
+      std::vector<pb::PeerLink> links;
+      for (const auto& target : job.targets) {
+        {
+          std::lock_guard l(mutex_);
+          if (stop_ || generation != probe_generation_) break;  // stopping, or a new join's targets
+        }
+        if (auto link = measure_peer(target)) links.push_back(std::move(*link));
+      }
+      lock.lock();
+      if (generation == probe_generation_) {
+        peer_links_ = std::move(links);
+        links_ready_ = !peer_links_.empty();
+      }
+    }
+  }
+
+  std::optional<pb::PeerLink> measure_peer(const pb::ProbeTarget& target) {
+    if (!net::is_z85_key(target.key()) || target.endpoint().rfind("tcp://", 0) != 0) return std::nullopt;
     net::RpcClient client(ctx_, target.endpoint(), &identity_, target.key());
     net::LinkProbeError why;
     const auto link = net::measure_link(client, kPeerProbeBytes, kPeerProbeTimeout, kPeerProbeTimeout, why,
                                         kPeerProbeTransfers);
     if (!link) {
       spdlog::info("could not measure the link to peer {}: {}", net::short_key(target.key()), why.message);
-    } else {
-      pb::PeerLink out;
-      out.set_key(target.key());
-      out.set_rtt_s(link->rtt_s);
-      out.set_upload_bytes_per_s(link->upload_bytes_per_s);
-      out.set_download_bytes_per_s(link->download_bytes_per_s);
-      peer_links_.push_back(std::move(out));
-      spdlog::info("link to peer {}: {:.0f}/{:.0f} MB/s up/down, rtt {:.2f} ms", net::short_key(target.key()),
-                   link->upload_bytes_per_s / 1e6, link->download_bytes_per_s / 1e6, link->rtt_s * 1e3);
+      return std::nullopt;
     }
-    if (probe_targets_.empty()) peer_links_sent_ = false;  // the next heartbeat reports them
+    pb::PeerLink out;
+    out.set_key(target.key());
+    out.set_rtt_s(link->rtt_s);
+    out.set_upload_bytes_per_s(link->upload_bytes_per_s);
+    out.set_download_bytes_per_s(link->download_bytes_per_s);
+    spdlog::info("link to peer {}: {:.0f}/{:.0f} MB/s up/down, rtt {:.2f} ms", net::short_key(target.key()),
+                 link->upload_bytes_per_s / 1e6, link->download_bytes_per_s / 1e6, link->rtt_s * 1e3);
+    return out;
   }
 
   std::optional<pb::JoinReply> join(net::RpcClient& client, std::string& error) {
@@ -511,14 +556,13 @@ class CoordinatedWorkload final : public Workload {
     return true;
   }
 
-  std::optional<pb::HeartbeatReply> heartbeat(net::RpcClient& client, std::string& error) {
+  // `links_reported`: the probe generation whose links this heartbeat carried (0: none).
+  std::optional<pb::HeartbeatReply> heartbeat(net::RpcClient& client, std::string& error,
+                                              std::uint64_t& links_reported) {
     pb::Envelope e;
     auto* h = e.mutable_heartbeat();
     h->set_plan_version(plan_version_.load());
     h->set_members_digest(members_digest_);
-    if (!peer_links_.empty() && !peer_links_sent_) {
-      for (const auto& link : peer_links_) *h->add_peer_links() = link;
-    }
     // The governor's current share of the CPU (the callback reads an atomic, never a lock).
     h->set_flops_per_s(options_.current_flops_per_s ? options_.current_flops_per_s() : options_.flops_per_s);
     if (const auto d = dataset()) {
@@ -551,6 +595,10 @@ class CoordinatedWorkload final : public Workload {
       h->set_benchmark_flops_per_s(options_.benchmark_flops_per_s);
       h->set_loss(loss_);
       h->set_contributing(!draining_.load());
+      if (links_ready_) {
+        for (const auto& link : peer_links_) *h->add_peer_links() = link;
+        links_reported = probe_generation_;
+      }
       for (const auto& k : excluded_) h->add_excluded_peers(k);
       for (const auto& k : caught_) h->add_failed_spot_checks(k);
       auto receipts = retired_receipts_;
@@ -874,10 +922,6 @@ class CoordinatedWorkload final : public Workload {
   // client thread: the member list in force (see apply_members), and the peer links
   std::uint64_t members_digest_ = 0;
   bool shard_open_ = false;
-  std::vector<pb::ProbeTarget> probe_targets_;  // still to measure
-  Clock::time_point probe_after_{};
-  std::vector<pb::PeerLink> peer_links_;        // measured
-  bool peer_links_sent_ = true;                 // reported in a heartbeat that went through
 
   // worker thread
   std::unique_ptr<StageWorkload> stage_;
@@ -898,6 +942,16 @@ class CoordinatedWorkload final : public Workload {
   std::vector<std::string> excluded_;  // ring partners our aggregator leaves out (reported)
   std::vector<std::string> caught_;    // senders our spot-checks caught (reported)
   std::vector<std::string> members_;   // the job's members, as the coordinator last listed them
+  // The prober's: what to measure, and what it measured for the coordinator.
+  struct ProbeJob {
+    std::vector<pb::ProbeTarget> targets;
+    Clock::time_point after;
+  };
+  std::condition_variable probe_cv_;
+  std::optional<ProbeJob> probe_job_;
+  std::uint64_t probe_generation_ = 0;   // one per join
+  std::vector<pb::PeerLink> peer_links_;
+  bool links_ready_ = false;             // measured and not yet taken by the coordinator
   // Receipts for the peers' work we consumed: retired stages' totals plus the current one's
   // (reported in every heartbeat as totals since this node joined).
   using Receipts = std::map<std::string, pipeline::StageStats::Receipt>;
@@ -925,6 +979,7 @@ class CoordinatedWorkload final : public Workload {
   std::optional<ShardSnapshot> live_, retired_;
 
   std::thread client_thread_;
+  std::thread probe_thread_;
 };
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cstdio>
 #include <csignal>
 #include <memory>
 #include <optional>
@@ -50,6 +51,7 @@ class TestCoordinatorSwarm : public QObject {
   int port_ = 0;
   std::int64_t memory_mb_ = 0;
   std::unique_ptr<QProcess> coordinator_;
+  QByteArray coordinator_output_;   // what it logged (also forwarded to our stderr)
   std::string coordinator_key_;
   std::vector<Volunteer> volunteers_;
   net::SecureContext ctx_{1};
@@ -61,8 +63,13 @@ class TestCoordinatorSwarm : public QObject {
     const QString ready = dir_.filePath("coordinator.ready");
     QFile::remove(ready);
     coordinator_ = std::make_unique<QProcess>();
-    coordinator_->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    coordinator_->setStandardOutputFile(QProcess::nullDevice());
+    coordinator_->setProcessChannelMode(QProcess::MergedChannels);
+    auto* raw = coordinator_.get();
+    connect(raw, &QProcess::readyRead, this, [this, raw] {
+      const auto bytes = raw->readAll();
+      coordinator_output_ += bytes;
+      std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stderr);
+    });
     coordinator_->start(coordinator_bin(), {"--bind", QString::fromStdString(endpoint()), "--data-dir",
                                             dir_.filePath("coordinator"), "--ready-file", ready, "--job", job_path_,
                                             "--heartbeat-ms", "300", "--dead-after-ms", "2000",
@@ -182,6 +189,18 @@ class TestCoordinatorSwarm : public QObject {
     for (const auto& n : s->nodes()) QVERIFY(n.stage() >= 0 && n.stage() < 3);
     qInfo("plan %llu: 2 pipelines of 3, %.1f samples/s", static_cast<unsigned long long>(s->plan_version()),
           s->samples_per_s());
+    // Each measured its links to the peers its join named, and the coordinator has them
+    // (all but the first to join: its join named no peers).
+    const auto reported = [&] {
+      int n = 0;
+      for (const auto& v : volunteers_) {
+        n += coordinator_output_.contains("volunteer " + QByteArray::fromStdString(net::short_key(v.key.toStdString())) +
+                                          " measured its links to");
+      }
+      return n;
+    };
+    QVERIFY2(QTest::qWaitFor([&] { return reported() >= 5; }, 20000),
+             qPrintable(QString("%1 of 6 volunteers reported their peer links").arg(reported())));
     // None read the owner's file: each trains on its own copy, fetched and verified.
     const auto original = read_all(job::load_job_spec(job_path_.toStdString()).dataset.path);
     QVERIFY(!original.isEmpty());
