@@ -30,7 +30,10 @@ trap cleanup EXIT INT TERM
 # pipelines and re-plans as they come and go. Each volunteer here offers half the memory the
 # model needs in one place, so three of them form one pipeline: two headless volunteers, and
 # the window's own node.
-rm -f "$DEMO_DIR/coordinator.ready"
+# Each demo is a new run: the model lived only in the volunteers that stopped with the last
+# one, so the coordinator does not resume that run's plan, totals and loss history (its chart
+# drew a line from the last demo's loss, hours back, to this one's start).
+rm -rf "$DEMO_DIR/coordinator" "$DEMO_DIR/coordinator.ready"
 "$BUILD_DIR/app/rookery-coordinator" --bind tcp://127.0.0.1:0 --data-dir "$DEMO_DIR/coordinator" --job "$JOB" \
   --ready-file "$DEMO_DIR/coordinator.ready" > "$DEMO_DIR/coordinator.log" 2>&1 &
 pids+=($!)
