@@ -919,7 +919,7 @@ class CoordinatedWorkload final : public Workload {
   std::shared_ptr<data::DatasetStore> fetching_store_;   // client thread: what fetch_thread_ fills
   std::atomic<bool> fetching_{false};
   std::atomic<bool> fetch_stop_{false};
-  // client thread: the member list in force (see apply_members), and the peer links
+  // client thread: the member list in force (see apply_members)
   std::uint64_t members_digest_ = 0;
   bool shard_open_ = false;
 
