@@ -49,6 +49,7 @@ ZmqTransport::ZmqTransport(net::SecureContext& ctx, const net::CurveKeyPair& ide
     : ctx_(ctx), identity_(identity), config_(std::move(config)) {
   keep_freed_segments_for_reuse();
   id_ = config_.curve ? identity_.public_key : config_.id;
+  config_.limits.checksums = !config_.curve && config_.plaintext_checksums;
   if (id_.empty()) throw std::invalid_argument("zmq transport: a member id is needed when CURVE is off");
   net::SocketOptions opts;
   opts.recv_hwm = config_.hwm * 4;
@@ -120,7 +121,7 @@ void ZmqTransport::send(const std::string& to, OutgoingSegment segment) {
     ot.bytes = std::move(segment.bytes);
     tensors.push_back(std::move(ot));
   }
-  Outgoing out{to, wire::encode(std::move(env), std::move(tensors)), Clock::now() + config_.send_timeout,
+  Outgoing out{to, wire::encode(std::move(env), std::move(tensors), config_.limits.checksums), Clock::now() + config_.send_timeout,
                t.phase == Phase::Vote};
   {
     std::lock_guard lock(mutex_);

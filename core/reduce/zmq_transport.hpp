@@ -32,6 +32,10 @@ struct ZmqTransportConfig {
   // then a member's id is whatever it claims, so never in a swarm.
   bool curve = true;
   std::string id;                  // member id when curve is off (with CURVE it is the public key)
+  // XXH3 checksums on segment frames, in plaintext only. With CURVE there are none: its MAC
+  // authenticates every frame, so a checksum would only cost a pass over the bytes each way.
+  // Off in plaintext, the bytes have TCP's checksum alone, as Gloo's do.
+  bool plaintext_checksums = true;
   int hwm = 512;                   // messages queued per peer pipe before the sender waits
   int socket_buffer_bytes = 4 << 20;   // kernel send/receive buffers (SO_SNDBUF/SO_RCVBUF)
   std::chrono::milliseconds send_timeout{10000};

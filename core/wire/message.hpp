@@ -32,6 +32,11 @@ struct Limits {
   std::size_t max_tensor_bytes = std::size_t{1} << 30;  // 1 GiB per tensor frame
   std::size_t max_total_bytes = std::size_t{2} << 30;   // all frames together
   std::size_t max_rank = 8;
+  // Whether tensor frames carry an XXH3 checksum that decode verifies. Off only on a channel
+  // that authenticates every frame itself (CURVE's Poly1305 MAC): there the checksum proves
+  // nothing more and costs a pass over every byte at each end. The sender's `encode` must
+  // agree (a frame without one fails as BadChecksum).
+  bool checksums = true;
 };
 
 // Bytes to send without copying: `owner` keeps `data` alive until ZeroMQ is done with it,
@@ -135,11 +140,13 @@ class DecodeResult {
   std::variant<Message, DecodeError> v_;
 };
 
-// Builds the frames of a message: fills in version and tensor metadata (sizes, checksums).
-std::vector<zmq::message_t> encode(pb::Envelope header, std::vector<OutgoingTensor> tensors = {});
+// Builds the frames of a message: fills in version and tensor metadata (sizes, and
+// checksums unless the channel authenticates its frames: see Limits::checksums).
+std::vector<zmq::message_t> encode(pb::Envelope header, std::vector<OutgoingTensor> tensors = {},
+                                   bool checksums = true);
 
 // Validates and decodes frames: version, frame count, sizes against `limits`, dtype and
-// codec allow-lists, shape x dtype = bytes, checksums.
+// codec allow-lists, shape x dtype = bytes, checksums (where `limits.checksums`).
 DecodeResult decode(std::vector<zmq::message_t>&& frames, const Limits& limits = {});
 
 // XXH3-64 of a frame's bytes, the checksum in TensorMeta.

@@ -134,6 +134,33 @@ class TestWire : public QObject {
     QVERIFY(m.tensor("missing") == nullptr);
   }
 
+  // On a channel that authenticates its frames (CURVE) neither end checksums: the sender
+  // writes none, the receiver checks none, and every other check still applies.
+  void authenticatedChannelsCarryNoChecksums() {
+    const auto bare = encode(sample_header(), sample_tensors(), /*checksums=*/false);
+    pb::Envelope h;
+    QVERIFY(h.ParseFromArray(bare[0].data(), static_cast<int>(bare[0].size())));
+    for (const auto& m : h.tensors()) QCOMPARE(m.checksum(), std::uint64_t{0});
+
+    Limits authenticated;
+    authenticated.checksums = false;
+    auto decoded = decode(clone(bare), authenticated);
+    QVERIFY(decoded.ok());
+    QCOMPARE(decoded.message().tensor("act")->to_f32()[11], 11.f);
+
+    // A receiver that wants checksums refuses frames without one.
+    auto refused = decode(clone(bare));
+    QVERIFY(!refused.ok());
+    QCOMPARE(refused.error().kind, Kind::BadChecksum);
+
+    // Without checksums, a frame whose size lies is still refused.
+    auto frames = clone(bare);
+    frames[1] = zmq::message_t(frames[1].data(), frames[1].size() - 4);
+    auto short_frame = decode(std::move(frames), authenticated);
+    QVERIFY(!short_frame.ok());
+    QCOMPARE(short_frame.error().kind, Kind::SizeMismatch);
+  }
+
   void zeroCopySendKeepsOwnerAlive() {
     auto owner = std::make_shared<std::vector<float>>(1000, 2.5f);
     std::weak_ptr<std::vector<float>> watch = owner;

@@ -7,7 +7,7 @@
 //
 //   bench_reduce                      CI-sized: 2 and 4 ranks, 1 and 4 MB
 //   bench_reduce --full               2, 4, 8 ranks; 1, 4, 16, 64, 256 MB
-//   bench_reduce --ranks 4 --sizes-mb 16 --iters 5 [--codec int8] [--plain]
+//   bench_reduce --ranks 4 --sizes-mb 16 --iters 5 [--codec int8] [--plain [--no-checksums]]
 //                [--impl ours|gloo|gloo-chunked|both|all]   (both: ours and AllreduceRing; default all)
 //                [--segment-kb K]   (ours: the ring's segment size instead of RingOptions' default)
 //                [--io-threads N]   (ours: ZeroMQ I/O threads per rank, default 2)
@@ -18,7 +18,9 @@
 // With --repeat R the implementations run in turn R times; each rate printed is the median of
 // its R passes, and each ratio the median of the R ratios of passes run next to each other.
 //
-// Ours runs with CURVE encryption unless --plain (Gloo's TCP transport is unencrypted).
+// Ours runs with CURVE encryption unless --plain (Gloo's TCP transport is unencrypted). With
+// CURVE, frames carry no checksum (the MAC authenticates them); in plaintext they carry XXH3
+// checksums unless --no-checksums, which leaves ours with TCP's checksum alone, as Gloo is.
 // Exit status 1 when any result is wrong: CTest runs the small size to check correctness.
 #include <spawn.h>
 #include <sys/wait.h>
@@ -76,7 +78,7 @@ Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     std::string k = argv[i];
-    if (k == "--full" || k == "--plain" || k == "--worker") {
+    if (k == "--full" || k == "--plain" || k == "--no-checksums" || k == "--worker") {
       a.kv[k] = "1";
     } else if (i + 1 < argc) {
       a.kv[k] = argv[++i];
@@ -187,6 +189,7 @@ int worker(const Args& a) {
     ZmqTransportConfig config;
     config.listen = "tcp://" + host + ":0";
     config.curve = !a.has("--plain");
+    config.plaintext_checksums = !a.has("--no-checksums");
     config.id = "rank-" + std::to_string(rank);
     config.send_timeout = std::chrono::seconds(60);
     ZmqTransport transport(ctx, identity, config);
@@ -263,6 +266,7 @@ std::map<std::size_t, double> run_impl(const std::string& self, const std::strin
                              a.get("--iters", "5"), "--codec", a.get("--codec", "none"), "--host",
                              hosts.empty() ? "127.0.0.1" : hosts.at(std::size_t(r))});
     if (a.has("--plain")) argv.push_back("--plain");
+    if (a.has("--no-checksums")) argv.push_back("--no-checksums");
     if (a.has("--segment-kb")) argv.insert(argv.end(), {"--segment-kb", a.get("--segment-kb", "")});
     if (a.has("--io-threads")) argv.insert(argv.end(), {"--io-threads", a.get("--io-threads", "")});
     pids.push_back(spawn(argv));
@@ -290,8 +294,10 @@ int launcher(const std::string& self, const Args& a) {
     sizes.push_back(std::size_t(std::stod(s) * (1 << 20)));
   }
   const std::string impl = a.get("--impl", "all");
-  const std::string ours_name = std::string("ours (") + (a.has("--plain") ? "plain" : "CURVE") + ", " +
-                                a.get("--codec", "none") + ")";
+  const std::string ours_name =
+      std::string("ours (") +
+      (a.has("--plain") ? (a.has("--no-checksums") ? "plain, no checksums" : "plain, checksums") : "CURVE") + ", " +
+      a.get("--codec", "none") + ")";
   // Columns (netns_bench.sh reads them by number): ranks, size, ours, gloo ring, gloo chunked,
   // ours/ring, ours/chunked; every rate in MB/s.
   std::printf("%-6s %-8s %-12s %-12s %-12s %-10s %-10s   (bus bandwidth, MB/s; ours: %s)\n", "ranks", "size", "ours",
