@@ -170,16 +170,10 @@ void SettingsDialog::build(const pb::ControlReply& reply) {
     data_dir_->setText(loaded_data_dir_);
   }
   const QString endpoint = QString::fromStdString(node.coordinator().endpoint());
-  QString job = QString::fromStdString(node.stage().job_id());
-  if (job.isEmpty()) job = QString::fromStdString(node.run().job_id());
-  if (job.isEmpty() && node.state_why().code() == pb::NODE_VOLUNTEER) {
-    job = QString::fromStdString(node.state_why().text());
-  }
-  // Joined but not seated yet while the governor holds it back (its state then names the
-  // governor, not the job): the job is the saved invite's, which the window started it with.
-  if (const auto invite = savedInvite(QSettings()); job.isEmpty() && invite && invite->coordinator() == endpoint) {
-    job = invite->job();
-  }
+  // The job the node joined, from its start: seated, waiting for a seat, or held back by the
+  // governor. A node on a fixed plan names its job only through the stage it trains.
+  QString job = QString::fromStdString(node.coordinator().job_id());
+  if (job.isEmpty()) job = QString::fromStdString(node.stage().job_id());
   if (!endpoint.isEmpty() && !job.isEmpty()) {
     swarm_->setText(tr("This PC volunteers for job “%1” at coordinator %2.").arg(job, endpoint));
     leave_button_->setEnabled(true);

@@ -890,6 +890,7 @@ NodeService::NodeService(NodeConfig config) : impl_(std::make_unique<Impl>()) {
   // is known once the first ping has come back.
   if (!impl_->config.coordinator_endpoint.empty()) {
     impl_->coordinator.set_endpoint(impl_->config.coordinator_endpoint);
+    if (impl_->config.join) impl_->coordinator.set_job_id(impl_->config.join->job_id);
     impl_->coordinator.set_status("connecting to the coordinator");
     impl_->coordinator.mutable_why()->set_code(pb::COORDINATOR_CONNECTING);
   }

@@ -61,6 +61,8 @@ class TestSettingsSwarm : public QObject {
                  },
                  30000),
              s.coordinator().status().c_str());
+    // The node names the job it joined from its start, seated or not (the dialog reads it there).
+    QCOMPARE(s.coordinator().job_id(), std::string("demo-bytes-gpt"));
     QVERIFY(QTest::qWaitFor([&] { return coordinator.log().contains(QStringLiteral(" joined")); }, 10000));
     const qint64 first_pid = s.pid();
     QVERIFY(QTest::qWaitFor([&] { return node.isConnected(); }, 5000));
@@ -87,6 +89,7 @@ class TestSettingsSwarm : public QObject {
         },
         30000));
     QVERIFY2(s.coordinator().endpoint().empty(), s.coordinator().endpoint().c_str());
+    QVERIFY(s.coordinator().job_id().empty());
     QVERIFY(!launcher.extraArguments().contains(QStringLiteral("--join")));
     dialog->close();
 
@@ -149,6 +152,7 @@ class TestSettingsSwarm : public QObject {
                             .arg(QString::fromStdString(s.coordinator().status()))));
     QCOMPARE(QString::fromStdString(s.data_dir()), moved);
     QCOMPARE(QString::fromStdString(s.coordinator().endpoint()), coordinator.endpoint);
+    QCOMPARE(s.coordinator().job_id(), std::string("demo-bytes-gpt"));
     stopNode(runtime, s.pid());
   }
 
