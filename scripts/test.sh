@@ -3,7 +3,8 @@
 # `slow`), then fuzzes every libFuzzer target (scripts/fuzz.sh, clang, in build-fuzz) for
 # ROOKERY_FUZZ_SECONDS seconds each (default 30; 0 skips fuzzing) from the checked-in seed
 # corpus: a crash, a sanitizer report or a hang fails the run like a failing test.
-# Slow tests: `cd build && ctest -L slow`. Benchmarks: see tests/bench/README.md.
+# Slow tests: `cd build && ctest -L slow`. Benchmarks: tests/bench (the comment
+# at the top of each says how to run it).
 # Sanitizers (not part of this run, see the script): scripts/test-sanitize.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
