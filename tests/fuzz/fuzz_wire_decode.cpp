@@ -1,6 +1,7 @@
 // libFuzzer target: the wire decoder (core/wire/message.hpp decode) on arbitrary frames.
 // Input: frames as [u16 little-endian length][bytes]...; the bytes left after the last whole
 // frame form one more frame. Every decoded tensor is also decoded to f32 where that applies.
+// Each input is decoded with and without checksums (Limits::checksums).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -9,7 +10,9 @@
 
 #include "wire/message.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace {
+
+void decode_all(const std::uint8_t* data, std::size_t size, bool checksums) {
   using namespace rookery::wire;
   std::vector<zmq::message_t> frames;
   std::size_t at = 0;
@@ -24,10 +27,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Limits limits;
   limits.max_tensor_bytes = 1 << 20;
   limits.max_total_bytes = 1 << 21;
+  limits.checksums = checksums;
   auto result = decode(std::move(frames), limits);
   if (!result) {
     (void)decode_error_name(result.error().kind);
-    return 0;
+    return;
   }
   for (const auto& t : result.message().tensors) {
     try {
@@ -35,5 +39,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const std::exception&) {  // not an f32 tensor: a clear refusal is fine
     }
   }
+}
+
+}  // namespace
+
+// Twice: as a plaintext channel decodes (checksums verified), and as a CURVE channel does
+// (no checksums: the MAC authenticated the frames, but an admitted peer may still send any
+// bytes, so a mutated payload reaches the codecs here).
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  decode_all(data, size, /*checksums=*/true);
+  decode_all(data, size, /*checksums=*/false);
   return 0;
 }
