@@ -121,8 +121,8 @@ void ZmqTransport::send(const std::string& to, OutgoingSegment segment) {
     ot.bytes = std::move(segment.bytes);
     tensors.push_back(std::move(ot));
   }
-  Outgoing out{to, wire::encode(std::move(env), std::move(tensors), config_.limits.checksums), Clock::now() + config_.send_timeout,
-               t.phase == Phase::Vote};
+  Outgoing out{to, wire::encode(std::move(env), std::move(tensors), config_.limits.checksums),
+               Clock::now() + config_.send_timeout, t.phase == Phase::Vote};
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return;
