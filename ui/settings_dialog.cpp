@@ -14,7 +14,6 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QSettings>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -22,7 +21,6 @@
 #include "control/control_client.hpp"
 #include "ui/app_resources.hpp"
 #include "ui/autostart.hpp"
-#include "ui/first_run_dialog.hpp"
 #include "ui/reasons.hpp"
 
 namespace rookery::ui {
