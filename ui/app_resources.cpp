@@ -55,6 +55,13 @@ QLocale preferredLocale() {
   return chosen.language() == QLocale::C ? QLocale() : chosen;
 }
 
+QString languageName(const QLocale& locale) {
+  if (locale.language() == QLocale::C) return QStringLiteral("English");
+  QString name = locale.nativeLanguageName();
+  if (!name.isEmpty()) name[0] = name[0].toUpper();
+  return name;
+}
+
 QWidget* createLanguageChooser(QWidget* parent) {
   auto* row = new QWidget(parent);
   row->setObjectName(QStringLiteral("languageChooser"));
@@ -66,14 +73,10 @@ QWidget* createLanguageChooser(QWidget* parent) {
   combo->setAccessibleName(QCoreApplication::translate("rookery::ui::LanguageChooser", "Language"));
   label->setBuddy(combo);
   combo->addItem(QCoreApplication::translate("rookery::ui::LanguageChooser", "The system's (%1)")
-                     .arg(QLocale::system().nativeLanguageName()),
+                     .arg(languageName(QLocale::system())),
                  QStringLiteral("system"));
   combo->addItem(QStringLiteral("English"), QStringLiteral("en"));
-  for (const QString& language : translatedLanguages()) {
-    QString name = QLocale(language).nativeLanguageName();
-    if (!name.isEmpty()) name[0] = name[0].toUpper();
-    combo->addItem(name, language);
-  }
+  for (const QString& language : translatedLanguages()) combo->addItem(languageName(QLocale(language)), language);
   const QString current = QSettings().value(QStringLiteral("appearance/language"), QStringLiteral("system")).toString();
   const int index = combo->findData(current);
   combo->setCurrentIndex(index >= 0 ? index : 0);

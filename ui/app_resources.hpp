@@ -31,6 +31,9 @@ QLocale preferredLocale();
 // translation, by its own name ("Deutsch", "Français"). The choice goes to the
 // appearance/language setting when its dialog is accepted (at once when it is in none) and
 // applies the next time Rookery starts (it says so).
+// A language's name in itself, capitalised ("Français", "Deutsch"). The C locale (no LANG
+// set) names no language; Rookery speaks English there, so it is named English.
+QString languageName(const QLocale& locale);
 QWidget* createLanguageChooser(QWidget* parent = nullptr);
 
 // Installs Qt's own and Rookery's translations for `locale` into `app`. Returns the

@@ -182,6 +182,11 @@ class TestTranslations : public QObject {
     QCOMPARE(combo->currentData().toString(), QStringLiteral("system"));
     QVERIFY(combo->findText(QStringLiteral("Deutsch")) >= 0);
     QVERIFY(combo->findText(QStringLiteral("Français")) >= 0);
+    // Without LANG (the C locale) the system's entry names English, which Rookery speaks there,
+    // not an empty "()".
+    QCOMPARE(languageName(QLocale::c()), QStringLiteral("English"));
+    QVERIFY2(combo->itemText(0).contains(QLatin1Char('(') + languageName(QLocale::system()) + QLatin1Char(')')),
+             qPrintable(combo->itemText(0)));
     QVERIFY(chooser->findChild<QLabel*>(QStringLiteral("languageNote"))->isHidden());
     combo->setCurrentIndex(combo->findData(QStringLiteral("fr")));
     QCOMPARE(QSettings().value(QStringLiteral("appearance/language")).toString(), QStringLiteral("fr"));
