@@ -97,19 +97,25 @@ AveragingResult Averager::average(Request& request) {
   for (std::size_t i = 0; i < result.rings.size(); ++i) {
     rings.emplace_back([&, i] {
       auto& report = result.rings[i];
-      auto it = std::find_if(result.averaged.begin(), result.averaged.end(),
-                             [&](const FlatBuffer& b) { return b.name == report.buffer; });
+      // The round reads the snapshot and writes the averaged copy (out of place: each result
+      // lands as it arrives, with no copy left for after the last vote).
+      const auto it = std::find_if(result.averaged.begin(), result.averaged.end(),
+                                   [&](const FlatBuffer& b) { return b.name == report.buffer; });
       const auto& range = report.range;
-      std::span<float> values = std::span<float>(it->values).subspan(range.first - request.ranges.shard_first,
-                                                                      range.size());
+      const std::size_t first = range.first - request.ranges.shard_first;
+      std::span<float> values = std::span<float>(it->values).subspan(first, range.size());
+      std::span<const float> input =
+          std::span<const float>(result.snapshot[std::size_t(it - result.averaged.begin())].values)
+              .subspan(first, range.size());
       const auto own = buffer_rings_.find(report.buffer);
       RingAllReduce& ring = own == buffer_rings_.end() ? ring_ : *own->second;
       try {
         report.outcome = ring.run({ring_key(report.buffer, range.first, range.last), range.members},
-                                   request.round, values, request.weight);
+                                   request.round, input, values, request.weight);
       } catch (const std::exception& e) {
         spdlog::error("averaging round {} of '{}' [{}, {}) failed: {}", request.round, report.buffer, range.first,
                       range.last, e.what());
+        std::copy(input.begin(), input.end(), values.begin());   // whatever the round had written
         report.outcome.contributors = {transport_.self()};
       }
     });

@@ -62,11 +62,15 @@ struct RingAllReduce::Attempt {
   std::string next, prev;
   double weight = 0;
   std::shared_ptr<const std::vector<float>> pristine;
-  std::span<const float> values;     // the caller's, untouched until the commit
+  std::span<const float> values;     // the round's input: every attempt starts from it
+  // Out of place, where results go as they are finished or arrive; in place, `values`
+  // themselves, written only at the commit.
+  std::span<float> output;
+  bool in_place = false;
   std::shared_ptr<std::vector<float>> work;
   std::vector<std::size_t> bounds;   // chunk c is [bounds[c], bounds[c+1])
-  // The other owners' results, kept as they arrived (their frames) until the commit decodes
-  // them straight into the caller's values: one copy fewer than decoding them into `work`.
+  // In place, the other owners' results, kept as they arrived (their frames) until the commit
+  // decodes them straight into the caller's values: one copy fewer than decoding them into `work`.
   std::vector<std::pair<std::size_t, IncomingSegment>> gathered;   // (first value, segment)
   std::size_t segment_values = 0;
   bool voted = false;
@@ -87,6 +91,7 @@ struct RingAllReduce::Attempt {
     return {ring->key, round, number, view_id, phase, step, segment};
   }
   std::span<float> slice(Range s) const { return std::span<float>(*work).subspan(s.first, s.last - s.first); }
+  std::size_t offset(std::span<const float> in_work) const { return std::size_t(in_work.data() - work->data()); }
   std::size_t owner_of(std::size_t chunk) const { return (chunk + n - 1) % n; }  // member r owns chunk r+1
 };
 
@@ -153,10 +158,15 @@ void RingAllReduce::send_vote(Attempt& a, bool ok) {
 
 // The chunk's owner turns the reduced sum into the result and sends its first all-gather
 // hop. With a codec it keeps the decoded bytes it sends, so it matches everyone else bit for bit.
+// Out of place the result also goes to the output now (the segment is still in cache); in
+// place it waits in `work` for the commit.
 void RingAllReduce::finish_segment(Attempt& a, std::span<float> seg, double total_weight, std::uint32_t index,
                                    bool divided) {
   if (options_.aggregator->is_weighted_mean() && !divided) divide(seg, total_weight);
-  if (a.n < 2) return;
+  const auto publish = [&] {
+    if (!a.in_place) std::copy(seg.begin(), seg.end(), a.output.begin() + long(a.offset(seg)));
+  };
+  if (a.n < 2) return publish();
   OutgoingSegment out;
   out.tag = a.tag(Phase::AllGather, 0, index);
   out.weight = total_weight;
@@ -171,6 +181,7 @@ void RingAllReduce::finish_segment(Attempt& a, std::span<float> seg, double tota
     wire::decode_f32(options_.codec, encoded, seg, options_.int8_block);
     out.bytes = wire::Payload::own(std::move(encoded));
   }
+  publish();
   transport_.send(a.next, std::move(out));
 }
 
@@ -271,7 +282,7 @@ bool RingAllReduce::all_gather(Attempt& a) {
     for (std::uint32_t i = 0; i < segs.size(); ++i) {
       auto got = transport_.mailbox().take(a.prev, a.tag(Phase::AllGather, k, i), Clock::now() + options_.timeout);
       if (got.status != Mailbox::TakeStatus::Ok) return false;
-      got.segment->check_size(segs[i].last - segs[i].first);   // decoded at the commit
+      got.segment->check_size(segs[i].last - segs[i].first);
       if (k + 2 < n) {
         // Forward the owner's bytes as they came: no copy, no re-encoding, no drift.
         OutgoingSegment out;
@@ -283,7 +294,11 @@ bool RingAllReduce::all_gather(Attempt& a) {
         out.bytes = got.segment->payload();
         transport_.send(a.next, std::move(out));
       }
-      a.gathered.emplace_back(segs[i].first, std::move(*got.segment));
+      if (a.in_place) {
+        a.gathered.emplace_back(segs[i].first, std::move(*got.segment));   // decoded at the commit
+      } else {
+        got.segment->decode_into(a.output.subspan(segs[i].first, segs[i].last - segs[i].first));
+      }
     }
   }
   return true;
@@ -314,15 +329,33 @@ bool RingAllReduce::run_attempt(Attempt& a) {
 // (The one window left open, as in any protocol without a further round: a member that
 // dies between sending its "ok" to some members and to others.)
 RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, std::span<float> values, double weight) {
+  return run_round(ring, round, values, values, /*in_place=*/true, weight);
+}
+
+RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, std::span<const float> input,
+                               std::span<float> output, double weight) {
+  if (input.size() != output.size()) {
+    throw std::invalid_argument("ring all-reduce: the output has " + std::to_string(output.size()) +
+                                " values, the input " + std::to_string(input.size()));
+  }
+  const bool same = input.data() == output.data();
+  const bool overlap = !input.empty() && input.data() < output.data() + output.size() &&
+                       output.data() < input.data() + input.size();
+  if (overlap && !same) throw std::invalid_argument("ring all-reduce: the output overlaps the input");
+  return run_round(ring, round, input, output, /*in_place=*/same, weight);
+}
+
+RingOutcome RingAllReduce::run_round(const RingSpec& ring, std::uint64_t round, std::span<const float> values,
+                                     std::span<float> output, bool in_place, double weight) {
   const auto start = Clock::now();
   const std::string& self = transport_.self();
   if (std::find(ring.members.begin(), ring.members.end(), self) == ring.members.end()) {
     throw std::invalid_argument("ring all-reduce: " + self + " is not a member of the ring");
   }
   if (!(weight > 0)) throw std::invalid_argument("ring all-reduce: weight must be positive");
-  // `values` are not written before the commit, so a retry starts again from them. The
-  // gathering aggregators send our raw values from a copy, which outlives a failed attempt's
-  // segments in flight.
+  // `values` are not written before the commit (in place) or at all (out of place), so a
+  // retry starts again from them. The gathering aggregators send our raw values from a copy,
+  // which outlives a failed attempt's segments in flight.
   std::shared_ptr<const std::vector<float>> pristine;
   if (!options_.aggregator->is_weighted_mean()) {
     auto copy = take_buffer(values.size());
@@ -333,6 +366,7 @@ RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, std::s
   RingOutcome outcome;
   outcome.contributors = {self};
   outcome.total_weight = weight;
+  bool committed = false;
   for (std::uint32_t number = 0; number < options_.max_attempts && view.size() > 1; ++number) {
     outcome.attempts = number + 1;
     Attempt a;
@@ -348,6 +382,8 @@ RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, std::s
     a.weight = weight;
     a.pristine = pristine;
     a.values = values;
+    a.output = output;
+    a.in_place = in_place;
     a.work = take_buffer(values.size());
     a.segment_values = options_.segment_values;
     a.bounds.resize(a.n + 1);
@@ -376,11 +412,14 @@ RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, std::s
       all_ok = all_ok && vote.segment->ok && vote.segment->sender_view == a.view_id;
     }
     if (all_ok) {
-      // Ours: the chunk we own, finished in `work`; the others: decoded from their frames.
-      const std::size_t owned = (a.r + 1) % a.n;
-      std::copy(a.work->begin() + long(a.bounds[owned]), a.work->begin() + long(a.bounds[owned + 1]),
-                values.begin() + long(a.bounds[owned]));
-      for (const auto& [first, segment] : a.gathered) segment.decode_into(values.subspan(first, segment.count));
+      if (in_place) {
+        // Ours: the chunk we own, finished in `work`; the others: decoded from their frames.
+        const std::size_t owned = (a.r + 1) % a.n;
+        std::copy(a.work->begin() + long(a.bounds[owned]), a.work->begin() + long(a.bounds[owned + 1]),
+                  output.begin() + long(a.bounds[owned]));
+        for (const auto& [first, segment] : a.gathered) segment.decode_into(output.subspan(first, segment.count));
+      }
+      committed = true;
       outcome.contributors = view;
       outcome.total_weight = total;
       break;
@@ -389,6 +428,8 @@ RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, std::s
                  number, heard.size(), view.size());
     view = std::move(heard);
   }
+  // Out of place, an attempt that did not commit may have written part of the output.
+  if (!committed && !in_place) std::copy(values.begin(), values.end(), output.begin());
   transport_.mailbox().finish(ring.key, round);
   outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return outcome;

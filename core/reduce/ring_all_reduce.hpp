@@ -62,12 +62,27 @@ class RingAllReduce {
   // ring calls it with the same `ring` and `round` and equally long `values`. Never hangs:
   // returns within about (max_attempts + 1) x timeout in the worst case, and when no other
   // member can be reached, leaves `values` as they were (contributors = {self}).
+  //
+  // In place, `values` are written only at the commit, once every member has voted: our own
+  // chunk is copied from the working buffer and the others' decoded from the frames they
+  // came in, a pass over the whole range after the network has gone quiet.
   RingOutcome run(const RingSpec& ring, std::uint64_t round, std::span<float> values, double weight);
+
+  // The same round out of place: reads `input` (never written) and leaves the aggregate in
+  // `output`, which is as long and does not overlap it (the same span is the in-place round).
+  // `output` is written while the round runs, each result as it is finished or arrives, so
+  // nothing is left to copy after the last vote. Until run returns its contents are
+  // unspecified; then they are the aggregate, or `input` when no other member could be
+  // reached. The Averager, which keeps the round's input as its snapshot anyway, runs this.
+  RingOutcome run(const RingSpec& ring, std::uint64_t round, std::span<const float> input, std::span<float> output,
+                  double weight);
 
   const RingOptions& options() const { return options_; }
 
  private:
   struct Attempt;
+  RingOutcome run_round(const RingSpec& ring, std::uint64_t round, std::span<const float> input,
+                        std::span<float> output, bool in_place, double weight);
   bool run_attempt(Attempt& a);
   bool reduce_scatter_ring(Attempt& a);
   bool reduce_scatter_gather(Attempt& a);

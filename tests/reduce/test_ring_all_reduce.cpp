@@ -1,11 +1,14 @@
 // Ring all-reduce on the in-process transport: exactness against a direct computation for
 // 2-5 members, uneven sizes, fp32 and every codec; the aggregation hook; members that die
-// or straggle mid-round; the mailbox keeping early segments and refusing late ones.
+// or straggle mid-round; the mailbox keeping early segments and refusing late ones. Each
+// round runs both ways: in place, and out of place (as the Averager runs it) into an output
+// filled with NaN beforehand, so a value the round failed to write shows.
 #include <QtTest/QtTest>
 
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -33,10 +36,13 @@ struct RoundRun {
   std::vector<double> weights;
 };
 
+enum class Placement { InPlace, OutOfPlace };
+
 // Runs one round among `n` members, each on its own thread. `before(fabric)` may inject faults;
-// `delay[m]` holds member m back before it starts.
+// `delay[m]` holds member m back before it starts. Out of place, the inputs must come out
+// untouched and the outputs start as NaN.
 RoundRun run_round(int n, std::size_t count, RingOptions options, const std::function<void(LocalFabric&)>& before = {},
-                   std::vector<std::chrono::milliseconds> delay = {}) {
+                   std::vector<std::chrono::milliseconds> delay = {}, Placement placement = Placement::InPlace) {
   LocalFabric fabric;
   const auto ids = member_ids(n);
   RoundRun run;
@@ -46,18 +52,27 @@ RoundRun run_round(int n, std::size_t count, RingOptions options, const std::fun
     fabric.join(ids[std::size_t(m)]);
   }
   if (before) before(fabric);
-  run.outputs = run.inputs;
+  const auto inputs = run.inputs;
+  if (placement == Placement::InPlace) {
+    run.outputs = run.inputs;
+  } else {
+    run.outputs.assign(std::size_t(n), std::vector<float>(count, std::numeric_limits<float>::quiet_NaN()));
+  }
   run.outcomes.resize(std::size_t(n));
   std::vector<std::thread> threads;
   for (int m = 0; m < n; ++m) {
     threads.emplace_back([&, m] {
       if (std::size_t(m) < delay.size()) std::this_thread::sleep_for(delay[std::size_t(m)]);
       RingAllReduce ring(fabric.join(ids[std::size_t(m)]), options);
-      run.outcomes[std::size_t(m)] =
-          ring.run({ring_key("params", 0, count), ids}, 1, run.outputs[std::size_t(m)], run.weights[std::size_t(m)]);
+      const RingSpec spec{ring_key("params", 0, count), ids};
+      const auto i = std::size_t(m);
+      run.outcomes[i] = placement == Placement::InPlace
+                            ? ring.run(spec, 1, run.outputs[i], run.weights[i])
+                            : ring.run(spec, 1, std::span<const float>(run.inputs[i]), run.outputs[i], run.weights[i]);
     });
   }
   for (auto& t : threads) t.join();
+  if (run.inputs != inputs) QTest::qFail("the round wrote to its input", __FILE__, __LINE__);
   return run;
 }
 
@@ -89,10 +104,14 @@ class TestRingAllReduce : public QObject {
     QTest::addColumn<int>("members");
     QTest::addColumn<int>("count");
     QTest::addColumn<int>("codec");
+    QTest::addColumn<int>("placement");
     for (int n : {2, 3, 4, 5}) {
       for (int count : {1, 4, 1001, 65537}) {  // fewer values than members; primes that divide into nothing
         for (auto c : {wire::Codec::None, wire::Codec::Fp16, wire::Codec::Bf16, wire::Codec::Int8Block}) {
-          QTest::addRow("n%d-%d-%s", n, count, std::string(wire::codec_name(c)).c_str()) << n << count << int(c);
+          for (auto [p, label] : {std::pair{Placement::InPlace, "in"}, {Placement::OutOfPlace, "out"}}) {
+            QTest::addRow("n%d-%d-%s-%s", n, count, std::string(wire::codec_name(c)).c_str(), label)
+                << n << count << int(c) << int(p);
+          }
         }
       }
     }
@@ -101,11 +120,12 @@ class TestRingAllReduce : public QObject {
     QFETCH(int, members);
     QFETCH(int, count);
     QFETCH(int, codec);
+    QFETCH(int, placement);
     RingOptions options;
     options.codec = static_cast<wire::Codec>(codec);
     options.segment_values = 4096;  // many segments in flight even for small buffers
     options.timeout = 5s;
-    const auto run = run_round(members, std::size_t(count), options);
+    const auto run = run_round(members, std::size_t(count), options, {}, {}, Placement(placement));
     const auto expected = testing::weighted_mean(run.inputs, run.weights);
     const auto bounds = testing::error_bounds(run.inputs, run.weights, options.codec);
     double total = 0;
@@ -130,15 +150,19 @@ class TestRingAllReduce : public QObject {
   // The aggregation hook: a non-decomposable aggregator sees every member's raw slice.
   void aggregatorHookGathersRawSlices_data() {
     QTest::addColumn<int>("members");
-    for (int n : {2, 3, 5}) QTest::addRow("n%d", n) << n;
+    QTest::addColumn<int>("placement");
+    for (int n : {2, 3, 5}) {
+      for (auto p : {Placement::InPlace, Placement::OutOfPlace}) QTest::addRow("n%d-%d", n, int(p)) << n << int(p);
+    }
   }
   void aggregatorHookGathersRawSlices() {
     QFETCH(int, members);
+    QFETCH(int, placement);
     RingOptions options;
     options.aggregator = std::make_shared<CoordinateMedian>();
     options.segment_values = 1000;
     const std::size_t count = 10007;
-    const auto run = run_round(members, count, options);
+    const auto run = run_round(members, count, options, {}, {}, Placement(placement));
     for (std::size_t i = 0; i < count; ++i) {
       std::vector<float> column;
       for (const auto& in : run.inputs) column.push_back(in[i]);
@@ -155,25 +179,30 @@ class TestRingAllReduce : public QObject {
     QTest::addColumn<int>("victim");
     QTest::addColumn<int>("sends");  // segments the victim delivers before dying
     QTest::addColumn<int>("codec");
-    QTest::newRow("3-middle-early") << 3 << 1 << 2 << int(wire::Codec::None);
-    QTest::newRow("4-first-late") << 4 << 0 << 9 << int(wire::Codec::None);
-    QTest::newRow("5-last-mid-int8") << 5 << 4 << 5 << int(wire::Codec::Int8Block);
-    QTest::newRow("2-alone-left") << 2 << 1 << 1 << int(wire::Codec::None);
+    QTest::addColumn<int>("placement");
+    for (auto [p, label] : {std::pair{Placement::InPlace, "in"}, {Placement::OutOfPlace, "out"}}) {
+      QTest::addRow("3-middle-early-%s", label) << 3 << 1 << 2 << int(wire::Codec::None) << int(p);
+      QTest::addRow("4-first-late-%s", label) << 4 << 0 << 9 << int(wire::Codec::None) << int(p);
+      QTest::addRow("5-last-mid-int8-%s", label) << 5 << 4 << 5 << int(wire::Codec::Int8Block) << int(p);
+      QTest::addRow("2-alone-left-%s", label) << 2 << 1 << 1 << int(wire::Codec::None) << int(p);
+    }
   }
   void deadMemberIsExcluded() {
     QFETCH(int, members);
     QFETCH(int, victim);
     QFETCH(int, sends);
     QFETCH(int, codec);
+    QFETCH(int, placement);
     RingOptions options;
     options.codec = static_cast<wire::Codec>(codec);
     options.segment_values = 500;
     options.timeout = 300ms;
     const auto ids = member_ids(members);
     const auto start = std::chrono::steady_clock::now();
-    const auto run = run_round(members, 6007, options, [&](LocalFabric& f) {
-      f.cut_off_after(ids[std::size_t(victim)], std::uint64_t(sends));
-    });
+    const auto run = run_round(
+        members, 6007, options,
+        [&](LocalFabric& f) { f.cut_off_after(ids[std::size_t(victim)], std::uint64_t(sends)); }, {},
+        Placement(placement));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::vector<std::string> survivors;
     std::vector<std::vector<float>> inputs;
@@ -206,12 +235,16 @@ class TestRingAllReduce : public QObject {
   }
 
   // A member that starts far too late does not hold the others back beyond the timeout.
+  void stragglerCostsAtMostTheTimeout_data() {
+    QTest::addColumn<int>("placement");
+    QTest::newRow("in-place") << int(Placement::InPlace);
+    QTest::newRow("out-of-place") << int(Placement::OutOfPlace);
+  }
   void stragglerCostsAtMostTheTimeout() {
+    QFETCH(int, placement);
     RingOptions options;
     options.timeout = 300ms;
-    const auto t0 = std::chrono::steady_clock::now();
-    std::vector<double> finish(3);
-    const auto run = run_round(3, 5000, options, {}, {0ms, 0ms, 1500ms});
+    const auto run = run_round(3, 5000, options, {}, {0ms, 0ms, 1500ms}, Placement(placement));
     const auto ids = member_ids(3);
     QCOMPARE(run.outcomes[0].contributors, (std::vector<std::string>{ids[0], ids[1]}));
     QCOMPARE(run.outcomes[1].contributors, (std::vector<std::string>{ids[0], ids[1]}));
@@ -219,7 +252,29 @@ class TestRingAllReduce : public QObject {
     // The straggler finds nobody and keeps its own values.
     QCOMPARE(run.outcomes[2].contributors, std::vector<std::string>{ids[2]});
     QVERIFY(bit_identical(run.outputs[2], run.inputs[2]));
-    (void)t0;
+  }
+
+  // Out of place, the output must be as long as the input and apart from it; the same span
+  // twice is the in-place round.
+  void outOfPlaceChecksItsBuffers() {
+    LocalFabric fabric;
+    RingAllReduce ring(fabric.join("member-0"), RingOptions{});
+    const RingSpec spec{ring_key("params", 0, 8), {"member-0"}};
+    std::vector<float> buffer(16, 1.0f);
+    std::span<float> all(buffer);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ring.run(spec, 1, std::span<const float>(all.first(8)),
+                                                             all.subspan(8, 7), 1.0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ring.run(spec, 1, std::span<const float>(all.first(8)),
+                                                             all.subspan(4, 8), 1.0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ring.run(spec, 1, std::span<const float>(all.subspan(4, 8)),
+                                                             all.first(8), 1.0));
+    // Alone in its ring a member keeps its values: out of place, the output is the input.
+    std::fill(all.begin() + 8, all.end(), -1.0f);
+    const auto out = ring.run(spec, 2, std::span<const float>(all.first(8)), all.subspan(8, 8), 1.0);
+    QCOMPARE(out.contributors, std::vector<std::string>{"member-0"});
+    QVERIFY(std::all_of(buffer.begin(), buffer.end(), [](float v) { return v == 1.0f; }));
+    const auto same = ring.run(spec, 3, std::span<const float>(all.first(8)), all.first(8), 1.0);
+    QCOMPARE(same.contributors, std::vector<std::string>{"member-0"});
   }
 
   // Segments that arrive before the round starts are kept; after it finished, refused.

@@ -11,12 +11,17 @@
 //                [--impl ours|gloo|gloo-chunked|both|all]   (both: ours and AllreduceRing; default all)
 //                [--segment-kb K]   (ours: the ring's segment size instead of RingOptions' default)
 //                [--io-threads N]   (ours: ZeroMQ I/O threads per rank, default 2)
+//                [--in-place]       (ours: the in-place round instead of the Averager's out-of-place one)
 //                [--repeat R]       (R passes, the implementations taking turns in each; see below)
 //   bench_reduce --hosts 10.77.0.1,... --netns-prefix rkb   one rank per network namespace
 //
 // Loopback on a small machine is noisy (one pass of a point can differ from the next by 15%).
 // With --repeat R the implementations run in turn R times; each rate printed is the median of
 // its R passes, and each ratio the median of the R ratios of passes run next to each other.
+//
+// Ours reads one buffer and writes another, as the Averager runs it (the snapshot it keeps is
+// the input); Gloo's reduces in place. Out of place ours writes each result as it arrives; in
+// place (--in-place) it writes nothing before every member has voted, then copies.
 //
 // Ours runs with CURVE encryption unless --plain (Gloo's TCP transport is unencrypted). With
 // CURVE, frames carry no checksum (the MAC authenticates them); in plaintext they carry XXH3
@@ -78,7 +83,7 @@ Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     std::string k = argv[i];
-    if (k == "--full" || k == "--plain" || k == "--no-checksums" || k == "--worker") {
+    if (k == "--full" || k == "--plain" || k == "--no-checksums" || k == "--in-place" || k == "--worker") {
       a.kv[k] = "1";
     } else if (i + 1 < argc) {
       a.kv[k] = argv[++i];
@@ -217,16 +222,20 @@ int worker(const Args& a) {
     options.timeout = std::chrono::seconds(60);
     if (a.has("--segment-kb")) options.segment_values = std::stoull(a.get("--segment-kb", "1024")) * 1024 / sizeof(float);
     RingAllReduce ring(transport, options);
+    const bool in_place = a.has("--in-place");
     std::uint64_t round = 0;
     for (auto bytes : sizes) {
       std::vector<float> v(bytes / sizeof(float));
+      std::vector<float> result(in_place ? 0 : v.size());
+      auto& output = in_place ? v : result;
       std::vector<double> times;
       for (int it = -1; it < iters; ++it) {
         fill(v, rank);
         const auto t0 = Clock::now();
-        const auto out = ring.run({ring_key("bench", 0, v.size()), members}, ++round, v, 1.0);
+        const RingSpec spec{ring_key("bench", 0, v.size()), members};
+        const auto out = in_place ? ring.run(spec, ++round, v, 1.0) : ring.run(spec, ++round, v, result, 1.0);
         if (it >= 0) times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-        ok = out.contributors.size() == std::size_t(world) && check(v, world, true, codec) && ok;
+        ok = out.contributors.size() == std::size_t(world) && check(output, world, true, codec) && ok;
       }
       if (rank == 0) report << bytes << ' ' << median(times) << '\n';
     }
@@ -267,6 +276,7 @@ std::map<std::size_t, double> run_impl(const std::string& self, const std::strin
                              hosts.empty() ? "127.0.0.1" : hosts.at(std::size_t(r))});
     if (a.has("--plain")) argv.push_back("--plain");
     if (a.has("--no-checksums")) argv.push_back("--no-checksums");
+    if (a.has("--in-place")) argv.push_back("--in-place");
     if (a.has("--segment-kb")) argv.insert(argv.end(), {"--segment-kb", a.get("--segment-kb", "")});
     if (a.has("--io-threads")) argv.insert(argv.end(), {"--io-threads", a.get("--io-threads", "")});
     pids.push_back(spawn(argv));
@@ -297,7 +307,7 @@ int launcher(const std::string& self, const Args& a) {
   const std::string ours_name =
       std::string("ours (") +
       (a.has("--plain") ? (a.has("--no-checksums") ? "plain, no checksums" : "plain, checksums") : "CURVE") + ", " +
-      a.get("--codec", "none") + ")";
+      a.get("--codec", "none") + (a.has("--in-place") ? ", in place" : ", out of place") + ")";
   // Columns (netns_bench.sh reads them by number): ranks, size, ours, gloo ring, gloo chunked,
   // ours/ring, ours/chunked; every rate in MB/s.
   std::printf("%-6s %-8s %-12s %-12s %-12s %-10s %-10s   (bus bandwidth, MB/s; ours: %s)\n", "ranks", "size", "ours",
