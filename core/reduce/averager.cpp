@@ -1,6 +1,7 @@
 #include "reduce/averager.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
@@ -86,8 +87,11 @@ AveragingResult Averager::average(Request& request) {
   const auto start = Clock::now();
   AveragingResult result;
   result.round = request.round;
-  result.snapshot = request.buffers;
-  result.averaged = std::move(request.buffers);
+  // The rounds read the input, which they may send without a copy (a frame of it can outlive
+  // the round in a dead peer's queue: the shared pointer keeps it alive), and write the
+  // averaged copy, each result as it arrives. The input becomes the snapshot at the end.
+  const auto input = std::make_shared<std::vector<FlatBuffer>>(std::move(request.buffers));
+  result.averaged = *input;
   for (const auto& b : result.averaged) {
     for (const auto& range : request.ranges.ranges) result.rings.push_back({b.name, range, {}});
   }
@@ -97,30 +101,36 @@ AveragingResult Averager::average(Request& request) {
   for (std::size_t i = 0; i < result.rings.size(); ++i) {
     rings.emplace_back([&, i] {
       auto& report = result.rings[i];
-      // The round reads the snapshot and writes the averaged copy (out of place: each result
-      // lands as it arrives, with no copy left for after the last vote).
       const auto it = std::find_if(result.averaged.begin(), result.averaged.end(),
                                    [&](const FlatBuffer& b) { return b.name == report.buffer; });
       const auto& range = report.range;
       const std::size_t first = range.first - request.ranges.shard_first;
       std::span<float> values = std::span<float>(it->values).subspan(first, range.size());
-      std::span<const float> input =
-          std::span<const float>(result.snapshot[std::size_t(it - result.averaged.begin())].values)
-              .subspan(first, range.size());
+      const SharedValues mine{std::span<const float>((*input)[std::size_t(it - result.averaged.begin())].values)
+                                  .subspan(first, range.size()),
+                              input};
       const auto own = buffer_rings_.find(report.buffer);
       RingAllReduce& ring = own == buffer_rings_.end() ? ring_ : *own->second;
       try {
         report.outcome = ring.run({ring_key(report.buffer, range.first, range.last), range.members},
-                                   request.round, input, values, request.weight);
+                                   request.round, mine, values, request.weight);
       } catch (const std::exception& e) {
         spdlog::error("averaging round {} of '{}' [{}, {}) failed: {}", request.round, report.buffer, range.first,
                       range.last, e.what());
-        std::copy(input.begin(), input.end(), values.begin());   // whatever the round had written
+        std::copy(mine.values.begin(), mine.values.end(), values.begin());   // whatever the round had written
         report.outcome.contributors = {transport_.self()};
       }
     });
   }
   for (auto& t : rings) t.join();
+  // Moved when no frame holds it any more (the usual case), else copied. The fence orders
+  // the last holder's reads (before its release of the count) before our move.
+  if (input.use_count() == 1) {
+    std::atomic_thread_fence(std::memory_order_acquire);
+    result.snapshot = std::move(*input);
+  } else {
+    result.snapshot = *input;
+  }
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

@@ -1,6 +1,7 @@
 #include "reduce/ring_all_reduce.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <span>
 #include <stdexcept>
 
@@ -47,7 +48,8 @@ void divide(std::span<float> values, double d) {
   for (auto& v : values) v = static_cast<float>(static_cast<double>(v) * inverse);
 }
 
-// Values summed and then divided in one piece: 16 KiB, well inside L1.
+// Values summed, divided and (out of place) written to the output in one piece: 16 KiB, well
+// inside L1.
 constexpr std::size_t kCachePiece = 4096;
 
 }  // namespace
@@ -61,8 +63,10 @@ struct RingAllReduce::Attempt {
   std::size_t n = 0, r = 0;
   std::string next, prev;
   double weight = 0;
-  std::shared_ptr<const std::vector<float>> pristine;
   std::span<const float> values;     // the round's input: every attempt starts from it
+  // The input as it may be sent without a copy, with its owner: out of place the input
+  // itself; in place, for the gathering aggregators, a copy; else empty (no owner).
+  SharedValues sendable;
   // Out of place, where results go as they are finished or arrive; in place, `values`
   // themselves, written only at the commit.
   std::span<float> output;
@@ -159,12 +163,12 @@ void RingAllReduce::send_vote(Attempt& a, bool ok) {
 // The chunk's owner turns the reduced sum into the result and sends its first all-gather
 // hop. With a codec it keeps the decoded bytes it sends, so it matches everyone else bit for bit.
 // Out of place the result also goes to the output now (the segment is still in cache); in
-// place it waits in `work` for the commit.
+// place it waits in `work` for the commit. `placed`: the caller has done both already.
 void RingAllReduce::finish_segment(Attempt& a, std::span<float> seg, double total_weight, std::uint32_t index,
-                                   bool divided) {
-  if (options_.aggregator->is_weighted_mean() && !divided) divide(seg, total_weight);
+                                   bool placed) {
+  if (options_.aggregator->is_weighted_mean() && !placed) divide(seg, total_weight);
   const auto publish = [&] {
-    if (!a.in_place) std::copy(seg.begin(), seg.end(), a.output.begin() + long(a.offset(seg)));
+    if (!a.in_place && !placed) std::copy(seg.begin(), seg.end(), a.output.begin() + long(a.offset(seg)));
   };
   if (a.n < 2) return publish();
   OutgoingSegment out;
@@ -187,18 +191,26 @@ void RingAllReduce::finish_segment(Attempt& a, std::span<float> seg, double tota
 
 bool RingAllReduce::reduce_scatter_ring(Attempt& a) {
   const std::size_t n = a.n, r = a.r;
-  // `work` starts empty: our values enter the sums weighted, read from the caller's buffer,
-  // the chunk we send first scaled here, every other one in the pass that adds the received
-  // sum to it (decode_add's scale and base).
+  // `work` starts empty: our values enter the sums weighted, read from the input in the pass
+  // that adds the received sum to them (decode_add's scale and base). The chunk we send first
+  // goes unweighted, with our weight in its header, and its receiver weights it in that same
+  // pass: out of place straight from the input, in place from a copy in `work` (the caller
+  // may write its values once run returns, while a frame of them waits in a dead peer's queue).
+  // With a codec the encoding is the copy.
   const float w = static_cast<float>(a.weight);
   const auto timeout = options_.timeout;
   {
     const auto segs = a.segments(r);
     for (std::uint32_t i = 0; i < segs.size(); ++i) {
-      auto seg = a.slice(segs[i]);
-      const float* mine = a.values.data() + segs[i].first;
-      for (std::size_t k = 0; k < seg.size(); ++k) seg[k] = mine[k] * w;
-      send_values(a, a.next, a.tag(Phase::ReduceScatter, 0, i), a.weight, seg, a.work);
+      const auto mine = a.values.subspan(segs[i].first, segs[i].last - segs[i].first);
+      const auto tag = a.tag(Phase::ReduceScatter, 0, i);
+      if (a.sendable.owner || options_.codec != wire::Codec::None) {
+        send_values(a, a.next, tag, a.weight, mine, a.sendable.owner);
+      } else {
+        auto seg = a.slice(segs[i]);
+        std::copy(mine.begin(), mine.end(), seg.begin());
+        send_values(a, a.next, tag, a.weight, seg, a.work);
+      }
     }
   }
   for (std::uint32_t k = 0; k + 1 < n; ++k) {
@@ -207,25 +219,34 @@ bool RingAllReduce::reduce_scatter_ring(Attempt& a) {
     for (std::uint32_t i = 0; i < segs.size(); ++i) {
       auto got = transport_.mailbox().take(a.prev, a.tag(Phase::ReduceScatter, k, i), Clock::now() + timeout);
       if (got.status != Mailbox::TakeStatus::Ok) return false;
+      // Weights multiply values (in f32) and divide sums: a peer's must be a positive f32.
+      if (!(got.segment->weight > 0 && got.segment->weight <= std::numeric_limits<float>::max())) {
+        throw std::invalid_argument("reduce segment from " + got.segment->from + " carries weight " +
+                                    std::to_string(got.segment->weight));
+      }
       auto seg = a.slice(segs[i]);
       const double sum_weight = got.segment->weight + a.weight;
       const float* mine = a.values.data() + segs[i].first;
+      // The first hop's values come unweighted; later hops carry weighted sums.
+      const float theirs = k == 0 ? static_cast<float>(got.segment->weight) : 1.f;
       if (k + 2 < n) {
-        got.segment->decode_add(seg, w, mine);
+        got.segment->decode_add(seg, w, mine, theirs);
         send_values(a, a.next, a.tag(Phase::ReduceScatter, k + 1, i), sum_weight, seg, a.work);
       } else if (got.segment->codec == wire::Codec::None && options_.aggregator->is_weighted_mean()) {
-        // The chunk's last sum, then its division, a cache-sized piece at a time: the
-        // division reads what the sum just wrote from L1, not from memory.
+        // The chunk's last sum, then its division and its copy to the output, a cache-sized
+        // piece at a time: they read what the sum just wrote from L1, not from memory.
         got.segment->check_size(seg.size());
+        float* placed = a.in_place ? nullptr : a.output.data() + segs[i].first;
         for (std::size_t p = 0; p < seg.size(); p += kCachePiece) {
           const auto len = std::min(kCachePiece, seg.size() - p);
           wire::decode_add_f32(wire::Codec::None, got.segment->bytes.subspan(p * sizeof(float), len * sizeof(float)),
-                               seg.subspan(p, len), 0, w, mine + p);
+                               seg.subspan(p, len), 0, w, mine + p, theirs);
           divide(seg.subspan(p, len), sum_weight);
+          if (placed) std::copy_n(seg.data() + p, len, placed + p);
         }
-        finish_segment(a, seg, sum_weight, i, /*divided=*/true);
+        finish_segment(a, seg, sum_weight, i, /*placed=*/true);
       } else {
-        got.segment->decode_add(seg, w, mine);
+        got.segment->decode_add(seg, w, mine, theirs);
         finish_segment(a, seg, sum_weight, i);
       }
     }
@@ -238,14 +259,14 @@ bool RingAllReduce::reduce_scatter_ring(Attempt& a) {
 bool RingAllReduce::reduce_scatter_gather(Attempt& a) {
   const std::size_t n = a.n, r = a.r;
   const auto timeout = options_.timeout;
-  std::span<const float> mine(*a.pristine);
+  const std::span<const float> mine = a.sendable.values;
   for (std::size_t c = 0; c < n; ++c) {
     const std::size_t owner = a.owner_of(c);
     if (owner == r) continue;
     const auto segs = a.segments(c);
     for (std::uint32_t i = 0; i < segs.size(); ++i) {
       send_values(a, a.view[owner], a.tag(Phase::Gather, 0, i), a.weight,
-                  mine.subspan(segs[i].first, segs[i].last - segs[i].first), a.pristine);
+                  mine.subspan(segs[i].first, segs[i].last - segs[i].first), a.sendable.owner);
     }
   }
   const std::size_t c = (r + 1) % n;
@@ -329,24 +350,26 @@ bool RingAllReduce::run_attempt(Attempt& a) {
 // (The one window left open, as in any protocol without a further round: a member that
 // dies between sending its "ok" to some members and to others.)
 RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, std::span<float> values, double weight) {
-  return run_round(ring, round, values, values, /*in_place=*/true, weight);
+  return run_round(ring, round, {values, nullptr}, values, /*in_place=*/true, weight);
 }
 
-RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, std::span<const float> input,
-                               std::span<float> output, double weight) {
-  if (input.size() != output.size()) {
+RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, SharedValues input, std::span<float> output,
+                               double weight) {
+  if (!input.owner) throw std::invalid_argument("ring all-reduce: an input shared out of place needs its owner");
+  if (input.values.size() != output.size()) {
     throw std::invalid_argument("ring all-reduce: the output has " + std::to_string(output.size()) +
-                                " values, the input " + std::to_string(input.size()));
+                                " values, the input " + std::to_string(input.values.size()));
   }
-  const bool same = input.data() == output.data();
-  const bool overlap = !input.empty() && input.data() < output.data() + output.size() &&
-                       output.data() < input.data() + input.size();
-  if (overlap && !same) throw std::invalid_argument("ring all-reduce: the output overlaps the input");
-  return run_round(ring, round, input, output, /*in_place=*/same, weight);
+  const float* in = input.values.data();
+  if (!output.empty() && in < output.data() + output.size() && output.data() < in + input.values.size()) {
+    throw std::invalid_argument("ring all-reduce: the output overlaps the input");
+  }
+  return run_round(ring, round, std::move(input), output, /*in_place=*/false, weight);
 }
 
-RingOutcome RingAllReduce::run_round(const RingSpec& ring, std::uint64_t round, std::span<const float> values,
+RingOutcome RingAllReduce::run_round(const RingSpec& ring, std::uint64_t round, SharedValues input,
                                      std::span<float> output, bool in_place, double weight) {
+  const std::span<const float> values = input.values;
   const auto start = Clock::now();
   const std::string& self = transport_.self();
   if (std::find(ring.members.begin(), ring.members.end(), self) == ring.members.end()) {
@@ -354,13 +377,13 @@ RingOutcome RingAllReduce::run_round(const RingSpec& ring, std::uint64_t round, 
   }
   if (!(weight > 0)) throw std::invalid_argument("ring all-reduce: weight must be positive");
   // `values` are not written before the commit (in place) or at all (out of place), so a
-  // retry starts again from them. The gathering aggregators send our raw values from a copy,
-  // which outlives a failed attempt's segments in flight.
-  std::shared_ptr<const std::vector<float>> pristine;
-  if (!options_.aggregator->is_weighted_mean()) {
+  // retry starts again from them. In place, the gathering aggregators send our raw values
+  // from a copy, which outlives a failed attempt's segments in flight.
+  SharedValues sendable = std::move(input);
+  if (!sendable.owner && !options_.aggregator->is_weighted_mean()) {
     auto copy = take_buffer(values.size());
     std::copy(values.begin(), values.end(), copy->begin());
-    pristine = std::move(copy);
+    sendable = {*copy, copy};
   }
   std::vector<std::string> view = ring.members;
   RingOutcome outcome;
@@ -380,7 +403,7 @@ RingOutcome RingAllReduce::run_round(const RingSpec& ring, std::uint64_t round, 
     a.next = view[(a.r + 1) % a.n];
     a.prev = view[(a.r + a.n - 1) % a.n];
     a.weight = weight;
-    a.pristine = pristine;
+    a.sendable = sendable;
     a.values = values;
     a.output = output;
     a.in_place = in_place;

@@ -4,7 +4,10 @@
 //
 // Reduce-scatter then all-gather. The range is cut into one chunk per member and every
 // chunk into segments (at least two), and each segment is forwarded as soon as it is
-// reduced, so several are in flight and the reduction overlaps the transfer. The owner of
+// reduced, so several are in flight and the reduction overlaps the transfer. A member's values
+// enter the ring unweighted, with its weight in the segment's header, and are weighted by
+// their first receiver in the pass that adds its own (so out of place they are sent straight
+// from the input, with no pass of their own). The owner of
 // a chunk finishes it (divides by the total weight, encodes it once) and the all-gather
 // forwards those exact bytes, so every member ends with bit-identical values.
 //
@@ -53,6 +56,14 @@ std::uint64_t ring_key(std::string_view buffer, std::uint64_t first, std::uint64
 // Hash of a member list, carried in every data segment so members on different views never mix.
 std::uint64_t view_hash(std::span<const std::string> members);
 
+// A round's input that it may send without a copy: `owner` keeps `values` alive and unchanged
+// for as long as anyone holds it. A frame of them can outlive the round (ZeroMQ's queue to a
+// peer that died), and it holds the owner until it goes.
+struct SharedValues {
+  std::span<const float> values;
+  std::shared_ptr<const void> owner;
+};
+
 class RingAllReduce {
  public:
   RingAllReduce(Transport& transport, RingOptions options);
@@ -68,27 +79,30 @@ class RingAllReduce {
   // came in, a pass over the whole range after the network has gone quiet.
   RingOutcome run(const RingSpec& ring, std::uint64_t round, std::span<float> values, double weight);
 
-  // The same round out of place: reads `input` (never written) and leaves the aggregate in
-  // `output`, which is as long and does not overlap it (the same span is the in-place round).
-  // `output` is written while the round runs, each result as it is finished or arrives, so
-  // nothing is left to copy after the last vote. Until run returns its contents are
-  // unspecified; then they are the aggregate, or `input` when no other member could be
-  // reached. The Averager, which keeps the round's input as its snapshot anyway, runs this.
-  RingOutcome run(const RingSpec& ring, std::uint64_t round, std::span<const float> input, std::span<float> output,
+  // The same round out of place: reads `input` and leaves the aggregate in `output`, which is
+  // as long and does not overlap it. Two passes fewer than in place:
+  // - `input` is sent as it is, without a copy (its owner keeps it alive);
+  // - `output` is written while the round runs, each result as it is finished or arrives, so
+  //   nothing is left to copy after the last vote.
+  // Until run returns the output's contents are unspecified; then they are the aggregate, or
+  // the input when no other member could be reached. The Averager, which keeps the round's
+  // input as its snapshot anyway, runs this. Throws std::invalid_argument for a null owner,
+  // unequal sizes or overlapping buffers.
+  RingOutcome run(const RingSpec& ring, std::uint64_t round, SharedValues input, std::span<float> output,
                   double weight);
 
   const RingOptions& options() const { return options_; }
 
  private:
   struct Attempt;
-  RingOutcome run_round(const RingSpec& ring, std::uint64_t round, std::span<const float> input,
-                        std::span<float> output, bool in_place, double weight);
+  RingOutcome run_round(const RingSpec& ring, std::uint64_t round, SharedValues input, std::span<float> output,
+                        bool in_place, double weight);
   bool run_attempt(Attempt& a);
   bool reduce_scatter_ring(Attempt& a);
   bool reduce_scatter_gather(Attempt& a);
   bool all_gather(Attempt& a);
   void finish_segment(Attempt& a, std::span<float> seg, double total_weight, std::uint32_t index,
-                      bool divided = false);
+                      bool placed = false);
   void send_values(Attempt& a, const std::string& to, SegmentTag tag, double weight, std::span<const float> values,
                    const std::shared_ptr<const void>& owner);
   void send_vote(Attempt& a, bool ok);

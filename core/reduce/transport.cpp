@@ -14,9 +14,9 @@ void IncomingSegment::check_size(std::size_t values) const {
   }
 }
 
-void IncomingSegment::decode_add(std::span<float> acc, float scale, const float* base) const {
+void IncomingSegment::decode_add(std::span<float> acc, float scale, const float* base, float src_scale) const {
   check_size(acc.size());
-  wire::decode_add_f32(codec, bytes, acc, block_size, scale, base);
+  wire::decode_add_f32(codec, bytes, acc, block_size, scale, base, src_scale);
 }
 
 void IncomingSegment::decode_into(std::span<float> out) const {

@@ -66,9 +66,9 @@ struct IncomingSegment {
   wire::Payload payload() const { return {bytes.data(), bytes.size(), owner}; }
   // Throws std::invalid_argument unless it decodes to exactly `values` values.
   void check_size(std::size_t values) const;
-  // acc = base * scale + decoded values (base: acc itself when null); throws
+  // acc = base * scale + decoded values * src_scale (base: acc itself when null); throws
   // std::invalid_argument when the sizes disagree.
-  void decode_add(std::span<float> acc, float scale = 1.f, const float* base = nullptr) const;
+  void decode_add(std::span<float> acc, float scale = 1.f, const float* base = nullptr, float src_scale = 1.f) const;
   void decode_into(std::span<float> out) const;
 };
 

@@ -196,10 +196,13 @@ void decode_f32(Codec codec, std::span<const std::byte> src, std::span<float> ds
 }
 
 void decode_add_f32(Codec codec, std::span<const std::byte> src, std::span<float> acc, std::uint32_t block_size,
-                    float scale, const float* base) {
+                    float scale, const float* base, float src_scale) {
   float* out = acc.data();
   const float* in = base ? base : out;
-  if (scale == 1.f) {
+  if (src_scale != 1.f) {
+    decode_with(codec, src, acc.size(), block_size,
+                [&](std::size_t i, float v) { out[i] = in[i] * scale + v * src_scale; });
+  } else if (scale == 1.f) {
     decode_with(codec, src, acc.size(), block_size, [&](std::size_t i, float v) { out[i] = in[i] + v; });
   } else {
     decode_with(codec, src, acc.size(), block_size, [&](std::size_t i, float v) { out[i] = in[i] * scale + v; });

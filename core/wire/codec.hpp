@@ -26,11 +26,13 @@ void encode_f32(Codec codec, std::span<const float> src, std::span<std::byte> ds
 // Decodes into `dst` (dst.size() values). `src` must be encoded_bytes(codec, dst.size()) long.
 void decode_f32(Codec codec, std::span<const std::byte> src, std::span<float> dst,
                 std::uint32_t block_size = kDefaultInt8Block);
-// Decodes and adds into `acc`: acc[i] = base[i] * scale + decoded[i], where `base` is `acc`
-// itself when null. The reduction path, accumulated in f32; `scale` weights the receiver's
-// own values in the same pass, and `base` reads them from where they are without a copy.
+// Decodes and adds into `acc`: acc[i] = base[i] * scale + decoded[i] * src_scale, where `base`
+// is `acc` itself when null. The reduction path, accumulated in f32; `scale` weights the
+// receiver's own values in the same pass, `base` reads them from where they are without a
+// copy, and `src_scale` weights values that were sent unweighted.
 void decode_add_f32(Codec codec, std::span<const std::byte> src, std::span<float> acc,
-                    std::uint32_t block_size = kDefaultInt8Block, float scale = 1.f, const float* base = nullptr);
+                    std::uint32_t block_size = kDefaultInt8Block, float scale = 1.f, const float* base = nullptr,
+                    float src_scale = 1.f);
 
 // Scalar conversions (round to nearest even; NaN and infinities preserved).
 std::uint16_t f32_to_f16(float f);

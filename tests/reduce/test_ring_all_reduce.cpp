@@ -52,7 +52,9 @@ RoundRun run_round(int n, std::size_t count, RingOptions options, const std::fun
     fabric.join(ids[std::size_t(m)]);
   }
   if (before) before(fabric);
-  const auto inputs = run.inputs;
+  // Out of place, each member's input is shared (the ring sends it without a copy).
+  std::vector<std::shared_ptr<std::vector<float>>> shared;
+  for (const auto& in : run.inputs) shared.push_back(std::make_shared<std::vector<float>>(in));
   if (placement == Placement::InPlace) {
     run.outputs = run.inputs;
   } else {
@@ -68,11 +70,13 @@ RoundRun run_round(int n, std::size_t count, RingOptions options, const std::fun
       const auto i = std::size_t(m);
       run.outcomes[i] = placement == Placement::InPlace
                             ? ring.run(spec, 1, run.outputs[i], run.weights[i])
-                            : ring.run(spec, 1, std::span<const float>(run.inputs[i]), run.outputs[i], run.weights[i]);
+                            : ring.run(spec, 1, SharedValues{*shared[i], shared[i]}, run.outputs[i], run.weights[i]);
     });
   }
   for (auto& t : threads) t.join();
-  if (run.inputs != inputs) QTest::qFail("the round wrote to its input", __FILE__, __LINE__);
+  for (std::size_t m = 0; m < shared.size(); ++m) {
+    if (*shared[m] != run.inputs[m]) QTest::qFail("the round wrote to its input", __FILE__, __LINE__);
+  }
   return run;
 }
 
@@ -93,6 +97,23 @@ class CoordinateMedian final : public Aggregator {
       out[i] = column[column.size() / 2];
     }
   }
+};
+
+// A member whose first hop claims a NaN weight; everything else it sends is honest.
+class LyingWeight final : public Transport {
+ public:
+  explicit LyingWeight(Transport& inner) : inner_(inner) {}
+  const std::string& self() const override { return inner_.self(); }
+  void send(const std::string& to, OutgoingSegment segment) override {
+    if (segment.tag.phase == Phase::ReduceScatter && segment.tag.step == 0) {
+      segment.weight = std::numeric_limits<double>::quiet_NaN();
+    }
+    inner_.send(to, std::move(segment));
+  }
+  Mailbox& mailbox() override { return inner_.mailbox(); }
+
+ private:
+  Transport& inner_;
 };
 
 }  // namespace
@@ -254,27 +275,54 @@ class TestRingAllReduce : public QObject {
     QVERIFY(bit_identical(run.outputs[2], run.inputs[2]));
   }
 
-  // Out of place, the output must be as long as the input and apart from it; the same span
-  // twice is the in-place round.
+  // Out of place, the input needs its owner, and the output must be as long as the input and
+  // apart from it.
   void outOfPlaceChecksItsBuffers() {
     LocalFabric fabric;
     RingAllReduce ring(fabric.join("member-0"), RingOptions{});
     const RingSpec spec{ring_key("params", 0, 8), {"member-0"}};
-    std::vector<float> buffer(16, 1.0f);
-    std::span<float> all(buffer);
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ring.run(spec, 1, std::span<const float>(all.first(8)),
-                                                             all.subspan(8, 7), 1.0));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ring.run(spec, 1, std::span<const float>(all.first(8)),
-                                                             all.subspan(4, 8), 1.0));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ring.run(spec, 1, std::span<const float>(all.subspan(4, 8)),
-                                                             all.first(8), 1.0));
+    auto buffer = std::make_shared<std::vector<float>>(16, 1.0f);
+    std::span<float> all(*buffer);
+    const auto input = [&](std::size_t first) { return SharedValues{all.subspan(first, 8), buffer}; };
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ring.run(spec, 1, input(0), all.subspan(8, 7), 1.0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ring.run(spec, 1, input(0), all.subspan(4, 8), 1.0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ring.run(spec, 1, input(4), all.first(8), 1.0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ring.run(spec, 1, input(0), all.first(8), 1.0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             ring.run(spec, 1, SharedValues{all.first(8), nullptr}, all.subspan(8, 8), 1.0));
     // Alone in its ring a member keeps its values: out of place, the output is the input.
     std::fill(all.begin() + 8, all.end(), -1.0f);
-    const auto out = ring.run(spec, 2, std::span<const float>(all.first(8)), all.subspan(8, 8), 1.0);
+    const auto out = ring.run(spec, 2, input(0), all.subspan(8, 8), 1.0);
     QCOMPARE(out.contributors, std::vector<std::string>{"member-0"});
-    QVERIFY(std::all_of(buffer.begin(), buffer.end(), [](float v) { return v == 1.0f; }));
-    const auto same = ring.run(spec, 3, std::span<const float>(all.first(8)), all.first(8), 1.0);
-    QCOMPARE(same.contributors, std::vector<std::string>{"member-0"});
+    QVERIFY(std::all_of(buffer->begin(), buffer->end(), [](float v) { return v == 1.0f; }));
+  }
+
+  // A peer's weight multiplies its values and divides the sum: a member whose first hop
+  // carries a weight that is not a positive number fails the attempt, and nothing is committed
+  // (without the check its NaN would have become the other member's chunk).
+  void weightThatIsNotPositiveIsRefused() {
+    LocalFabric fabric;
+    const auto ids = member_ids(2);
+    LyingWeight liar(fabric.join(ids[1]));
+    auto& honest = fabric.join(ids[0]);
+    const std::size_t count = 1000;
+    RingOptions options;
+    options.timeout = 300ms;
+    options.max_attempts = 2;
+    std::vector<std::vector<float>> values(2, std::vector<float>(count, 2.0f));
+    std::vector<RingOutcome> outcomes(2);
+    std::thread lying([&] {
+      RingAllReduce ring(liar, options);
+      outcomes[1] = ring.run({ring_key("params", 0, count), ids}, 1, values[1], 1.0);
+    });
+    RingAllReduce ring(honest, options);
+    outcomes[0] = ring.run({ring_key("params", 0, count), ids}, 1, values[0], 1.0);
+    lying.join();
+    for (int m = 0; m < 2; ++m) {
+      QCOMPARE(outcomes[std::size_t(m)].contributors, std::vector<std::string>{ids[std::size_t(m)]});
+      QVERIFY(std::all_of(values[std::size_t(m)].begin(), values[std::size_t(m)].end(),
+                          [](float v) { return v == 2.0f; }));
+    }
   }
 
   // Segments that arrive before the round starts are kept; after it finished, refused.

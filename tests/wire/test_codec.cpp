@@ -104,6 +104,14 @@ class TestCodec : public QObject {
       decode_add_f32(c, buf, acc);
       decode_f32(c, buf, decoded);
       for (std::size_t i = 0; i < a.size(); ++i) QCOMPARE(acc[i], a[i] + decoded[i]);
+      // Both sides weighted in the same pass, the own values read from elsewhere: the ring's
+      // first hop, whose values travel unweighted with their sender's weight.
+      std::vector<float> weighted(a.size(), std::numeric_limits<float>::quiet_NaN());
+      decode_add_f32(c, buf, weighted, kDefaultInt8Block, 3.f, a.data(), 0.25f);
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        const double want = 3.0 * a[i] + 0.25 * decoded[i];
+        QVERIFY2(std::fabs(weighted[i] - want) <= 1e-6 * (std::fabs(want) + 1), qPrintable(QString::number(i)));
+      }
     }
   }
 
