@@ -74,9 +74,11 @@ class RingAllReduce {
   // returns within about (max_attempts + 1) x timeout in the worst case, and when no other
   // member can be reached, leaves `values` as they were (contributors = {self}).
   //
-  // In place, `values` are written only at the commit, once every member has voted: our own
-  // chunk is copied from the working buffer and the others' decoded from the frames they
-  // came in, a pass over the whole range after the network has gone quiet.
+  // In place, the chunk sent first goes from a copy (the caller may write `values` once run
+  // returns, while a frame of them still waits in a dead peer's queue), and `values` are
+  // written only at the commit, once every member has voted: our own chunk is copied from
+  // the working buffer and the others' decoded from the frames they came in, a pass over the
+  // whole range after the network has gone quiet.
   RingOutcome run(const RingSpec& ring, std::uint64_t round, std::span<float> values, double weight);
 
   // The same round out of place: reads `input` and leaves the aggregate in `output`, which is

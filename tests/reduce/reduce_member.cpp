@@ -1,9 +1,11 @@
 // One ring member in its own process, for the multi-process tests: ZeroMQ transport with
 // CURVE on loopback, addresses exchanged through files in --dir. With --hold-after-sends K
-// it stops in the middle of the round after K segments and waits to be killed (-9).
+// it stops in the middle of the round after K segments and waits to be killed (-9). The round
+// runs out of place, as the Averager runs it (the input shared and sent without a copy), or
+// with --placement in, in place.
 //
 //   reduce_member --dir D --rank r --world n --count N [--timeout-ms T] [--codec int8]
-//                 [--hold-after-sends K]
+//                 [--hold-after-sends K] [--placement out|in]
 // Writes D/member-<r>.result ("ranks <r...>\nweight <w>\nattempts <a>\nfinished_ms <unix ms>")
 // and D/member-<r>.values (the result, raw f32).
 #include <chrono>
@@ -104,7 +106,9 @@ int main(int argc, char** argv) {
   // by the ZAP allow-list is not retried by libzmq.
   std::ofstream(dir / ("ready-" + std::to_string(rank))) << "ready\n";
   for (int r = 0; r < world; ++r) wait_file(dir / ("ready-" + std::to_string(r)));
-  auto values = testing::member_values(count, std::uint32_t(rank));
+  const auto input = std::make_shared<const std::vector<float>>(testing::member_values(count, std::uint32_t(rank)));
+  const bool in_place = a.count("--placement") && a["--placement"] == "in";
+  std::vector<float> values = in_place ? *input : std::vector<float>(count);
   const double weight = 10 + 37 * rank;
   std::unique_ptr<HoldingTransport> holding;
   Transport* t = &transport;
@@ -114,7 +118,9 @@ int main(int argc, char** argv) {
     t = holding.get();
   }
   RingAllReduce ring(*t, options);
-  const auto outcome = ring.run({ring_key("params", 0, count), members}, 1, values, weight);
+  const RingSpec spec{ring_key("params", 0, count), members};
+  const auto outcome =
+      in_place ? ring.run(spec, 1, values, weight) : ring.run(spec, 1, SharedValues{*input, input}, values, weight);
 
   std::ostringstream result;
   result << "ranks";

@@ -59,15 +59,18 @@ class TestReduceProcesses : public QObject {
     QTest::addColumn<int>("world");
     QTest::addColumn<int>("victim");   // -1: nobody dies
     QTest::addColumn<QString>("codec");
-    QTest::newRow("4-all-deliver") << 4 << -1 << "none";
-    QTest::newRow("4-kill-rank2") << 4 << 2 << "none";
-    QTest::newRow("3-kill-rank0-int8") << 3 << 0 << "int8";
-    QTest::newRow("5-kill-rank4") << 5 << 4 << "none";
+    QTest::addColumn<QString>("placement");   // out: as the Averager runs it
+    QTest::newRow("4-all-deliver") << 4 << -1 << "none" << "out";
+    QTest::newRow("4-kill-rank2") << 4 << 2 << "none" << "out";
+    QTest::newRow("4-kill-rank2-in-place") << 4 << 2 << "none" << "in";
+    QTest::newRow("3-kill-rank0-int8") << 3 << 0 << "int8" << "out";
+    QTest::newRow("5-kill-rank4") << 5 << 4 << "none" << "out";
   }
   void killOneMemberMidRound() {
     QFETCH(int, world);
     QFETCH(int, victim);
     QFETCH(QString, codec);
+    QFETCH(QString, placement);
     constexpr std::size_t kCount = 1'500'007;  // 6 MB of f32, not divisible by the ring sizes
     constexpr int kTimeoutMs = 3000;  // generous: five processes share two busy cores
     QTemporaryDir dir;
@@ -77,7 +80,7 @@ class TestReduceProcesses : public QObject {
       p->setProcessChannelMode(QProcess::ForwardedChannels);
       QStringList args{"--dir", dir.path(), "--rank", QString::number(r), "--world", QString::number(world),
                        "--count", QString::number(kCount), "--timeout-ms", QString::number(kTimeoutMs),
-                       "--codec", codec};
+                       "--codec", codec, "--placement", placement};
       if (r == victim) args << "--hold-after-sends" << "3";
       p->start(member_bin(), args);
       QVERIFY(p->waitForStarted(5000));
