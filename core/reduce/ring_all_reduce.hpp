@@ -4,12 +4,12 @@
 //
 // Reduce-scatter then all-gather. The range is cut into one chunk per member and every
 // chunk into segments (at least two), and each segment is forwarded as soon as it is
-// reduced, so several are in flight and the reduction overlaps the transfer. A member's values
-// enter the ring unweighted, with its weight in the segment's header, and are weighted by
-// their first receiver in the pass that adds its own (so out of place they are sent straight
-// from the input, with no pass of their own). The owner of
-// a chunk finishes it (divides by the total weight, encodes it once) and the all-gather
-// forwards those exact bytes, so every member ends with bit-identical values.
+// reduced, so several are in flight and the reduction overlaps the transfer. A member's
+// values enter the ring unweighted, with its weight in the segment's header, and are weighted
+// by their first receiver in the pass that adds its own (so out of place they are sent
+// straight from the input, with no pass of their own). The owner of a chunk finishes it
+// (divides by the total weight, encodes it once) and the all-gather forwards those exact
+// bytes, so every member ends with bit-identical values.
 //
 // Failures: every wait has a deadline (`timeout`). An attempt that cannot finish is
 // abandoned by everyone (a failing member's "failed" vote aborts the others' waits), and
