@@ -11,6 +11,7 @@
 #include <limits>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "reduce/local_transport.hpp"
@@ -37,6 +38,8 @@ struct RoundRun {
 };
 
 enum class Placement { InPlace, OutOfPlace };
+// Every placement with the label its test rows carry.
+constexpr std::pair<Placement, const char*> kPlacements[] = {{Placement::InPlace, "in"}, {Placement::OutOfPlace, "out"}};
 
 // Runs one round among `n` members, each on its own thread. `before(fabric)` may inject faults;
 // `delay[m]` holds member m back before it starts. Out of place, the inputs must come out
@@ -129,7 +132,7 @@ class TestRingAllReduce : public QObject {
     for (int n : {2, 3, 4, 5}) {
       for (int count : {1, 4, 1001, 65537}) {  // fewer values than members; primes that divide into nothing
         for (auto c : {wire::Codec::None, wire::Codec::Fp16, wire::Codec::Bf16, wire::Codec::Int8Block}) {
-          for (auto [p, label] : {std::pair{Placement::InPlace, "in"}, {Placement::OutOfPlace, "out"}}) {
+          for (auto [p, label] : kPlacements) {
             QTest::addRow("n%d-%d-%s-%s", n, count, std::string(wire::codec_name(c)).c_str(), label)
                 << n << count << int(c) << int(p);
           }
@@ -173,7 +176,7 @@ class TestRingAllReduce : public QObject {
     QTest::addColumn<int>("members");
     QTest::addColumn<int>("placement");
     for (int n : {2, 3, 5}) {
-      for (auto p : {Placement::InPlace, Placement::OutOfPlace}) QTest::addRow("n%d-%d", n, int(p)) << n << int(p);
+      for (auto [p, label] : kPlacements) QTest::addRow("n%d-%s", n, label) << n << int(p);
     }
   }
   void aggregatorHookGathersRawSlices() {
@@ -201,7 +204,7 @@ class TestRingAllReduce : public QObject {
     QTest::addColumn<int>("sends");  // segments the victim delivers before dying
     QTest::addColumn<int>("codec");
     QTest::addColumn<int>("placement");
-    for (auto [p, label] : {std::pair{Placement::InPlace, "in"}, {Placement::OutOfPlace, "out"}}) {
+    for (auto [p, label] : kPlacements) {
       QTest::addRow("3-middle-early-%s", label) << 3 << 1 << 2 << int(wire::Codec::None) << int(p);
       QTest::addRow("4-first-late-%s", label) << 4 << 0 << 9 << int(wire::Codec::None) << int(p);
       QTest::addRow("5-last-mid-int8-%s", label) << 5 << 4 << 5 << int(wire::Codec::Int8Block) << int(p);
@@ -258,8 +261,7 @@ class TestRingAllReduce : public QObject {
   // A member that starts far too late does not hold the others back beyond the timeout.
   void stragglerCostsAtMostTheTimeout_data() {
     QTest::addColumn<int>("placement");
-    QTest::newRow("in-place") << int(Placement::InPlace);
-    QTest::newRow("out-of-place") << int(Placement::OutOfPlace);
+    for (auto [p, label] : kPlacements) QTest::addRow("%s", label) << int(p);
   }
   void stragglerCostsAtMostTheTimeout() {
     QFETCH(int, placement);
