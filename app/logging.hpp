@@ -11,15 +11,16 @@
 
 namespace rookery::app {
 
-inline void setup_logging(const std::string& name, const std::string& level, const std::filesystem::path& log_dir) {
+inline void setup_logging(const std::string& name, const std::string& level,
+                          const std::filesystem::path& log_dir) {
   std::vector<spdlog::sink_ptr> sinks;
   sinks.push_back(std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
   if (!log_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(log_dir, ec);
     try {
-      sinks.push_back(std::make_shared<spdlog::sinks::rotating_file_sink_mt>((log_dir / (name + ".log")).string(),
-                                                                             4 * 1024 * 1024, 3));
+      sinks.push_back(std::make_shared<spdlog::sinks::rotating_file_sink_mt>(
+          (log_dir / (name + ".log")).string(), 4 * 1024 * 1024, 3));
     } catch (const spdlog::spdlog_ex&) {
       // A read-only or full disk must not stop the program: keep logging to stderr.
     }

@@ -22,7 +22,8 @@ using rookery::coordinator::CoordinatorState;
 using rookery::coordinator::InviteStatus;
 
 std::int64_t now_unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
@@ -65,7 +66,8 @@ std::string utc(std::int64_t unix_ms) {
 // The state file the coordinator keeps in its data folder (created, private, when new).
 CoordinatorState open_state(const std::filesystem::path& data_dir) {
   std::filesystem::create_directories(data_dir);
-  std::filesystem::permissions(data_dir, std::filesystem::perms::owner_all, std::filesystem::perm_options::replace);
+  std::filesystem::permissions(data_dir, std::filesystem::perms::owner_all,
+                               std::filesystem::perm_options::replace);
   return CoordinatorState(data_dir / "coordinator.db");
 }
 
@@ -77,13 +79,15 @@ int make_invite(const std::filesystem::path& data_dir, double hours, const std::
   const auto token = new_token();
   state.add_invite(token, now, expires);
   std::printf("%s\n", token.c_str());
-  std::fprintf(stderr, "invite %s: %s; the job is invite-only while any invite exists\n", token.c_str(),
+  std::fprintf(stderr, "invite %s: %s; the job is invite-only while any invite exists\n",
+               token.c_str(),
                expires ? ("valid until " + utc(expires)).c_str() : "valid until revoked");
   if (!link.empty() && !job_path.empty()) {
     const auto job = rookery::job::load_job_spec(job_path);
-    const auto key = rookery::net::CurveKeyPair::load_or_create(data_dir / "keys", "coordinator").public_key;
-    std::printf("rookery://join?coordinator=%s&key=%s&job=%s&token=%s\n", link.c_str(), percent_encoded(key).c_str(),
-                percent_encoded(job.id).c_str(), token.c_str());
+    const auto key =
+        rookery::net::CurveKeyPair::load_or_create(data_dir / "keys", "coordinator").public_key;
+    std::printf("rookery://join?coordinator=%s&key=%s&job=%s&token=%s\n", link.c_str(),
+                percent_encoded(key).c_str(), percent_encoded(job.id).c_str(), token.c_str());
   }
   return 0;
 }
@@ -104,10 +108,18 @@ int list_invites(const std::filesystem::path& data_dir) {
   for (const auto& i : state.invites()) {
     std::string what;
     switch (state.invite_status(i.token, now)) {
-      case InviteStatus::Valid: what = i.expires_unix_ms ? "valid until " + utc(i.expires_unix_ms) : "valid"; break;
-      case InviteStatus::Expired: what = "expired " + utc(i.expires_unix_ms); break;
-      case InviteStatus::Revoked: what = "revoked " + utc(i.revoked_unix_ms); break;
-      case InviteStatus::Unknown: what = "unknown"; break;
+      case InviteStatus::Valid:
+        what = i.expires_unix_ms ? "valid until " + utc(i.expires_unix_ms) : "valid";
+        break;
+      case InviteStatus::Expired:
+        what = "expired " + utc(i.expires_unix_ms);
+        break;
+      case InviteStatus::Revoked:
+        what = "revoked " + utc(i.revoked_unix_ms);
+        break;
+      case InviteStatus::Unknown:
+        what = "unknown";
+        break;
     }
     std::printf("%s  %s\n", i.token.c_str(), what.c_str());
   }
@@ -123,50 +135,72 @@ int main(int argc, char** argv) {
 
   CLI::App cli{"rookery-coordinator: admits volunteers and plans a Rookery training swarm"};
   cli.set_version_flag("--version", std::string("rookery-coordinator ") + ROOKERY_VERSION);
-  cli.add_option("--bind", config.bind, "endpoint to listen on (port 0: any free port)")->capture_default_str();
-  cli.add_option("--data-dir", data_dir, "keys and state (default: $XDG_DATA_HOME/rookery/coordinator)");
-  cli.add_option("--allow-key", config.allowed_keys, "admit only these node keys (repeatable); default: open enrolment");
+  cli.add_option("--bind", config.bind, "endpoint to listen on (port 0: any free port)")
+      ->capture_default_str();
+  cli.add_option("--data-dir", data_dir,
+                 "keys and state (default: $XDG_DATA_HOME/rookery/coordinator)");
+  cli.add_option("--allow-key", config.allowed_keys,
+                 "admit only these node keys (repeatable); default: open enrolment");
   cli.add_option("--ready-file", ready_file, "write '<endpoint> <public key>' here once listening");
   std::string job_path;
-  cli.add_option("--job", job_path, "the job spec (JSON) this coordinator runs; without one it only answers pings");
-  cli.add_option("--invite-token", config.invite_tokens, "admit only joins carrying one of these tokens (repeatable)");
+  cli.add_option("--job", job_path,
+                 "the job spec (JSON) this coordinator runs; without one it only answers pings");
+  cli.add_option("--invite-token", config.invite_tokens,
+                 "admit only joins carrying one of these tokens (repeatable)");
   int heartbeat_ms = 500, dead_ms = 3000, averaging_ms = 5000;
-  cli.add_option("--heartbeat-ms", heartbeat_ms, "how often volunteers report")->capture_default_str()->check(CLI::Range(50, 60000));
+  cli.add_option("--heartbeat-ms", heartbeat_ms, "how often volunteers report")
+      ->capture_default_str()
+      ->check(CLI::Range(50, 60000));
   cli.add_option("--dead-after-ms", dead_ms, "a volunteer silent this long is planned around")
-      ->capture_default_str()->check(CLI::Range(200, 600000));
-  cli.add_option("--averaging-interval-ms", averaging_ms, "how often pipelines average their replicas")
-      ->capture_default_str()->check(CLI::Range(100, 86400000));
+      ->capture_default_str()
+      ->check(CLI::Range(200, 600000));
+  cli.add_option("--averaging-interval-ms", averaging_ms,
+                 "how often pipelines average their replicas")
+      ->capture_default_str()
+      ->check(CLI::Range(100, 86400000));
   cli.add_option("--planner", config.planner,
-                 "ours; uniform (pipelines of equal length share their cuts: SWARM's replicas, rerouted around a "
+                 "ours; uniform (pipelines of equal length share their cuts: SWARM's replicas, "
+                 "rerouted around a "
                  "dead node at once); or ravnest (Ravnest's plan, to compare)")
       ->capture_default_str()
       ->check(CLI::IsMember({"ours", "uniform", "ravnest"}));
   double data_rate_mb = 0;
   cli.add_option("--data-rate-mb", data_rate_mb,
-                 "serve the job's dataset at most this many MB/s (0: no cap); volunteers fetch the rest from peers "
+                 "serve the job's dataset at most this many MB/s (0: no cap); volunteers fetch the "
+                 "rest from peers "
                  "that hold it")
-      ->capture_default_str()->check(CLI::Range(0.0, 1e6));
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e6));
   bool print_memory = false;
   cli.add_flag("--print-memory", print_memory,
-               "print the bytes --job needs in one place (parameters, gradients, optimizer state, stashed versions, "
+               "print the bytes --job needs in one place (parameters, gradients, optimizer state, "
+               "stashed versions, "
                "activations in flight) and exit; volunteers with less form pipelines together");
-  cli.add_option("--log-level", log_level, "trace, debug, info, warn, error")->capture_default_str();
+  cli.add_option("--log-level", log_level, "trace, debug, info, warn, error")
+      ->capture_default_str();
   // Invites: made, listed and revoked in the state file, which the running coordinator reads
   // at every join (so a revocation holds at once). Each takes the options above too (--data-dir).
   double expires_in_hours = 168;
   std::string link_endpoint, revoke_token;
-  auto* invite = cli.add_subcommand("invite", "make an invite token for the job and print it (with a rookery:// link "
-                                              "when --link and --job are given)");
+  auto* invite =
+      cli.add_subcommand("invite",
+                         "make an invite token for the job and print it (with a rookery:// link "
+                         "when --link and --job are given)");
   invite->fallthrough();
-  invite->add_option("--expires-in-hours", expires_in_hours, "it admits joins for this long (0: until revoked)")
+  invite
+      ->add_option("--expires-in-hours", expires_in_hours,
+                   "it admits joins for this long (0: until revoked)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 24.0 * 3650));
-  invite->add_option("--link", link_endpoint, "the coordinator's public endpoint for the link (tcp://HOST:PORT)");
-  auto* revoke = cli.add_subcommand("revoke-invite", "revoke an invite token: it admits no join from now on "
-                                                     "(volunteers it admitted stay members)");
+  invite->add_option("--link", link_endpoint,
+                     "the coordinator's public endpoint for the link (tcp://HOST:PORT)");
+  auto* revoke = cli.add_subcommand("revoke-invite",
+                                    "revoke an invite token: it admits no join from now on "
+                                    "(volunteers it admitted stay members)");
   revoke->fallthrough();
   revoke->add_option("token", revoke_token, "the token")->required();
-  auto* list = cli.add_subcommand("invites", "list the invite tokens and whether each is valid, expired or revoked");
+  auto* list = cli.add_subcommand(
+      "invites", "list the invite tokens and whether each is valid, expired or revoked");
   list->fallthrough();
   cli.require_subcommand(0, 1);
   CLI11_PARSE(cli, argc, argv);
@@ -175,17 +209,20 @@ int main(int argc, char** argv) {
     try {
       const auto job = rookery::job::load_job_spec(job_path);
       std::printf("%lld\n", static_cast<long long>(rookery::cluster::model_memory_bytes(
-                                 rookery::coordinator::block_profiles(job), rookery::coordinator::training_settings(job))));
+                                rookery::coordinator::block_profiles(job),
+                                rookery::coordinator::training_settings(job))));
       return 0;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "%s\n", e.what());
       return 2;
     }
   }
-  config.data_dir = data_dir.empty() ? rookery::net::default_data_dir() / "coordinator" : std::filesystem::path(data_dir);
+  config.data_dir = data_dir.empty() ? rookery::net::default_data_dir() / "coordinator"
+                                     : std::filesystem::path(data_dir);
   if (invite->parsed() || revoke->parsed() || list->parsed()) {
     try {
-      if (invite->parsed()) return make_invite(config.data_dir, expires_in_hours, link_endpoint, job_path);
+      if (invite->parsed())
+        return make_invite(config.data_dir, expires_in_hours, link_endpoint, job_path);
       if (revoke->parsed()) return revoke_invite(config.data_dir, revoke_token);
       return list_invites(config.data_dir);
     } catch (const std::exception& e) {

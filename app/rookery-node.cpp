@@ -27,39 +27,57 @@ int main(int argc, char** argv) {
   CLI::App cli{"rookery-node: contributes this PC's GPU or CPU to a Rookery training swarm"};
   cli.set_version_flag("--version", std::string("rookery-node ") + ROOKERY_VERSION);
   cli.add_option("--data-dir", data_dir, "keys, state and logs (default: $XDG_DATA_HOME/rookery)");
-  cli.add_option("--runtime-dir", runtime_dir, "control sockets (default: $XDG_RUNTIME_DIR/rookery)");
+  cli.add_option("--runtime-dir", runtime_dir,
+                 "control sockets (default: $XDG_RUNTIME_DIR/rookery)");
   cli.add_option("--device", config.device, "auto, cpu or cuda:N")->capture_default_str();
-  cli.add_option("--threads", config.threads, "compute threads at most (0: all cores; the governor's core share applies within)")
+  cli.add_option("--threads", config.threads,
+                 "compute threads at most (0: all cores; the governor's core share applies within)")
       ->check(CLI::Range(0, 1024))
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   cli.add_flag("--contribute", config.contribute_on_start, "start contributing at once");
-  cli.add_option("--telemetry-ms", telemetry_ms, "telemetry period")->check(CLI::Range(50, 60000))->capture_default_str();
-  cli.add_option("--benchmark-seconds", config.benchmark_seconds, "length of the start-up benchmark")
-      ->check(CLI::Range(0.05, 30.0))->capture_default_str();
-  cli.add_option("--coordinator", config.coordinator_endpoint, "coordinator endpoint, tcp://host:port")
+  cli.add_option("--telemetry-ms", telemetry_ms, "telemetry period")
+      ->check(CLI::Range(50, 60000))
+      ->capture_default_str();
+  cli.add_option("--benchmark-seconds", config.benchmark_seconds,
+                 "length of the start-up benchmark")
+      ->check(CLI::Range(0.05, 30.0))
+      ->capture_default_str();
+  cli.add_option("--coordinator", config.coordinator_endpoint,
+                 "coordinator endpoint, tcp://host:port")
       ->envname("ROOKERY_COORDINATOR");
-  cli.add_option("--coordinator-key", config.coordinator_key, "coordinator's CURVE public key (Z85)")
+  cli.add_option("--coordinator-key", config.coordinator_key,
+                 "coordinator's CURVE public key (Z85)")
       ->envname("ROOKERY_COORDINATOR_KEY");
-  cli.add_option("--plan", plan, "train a stage of this static pipeline plan (JSON)")->check(CLI::ExistingFile);
-  cli.add_option("--stage", stage.stage, "which stage of --plan this node is (0-based)")->check(CLI::NonNegativeNumber);
-  cli.add_option("--max-micro-batches", stage.max_micro_batches, "first stage: feed this many micro-batches, then wait")
+  cli.add_option("--plan", plan, "train a stage of this static pipeline plan (JSON)")
+      ->check(CLI::ExistingFile);
+  cli.add_option("--stage", stage.stage, "which stage of --plan this node is (0-based)")
       ->check(CLI::NonNegativeNumber);
-  cli.add_option("--checkpoint-interval", stage.checkpoint_interval_s, "seconds between checkpoints")
-      ->check(CLI::Range(1, 86400))->capture_default_str();
+  cli.add_option("--max-micro-batches", stage.max_micro_batches,
+                 "first stage: feed this many micro-batches, then wait")
+      ->check(CLI::NonNegativeNumber);
+  cli.add_option("--checkpoint-interval", stage.checkpoint_interval_s,
+                 "seconds between checkpoints")
+      ->check(CLI::Range(1, 86400))
+      ->capture_default_str();
   cli.add_option("--micro-batch-timeout-ms", stage.micro_batch_timeout_ms,
                  "drop a micro-batch whose gradient has not come back by then")
-      ->check(CLI::Range(100, 3600000))->capture_default_str();
+      ->check(CLI::Range(100, 3600000))
+      ->capture_default_str();
   cli.add_option("--flush-every", stage.flush_every,
-                 "first stage: GPipe's synchronous schedule, a flush after every N micro-batches (benchmarks)")
+                 "first stage: GPipe's synchronous schedule, a flush after every N micro-batches "
+                 "(benchmarks)")
       ->check(CLI::NonNegativeNumber);
   cli.add_option("--fault", stage.fault,
-                 "fault injection for tests: 'sign-flip-averaging' sends its averaging update sign-flipped x1000 "
-                 "(a Byzantine peer); 'corrupt-activations' sends its activations forward x-10, 'corrupt-gradients' its "
+                 "fault injection for tests: 'sign-flip-averaging' sends its averaging update "
+                 "sign-flipped x1000 "
+                 "(a Byzantine peer); 'corrupt-activations' sends its activations forward x-10, "
+                 "'corrupt-gradients' its "
                  "gradients back, 'corrupt-work' both; 'inflate-work' "
-                 "claims ten times its work in heartbeats to the coordinator; 'corrupt-data' serves peers corrupt chunks of the "
+                 "claims ten times its work in heartbeats to the coordinator; 'corrupt-data' "
+                 "serves peers corrupt chunks of the "
                  "job's dataset")
-      ->check(CLI::IsMember({"", "sign-flip-averaging", "corrupt-activations", "corrupt-gradients", "corrupt-work",
-                                 "inflate-work", "corrupt-data"}))
+      ->check(CLI::IsMember({"", "sign-flip-averaging", "corrupt-activations", "corrupt-gradients",
+                             "corrupt-work", "inflate-work", "corrupt-data"}))
       ->group("");  // hidden: never for real use
   std::string join_job, invite_token, host = "127.0.0.1";
   std::int64_t memory_limit_mb = 0;
@@ -67,23 +85,33 @@ int main(int argc, char** argv) {
                  "join this job of --coordinator: it assigns the shard, and re-assigns it as "
                  "volunteers come and go");
   cli.add_option("--invite-token", invite_token, "the job's invite token, when it is invite-only");
-  cli.add_option("--host", host, "the address peers reach this node at (it listens there)")->capture_default_str();
-  cli.add_option("--memory-limit-mb", memory_limit_mb, "use at most this much memory for the shard (0: what is free)")
+  cli.add_option("--host", host, "the address peers reach this node at (it listens there)")
+      ->capture_default_str();
+  cli.add_option("--memory-limit-mb", memory_limit_mb,
+                 "use at most this much memory for the shard (0: what is free)")
       ->check(CLI::NonNegativeNumber);
   std::vector<std::string> preferences;
   cli.add_option("--preference", preferences,
-                 "store a governor preference before starting, KEY=VALUE (repeatable; e.g. in_use.cpu_time_percent=50)");
-  cli.add_flag("--stop", stop, "ask the node running for this user (--runtime-dir) to stop cleanly, and wait");
-  cli.add_flag("--print-identity", print_identity, "print this node's public key (creating it) and exit");
-  cli.add_option("--log-level", log_level, "trace, debug, info, warn, error")->capture_default_str();
+                 "store a governor preference before starting, KEY=VALUE (repeatable; e.g. "
+                 "in_use.cpu_time_percent=50)");
+  cli.add_flag("--stop", stop,
+               "ask the node running for this user (--runtime-dir) to stop cleanly, and wait");
+  cli.add_flag("--print-identity", print_identity,
+               "print this node's public key (creating it) and exit");
+  cli.add_option("--log-level", log_level, "trace, debug, info, warn, error")
+      ->capture_default_str();
   CLI11_PARSE(cli, argc, argv);
 
   if (!config.coordinator_endpoint.empty() && config.coordinator_key.size() != 40) {
-    std::fprintf(stderr, "--coordinator needs --coordinator-key (the coordinator's 40-character public key)\n");
+    std::fprintf(
+        stderr,
+        "--coordinator needs --coordinator-key (the coordinator's 40-character public key)\n");
     return 2;
   }
-  config.data_dir = data_dir.empty() ? rookery::net::default_data_dir() : std::filesystem::path(data_dir);
-  config.runtime_dir = runtime_dir.empty() ? rookery::net::default_runtime_dir() : std::filesystem::path(runtime_dir);
+  config.data_dir =
+      data_dir.empty() ? rookery::net::default_data_dir() : std::filesystem::path(data_dir);
+  config.runtime_dir = runtime_dir.empty() ? rookery::net::default_runtime_dir()
+                                           : std::filesystem::path(runtime_dir);
   config.telemetry_interval = std::chrono::milliseconds(telemetry_ms);
   for (const auto& p : preferences) {
     const auto eq = p.find('=');
@@ -94,7 +122,8 @@ int main(int argc, char** argv) {
     config.set_preferences[p.substr(0, eq)] = p.substr(eq + 1);
   }
   if (stop) {
-    rookery::control::ControlClient client(rookery::control::ControlEndpoints::in(config.runtime_dir));
+    rookery::control::ControlClient client(
+        rookery::control::ControlEndpoints::in(config.runtime_dir));
     auto a = client.request(rookery::wire::pb::ControlRequest::QUIT, std::chrono::seconds(3));
     if (!a.ok) {
       std::fprintf(stderr, "%s\n", a.error.c_str());
@@ -109,7 +138,9 @@ int main(int argc, char** argv) {
   if (print_identity) {
     try {
       rookery::net::ensure_private_dir(config.data_dir);
-      std::printf("%s\n", rookery::net::CurveKeyPair::load_or_create(config.data_dir / "keys", "node").public_key.c_str());
+      std::printf("%s\n",
+                  rookery::net::CurveKeyPair::load_or_create(config.data_dir / "keys", "node")
+                      .public_key.c_str());
       return 0;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "%s\n", e.what());
@@ -118,7 +149,8 @@ int main(int argc, char** argv) {
   }
   if (!join_job.empty()) {
     if (!plan.empty()) {
-      std::fprintf(stderr, "--join and --plan exclude each other: a coordinator's job, or a static plan\n");
+      std::fprintf(stderr,
+                   "--join and --plan exclude each other: a coordinator's job, or a static plan\n");
       return 2;
     }
     if (config.coordinator_endpoint.empty()) {

@@ -54,41 +54,49 @@ int main(int argc, char** argv) {
   QApplication::setQuitOnLastWindowClosed(false);
 
   QCommandLineParser cli;
-  cli.setApplicationDescription(
-      QCoreApplication::translate("main", "Rookery: lend this PC to a swarm that trains a neural network together."));
+  cli.setApplicationDescription(QCoreApplication::translate(
+      "main", "Rookery: lend this PC to a swarm that trains a neural network together."));
   cli.addHelpOption();
   cli.addVersionOption();
   const QCommandLineOption runtime_dir_option(
       QStringLiteral("runtime-dir"),
-      QCoreApplication::translate("main", "Folder of rookery-node's control sockets (default: $XDG_RUNTIME_DIR/rookery)."),
+      QCoreApplication::translate(
+          "main", "Folder of rookery-node's control sockets (default: $XDG_RUNTIME_DIR/rookery)."),
       QStringLiteral("dir"));
   const QCommandLineOption node_bin_option(
       QStringLiteral("node-bin"),
       QCoreApplication::translate("main", "The rookery-node program to start when none runs."),
       QStringLiteral("path"));
   const QCommandLineOption minimized_option(
-      QStringLiteral("minimized"), QCoreApplication::translate("main", "Start in the tray, without opening the window."));
+      QStringLiteral("minimized"),
+      QCoreApplication::translate("main", "Start in the tray, without opening the window."));
   const QCommandLineOption contribute_option(
       QStringLiteral("contribute"),
-      QCoreApplication::translate("main", "Contribute at once: ask rookery-node to contribute as soon as it answers "
-                                          "(starting it when none runs)."));
+      QCoreApplication::translate(
+          "main",
+          "Contribute at once: ask rookery-node to contribute as soon as it answers "
+          "(starting it when none runs)."));
   const QCommandLineOption colours_option(
       QStringLiteral("colours"),
-      QCoreApplication::translate("main", "Light or dark colours, or those of the desktop (default: the "
-                                          "appearance/colours setting, else system)."),
+      QCoreApplication::translate("main",
+                                  "Light or dark colours, or those of the desktop (default: the "
+                                  "appearance/colours setting, else system)."),
       QStringLiteral("system|light|dark"));
-  cli.addOptions({runtime_dir_option, node_bin_option, minimized_option, contribute_option, colours_option});
+  cli.addOptions(
+      {runtime_dir_option, node_bin_option, minimized_option, contribute_option, colours_option});
   cli.addPositionalArgument(
       QStringLiteral("link"),
-      QCoreApplication::translate("main", "An invite link to join (rookery://join?…): Rookery offers to join its swarm."),
+      QCoreApplication::translate(
+          "main", "An invite link to join (rookery://join?…): Rookery offers to join its swarm."),
       QStringLiteral("[rookery://join?…]"));
   cli.process(app);
   // The desktop opens rookery:// links with `rookery %u` (the desktop entry's MimeType).
   const QString opened_link = rookery::ui::JoinOffer::linkIn(cli.positionalArguments());
 
-  const std::filesystem::path runtime_dir = cli.isSet(runtime_dir_option)
-                                                ? std::filesystem::path(cli.value(runtime_dir_option).toStdString())
-                                                : rookery::net::default_runtime_dir();
+  const std::filesystem::path runtime_dir =
+      cli.isSet(runtime_dir_option)
+          ? std::filesystem::path(cli.value(runtime_dir_option).toStdString())
+          : rookery::net::default_runtime_dir();
 
   // One window per user and runtime folder: a second launch brings the first forward
   // (handing it --contribute) and exits.
@@ -97,7 +105,8 @@ int main(int argc, char** argv) {
   if (cli.isSet(contribute_option)) request << QStringLiteral("--contribute");
   if (!opened_link.isEmpty()) request << opened_link;
   switch (instance.claim(request)) {
-    case rookery::ui::SingleInstance::Role::Primary: break;
+    case rookery::ui::SingleInstance::Role::Primary:
+      break;
     case rookery::ui::SingleInstance::Role::Secondary:
       std::fprintf(stderr, "rookery: already running; its window was asked to come forward%s\n",
                    opened_link.isEmpty() ? "" : " and to offer the invite link");
@@ -106,15 +115,19 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "rookery: %s\n", qPrintable(instance.error()));
       return 1;
     case rookery::ui::SingleInstance::Role::Unguarded:
-      std::fprintf(stderr, "rookery: running without the one-instance guard: %s\n", qPrintable(instance.error()));
+      std::fprintf(stderr, "rookery: running without the one-instance guard: %s\n",
+                   qPrintable(instance.error()));
       break;
   }
 
   // Qt follows the desktop's palette where its platform theme reports one; "dark" covers
   // desktops where it cannot, "light" keeps the style's own.
-  const QString colours = cli.isSet(colours_option)
-                              ? cli.value(colours_option)
-                              : QSettings().value(QStringLiteral("appearance/colours"), QStringLiteral("system")).toString();
+  const QString colours =
+      cli.isSet(colours_option)
+          ? cli.value(colours_option)
+          : QSettings()
+                .value(QStringLiteral("appearance/colours"), QStringLiteral("system"))
+                .toString();
   if (colours == QLatin1String("dark")) {
     QApplication::setStyle(QStringLiteral("Fusion"));
     QApplication::setPalette(rookery::ui::theme::darkPalette());
@@ -131,8 +144,8 @@ int main(int argc, char** argv) {
   // it a pipeline stage with "--plan … --stage 0") and the data folder of $ROOKERY_DATA_DIR
   // (else the one chosen in Settings),
   // which the node would read from its environment anyway; explicit, it shows in `ps`.
-  launch.extra_arguments = rookery::ui::NodeLauncher::argumentsFrom(qEnvironmentVariable("ROOKERY_NODE_ARGS"),
-                                                                     rookery::ui::NodeLauncher::chosenDataDir());
+  launch.extra_arguments = rookery::ui::NodeLauncher::argumentsFrom(
+      qEnvironmentVariable("ROOKERY_NODE_ARGS"), rookery::ui::NodeLauncher::chosenDataDir());
 
   // The swarm this PC joins: the environment's (the demo script), the one chosen at the
   // first run (the demo swarm is started again), or, at the first run, the one the user
@@ -140,13 +153,13 @@ int main(int argc, char** argv) {
   const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
   QSettings settings;
   // The node's folder (its keys: the first run's probe contacts coordinators as this node).
-  const std::filesystem::path node_data_dir = rookery::ui::NodeLauncher::chosenDataDir().isEmpty()
-                                                  ? rookery::net::default_data_dir()
-                                                  : std::filesystem::path(
-                                                        rookery::ui::NodeLauncher::chosenDataDir().toStdString());
+  const std::filesystem::path node_data_dir =
+      rookery::ui::NodeLauncher::chosenDataDir().isEmpty()
+          ? rookery::net::default_data_dir()
+          : std::filesystem::path(rookery::ui::NodeLauncher::chosenDataDir().toStdString());
   const QString data_dir = QString::fromStdString(node_data_dir.string());
-  const rookery::ui::DemoSwarm::Setup demo =
-      rookery::ui::DemoSwarm::locate(rookery::ui::NodeLauncher::findNodeProgram(launch.program), data_dir);
+  const rookery::ui::DemoSwarm::Setup demo = rookery::ui::DemoSwarm::locate(
+      rookery::ui::NodeLauncher::findNodeProgram(launch.program), data_dir);
   bool demo_swarm = false;
   bool joined_now = false;  // the user just chose a swarm: contribute to it
   if (!opened_link.isEmpty()) {
@@ -159,23 +172,26 @@ int main(int argc, char** argv) {
     join.link = opened_link;
     join.title = rookery::ui::FirstRunDialog::tr("Join a training swarm");
     rookery::ui::FirstRunDialog dialog(join);
-    QObject::connect(&instance, &rookery::ui::SingleInstance::activated, &dialog,
-                     [&dialog](const QStringList& asked) {
-      const QString another = rookery::ui::JoinOffer::linkIn(asked);
-      if (!another.isEmpty() && !dialog.busy()) {
-        std::fprintf(stderr, "rookery: another launch handed over an invite link: shown in the join dialog\n");
-        dialog.linkEdit()->setText(another);
-      }
-      dialog.raise();
-      dialog.activateWindow();
-    });
+    QObject::connect(
+        &instance, &rookery::ui::SingleInstance::activated, &dialog,
+        [&dialog](const QStringList& asked) {
+          const QString another = rookery::ui::JoinOffer::linkIn(asked);
+          if (!another.isEmpty() && !dialog.busy()) {
+            std::fprintf(
+                stderr,
+                "rookery: another launch handed over an invite link: shown in the join dialog\n");
+            dialog.linkEdit()->setText(another);
+          }
+          dialog.raise();
+          dialog.activateWindow();
+        });
     std::fprintf(stderr, "rookery: opened with an invite link: offering to join\n");
     if (dialog.exec() == QDialog::Accepted && dialog.invite()) {
       rookery::ui::saveInvite(settings, *dialog.invite());
       // The swarm of the link replaces any the environment named.
-      launch.extra_arguments =
-          rookery::ui::NodeLauncher::argumentsFrom(QString(), rookery::ui::NodeLauncher::chosenDataDir()) +
-          dialog.invite()->nodeArguments();
+      launch.extra_arguments = rookery::ui::NodeLauncher::argumentsFrom(
+                                   QString(), rookery::ui::NodeLauncher::chosenDataDir()) +
+                               dialog.invite()->nodeArguments();
       joined_now = true;
       if (node.isConnected() && node.quit()) waitUntilDisconnected(node, 15000);
     }
@@ -193,13 +209,15 @@ int main(int argc, char** argv) {
     } else if (const auto invite = rookery::ui::savedInvite(settings)) {
       swarm_arguments = invite->nodeArguments();
     } else if (!cli.isSet(minimized_option) &&
-               rookery::ui::firstRunNeeded(env, settings, node.isConnected() ? &node.snapshot() : nullptr)) {
+               rookery::ui::firstRunNeeded(env, settings,
+                                           node.isConnected() ? &node.snapshot() : nullptr)) {
       rookery::ui::FirstRunDialog::Options first_run;
       first_run.probe = [dir = node_data_dir](const rookery::ui::InviteLink& link) {
         return rookery::ui::CoordinatorProbe::runAsNode(link, dir);
       };
       QStringList demo_arguments;
-      first_run.start_demo = [&demo, &demo_arguments](QString* error) -> std::optional<rookery::ui::InviteLink> {
+      first_run.start_demo =
+          [&demo, &demo_arguments](QString* error) -> std::optional<rookery::ui::InviteLink> {
         const auto running = rookery::ui::DemoSwarm::start(demo, error);
         if (!running) return std::nullopt;
         demo_arguments = running->node_arguments;
@@ -232,7 +250,8 @@ int main(int argc, char** argv) {
   rookery::ui::MainWindow window(node, &launcher);
   QObject::connect(&window, &rookery::ui::MainWindow::finished, &app, [&] {
     // The demo's helpers go with this PC's node (a node left running keeps its swarm).
-    if (demo_swarm && !node.isConnected() && !node.refresh()) rookery::ui::DemoSwarm::stop(demo.dir);
+    if (demo_swarm && !node.isConnected() && !node.refresh())
+      rookery::ui::DemoSwarm::stop(demo.dir);
     QCoreApplication::quit();
   });
   QObject::connect(&node, &rookery::ui::NodeConnection::nodeMessage, window.tray(),
@@ -240,37 +259,41 @@ int main(int argc, char** argv) {
   // The tray's Snooze for an hour / End the snooze: the node keeps the snooze.
   QObject::connect(window.tray(), &rookery::ui::TrayIcon::snoozeRequested, &node,
                    [&node, &window, runtime_dir](int seconds) {
-    QString error;
-    if (!rookery::ui::TrayIcon::requestSnooze(runtime_dir, seconds, &error)) {
-      window.tray()->notify(QCoreApplication::translate("main", "Rookery could not snooze"), error,
-                            QSystemTrayIcon::Warning);
-    }
-    node.refresh();
-  });
+                     QString error;
+                     if (!rookery::ui::TrayIcon::requestSnooze(runtime_dir, seconds, &error)) {
+                       window.tray()->notify(
+                           QCoreApplication::translate("main", "Rookery could not snooze"), error,
+                           QSystemTrayIcon::Warning);
+                     }
+                     node.refresh();
+                   });
   // An invite link a later launch hands over: the window offers to join its swarm.
   rookery::ui::JoinOffer::Options offer_options;
   offer_options.probe = [dir = node_data_dir](const rookery::ui::InviteLink& l) {
     return rookery::ui::CoordinatorProbe::runAsNode(l, dir);
   };
-  offer_options.base_arguments =
-      rookery::ui::NodeLauncher::argumentsFrom(QString(), rookery::ui::NodeLauncher::chosenDataDir());
+  offer_options.base_arguments = rookery::ui::NodeLauncher::argumentsFrom(
+      QString(), rookery::ui::NodeLauncher::chosenDataDir());
   rookery::ui::JoinOffer offer(node, launcher, offer_options, &window);
-  QObject::connect(&offer, &rookery::ui::JoinOffer::joined, &window, [](const rookery::ui::InviteLink& invite) {
-    std::fprintf(stderr, "rookery: joining job %s at %s\n", qPrintable(invite.job()), qPrintable(invite.coordinator()));
-  });
+  QObject::connect(&offer, &rookery::ui::JoinOffer::joined, &window,
+                   [](const rookery::ui::InviteLink& invite) {
+                     std::fprintf(stderr, "rookery: joining job %s at %s\n",
+                                  qPrintable(invite.job()), qPrintable(invite.coordinator()));
+                   });
   QObject::connect(&instance, &rookery::ui::SingleInstance::activated, &window,
                    [&window, &offer](const QStringList& asked) {
-    const bool contribute = asked.contains(QStringLiteral("--contribute"));
-    const QString handed = rookery::ui::JoinOffer::linkIn(asked);
-    std::fprintf(stderr, "rookery: another launch asked for the window%s%s\n", contribute ? " and to contribute" : "",
-                 handed.isEmpty() ? "" : " with an invite link: offering to join");
-    window.showAndRaise();
-    if (!handed.isEmpty()) {
-      offer.offer(handed);
-    } else if (contribute) {
-      window.contribute();
-    }
-  });
+                     const bool contribute = asked.contains(QStringLiteral("--contribute"));
+                     const QString handed = rookery::ui::JoinOffer::linkIn(asked);
+                     std::fprintf(stderr, "rookery: another launch asked for the window%s%s\n",
+                                  contribute ? " and to contribute" : "",
+                                  handed.isEmpty() ? "" : " with an invite link: offering to join");
+                     window.showAndRaise();
+                     if (!handed.isEmpty()) {
+                       offer.offer(handed);
+                     } else if (contribute) {
+                       window.contribute();
+                     }
+                   });
 
   if (cli.isSet(contribute_option) || joined_now) {
     window.contribute();  // the running node, or a new one started with --contribute

@@ -29,9 +29,12 @@ QIcon appIcon() {
 QIcon trayIcon(TrayState state) {
   initResources();
   switch (state) {
-    case TrayState::Contributing: return QIcon(QStringLiteral(":/icons/tray-contributing.svg"));
-    case TrayState::Paused: return QIcon(QStringLiteral(":/icons/tray-paused.svg"));
-    case TrayState::Error: break;
+    case TrayState::Contributing:
+      return QIcon(QStringLiteral(":/icons/tray-contributing.svg"));
+    case TrayState::Paused:
+      return QIcon(QStringLiteral(":/icons/tray-paused.svg"));
+    case TrayState::Error:
+      break;
   }
   return QIcon(QStringLiteral(":/icons/tray-error.svg"));
 }
@@ -39,7 +42,9 @@ QIcon trayIcon(TrayState state) {
 QStringList translatedLanguages() {
   initResources();
   QStringList languages;
-  const QStringList files = QDir(QStringLiteral(":/i18n")).entryList({QStringLiteral("rookery_*.qm")}, QDir::Files, QDir::Name);
+  const QStringList files =
+      QDir(QStringLiteral(":/i18n"))
+          .entryList({QStringLiteral("rookery_*.qm")}, QDir::Files, QDir::Name);
   for (const QString& file : files) {
     const QString language = file.mid(8, file.size() - 8 - 3);  // rookery_<language>.qm
     if (language != QLatin1String("en")) languages << language;
@@ -48,7 +53,8 @@ QStringList translatedLanguages() {
 }
 
 QLocale preferredLocale() {
-  const QString setting = QSettings().value(QStringLiteral("appearance/language")).toString().trimmed();
+  const QString setting =
+      QSettings().value(QStringLiteral("appearance/language")).toString().trimmed();
   if (setting.isEmpty() || setting == QLatin1String("system")) return QLocale();
   const QLocale chosen(setting);
   // QLocale falls back to C for names it does not know; then the desktop's language stays.
@@ -67,7 +73,8 @@ QWidget* createLanguageChooser(QWidget* parent) {
   row->setObjectName(QStringLiteral("languageChooser"));
   auto* layout = new QHBoxLayout(row);
   layout->setContentsMargins(0, 0, 0, 0);
-  auto* label = new QLabel(QCoreApplication::translate("rookery::ui::LanguageChooser", "&Language:"), row);
+  auto* label =
+      new QLabel(QCoreApplication::translate("rookery::ui::LanguageChooser", "&Language:"), row);
   auto* combo = new QComboBox(row);
   combo->setObjectName(QStringLiteral("languageCombo"));
   combo->setAccessibleName(QCoreApplication::translate("rookery::ui::LanguageChooser", "Language"));
@@ -76,11 +83,15 @@ QWidget* createLanguageChooser(QWidget* parent) {
                      .arg(languageName(QLocale::system())),
                  QStringLiteral("system"));
   combo->addItem(QStringLiteral("English"), QStringLiteral("en"));
-  for (const QString& language : translatedLanguages()) combo->addItem(languageName(QLocale(language)), language);
-  const QString current = QSettings().value(QStringLiteral("appearance/language"), QStringLiteral("system")).toString();
+  for (const QString& language : translatedLanguages())
+    combo->addItem(languageName(QLocale(language)), language);
+  const QString current =
+      QSettings().value(QStringLiteral("appearance/language"), QStringLiteral("system")).toString();
   const int index = combo->findData(current);
   combo->setCurrentIndex(index >= 0 ? index : 0);
-  auto* note = new QLabel(QCoreApplication::translate("rookery::ui::LanguageChooser", "Applies when Rookery starts again."), row);
+  auto* note = new QLabel(QCoreApplication::translate("rookery::ui::LanguageChooser",
+                                                      "Applies when Rookery starts again."),
+                          row);
   note->setObjectName(QStringLiteral("languageNote"));
   note->setVisible(false);
   const auto save = [combo] {
@@ -112,7 +123,8 @@ QString installTranslations(QCoreApplication& app, const QLocale& locale) {
     delete qt;
   }
   auto* rookery = new QTranslator(&app);
-  if (!rookery->load(locale, QStringLiteral("rookery"), QStringLiteral("_"), QStringLiteral(":/i18n"))) {
+  if (!rookery->load(locale, QStringLiteral("rookery"), QStringLiteral("_"),
+                     QStringLiteral(":/i18n"))) {
     // No translation for this language (or the C locale of a bare session): English, with
     // its plural forms ("1 micro-batch", "3 micro-batches").
     if (rookery->load(QStringLiteral("rookery_en"), QStringLiteral(":/i18n"))) {

@@ -25,12 +25,17 @@ QString programOrSelf(const QString& program) {
 #if !defined(Q_OS_WIN)
 bool writeFile(const QString& path, const QByteArray& contents, QString* error) {
   if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
-    if (error) *error = QCoreApplication::translate("Autostart", "Cannot create the folder %1").arg(QFileInfo(path).absolutePath());
+    if (error)
+      *error = QCoreApplication::translate("Autostart", "Cannot create the folder %1")
+                   .arg(QFileInfo(path).absolutePath());
     return false;
   }
   QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly) || file.write(contents) != contents.size() || !file.commit()) {
-    if (error) *error = QCoreApplication::translate("Autostart", "Cannot write %1: %2").arg(path, file.errorString());
+  if (!file.open(QIODevice::WriteOnly) || file.write(contents) != contents.size() ||
+      !file.commit()) {
+    if (error)
+      *error = QCoreApplication::translate("Autostart", "Cannot write %1: %2")
+                   .arg(path, file.errorString());
     return false;
   }
   return true;
@@ -39,7 +44,9 @@ bool writeFile(const QString& path, const QByteArray& contents, QString* error) 
 bool removeFile(const QString& path, QString* error) {
   QFile file(path);
   if (!file.exists() || file.remove()) return true;
-  if (error) *error = QCoreApplication::translate("Autostart", "Cannot remove %1: %2").arg(path, file.errorString());
+  if (error)
+    *error = QCoreApplication::translate("Autostart", "Cannot remove %1: %2")
+                 .arg(path, file.errorString());
   return false;
 }
 #endif
@@ -64,7 +71,8 @@ QString escapeString(const QString& value) {
 }
 
 #if !defined(Q_OS_WIN) && !defined(Q_OS_MACOS)
-const QString kAutostartFile = QStringLiteral("autostart/%1.desktop").arg(QLatin1String(Autostart::kEntryName));
+const QString kAutostartFile =
+    QStringLiteral("autostart/%1.desktop").arg(QLatin1String(Autostart::kEntryName));
 
 // The keys of the [Desktop Entry] group, unescaped enough for the ones read here.
 QHash<QString, QString> readDesktopEntry(const QString& path) {
@@ -90,10 +98,13 @@ QHash<QString, QString> readDesktopEntry(const QString& path) {
 bool entryStarts(const QString& path) {
   const auto keys = readDesktopEntry(path);
   if (keys.value(QStringLiteral("Hidden")) == QLatin1String("true")) return false;
-  if (keys.value(QStringLiteral("X-GNOME-Autostart-enabled")) == QLatin1String("false")) return false;
-  const QString try_exec = keys.value(QStringLiteral("TryExec")).replace(QLatin1String("\\\\"), QLatin1String("\\"));
+  if (keys.value(QStringLiteral("X-GNOME-Autostart-enabled")) == QLatin1String("false"))
+    return false;
+  const QString try_exec =
+      keys.value(QStringLiteral("TryExec")).replace(QLatin1String("\\\\"), QLatin1String("\\"));
   if (!try_exec.isEmpty()) {
-    const QString found = QFileInfo(try_exec).isAbsolute() ? try_exec : QStandardPaths::findExecutable(try_exec);
+    const QString found =
+        QFileInfo(try_exec).isAbsolute() ? try_exec : QStandardPaths::findExecutable(try_exec);
     if (found.isEmpty() || !QFileInfo(found).isExecutable()) return false;
   }
   return keys.contains(QStringLiteral("Exec"));
@@ -104,7 +115,8 @@ bool entryStarts(const QString& path) {
 QStringList systemEntries() {
   QStringList found;
   const QString user_dir = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation);
-  for (const QString& dir : QStandardPaths::standardLocations(QStandardPaths::GenericConfigLocation)) {
+  for (const QString& dir :
+       QStandardPaths::standardLocations(QStandardPaths::GenericConfigLocation)) {
     if (QDir(dir) == QDir(user_dir)) continue;
     const QString path = QDir(dir).filePath(kAutostartFile);
     if (QFileInfo::exists(path)) found << path;
@@ -114,10 +126,12 @@ QStringList systemEntries() {
 #endif
 
 #if defined(Q_OS_WIN)
-const QString kRunKey = QStringLiteral("HKEY_CURRENT_USER\\Software\\Microsoft\\Windows\\CurrentVersion\\Run");
+const QString kRunKey =
+    QStringLiteral("HKEY_CURRENT_USER\\Software\\Microsoft\\Windows\\CurrentVersion\\Run");
 // Where Task Manager and Settings > Apps > Startup record an entry the user switched off.
-const QString kApprovedKey =
-    QStringLiteral("HKEY_CURRENT_USER\\Software\\Microsoft\\Windows\\CurrentVersion\\Explorer\\StartupApproved\\Run");
+const QString kApprovedKey = QStringLiteral(
+    "HKEY_CURRENT_"
+    "USER\\Software\\Microsoft\\Windows\\CurrentVersion\\Explorer\\StartupApproved\\Run");
 const QString kRunValue = QStringLiteral("Rookery");
 #endif
 
@@ -125,10 +139,12 @@ const QString kRunValue = QStringLiteral("Rookery");
 QString launchAgentPlist(const QString& program) {
   return QStringLiteral(
              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-             "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
+             "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" "
+             "\"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
              "<plist version=\"1.0\">\n<dict>\n"
              "  <key>Label</key>\n  <string>%1</string>\n"
-             "  <key>ProgramArguments</key>\n  <array>\n    <string>%2</string>\n    <string>--minimized</string>\n  </array>\n"
+             "  <key>ProgramArguments</key>\n  <array>\n    <string>%2</string>\n    "
+             "<string>--minimized</string>\n  </array>\n"
              "  <key>RunAtLoad</key>\n  <true/>\n"
              "  <key>LimitLoadToSessionType</key>\n  <string>Aqua</string>\n"
              "  <key>ProcessType</key>\n  <string>Interactive</string>\n"
@@ -148,7 +164,8 @@ QString Autostart::execArgument(const QString& argument) {
   if (quote) {
     QString q = QStringLiteral("\"");
     for (const QChar c : arg) {
-      if (c == QLatin1Char('"') || c == QLatin1Char('`') || c == QLatin1Char('$') || c == QLatin1Char('\\')) {
+      if (c == QLatin1Char('"') || c == QLatin1Char('`') || c == QLatin1Char('$') ||
+          c == QLatin1Char('\\')) {
         q += QLatin1Char('\\');
       }
       q += c;
@@ -178,9 +195,11 @@ QString Autostart::location() {
 #if defined(Q_OS_WIN)
   return kRunKey + QLatin1Char('\\') + kRunValue;
 #elif defined(Q_OS_MACOS)
-  return QDir::home().filePath(QStringLiteral("Library/LaunchAgents/%1.plist").arg(QLatin1String(kEntryName)));
+  return QDir::home().filePath(
+      QStringLiteral("Library/LaunchAgents/%1.plist").arg(QLatin1String(kEntryName)));
 #else
-  return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)).filePath(kAutostartFile);
+  return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation))
+      .filePath(kAutostartFile);
 #endif
 }
 
@@ -188,7 +207,8 @@ bool Autostart::isEnabled() {
 #if defined(Q_OS_WIN)
   if (!QSettings(kRunKey, QSettings::NativeFormat).contains(kRunValue)) return false;
   // An odd first byte (03, 07) is "disabled" in StartupApproved; even (02, 06) or none is enabled.
-  const QByteArray approved = QSettings(kApprovedKey, QSettings::NativeFormat).value(kRunValue).toByteArray();
+  const QByteArray approved =
+      QSettings(kApprovedKey, QSettings::NativeFormat).value(kRunValue).toByteArray();
   return approved.isEmpty() || (static_cast<unsigned char>(approved[0]) & 1) == 0;
 #elif defined(Q_OS_MACOS)
   return QFileInfo::exists(location());
@@ -206,7 +226,8 @@ bool Autostart::setEnabled(bool enabled, const QString& program_in, QString* err
   QSettings run(kRunKey, QSettings::NativeFormat);
   QSettings approved(kApprovedKey, QSettings::NativeFormat);
   if (enabled) {
-    run.setValue(kRunValue, QStringLiteral("\"%1\" --minimized").arg(QDir::toNativeSeparators(program)));
+    run.setValue(kRunValue,
+                 QStringLiteral("\"%1\" --minimized").arg(QDir::toNativeSeparators(program)));
     approved.remove(kRunValue);  // switched off in Task Manager earlier: the user asks again
   } else {
     run.remove(kRunValue);
@@ -214,7 +235,8 @@ bool Autostart::setEnabled(bool enabled, const QString& program_in, QString* err
   run.sync();
   approved.sync();
   if (run.status() != QSettings::NoError) {
-    if (error) *error = QCoreApplication::translate("Autostart", "Cannot change %1").arg(location());
+    if (error)
+      *error = QCoreApplication::translate("Autostart", "Cannot change %1").arg(location());
     return false;
   }
   return true;
@@ -223,12 +245,15 @@ bool Autostart::setEnabled(bool enabled, const QString& program_in, QString* err
   return writeFile(location(), launchAgentPlist(program).toUtf8(), error);
 #else
   if (program.contains(QLatin1Char('\n')) || program.contains(QLatin1Char('\r'))) {
-    if (error) *error = QCoreApplication::translate("Autostart", "A program path with a line break cannot start with the session");
+    if (error)
+      *error = QCoreApplication::translate(
+          "Autostart", "A program path with a line break cannot start with the session");
     return false;
   }
   if (enabled) return writeFile(location(), desktopEntry(program).toUtf8(), error);
   if (systemEntries().isEmpty()) return removeFile(location(), error);
-  return writeFile(location(), (desktopEntry(program) + QStringLiteral("Hidden=true\n")).toUtf8(), error);
+  return writeFile(location(), (desktopEntry(program) + QStringLiteral("Hidden=true\n")).toUtf8(),
+                   error);
 #endif
 }
 

@@ -29,10 +29,11 @@ class DemoSwarm {
     int volunteers = 3;           // with the GUI's own node
   };
   struct Running {
-    InviteLink invite;            // the demo coordinator and its job
-    QStringList node_arguments;   // for the GUI's node: join the job, with the volunteers' memory offer
-    int offer_mb = 0;             // each volunteer's memory limit
-    QList<qint64> pids;           // coordinator, then the headless volunteers
+    InviteLink invite;  // the demo coordinator and its job
+    QStringList
+        node_arguments;  // for the GUI's node: join the job, with the volunteers' memory offer
+    int offer_mb = 0;    // each volunteer's memory limit
+    QList<qint64> pids;  // coordinator, then the headless volunteers
   };
 
   // Where the programs and the demo job are: rookery-coordinator beside rookery-node; the job

@@ -15,11 +15,12 @@ namespace rookery::ui {
 namespace {
 const QString kInviteKey = QStringLiteral("swarm/invite");
 const QString kDemoKey = QStringLiteral("swarm/demo");
-}
+}  // namespace
 
 bool environmentNamesSwarm(const QProcessEnvironment& env) {
   if (!env.value(QStringLiteral("ROOKERY_COORDINATOR")).trimmed().isEmpty()) return true;
-  const QStringList args = NodeLauncher::argumentsFrom(env.value(QStringLiteral("ROOKERY_NODE_ARGS")), {});
+  const QStringList args =
+      NodeLauncher::argumentsFrom(env.value(QStringLiteral("ROOKERY_NODE_ARGS")), {});
   for (const QString& a : args) {
     for (const char* option : {"--plan", "--coordinator", "--join"}) {
       const QLatin1String name(option);
@@ -41,7 +42,9 @@ void saveInvite(QSettings& settings, const InviteLink& invite) {
   settings.sync();
 }
 
-bool savedDemo(const QSettings& settings) { return settings.value(kDemoKey).toBool() && savedInvite(settings); }
+bool savedDemo(const QSettings& settings) {
+  return settings.value(kDemoKey).toBool() && savedInvite(settings);
+}
 
 void saveDemo(QSettings& settings, const InviteLink& invite) {
   settings.setValue(kInviteKey, invite.toString());
@@ -55,15 +58,19 @@ void forgetSwarm(QSettings& settings) {
   settings.sync();
 }
 
-bool nodeHasSwarm(const wire::pb::NodeSnapshot& s) { return !s.coordinator().endpoint().empty() || s.has_stage(); }
+bool nodeHasSwarm(const wire::pb::NodeSnapshot& s) {
+  return !s.coordinator().endpoint().empty() || s.has_stage();
+}
 
-bool firstRunNeeded(const QProcessEnvironment& env, const QSettings& settings, const wire::pb::NodeSnapshot* node) {
+bool firstRunNeeded(const QProcessEnvironment& env, const QSettings& settings,
+                    const wire::pb::NodeSnapshot* node) {
   if (environmentNamesSwarm(env)) return false;
   if (savedInvite(settings)) return false;
   return !(node && nodeHasSwarm(*node));
 }
 
-FirstRunDialog::FirstRunDialog(Options options, QWidget* parent) : QDialog(parent), options_(std::move(options)) {
+FirstRunDialog::FirstRunDialog(Options options, QWidget* parent)
+    : QDialog(parent), options_(std::move(options)) {
   setObjectName(QStringLiteral("firstRunDialog"));
   setWindowTitle(options_.title.isEmpty() ? tr("Welcome to Rookery") : options_.title);
   auto* layout = new QVBoxLayout(this);
@@ -74,17 +81,19 @@ FirstRunDialog::FirstRunDialog(Options options, QWidget* parent) : QDialog(paren
   big.setBold(true);
   heading->setFont(big);
   layout->addWidget(heading);
-  auto* intro = new QLabel(tr("Rookery lends this PC to a swarm of volunteers who train a neural network together. "
-                              "Choose the swarm to join; you can pause or quit at any time."),
-                           this);
+  auto* intro = new QLabel(
+      tr("Rookery lends this PC to a swarm of volunteers who train a neural network together. "
+         "Choose the swarm to join; you can pause or quit at any time."),
+      this);
   intro->setWordWrap(true);
   layout->addWidget(intro);
 
   if (options_.start_demo) {
     demo_button_ = new QPushButton(tr("Join the &demo swarm"), this);
     demo_button_->setObjectName(QStringLiteral("joinDemo"));
-    const QString about_demo = tr("A small language model trained by a few volunteers on this PC: see Rookery at "
-                                  "work within a minute.");
+    const QString about_demo =
+        tr("A small language model trained by a few volunteers on this PC: see Rookery at "
+           "work within a minute.");
     demo_button_->setAccessibleDescription(about_demo);
     connect(demo_button_, &QPushButton::clicked, this, &FirstRunDialog::joinDemo);
     auto* demo_note = new QLabel(about_demo, this);
@@ -97,13 +106,15 @@ FirstRunDialog::FirstRunDialog(Options options, QWidget* parent) : QDialog(paren
   }
 
   layout->addSpacing(8);
-  auto* link_label = new QLabel(options_.start_demo ? tr("Or paste an &invite link from a job owner:")
-                                                    : tr("Paste the &invite link a job owner gave you:"),
-                                this);
+  auto* link_label =
+      new QLabel(options_.start_demo ? tr("Or paste an &invite link from a job owner:")
+                                     : tr("Paste the &invite link a job owner gave you:"),
+                 this);
   layout->addWidget(link_label);
   link_edit_ = new QLineEdit(options_.link, this);
   link_edit_->setObjectName(QStringLiteral("inviteLink"));
-  link_edit_->setPlaceholderText(QStringLiteral("rookery://join?coordinator=tcp://host:port&key=…&job=…"));
+  link_edit_->setPlaceholderText(
+      QStringLiteral("rookery://join?coordinator=tcp://host:port&key=…&job=…"));
   link_edit_->setAccessibleName(tr("Invite link"));
   link_edit_->setClearButtonEnabled(true);
   link_edit_->setMinimumWidth(460);
@@ -224,13 +235,15 @@ void FirstRunDialog::contact(const InviteLink& link, Choice choice) {
   }
   worker_ = QThread::create([this, probe, link, choice] {
     const CoordinatorProbe result = probe(link);
-    QMetaObject::invokeMethod(this, [this, link, choice, result] { finishContact(link, choice, result); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, link, choice, result] { finishContact(link, choice, result); },
+        Qt::QueuedConnection);
   });
   worker_->start();
 }
 
-void FirstRunDialog::finishContact(const InviteLink& link, Choice choice, const CoordinatorProbe& result) {
+void FirstRunDialog::finishContact(const InviteLink& link, Choice choice,
+                                   const CoordinatorProbe& result) {
   setBusy(false);
   showStatus(result.message(link), !result.ok());
   if (!result.ok()) return;

@@ -55,7 +55,7 @@ class FirstRunDialog : public QDialog {
     // Starts the demo swarm and returns its invite (on a worker thread); empty function: no
     // demo offered.
     std::function<std::optional<InviteLink>(QString* error)> start_demo;
-    QString link;  // prefilled invite link
+    QString link;   // prefilled invite link
     QString title;  // the window's title (empty: the first run's welcome)
   };
   enum class Choice { None, Demo, Invite };

@@ -33,7 +33,8 @@ bool readEvent(zmq::socket_t& monitor, MonitorEvent& out) {
 }
 
 std::int64_t unixMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
@@ -63,17 +64,24 @@ CoordinatorProbe CoordinatorProbe::run(const InviteLink& link, const net::CurveK
     int dropped_before_handshake = 0;
     Clock::time_point sent_at;
     for (;;) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
       if (left.count() <= 0) break;
-      zmq::pollitem_t items[] = {{monitor.handle(), 0, ZMQ_POLLIN, 0}, {socket.handle(), 0, ZMQ_POLLIN, 0}};
+      zmq::pollitem_t items[] = {{monitor.handle(), 0, ZMQ_POLLIN, 0},
+                                 {socket.handle(), 0, ZMQ_POLLIN, 0}};
       zmq::poll(items, 2, left);
       MonitorEvent ev;
       while (readEvent(monitor, ev)) {
         switch (ev.event) {
-          case ZMQ_EVENT_CONNECTED: tcp_connected = true; break;
+          case ZMQ_EVENT_CONNECTED:
+            tcp_connected = true;
+            break;
           case ZMQ_EVENT_CONNECT_RETRIED:
-          case ZMQ_EVENT_CONNECT_DELAYED: break;
-          case ZMQ_EVENT_HANDSHAKE_SUCCEEDED: handshake_done = true; break;
+          case ZMQ_EVENT_CONNECT_DELAYED:
+            break;
+          case ZMQ_EVENT_HANDSHAKE_SUCCEEDED:
+            handshake_done = true;
+            break;
           case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
             // The coordinator's ZAP handler said no: this PC's key is not on its list.
             result.outcome = Outcome::Refused;
@@ -82,12 +90,14 @@ CoordinatorProbe CoordinatorProbe::run(const InviteLink& link, const net::CurveK
           case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
           case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL:
             result.outcome = Outcome::KeyMismatch;
-            result.detail = QStringLiteral("handshake failed (protocol error 0x%1)").arg(ev.value, 0, 16);
+            result.detail =
+                QStringLiteral("handshake failed (protocol error 0x%1)").arg(ev.value, 0, 16);
             return result;
           case ZMQ_EVENT_DISCONNECTED:
             if (!handshake_done) ++dropped_before_handshake;
             break;
-          default: break;
+          default:
+            break;
         }
       }
       // A CURVE server that cannot decrypt our HELLO (another key) just closes the
@@ -104,7 +114,8 @@ CoordinatorProbe CoordinatorProbe::run(const InviteLink& link, const net::CurveK
         auto frames = wire::encode(std::move(ping));
         sent_at = Clock::now();
         for (std::size_t i = 0; i < frames.size(); ++i) {
-          socket.send(frames[i], i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::dontwait);
+          socket.send(frames[i],
+                      i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::dontwait);
         }
         ping_sent = true;
       }
@@ -128,7 +139,8 @@ CoordinatorProbe CoordinatorProbe::run(const InviteLink& link, const net::CurveK
           }
           if (!header.has_pong() || header.pong().role() != "coordinator") {
             result.outcome = Outcome::NotCoordinator;
-            result.detail = header.has_pong() ? QString::fromStdString(header.pong().role()) : QString();
+            result.detail =
+                header.has_pong() ? QString::fromStdString(header.pong().role()) : QString();
             return result;
           }
           // A coordinator: reachable. Which job it runs comes next (read-only, joins nothing).
@@ -140,7 +152,8 @@ CoordinatorProbe CoordinatorProbe::run(const InviteLink& link, const net::CurveK
           status.mutable_run_status_request()->set_loss_points(0);
           auto frames = wire::encode(std::move(status));
           for (std::size_t i = 0; i < frames.size(); ++i) {
-            socket.send(frames[i], i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::dontwait);
+            socket.send(frames[i], i + 1 < frames.size() ? zmq::send_flags::sndmore
+                                                         : zmq::send_flags::dontwait);
           }
           continue;
         }
@@ -156,7 +169,8 @@ CoordinatorProbe CoordinatorProbe::run(const InviteLink& link, const net::CurveK
           } else {
             // A coordinator without a job answers status requests with an error.
             result.outcome = Outcome::NoJob;
-            result.detail = header.has_error() ? QString::fromStdString(header.error().message()) : QString();
+            result.detail =
+                header.has_error() ? QString::fromStdString(header.error().message()) : QString();
           }
           return result;
         }
@@ -179,7 +193,8 @@ CoordinatorProbe CoordinatorProbe::run(const InviteLink& link, const net::CurveK
   return result;
 }
 
-CoordinatorProbe CoordinatorProbe::runAsNode(const InviteLink& link, const std::filesystem::path& data_dir,
+CoordinatorProbe CoordinatorProbe::runAsNode(const InviteLink& link,
+                                             const std::filesystem::path& data_dir,
                                              std::chrono::milliseconds timeout) {
   net::CurveKeyPair identity;
   try {
@@ -201,32 +216,40 @@ QString CoordinatorProbe::message(const InviteLink& link) const {
       return tr("The coordinator at %1 answered (Rookery %2, %3 ms).")
           .arg(address, version, QString::number(rtt_ms, 'f', 0));
     case Outcome::Unreachable:
-      return tr("Cannot reach the coordinator at %1. Check the address and your internet connection; the "
+      return tr("Cannot reach the coordinator at %1. Check the address and your internet "
+                "connection; the "
                 "coordinator may also be down or behind a firewall.")
           .arg(address);
     case Outcome::KeyMismatch:
-      return tr("Something answers at %1, but not the coordinator this link names: the secure handshake "
+      return tr("Something answers at %1, but not the coordinator this link names: the secure "
+                "handshake "
                 "failed. Ask the job owner for a new invite link.")
           .arg(address);
     case Outcome::Refused:
       return detail.isEmpty() || detail.startsWith(QLatin1String("ZAP"))
-                 ? tr("The coordinator at %1 refused this PC: it admits only volunteers on its list. Ask the job "
+                 ? tr("The coordinator at %1 refused this PC: it admits only volunteers on its "
+                      "list. Ask the job "
                       "owner to add this PC, or for another invite.")
                        .arg(address)
                  : tr("The coordinator at %1 refused: %2").arg(address, detail);
     case Outcome::NoAnswer:
-      return tr("The coordinator at %1 accepted the connection but did not answer. It may be overloaded; try "
+      return tr("The coordinator at %1 accepted the connection but did not answer. It may be "
+                "overloaded; try "
                 "again later.")
           .arg(address);
     case Outcome::NotCoordinator:
       return tr("%1 is not a Rookery coordinator.").arg(address);
     case Outcome::NoJob:
-      return tr("The coordinator at %1 answers but runs no job yet. Ask the job owner when the job starts.").arg(address);
+      return tr("The coordinator at %1 answers but runs no job yet. Ask the job owner when the job "
+                "starts.")
+          .arg(address);
     case Outcome::WrongJob:
-      return tr("The coordinator at %1 runs the job “%2”, not “%3” as the link says. Ask the job owner for a new "
+      return tr("The coordinator at %1 runs the job “%2”, not “%3” as the link says. Ask the job "
+                "owner for a new "
                 "invite link.")
           .arg(address, detail, link.job());
-    case Outcome::Failed: break;
+    case Outcome::Failed:
+      break;
   }
   return tr("Could not contact the coordinator at %1: %2").arg(address, detail);
 }

@@ -34,9 +34,9 @@ struct CoordinatorProbe {
   };
 
   Outcome outcome = Outcome::Failed;
-  QString version;     // the coordinator's Rookery version, when it answered
+  QString version;  // the coordinator's Rookery version, when it answered
   double rtt_ms = 0;
-  QString detail;      // technical detail (the coordinator's words, the socket's error)
+  QString detail;  // technical detail (the coordinator's words, the socket's error)
 
   bool ok() const { return outcome == Outcome::Reachable; }
   // What to tell the user, translated.
@@ -47,8 +47,9 @@ struct CoordinatorProbe {
                               std::chrono::milliseconds timeout = std::chrono::milliseconds(4000));
   // The same with the identity of the node whose data folder is `data_dir` (created there
   // when the node has none yet, as rookery-node --print-identity would).
-  static CoordinatorProbe runAsNode(const InviteLink& link, const std::filesystem::path& data_dir,
-                                    std::chrono::milliseconds timeout = std::chrono::milliseconds(4000));
+  static CoordinatorProbe runAsNode(
+      const InviteLink& link, const std::filesystem::path& data_dir,
+      std::chrono::milliseconds timeout = std::chrono::milliseconds(4000));
 };
 
 }  // namespace rookery::ui

@@ -30,7 +30,8 @@ QString Format::duration(double seconds) {
   const auto s = static_cast<qint64>(seconds);
   if (s < 60) return tr("%1 s").arg(s);
   if (s < 3600) return tr("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-  if (s < 86400) return tr("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
+  if (s < 86400)
+    return tr("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
   return tr("%1 d %2 h").arg(s / 86400).arg((s % 86400) / 3600);
 }
 
@@ -41,7 +42,8 @@ QString Format::flopCount(double flops) {
 }
 
 QString Format::gflopRate(double gflops) {
-  if (gflops >= 1000) return tr("%1 TFLOP/s").arg(number(gflops / 1000, decimalsFor(gflops / 1000)));
+  if (gflops >= 1000)
+    return tr("%1 TFLOP/s").arg(number(gflops / 1000, decimalsFor(gflops / 1000)));
   return tr("%1 GFLOP/s").arg(number(gflops, 1));
 }
 
@@ -90,12 +92,18 @@ QString Format::sentence(QString s) {
 QString Format::state(wire::pb::NodeState state, bool connected) {
   if (!connected) return tr("Not running");
   switch (state) {
-    case wire::pb::STARTING: return tr("Starting");
-    case wire::pb::PAUSED: return tr("Paused");
-    case wire::pb::CONTRIBUTING: return tr("Contributing");
-    case wire::pb::STOPPING: return tr("Stopping");
-    case wire::pb::FAILED: return tr("Failed");
-    default: return tr("Unknown");
+    case wire::pb::STARTING:
+      return tr("Starting");
+    case wire::pb::PAUSED:
+      return tr("Paused");
+    case wire::pb::CONTRIBUTING:
+      return tr("Contributing");
+    case wire::pb::STOPPING:
+      return tr("Stopping");
+    case wire::pb::FAILED:
+      return tr("Failed");
+    default:
+      return tr("Unknown");
   }
 }
 

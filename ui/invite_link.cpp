@@ -33,15 +33,18 @@ QString InviteLink::checkCoordinator(const QString& endpoint) {
   const auto match = endpointPattern().match(endpoint);
   if (!match.hasMatch()) return tr("“%1” is not a valid tcp://host:port address").arg(endpoint);
   const int port = match.captured(QStringLiteral("port")).toInt();
-  if (port < 1 || port > 65535) return tr("the coordinator's port must be between 1 and 65535, not %1").arg(port);
+  if (port < 1 || port > 65535)
+    return tr("the coordinator's port must be between 1 and 65535, not %1").arg(port);
   return {};
 }
 
 QString InviteLink::checkKey(const QString& key) {
   if (key.isEmpty()) return tr("the link has no coordinator key");
-  if (key.size() != 40) return tr("the coordinator key must be 40 characters long, it has %1").arg(key.size());
+  if (key.size() != 40)
+    return tr("the coordinator key must be 40 characters long, it has %1").arg(key.size());
   for (const QChar c : key) {
-    if (!isZ85(c)) return tr("the coordinator key contains “%1”, which is not a Z85 character").arg(c);
+    if (!isZ85(c))
+      return tr("the coordinator key contains “%1”, which is not a Z85 character").arg(c);
   }
   return {};
 }
@@ -49,7 +52,8 @@ QString InviteLink::checkKey(const QString& key) {
 QString InviteLink::checkJob(const QString& job) {
   static const QRegularExpression allowed(QStringLiteral("^[A-Za-z0-9._-]+$"));
   if (job.isEmpty()) return tr("the link names no job");
-  if (job.size() > kMaxJobLength) return tr("the job id is longer than %1 characters").arg(kMaxJobLength);
+  if (job.size() > kMaxJobLength)
+    return tr("the job id is longer than %1 characters").arg(kMaxJobLength);
   if (!allowed.match(job).hasMatch()) {
     return tr("the job id may hold only letters, digits, '.', '-' and '_'");
   }
@@ -57,9 +61,11 @@ QString InviteLink::checkJob(const QString& job) {
 }
 
 QString InviteLink::checkToken(const QString& token) {
-  if (token.size() > kMaxTokenLength) return tr("the invite token is longer than %1 characters").arg(kMaxTokenLength);
+  if (token.size() > kMaxTokenLength)
+    return tr("the invite token is longer than %1 characters").arg(kMaxTokenLength);
   for (const QChar c : token) {
-    if (c.unicode() <= 0x20 || c.unicode() >= 0x7f) return tr("the invite token may hold only visible ASCII characters");
+    if (c.unicode() <= 0x20 || c.unicode() >= 0x7f)
+      return tr("the invite token may hold only visible ASCII characters");
   }
   return {};
 }
@@ -71,7 +77,8 @@ std::optional<InviteLink> InviteLink::parse(const QString& text, QString* error)
   };
   const QString link = text.trimmed();
   if (link.isEmpty()) return fail(tr("paste an invite link"));
-  if (link.size() > kMaxLength) return fail(tr("the link is longer than %1 characters").arg(kMaxLength));
+  if (link.size() > kMaxLength)
+    return fail(tr("the link is longer than %1 characters").arg(kMaxLength));
   if (!link.startsWith(kPrefix, Qt::CaseInsensitive)) {
     return fail(tr("an invite link starts with rookery://join?"));
   }
@@ -81,7 +88,8 @@ std::optional<InviteLink> InviteLink::parse(const QString& text, QString* error)
   for (const QString& item : items) {
     const qsizetype eq = item.indexOf(QLatin1Char('='));
     if (item.isEmpty() || eq <= 0) {
-      return fail(tr("“%1” in the link is not a name=value pair (is the key percent-encoded?)").arg(item));
+      return fail(
+          tr("“%1” in the link is not a name=value pair (is the key percent-encoded?)").arg(item));
     }
     const QString name = item.left(eq);
     // Percent-decoding only: a '+' is a Z85 character here, not a space.
@@ -104,7 +112,8 @@ std::optional<InviteLink> InviteLink::parse(const QString& text, QString* error)
     *target = value;
   }
   if (has_token && token.isEmpty()) return fail(tr("the link has an empty invite token"));
-  for (const QString& why : {checkCoordinator(coordinator), checkKey(key), checkJob(job), checkToken(token)}) {
+  for (const QString& why :
+       {checkCoordinator(coordinator), checkKey(key), checkJob(job), checkToken(token)}) {
     if (!why.isEmpty()) return fail(why);
   }
   if (error) error->clear();
@@ -126,12 +135,15 @@ QString InviteLink::toString() const {
   return kPrefix + QStringLiteral("coordinator=") + coordinator_ + QStringLiteral("&key=") +
          QString::fromLatin1(QUrl::toPercentEncoding(key_)) + QStringLiteral("&job=") +
          QString::fromLatin1(QUrl::toPercentEncoding(job_)) +
-         (token_.isEmpty() ? QString() : QStringLiteral("&token=") + QString::fromLatin1(QUrl::toPercentEncoding(token_)));
+         (token_.isEmpty()
+              ? QString()
+              : QStringLiteral("&token=") + QString::fromLatin1(QUrl::toPercentEncoding(token_)));
 }
 
 QStringList InviteLink::nodeArguments() const {
-  QStringList args{QStringLiteral("--coordinator"), coordinator_, QStringLiteral("--coordinator-key"), key_,
-                   QStringLiteral("--join"), job_};
+  QStringList args{
+      QStringLiteral("--coordinator"), coordinator_, QStringLiteral("--coordinator-key"), key_,
+      QStringLiteral("--join"),        job_};
   if (!token_.isEmpty()) args << QStringLiteral("--invite-token") << token_;
   return args;
 }

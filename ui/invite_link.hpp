@@ -26,7 +26,10 @@ class InviteLink {
 
   InviteLink() = default;
   InviteLink(QString coordinator, QString key, QString job, QString token = {})
-      : coordinator_(std::move(coordinator)), key_(std::move(key)), job_(std::move(job)), token_(std::move(token)) {}
+      : coordinator_(std::move(coordinator)),
+        key_(std::move(key)),
+        job_(std::move(job)),
+        token_(std::move(token)) {}
 
   // The link the user pasted (surrounding blanks ignored). On failure returns nothing and,
   // when `error` is given, says why ("the key must be 40 characters of Z85, it has 39").

@@ -11,8 +11,13 @@
 
 namespace rookery::ui {
 
-JoinOffer::JoinOffer(NodeConnection& node, NodeLauncher& launcher, Options options, QWidget* window, QObject* parent)
-    : QObject(parent), node_(node), launcher_(launcher), options_(std::move(options)), window_(window) {}
+JoinOffer::JoinOffer(NodeConnection& node, NodeLauncher& launcher, Options options, QWidget* window,
+                     QObject* parent)
+    : QObject(parent),
+      node_(node),
+      launcher_(launcher),
+      options_(std::move(options)),
+      window_(window) {}
 
 QString JoinOffer::linkIn(const QStringList& arguments) {
   for (const auto& a : arguments) {
@@ -62,11 +67,14 @@ void JoinOffer::join(const InviteLink& invite) {
   launcher_.setExtraArguments(options_.base_arguments + invite.nodeArguments());
   // The node running now trains another swarm (or none): it stops (saving its state) and
   // one joined to the invite takes its place. A node just launched answers first.
-  waitFor([this] { return node_.isConnected() || node_.refresh() || !launcher_.launchPending(); }, 20000);
+  waitFor([this] { return node_.isConnected() || node_.refresh() || !launcher_.launchPending(); },
+          20000);
   if ((node_.isConnected() || node_.refresh()) && node_.quit()) {
     // Gone: its sockets closed and its process ended (a launch still counts as pending
     // while the process lives, and would keep the new one from starting).
-    waitFor([this] { return !node_.isConnected() && !node_.refresh() && !launcher_.launchPending(); }, 15000);
+    waitFor(
+        [this] { return !node_.isConnected() && !node_.refresh() && !launcher_.launchPending(); },
+        15000);
   }
   launcher_.ensureRunning(/*contribute=*/true);
   Q_EMIT joined(invite);

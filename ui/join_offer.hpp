@@ -32,7 +32,8 @@ class JoinOffer : public QObject {
     QStringList base_arguments;
   };
 
-  JoinOffer(NodeConnection& node, NodeLauncher& launcher, Options options, QWidget* window, QObject* parent = nullptr);
+  JoinOffer(NodeConnection& node, NodeLauncher& launcher, Options options, QWidget* window,
+            QObject* parent = nullptr);
 
   // Shows the join dialog for `link` (the text as given: a malformed link is explained
   // there); a dialog already open takes the new link and comes forward.

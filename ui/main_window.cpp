@@ -63,7 +63,8 @@ MainWindow::MainWindow(NodeConnection& node, NodeLauncher* launcher, QWidget* pa
   titles->setSpacing(2);
   auto* title = new QLabel(tr("Rookery"), central);
   title->setFont(theme::scaled(font(), 1.7, QFont::Bold));
-  tagline_ = new QLabel(tr("Lend this PC to a swarm of volunteers training a neural network together."), central);
+  tagline_ = new QLabel(
+      tr("Lend this PC to a swarm of volunteers training a neural network together."), central);
   tagline_->setWordWrap(true);
   titles->addStretch(1);
   titles->addWidget(title);
@@ -76,7 +77,8 @@ MainWindow::MainWindow(NodeConnection& node, NodeLauncher* launcher, QWidget* pa
   header->addLayout(titles, 1);
   settings_button_ = new QPushButton(tr("Settings…"), central);
   settings_button_->setObjectName(QStringLiteral("settingsButton"));
-  settings_button_->setAccessibleDescription(tr("How much of this PC Rookery may use, while you use it and while it is idle"));
+  settings_button_->setAccessibleDescription(
+      tr("How much of this PC Rookery may use, while you use it and while it is idle"));
   header->addWidget(settings_button_, 0, Qt::AlignVCenter);
   header->addWidget(button_, 0, Qt::AlignVCenter);
   page->addLayout(header);
@@ -149,12 +151,10 @@ MainWindow::MainWindow(NodeConnection& node, NodeLauncher* launcher, QWidget* pa
   presence_ = new PresenceReporter(node_.runtimeDir(), this);
   connect(&node_, &NodeConnection::snapshotChanged, this, &MainWindow::render);
   connect(&node_, &NodeConnection::connectionChanged, this, &MainWindow::render);
-  connect(&node_, &NodeConnection::nodeMessage, this, [this](const QString& message) {
-    showNotice(message);
-  });
-  connect(&node_, &NodeConnection::requestFailed, this, [this](const QString& error) {
-    showNotice(tr("rookery-node refused: %1").arg(error));
-  });
+  connect(&node_, &NodeConnection::nodeMessage, this,
+          [this](const QString& message) { showNotice(message); });
+  connect(&node_, &NodeConnection::requestFailed, this,
+          [this](const QString& error) { showNotice(tr("rookery-node refused: %1").arg(error)); });
   if (launcher_) {
     connect(launcher_, &NodeLauncher::launched, this, [this](qint64 pid) {
       launch_problem_.clear();
@@ -175,7 +175,8 @@ void MainWindow::openSettings() {
   auto* dialog = new SettingsDialog(node_.runtimeDir(), this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   if (!dialog->load()) {
-    showNotice(tr("Settings are kept by rookery-node, which does not answer: %1").arg(dialog->errorText()));
+    showNotice(tr("Settings are kept by rookery-node, which does not answer: %1")
+                   .arg(dialog->errorText()));
     delete dialog;
     return;
   }
@@ -210,7 +211,9 @@ void MainWindow::restartNode(const QStringList& arguments, bool contribute) {
   connect(poll, &QTimer::timeout, this, [this, poll, waited, contribute] {
     // Gone: its sockets closed and its process ended (a launch counts as pending while its
     // process lives, and would keep the new one from starting).
-    if ((node_.isConnected() || node_.refresh() || launcher_->launchPending()) && waited->elapsed() < 20000) return;
+    if ((node_.isConnected() || node_.refresh() || launcher_->launchPending()) &&
+        waited->elapsed() < 20000)
+      return;
     poll->stop();
     poll->deleteLater();
     delete waited;
@@ -273,8 +276,8 @@ void MainWindow::render() {
                          .arg(s.pid())
                          .arg(QString::fromStdString(s.data_dir())));
   } else {
-    QString why = !launch_problem_.isEmpty() ? launch_problem_
-                  : quitting_                ? tr("rookery-node stopped")
+    QString why = !launch_problem_.isEmpty()                ? launch_problem_
+                  : quitting_                               ? tr("rookery-node stopped")
                   : launcher_ && launcher_->launchPending() ? tr("Starting rookery-node…")
                   : !node_.lastError().isEmpty()            ? node_.lastError()
                                                             : tr("Connecting to rookery-node…");
@@ -351,9 +354,10 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   if (node_.isConnected() && node_.snapshot().state() == pb::CONTRIBUTING) {
     QSettings settings;
     if (!settings.value(QStringLiteral("notices/contributingInBackground")).toBool()) {
-      QMessageBox::information(this, tr("Rookery keeps contributing"),
-                               tr("This PC goes on contributing in the background. Open Rookery again to "
-                                  "pause it or to quit."));
+      QMessageBox::information(
+          this, tr("Rookery keeps contributing"),
+          tr("This PC goes on contributing in the background. Open Rookery again to "
+             "pause it or to quit."));
       settings.setValue(QStringLiteral("notices/contributingInBackground"), true);
     }
     if (launcher_) launcher_->stopKeepingAlive();
@@ -375,8 +379,9 @@ void MainWindow::quitRookery() {
     finishQuit();
     return;
   }
-  auto* progress = new QProgressDialog(tr("Stopping rookery-node: it finishes its current work unit and saves…"),
-                                       tr("Close Now"), 0, 0, isVisible() ? this : nullptr);
+  auto* progress =
+      new QProgressDialog(tr("Stopping rookery-node: it finishes its current work unit and saves…"),
+                          tr("Close Now"), 0, 0, isVisible() ? this : nullptr);
   progress->setObjectName(QStringLiteral("quitProgress"));
   progress->setWindowTitle(tr("Quitting Rookery"));
   progress->setWindowModality(Qt::ApplicationModal);

@@ -12,7 +12,8 @@ NodeConnection::NodeConnection(std::filesystem::path runtime_dir, Timing timing,
     : QObject(parent),
       runtime_dir_(std::move(runtime_dir)),
       timing_(timing),
-      client_(std::make_unique<control::ControlClient>(control::ControlEndpoints::in(runtime_dir_))) {
+      client_(
+          std::make_unique<control::ControlClient>(control::ControlEndpoints::in(runtime_dir_))) {
   qRegisterMetaType<pb::NodeSnapshot>();
   liveness_ = new QTimer(this);
   liveness_->setInterval(timing_.liveness_interval);
@@ -27,7 +28,8 @@ NodeConnection::~NodeConnection() {
 void NodeConnection::start() {
   if (notifier_) return;
   client_->subscribe();
-  notifier_ = new QSocketNotifier(static_cast<qintptr>(client_->event_fd()), QSocketNotifier::Read, this);
+  notifier_ =
+      new QSocketNotifier(static_cast<qintptr>(client_->event_fd()), QSocketNotifier::Read, this);
   connect(notifier_, &QSocketNotifier::activated, this, &NodeConnection::drainEvents);
   liveness_->start();
   refresh();
@@ -35,7 +37,9 @@ void NodeConnection::start() {
 
 bool NodeConnection::refresh() { return send(pb::ControlRequest::STATUS, timing_.status_timeout); }
 
-bool NodeConnection::contribute() { return send(pb::ControlRequest::CONTRIBUTE, timing_.request_timeout); }
+bool NodeConnection::contribute() {
+  return send(pb::ControlRequest::CONTRIBUTE, timing_.request_timeout);
+}
 
 bool NodeConnection::pause() { return send(pb::ControlRequest::PAUSE, timing_.request_timeout); }
 
@@ -44,10 +48,11 @@ bool NodeConnection::quit() { return send(pb::ControlRequest::QUIT, timing_.requ
 bool NodeConnection::send(pb::ControlRequest::Kind kind, std::chrono::milliseconds timeout) {
   auto answer = client_->request(kind, timeout);
   if (!answer.ok && answer.snapshot.pid() == 0) {  // no answer at all: the node is gone or hung
-    drainEvents();  // its goodbye may be waiting
+    drainEvents();                                 // its goodbye may be waiting
     last_error_ = said_goodbye_ ? tr("rookery-node stopped")
-                  : std::filesystem::exists(runtime_dir_ / "control.sock") ? tr("rookery-node does not answer")
-                                                                           : tr("rookery-node is not running");
+                  : std::filesystem::exists(runtime_dir_ / "control.sock")
+                      ? tr("rookery-node does not answer")
+                      : tr("rookery-node is not running");
     setConnected(false);
     if (kind != pb::ControlRequest::STATUS) Q_EMIT requestFailed(last_error_);
     return false;
@@ -81,7 +86,8 @@ void NodeConnection::drainEvents() {
         ++gaps_;
         Q_EMIT eventGapDetected(r.gap->expected, r.gap->received);
       }
-      const bool other_node = has_snapshot_ && ev.snapshot().pid() != 0 && ev.snapshot().pid() != snapshot_.pid();
+      const bool other_node =
+          has_snapshot_ && ev.snapshot().pid() != 0 && ev.snapshot().pid() != snapshot_.pid();
       // A reply may already have shown a newer state than a queued event carries.
       if (ev.has_snapshot() && (other_node || ev.seq() > applied_seq_)) {
         apply(ev.snapshot());
@@ -107,7 +113,8 @@ void NodeConnection::drainEvents() {
 
 void NodeConnection::checkLiveness() {
   drainEvents();  // cheap, and catches an edge the notifier may have missed
-  const bool quiet = !since_heard_.isValid() || since_heard_.elapsed() >= timing_.liveness_interval.count();
+  const bool quiet =
+      !since_heard_.isValid() || since_heard_.elapsed() >= timing_.liveness_interval.count();
   if (!connected_ || quiet) refresh();
 }
 

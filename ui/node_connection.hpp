@@ -27,8 +27,8 @@ class NodeConnection : public QObject {
 
  public:
   struct Timing {
-    std::chrono::milliseconds request_timeout{1500};   // contribute, pause, quit
-    std::chrono::milliseconds status_timeout{300};     // liveness checks
+    std::chrono::milliseconds request_timeout{1500};  // contribute, pause, quit
+    std::chrono::milliseconds status_timeout{300};    // liveness checks
     std::chrono::milliseconds liveness_interval{2000};
   };
 

@@ -29,8 +29,10 @@ NodeLauncher::NodeLauncher(NodeConnection& connection, Options options, QObject*
   retry_ = new QTimer(this);
   retry_->setSingleShot(true);
   connect(retry_, &QTimer::timeout, this, &NodeLauncher::restartIfCrashed);
-  connect(&connection_, &NodeConnection::connectionChanged, this, &NodeLauncher::onConnectionChanged);
-  connect(&connection_, &NodeConnection::nodeShutdown, this, [this] { announced_shutdown_ = true; });
+  connect(&connection_, &NodeConnection::connectionChanged, this,
+          &NodeLauncher::onConnectionChanged);
+  connect(&connection_, &NodeConnection::nodeShutdown, this,
+          [this] { announced_shutdown_ = true; });
 }
 
 QString NodeLauncher::findNodeProgram(const QString& explicit_program) {
@@ -114,8 +116,8 @@ QStringList NodeLauncher::withDataDir(QStringList args, const QString& data_dir)
 
 QStringList NodeLauncher::withoutSwarm(const QStringList& args) {
   QStringList out = args;
-  for (const char* option : {"--join", "--coordinator", "--coordinator-key", "--invite-token", "--host", "--plan",
-                             "--stage", "--max-micro-batches"}) {
+  for (const char* option : {"--join", "--coordinator", "--coordinator-key", "--invite-token",
+                             "--host", "--plan", "--stage", "--max-micro-batches"}) {
     removeOption(out, QString::fromLatin1(option));
   }
   return out;
@@ -138,8 +140,8 @@ void NodeLauncher::setChosenDataDir(const QString& data_dir) {
 }
 
 bool NodeLauncher::launchPending() const {
-  return last_pid_ != 0 && since_launch_.isValid() && since_launch_.elapsed() < options_.answer_grace_ms &&
-         processAlive(last_pid_);
+  return last_pid_ != 0 && since_launch_.isValid() &&
+         since_launch_.elapsed() < options_.answer_grace_ms && processAlive(last_pid_);
 }
 
 bool NodeLauncher::processAlive(qint64 pid) const {
@@ -151,7 +153,8 @@ bool NodeLauncher::processAlive(qint64 pid) const {
   if (stat.open(QIODevice::ReadOnly)) {
     const QByteArray line = stat.readAll();
     const int close = line.lastIndexOf(')');
-    if (close > 0 && close + 2 < line.size() && (line[close + 2] == 'Z' || line[close + 2] == 'X')) return false;
+    if (close > 0 && close + 2 < line.size() && (line[close + 2] == 'Z' || line[close + 2] == 'X'))
+      return false;
   }
 #endif
   return true;
@@ -174,15 +177,18 @@ bool NodeLauncher::ensureRunning(bool contribute) {
     return false;
   }
   if (program_.isEmpty()) {
-    Q_EMIT launchFailed(tr("rookery-node was not found; set ROOKERY_NODE_BIN or install it beside rookery"));
+    Q_EMIT launchFailed(
+        tr("rookery-node was not found; set ROOKERY_NODE_BIN or install it beside rookery"));
     return false;
   }
   if (failed_attempts_ >= options_.max_attempts) {
-    Q_EMIT launchFailed(tr("rookery-node did not start after %1 attempts; see its log").arg(failed_attempts_));
+    Q_EMIT launchFailed(
+        tr("rookery-node did not start after %1 attempts; see its log").arg(failed_attempts_));
     return false;
   }
   QStringList args = options_.extra_arguments;
-  args << QStringLiteral("--runtime-dir") << QString::fromStdString(connection_.runtimeDir().string());
+  args << QStringLiteral("--runtime-dir")
+       << QString::fromStdString(connection_.runtimeDir().string());
   if (contribute) args << QStringLiteral("--contribute");
   QProcess process;
   process.setProgram(program_);
@@ -202,8 +208,9 @@ bool NodeLauncher::ensureRunning(bool contribute) {
   since_launch_.start();
   QTimer::singleShot(options_.answer_grace_ms, this, [this, pid] {
     if (!connection_.isConnected() && !connection_.refresh() && last_pid_ == pid) {
-      Q_EMIT launchFailed(processAlive(pid) ? tr("rookery-node (process %1) does not answer").arg(pid)
-                                            : tr("rookery-node stopped right after starting; see its log"));
+      Q_EMIT launchFailed(processAlive(pid)
+                              ? tr("rookery-node (process %1) does not answer").arg(pid)
+                              : tr("rookery-node stopped right after starting; see its log"));
     }
   });
   Q_EMIT launched(pid);

@@ -20,11 +20,11 @@ class NodeLauncher : public QObject {
 
  public:
   struct Options {
-    QString program;               // empty: findNodeProgram()
-    QStringList extra_arguments;   // e.g. --data-dir; --runtime-dir is always the connection's
-    bool keep_alive = true;        // start the node again after it vanished unexpectedly
-    int max_attempts = 5;          // consecutive launches that never answered before giving up
-    int answer_grace_ms = 15000;   // how long a fresh node may take to answer
+    QString program;              // empty: findNodeProgram()
+    QStringList extra_arguments;  // e.g. --data-dir; --runtime-dir is always the connection's
+    bool keep_alive = true;       // start the node again after it vanished unexpectedly
+    int max_attempts = 5;         // consecutive launches that never answered before giving up
+    int answer_grace_ms = 15000;  // how long a fresh node may take to answer
   };
 
   NodeLauncher(NodeConnection& connection, Options options, QObject* parent = nullptr);

@@ -19,11 +19,13 @@ namespace pb = wire::pb;
 
 namespace {
 constexpr int kReportIntervalMs = 2000;
-constexpr double kIdleAfterSeconds = 60;  // "came back": report at once after this long without input
+constexpr double kIdleAfterSeconds =
+    60;  // "came back": report at once after this long without input
 
 #if defined(ROOKERY_HAVE_XSS)
 Display* x11_display() {
-  if (auto* x11 = qGuiApp ? qGuiApp->nativeInterface<QNativeInterface::QX11Application>() : nullptr) {
+  if (auto* x11 =
+          qGuiApp ? qGuiApp->nativeInterface<QNativeInterface::QX11Application>() : nullptr) {
     return x11->display();
   }
   return nullptr;
@@ -46,11 +48,13 @@ std::optional<bool> x11_active_fullscreen(Display* d) {
   const Atom state = XInternAtom(d, "_NET_WM_STATE", True);
   const Atom fullscreen = XInternAtom(d, "_NET_WM_STATE_FULLSCREEN", True);
   if (active == None || state == None || fullscreen == None) return std::nullopt;
-  auto read_atoms = [&](Window w, Atom property, Atom type, unsigned char** data, unsigned long* count) {
+  auto read_atoms = [&](Window w, Atom property, Atom type, unsigned char** data,
+                        unsigned long* count) {
     Atom actual = None;
     int format = 0;
     unsigned long after = 0;
-    return XGetWindowProperty(d, w, property, 0, 64, False, type, &actual, &format, count, &after, data) == Success &&
+    return XGetWindowProperty(d, w, property, 0, 64, False, type, &actual, &format, count, &after,
+                              data) == Success &&
            *data != nullptr;
   };
   unsigned char* data = nullptr;

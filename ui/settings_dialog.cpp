@@ -40,16 +40,18 @@ SettingsDialog::SettingsDialog(std::filesystem::path runtime_dir, QWidget* paren
   auto* session_form = new QVBoxLayout(session);
   autostart_ = new QCheckBox(tr("Start with my session"), session);
   autostart_->setObjectName(QStringLiteral("autostartCheckBox"));
-  autostart_->setToolTip(tr("Open Rookery in the tray when you log in (%1)").arg(Autostart::location()));
+  autostart_->setToolTip(
+      tr("Open Rookery in the tray when you log in (%1)").arg(Autostart::location()));
   autostart_->setChecked(Autostart::isEnabled());
   session_form->addWidget(autostart_);
   auto* data_label = new QLabel(tr("&Data folder:"), session);
   data_dir_ = new QLineEdit(session);
   data_dir_->setObjectName(QStringLiteral("dataFolder"));
   data_dir_->setAccessibleName(tr("Data folder"));
-  const QString about_data = tr("Where rookery-node keeps this PC's keys, its settings, the contribution ledger and "
-                                "checkpoints. Another folder starts afresh (a new identity, an empty ledger) unless you "
-                                "copy the old one there; the node restarts to use it.");
+  const QString about_data =
+      tr("Where rookery-node keeps this PC's keys, its settings, the contribution ledger and "
+         "checkpoints. Another folder starts afresh (a new identity, an empty ledger) unless you "
+         "copy the old one there; the node restarts to use it.");
   data_dir_->setToolTip(about_data);
   data_dir_->setAccessibleDescription(about_data);
   data_label->setBuddy(data_dir_);
@@ -80,11 +82,12 @@ SettingsDialog::SettingsDialog(std::filesystem::path runtime_dir, QWidget* paren
   error_->setObjectName(QStringLiteral("settingsError"));
   error_->setWordWrap(true);
   error_->setVisible(false);
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults,
-                                       this);
+  auto* buttons = new QDialogButtonBox(
+      QDialogButtonBox::Save | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults, this);
   auto* snooze = buttons->addButton(tr("Snooze for an hour"), QDialogButtonBox::ActionRole);
   snooze->setObjectName(QStringLiteral("snoozeButton"));
-  connect(buttons->button(QDialogButtonBox::Save), &QPushButton::clicked, this, &SettingsDialog::save);
+  connect(buttons->button(QDialogButtonBox::Save), &QPushButton::clicked, this,
+          &SettingsDialog::save);
   connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, this,
           &SettingsDialog::restoreDefaults);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -101,7 +104,8 @@ SettingsDialog::SettingsDialog(std::filesystem::path runtime_dir, QWidget* paren
   auto* content = new QVBoxLayout(content_);
   content->setContentsMargins(0, 0, 0, 0);
   content->addWidget(form_host_);
-  content->addWidget(createLanguageChooser(content_));  // appearance/language, saved with the dialog
+  content->addWidget(
+      createLanguageChooser(content_));  // appearance/language, saved with the dialog
   content->addWidget(session);
   content->addWidget(swarm_box);
   content->addStretch(1);
@@ -125,10 +129,12 @@ void SettingsDialog::fitToScreen() {
   const QSize inner = content_->sizeHint();
   const QMargins m = layout()->contentsMargins();
   const int spacing = layout()->spacing();
-  int height = m.top() + inner.height() + spacing + layout()->itemAt(layout()->count() - 1)->sizeHint().height() +
-               m.bottom();
+  int height = m.top() + inner.height() + spacing +
+               layout()->itemAt(layout()->count() - 1)->sizeHint().height() + m.bottom();
   if (error_->isVisible()) height += spacing + error_->sizeHint().height();
-  QSize want(m.left() + inner.width() + scroll_->verticalScrollBar()->sizeHint().width() + m.right(), height);
+  QSize want(
+      m.left() + inner.width() + scroll_->verticalScrollBar()->sizeHint().width() + m.right(),
+      height);
   if (const QScreen* s = screen()) want = want.boundedTo(s->availableGeometry().size() * 0.9);
   resize(want.expandedTo(minimumSizeHint()));
 }
@@ -149,7 +155,9 @@ void SettingsDialog::showError(const QString& text) {
   error_->setVisible(true);
 }
 
-QString SettingsDialog::errorText() const { return error_->isVisible() ? error_->text() : QString(); }
+QString SettingsDialog::errorText() const {
+  return error_->isVisible() ? error_->text() : QString();
+}
 
 bool SettingsDialog::load() {
   pb::ControlRequest r;
@@ -176,11 +184,14 @@ void SettingsDialog::build(const pb::ControlReply& reply) {
     swarm_->setText(tr("This PC volunteers for job “%1” at coordinator %2.").arg(job, endpoint));
     leave_button_->setEnabled(true);
   } else if (!endpoint.isEmpty()) {
-    swarm_->setText(tr("This PC talks to coordinator %1 but has joined none of its jobs.").arg(endpoint));
+    swarm_->setText(
+        tr("This PC talks to coordinator %1 but has joined none of its jobs.").arg(endpoint));
     leave_button_->setEnabled(false);
   } else {
-    swarm_->setText(node.has_stage() ? tr("This PC trains a stage of a fixed pipeline plan, without a coordinator.")
-                                  : tr("This PC has joined no swarm: open an invite link to join one."));
+    swarm_->setText(
+        node.has_stage()
+            ? tr("This PC trains a stage of a fixed pipeline plan, without a coordinator.")
+            : tr("This PC has joined no swarm: open an invite link to join one."));
     leave_button_->setEnabled(false);
   }
   // The form is rebuilt from the node's table each time.
@@ -195,14 +206,17 @@ void SettingsDialog::build(const pb::ControlReply& reply) {
     QString title;
     QFormLayout* form = nullptr;
   };
-  Group groups[] = {{"in_use", tr("While I use my PC")}, {"idle", tr("While the PC is idle")}, {"always", tr("Always")}};
+  Group groups[] = {{"in_use", tr("While I use my PC")},
+                    {"idle", tr("While the PC is idle")},
+                    {"always", tr("Always")}};
   for (auto& g : groups) {
     auto* box = new QGroupBox(g.title, form_host_);
     box->setObjectName(QStringLiteral("settingsGroup_%1").arg(g.scope));
     g.form = new QFormLayout(box);
     form_host_->layout()->addWidget(box);
   }
-  if (isVisible()) QTimer::singleShot(0, this, &SettingsDialog::fitToScreen);  // the new form, laid out
+  if (isVisible())
+    QTimer::singleShot(0, this, &SettingsDialog::fitToScreen);  // the new form, laid out
   for (const auto& p : reply.preferences()) {
     QFormLayout* form = groups[2].form;
     for (auto& g : groups) {
@@ -216,14 +230,16 @@ void SettingsDialog::build(const pb::ControlReply& reply) {
       editor = c;
     } else if (p.type() == "integer") {
       auto* s = new QSpinBox(form->parentWidget());
-      s->setRange(static_cast<int>(p.min()), static_cast<int>(std::min<std::int64_t>(p.max(), 2'000'000'000)));
+      s->setRange(static_cast<int>(p.min()),
+                  static_cast<int>(std::min<std::int64_t>(p.max(), 2'000'000'000)));
       s->setValue(QString::fromStdString(p.value()).toInt());
       s->setSuffix(p.unit().empty() ? QString() : " " + Reasons::preferenceUnit(p));
       editor = s;
     } else {
       auto* e = new QLineEdit(QString::fromStdString(p.value()), form->parentWidget());
-      e->setPlaceholderText(p.type() == "schedule" ? tr("any time; e.g. mon-fri 18:00-08:00; weekends 00:00-24:00")
-                                                   : tr("none; e.g. steam, blender"));
+      e->setPlaceholderText(p.type() == "schedule"
+                                ? tr("any time; e.g. mon-fri 18:00-08:00; weekends 00:00-24:00")
+                                : tr("none; e.g. steam, blender"));
       editor = e;
     }
     editor->setObjectName(QStringLiteral("setting_") + key);
@@ -269,17 +285,21 @@ bool SettingsDialog::save() {
     build(reply);
   }
   const QString data_dir = QDir::cleanPath(data_dir_->text().trimmed());
-  const bool data_dir_changed = !data_dir_->text().trimmed().isEmpty() && data_dir != QDir::cleanPath(loaded_data_dir_);
+  const bool data_dir_changed =
+      !data_dir_->text().trimmed().isEmpty() && data_dir != QDir::cleanPath(loaded_data_dir_);
   if (data_dir_changed && !QDir::isAbsolutePath(data_dir)) {
-    showError(tr("The data folder must be a full path, such as %1.").arg(QDir::homePath() + "/rookery"));
+    showError(
+        tr("The data folder must be a full path, such as %1.").arg(QDir::homePath() + "/rookery"));
     return false;
   }
   if (autostart_->isChecked() != Autostart::isEnabled()) {
     QString why;
     if (!Autostart::setEnabled(autostart_->isChecked(), autostart_program_, &why)) {
-      showError(r.set_size() > 0 ? tr("The node took your settings, but starting with your session could not be "
-                                      "changed: %1").arg(why)
-                                 : tr("Starting with your session could not be changed: %1").arg(why));
+      showError(r.set_size() > 0
+                    ? tr("The node took your settings, but starting with your session could not be "
+                         "changed: %1")
+                          .arg(why)
+                    : tr("Starting with your session could not be changed: %1").arg(why));
       return false;
     }
   }
@@ -291,15 +311,18 @@ bool SettingsDialog::save() {
 QString SettingsDialog::swarmText() const { return swarm_->text(); }
 
 void SettingsDialog::chooseDataFolder() {
-  const QString dir = QFileDialog::getExistingDirectory(this, tr("Rookery's data folder"), data_dir_->text());
+  const QString dir =
+      QFileDialog::getExistingDirectory(this, tr("Rookery's data folder"), data_dir_->text());
   if (!dir.isEmpty()) data_dir_->setText(dir);
 }
 
 bool SettingsDialog::leaveJob(bool confirm) {
-  if (confirm && QMessageBox::question(this, tr("Leave this job?"),
-                                       tr("This PC stops training for the job for good; its contribution so far stays "
-                                          "counted. Rookery then joins no swarm until you open an invite link.")) !=
-                     QMessageBox::Yes) {
+  if (confirm &&
+      QMessageBox::question(
+          this, tr("Leave this job?"),
+          tr("This PC stops training for the job for good; its contribution so far stays "
+             "counted. Rookery then joins no swarm until you open an invite link.")) !=
+          QMessageBox::Yes) {
     return false;
   }
   pb::ControlRequest r;
@@ -311,7 +334,8 @@ bool SettingsDialog::leaveJob(bool confirm) {
     return false;
   }
   leave_button_->setEnabled(false);
-  swarm_->setText(tr("Leaving the job: the node finishes its work in progress, tells the coordinator and stops."));
+  swarm_->setText(tr(
+      "Leaving the job: the node finishes its work in progress, tells the coordinator and stops."));
   Q_EMIT leftJob();
   return true;
 }

@@ -50,7 +50,7 @@ class SettingsDialog : public QDialog {
   QString swarmText() const;
 
  public Q_SLOTS:
-  bool save();             // true when the node accepted (then the dialog closes)
+  bool save();  // true when the node accepted (then the dialog closes)
   bool restoreDefaults();
   bool snoozeOneHour();
   // Leaves the coordinator's job, after asking the user when `confirm`. True when the node

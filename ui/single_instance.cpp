@@ -25,7 +25,8 @@ QByteArray encodeRequest(const QStringList& request) {
 }
 }  // namespace
 
-SingleInstance::SingleInstance(const std::filesystem::path& runtime_dir, QObject* parent) : QObject(parent) {
+SingleInstance::SingleInstance(const std::filesystem::path& runtime_dir, QObject* parent)
+    : QObject(parent) {
   try {
     net::ensure_private_dir(runtime_dir);
   } catch (const std::exception& e) {
@@ -101,7 +102,8 @@ bool SingleInstance::sendRequest(const QStringList& request, int timeout_ms) {
   if (!socket.waitForBytesWritten(static_cast<int>(deadline.remainingTime()))) return false;
   QByteArray answer;
   while (!answer.contains('\n') && !deadline.hasExpired()) {
-    if (!socket.waitForReadyRead(static_cast<int>(std::max<qint64>(deadline.remainingTime(), 1)))) break;
+    if (!socket.waitForReadyRead(static_cast<int>(std::max<qint64>(deadline.remainingTime(), 1))))
+      break;
     answer += socket.readAll();
   }
   return answer == kAck;

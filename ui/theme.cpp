@@ -13,7 +13,8 @@ QColor mix(const QColor& a, const QColor& b, double t) {
 bool isDark(const QPalette& palette) { return palette.color(QPalette::Window).lightnessF() < 0.5; }
 
 QPalette darkPalette() {
-  const QColor window(0x26, 0x28, 0x2b), base(0x1d, 0x1f, 0x21), text(0xe6, 0xe7, 0xe8), button(0x33, 0x35, 0x39);
+  const QColor window(0x26, 0x28, 0x2b), base(0x1d, 0x1f, 0x21), text(0xe6, 0xe7, 0xe8),
+      button(0x33, 0x35, 0x39);
   const QColor disabled(0x7d, 0x80, 0x85);
   QPalette p;
   p.setColor(QPalette::Window, window);
@@ -41,19 +42,23 @@ QPalette darkPalette() {
   return p;
 }
 
-QColor accent(const QPalette& palette) { return isDark(palette) ? QColor(0x3c, 0xc4, 0x9f) : QColor(0x12, 0x85, 0x6c); }
+QColor accent(const QPalette& palette) {
+  return isDark(palette) ? QColor(0x3c, 0xc4, 0x9f) : QColor(0x12, 0x85, 0x6c);
+}
 
 QColor onAccent() { return QColor(Qt::white); }
 
 QColor cardBackground(const QPalette& palette) {
   const QColor window = palette.color(QPalette::Window);
   // Light: white cards on the grey window. Dark: cards a step lighter than the window.
-  return isDark(palette) ? mix(window, QColor(Qt::white), 0.06) : mix(window, palette.color(QPalette::Base), 0.85);
+  return isDark(palette) ? mix(window, QColor(Qt::white), 0.06)
+                         : mix(window, palette.color(QPalette::Base), 0.85);
 }
 
 QColor cardBorder(const QPalette& palette) {
   const QColor window = palette.color(QPalette::Window);
-  return isDark(palette) ? mix(window, QColor(Qt::white), 0.14) : mix(window, QColor(Qt::black), 0.10);
+  return isDark(palette) ? mix(window, QColor(Qt::white), 0.14)
+                         : mix(window, QColor(Qt::black), 0.10);
 }
 
 QColor secondaryText(const QPalette& palette) {
@@ -61,20 +66,29 @@ QColor secondaryText(const QPalette& palette) {
 }
 
 QColor meterTrack(const QPalette& palette) {
-  return mix(cardBackground(palette), palette.color(QPalette::WindowText), isDark(palette) ? 0.16 : 0.09);
+  return mix(cardBackground(palette), palette.color(QPalette::WindowText),
+             isDark(palette) ? 0.16 : 0.09);
 }
 
-QColor warning(const QPalette& palette) { return isDark(palette) ? QColor(0xf0, 0xb4, 0x29) : QColor(0xc2, 0x84, 0x00); }
+QColor warning(const QPalette& palette) {
+  return isDark(palette) ? QColor(0xf0, 0xb4, 0x29) : QColor(0xc2, 0x84, 0x00);
+}
 
-QColor danger(const QPalette& palette) { return isDark(palette) ? QColor(0xf2, 0x6d, 0x6d) : QColor(0xc9, 0x36, 0x36); }
+QColor danger(const QPalette& palette) {
+  return isDark(palette) ? QColor(0xf2, 0x6d, 0x6d) : QColor(0xc9, 0x36, 0x36);
+}
 
 QColor stateColour(const QPalette& palette, wire::pb::NodeState state, bool connected) {
   if (!connected) return secondaryText(palette);
   switch (state) {
-    case wire::pb::CONTRIBUTING: return accent(palette);
-    case wire::pb::PAUSED: return warning(palette);
-    case wire::pb::FAILED: return danger(palette);
-    default: return secondaryText(palette);
+    case wire::pb::CONTRIBUTING:
+      return accent(palette);
+    case wire::pb::PAUSED:
+      return warning(palette);
+    case wire::pb::FAILED:
+      return danger(palette);
+    default:
+      return secondaryText(palette);
   }
 }
 

@@ -35,8 +35,8 @@ TrainingHistory::Change TrainingHistory::add(const pb::NodeSnapshot& s) {
   Change change = Change::None;
   const Run run = runOf(s);
   const std::int64_t micro_batches = s.has_stage() ? s.stage().micro_batches() : 0;
-  if (has_run_ && (run != run_ || s.uptime_seconds() < last_uptime_ || s.work().samples() < last_samples_ ||
-                   micro_batches < last_micro_batches_)) {
+  if (has_run_ && (run != run_ || s.uptime_seconds() < last_uptime_ ||
+                   s.work().samples() < last_samples_ || micro_batches < last_micro_batches_)) {
     clear();
     ++restarts_;
     change = Change::Restarted;
@@ -47,7 +47,8 @@ TrainingHistory::Change TrainingHistory::add(const pb::NodeSnapshot& s) {
   last_samples_ = s.work().samples();
 
   rate_window_.emplace_back(s.uptime_seconds(), s.work().samples());
-  while (rate_window_.size() > 2 && rate_window_.back().first - rate_window_[1].first >= kRateWindowSeconds) {
+  while (rate_window_.size() > 2 &&
+         rate_window_.back().first - rate_window_[1].first >= kRateWindowSeconds) {
     rate_window_.pop_front();
   }
 
@@ -57,7 +58,8 @@ TrainingHistory::Change TrainingHistory::add(const pb::NodeSnapshot& s) {
   if (s.has_stage() && micro_batches > last_micro_batches_ && s.work().last_loss() > 0) {
     const double x = static_cast<double>(micro_batches);
     const double y = s.work().last_loss();
-    const double avg = average_.isEmpty() ? y : average_.back().y() + kSmoothing * (y - average_.back().y());
+    const double avg =
+        average_.isEmpty() ? y : average_.back().y() + kSmoothing * (y - average_.back().y());
     loss_.append({x, y});
     average_.append({x, avg});
     while (loss_.size() > capacity_) {

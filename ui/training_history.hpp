@@ -20,7 +20,7 @@ class TrainingHistory {
  public:
   static constexpr int kDefaultCapacity = 720;  // 12 minutes of 1 s telemetry
   static constexpr double kRateWindowSeconds = 10;
-  static constexpr double kSmoothing = 0.3;      // weight of the newest point in the average
+  static constexpr double kSmoothing = 0.3;  // weight of the newest point in the average
 
   explicit TrainingHistory(int capacity = kDefaultCapacity);
 

@@ -37,15 +37,18 @@ TrayIcon::TrayIcon(QObject* parent) : QObject(parent), menu_(new QMenu) {
       Q_EMIT contributeRequested();
     }
   });
-  connect(snooze_, &QAction::triggered, this, [this] { Q_EMIT snoozeRequested(snoozed_ ? 0 : 3600); });
+  connect(snooze_, &QAction::triggered, this,
+          [this] { Q_EMIT snoozeRequested(snoozed_ ? 0 : 3600); });
   connect(open_, &QAction::triggered, this, &TrayIcon::openRequested);
   connect(quit_, &QAction::triggered, this, &TrayIcon::quitRequested);
   if (available()) {
     icon_ = new QSystemTrayIcon(trayIcon(TrayState::Paused), this);
     icon_->setContextMenu(menu_);
-    connect(icon_, &QSystemTrayIcon::activated, this, [this](QSystemTrayIcon::ActivationReason reason) {
-      if (reason == QSystemTrayIcon::Trigger || reason == QSystemTrayIcon::DoubleClick) Q_EMIT openRequested();
-    });
+    connect(icon_, &QSystemTrayIcon::activated, this,
+            [this](QSystemTrayIcon::ActivationReason reason) {
+              if (reason == QSystemTrayIcon::Trigger || reason == QSystemTrayIcon::DoubleClick)
+                Q_EMIT openRequested();
+            });
   }
   setState(TrayState::Paused, tr("Rookery"));
 }
@@ -68,7 +71,8 @@ void TrayIcon::showNodeState(const pb::NodeSnapshot& s) {
   const bool contributing = s.state() == pb::CONTRIBUTING;
   pause_next_ = contributing;
   contribute_->setText(contributing ? tr("Pause") : tr("Contribute"));
-  contribute_->setEnabled(s.state() == pb::PAUSED || s.state() == pb::CONTRIBUTING || s.state() == pb::STARTING);
+  contribute_->setEnabled(s.state() == pb::PAUSED || s.state() == pb::CONTRIBUTING ||
+                          s.state() == pb::STARTING);
   snoozed_ = s.governor().snoozed_until_unix_ms() > QDateTime::currentMSecsSinceEpoch();
   snooze_->setText(snoozed_ ? tr("End the snooze") : tr("Snooze for an hour"));
   snooze_->setEnabled(s.state() == pb::PAUSED || s.state() == pb::CONTRIBUTING);
@@ -89,7 +93,8 @@ void TrayIcon::showDisconnected(const QString& why) {
   setState(TrayState::Error, tr("Rookery: %1").arg(why));
 }
 
-void TrayIcon::notify(const QString& title, const QString& message, QSystemTrayIcon::MessageIcon icon) {
+void TrayIcon::notify(const QString& title, const QString& message,
+                      QSystemTrayIcon::MessageIcon icon) {
   if (!icon_ || !icon_->isVisible()) return;
   if (icon == QSystemTrayIcon::Information) {
     icon_->showMessage(title, message, appIcon(), 6000);
@@ -103,8 +108,8 @@ void TrayIcon::showNodeMessage(const QString& message) {
 }
 
 void TrayIcon::deliver(const TrayNotification& n) {
-  if (last_notification_ && last_notification_->kind == n.kind && since_last_notification_.isValid() &&
-      since_last_notification_.elapsed() < 60000) {
+  if (last_notification_ && last_notification_->kind == n.kind &&
+      since_last_notification_.isValid() && since_last_notification_.elapsed() < 60000) {
     return;
   }
   last_notification_ = n;
@@ -113,7 +118,8 @@ void TrayIcon::deliver(const TrayNotification& n) {
   Q_EMIT notified(n.title, n.message);
 }
 
-bool TrayIcon::requestSnooze(const std::filesystem::path& runtime_dir, int seconds, QString* error) {
+bool TrayIcon::requestSnooze(const std::filesystem::path& runtime_dir, int seconds,
+                             QString* error) {
   control::ControlClient client(control::ControlEndpoints::in(runtime_dir));
   pb::ControlRequest r;
   r.set_kind(pb::ControlRequest::SNOOZE);
@@ -124,7 +130,8 @@ bool TrayIcon::requestSnooze(const std::filesystem::path& runtime_dir, int secon
 }
 
 bool TrayIcon::saysDiskFull(const QString& text) {
-  static const char* const words[] = {"no space left", "disk full", "disk is full", "enospc", "quota exceeded"};
+  static const char* const words[] = {"no space left", "disk full", "disk is full", "enospc",
+                                      "quota exceeded"};
   const QString lower = text.toLower();
   return std::any_of(std::begin(words), std::end(words),
                      [&lower](const char* w) { return lower.contains(QLatin1String(w)); });
@@ -141,11 +148,13 @@ bool refusedOrBanned(const pb::CoordinatorLink& c) {
 TrayNotification failed(const QString& reason, QString shown = {}) {
   if (shown.isEmpty()) shown = reason;
   if (TrayIcon::saysDiskFull(reason)) {
-    return {TrayNotification::Kind::DiskFull, TrayIcon::tr("Rookery: the disk is full"),
-            TrayIcon::tr("rookery-node cannot save its work: %1. Free some disk space on this PC, then start "
-                         "Rookery again.")
-                .arg(shown),
-            QSystemTrayIcon::Critical};
+    return {
+        TrayNotification::Kind::DiskFull, TrayIcon::tr("Rookery: the disk is full"),
+        TrayIcon::tr(
+            "rookery-node cannot save its work: %1. Free some disk space on this PC, then start "
+            "Rookery again.")
+            .arg(shown),
+        QSystemTrayIcon::Critical};
   }
   return {TrayNotification::Kind::NodeFailed, TrayIcon::tr("Rookery stopped contributing"),
           TrayIcon::tr("rookery-node reports an error: %1").arg(shown), QSystemTrayIcon::Critical};
@@ -154,7 +163,8 @@ TrayNotification failed(const QString& reason, QString shown = {}) {
 // The ledger cannot be written: the node computes on and keeps the units to write.
 TrayNotification ledgerFull(const QString& why) {
   return {TrayNotification::Kind::DiskFull, TrayIcon::tr("Rookery: the disk is full"),
-          TrayIcon::tr("rookery-node cannot record your contribution: %1. Free some disk space on this PC; the work "
+          TrayIcon::tr("rookery-node cannot record your contribution: %1. Free some disk space on "
+                       "this PC; the work "
                        "done meanwhile is written once there is room.")
               .arg(why),
           QSystemTrayIcon::Warning};
@@ -163,27 +173,36 @@ TrayNotification ledgerFull(const QString& why) {
 TrayNotification refused(const pb::CoordinatorLink& c) {
   const bool banned = c.why().code() == pb::COORDINATOR_BANNED;
   const QString why = Reasons::coordinatorWords(c.why());
-  return {TrayNotification::Kind::Refused,
-          banned ? TrayIcon::tr("The coordinator banned this PC") : TrayIcon::tr("The coordinator refused this PC"),
-          (banned ? TrayIcon::tr("Banned from the job: %1. This PC no longer trains with the swarm; open Rookery for "
-                                 "details.")
-                  : TrayIcon::tr("Refused: %1. This PC no longer trains with the swarm; open Rookery for details."))
-              .arg(why),
-          QSystemTrayIcon::Warning};
+  return {
+      TrayNotification::Kind::Refused,
+      banned ? TrayIcon::tr("The coordinator banned this PC")
+             : TrayIcon::tr("The coordinator refused this PC"),
+      (banned
+           ? TrayIcon::tr("Banned from the job: %1. This PC no longer trains with the swarm; open "
+                          "Rookery for "
+                          "details.")
+           : TrayIcon::tr(
+                 "Refused: %1. This PC no longer trains with the swarm; open Rookery for details."))
+          .arg(why),
+      QSystemTrayIcon::Warning};
 }
 
 TrayNotification ended(const pb::NodeSnapshot& s) {
-  const QString job = QString::fromStdString(!s.stage().job_name().empty() ? s.stage().job_name() : s.stage().job_id());
-  return {TrayNotification::Kind::JobEnded, TrayIcon::tr("The training job ended"),
-          job.isEmpty() ? TrayIcon::tr("This PC has nothing more to do for its job. Thank you for contributing!")
-                        : TrayIcon::tr("“%1” has ended: this PC has nothing more to do for it. Thank you for "
-                                       "contributing!")
-                              .arg(job),
-          QSystemTrayIcon::Information};
+  const QString job = QString::fromStdString(!s.stage().job_name().empty() ? s.stage().job_name()
+                                                                           : s.stage().job_id());
+  return {
+      TrayNotification::Kind::JobEnded, TrayIcon::tr("The training job ended"),
+      job.isEmpty()
+          ? TrayIcon::tr("This PC has nothing more to do for its job. Thank you for contributing!")
+          : TrayIcon::tr("“%1” has ended: this PC has nothing more to do for it. Thank you for "
+                         "contributing!")
+                .arg(job),
+      QSystemTrayIcon::Information};
 }
 }  // namespace
 
-std::optional<TrayNotification> TrayIcon::notificationFor(const pb::NodeSnapshot* before, const pb::NodeSnapshot& after) {
+std::optional<TrayNotification> TrayIcon::notificationFor(const pb::NodeSnapshot* before,
+                                                          const pb::NodeSnapshot& after) {
   const pb::NodeSnapshot none;
   const pb::NodeSnapshot& b = before ? *before : none;
   // A restarted node (another process) starts afresh: only its own failures count.
@@ -192,7 +211,8 @@ std::optional<TrayNotification> TrayIcon::notificationFor(const pb::NodeSnapshot
     return failed(QString::fromStdString(after.state_reason()), Reasons::state(after));
   }
   const QString ledger = QString::fromStdString(after.ledger().error());
-  const QString previous_ledger = same_node ? QString::fromStdString(b.ledger().error()) : QString();
+  const QString previous_ledger =
+      same_node ? QString::fromStdString(b.ledger().error()) : QString();
   if (saysDiskFull(ledger) && !saysDiskFull(previous_ledger)) return ledgerFull(ledger);
   if (refusedOrBanned(after.coordinator()) && !(same_node && refusedOrBanned(b.coordinator()))) {
     return refused(after.coordinator());

@@ -63,7 +63,8 @@ class TrayIcon : public QObject {
 
   // Asks the node of `runtime_dir` to snooze for `seconds` (0: end the snooze), as the
   // snooze action's handler does. Returns whether the node took it; `error` says why not.
-  static bool requestSnooze(const std::filesystem::path& runtime_dir, int seconds, QString* error = nullptr);
+  static bool requestSnooze(const std::filesystem::path& runtime_dir, int seconds,
+                            QString* error = nullptr);
 
  public Q_SLOTS:
   // A LOG event from the node: notifies when it needs the user.
@@ -71,7 +72,7 @@ class TrayIcon : public QObject {
 
   QMenu* menu() const { return menu_; }
   QAction* contributeAction() const { return contribute_; }  // its text says Contribute or Pause
-  QAction* snoozeAction() const { return snooze_; }          // Snooze for an hour, or End the snooze
+  QAction* snoozeAction() const { return snooze_; }  // Snooze for an hour, or End the snooze
   QAction* openAction() const { return open_; }
   QAction* quitAction() const { return quit_; }
 
@@ -95,8 +96,8 @@ class TrayIcon : public QObject {
   QAction* open_;
   QAction* quit_;
   QSystemTrayIcon* icon_ = nullptr;
-  bool pause_next_ = false;  // what the contribute action does next
-  bool snoozed_ = false;     // what the snooze action does next: end the snooze
+  bool pause_next_ = false;                     // what the contribute action does next
+  bool snoozed_ = false;                        // what the snooze action does next: end the snooze
   std::optional<wire::pb::NodeSnapshot> last_;  // the previous snapshot shown
   // The same notification twice within a minute (a LOG event and the snapshot saying one
   // thing) is shown once.

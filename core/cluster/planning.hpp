@@ -90,138 +90,147 @@
 namespace rookery::cluster {
 
 struct NodeProfile {
-    std::string id;
-    double flops_per_s = 0;            ///< measured
-    int64_t free_memory_bytes = 0;     ///< free device memory
-    double upload_bytes_per_s = 0;
-    double download_bytes_per_s = 0;
-    double rtt_s = 0;
+  std::string id;
+  double flops_per_s = 0;         ///< measured
+  int64_t free_memory_bytes = 0;  ///< free device memory
+  double upload_bytes_per_s = 0;
+  double download_bytes_per_s = 0;
+  double rtt_s = 0;
 };
 
 /// One block of the model's chain (the caller converts model::BlockCost).
 struct BlockProfile {
-    int64_t params = 0;
-    double flops_per_sample = 0;             ///< forward + backward
-    int64_t activation_bytes_per_sample = 0; ///< the block's output
-    int64_t stash_bytes_per_sample = 0;      ///< pinned from forward to backward beyond in/out
+  int64_t params = 0;
+  double flops_per_sample = 0;              ///< forward + backward
+  int64_t activation_bytes_per_sample = 0;  ///< the block's output
+  int64_t stash_bytes_per_sample = 0;       ///< pinned from forward to backward beyond in/out
 };
 
 struct TrainingSettings {
-    int64_t micro_batch = 1;
-    int64_t staleness = 1;                 ///< micro-batches in flight = stashed weight versions
-    int64_t optimizer_bytes_per_param = 8; ///< AdamW: two fp32 moments
-    int64_t param_bytes = 4;
-    int64_t grad_bytes = 4;
+  int64_t micro_batch = 1;
+  int64_t staleness = 1;                  ///< micro-batches in flight = stashed weight versions
+  int64_t optimizer_bytes_per_param = 8;  ///< AdamW: two fp32 moments
+  int64_t param_bytes = 4;
+  int64_t grad_bytes = 4;
 };
 
 /// Bytes a node needs to hold blocks [first, last) (see the formula above).
 int64_t shard_memory_bytes(const std::vector<BlockProfile>& blocks, int first, int last,
                            const TrainingSettings& settings);
 /// Lower bound of what any pipeline needs in total: the whole model as one shard.
-int64_t model_memory_bytes(const std::vector<BlockProfile>& blocks, const TrainingSettings& settings);
+int64_t model_memory_bytes(const std::vector<BlockProfile>& blocks,
+                           const TrainingSettings& settings);
 
 struct Stage {
-    std::string node_id;
-    int node_index = -1;      ///< index into the node list the planner was given
-    int first_block = 0;      ///< shard [first_block, last_block)
-    int last_block = 0;
-    double compute_s = 0;     ///< per micro-batch
-    double link_in_s = 0;     ///< the link from the previous stage (0 for the first)
-    int64_t memory_bytes = 0;
-    int64_t memory_cap_bytes = 0;
+  std::string node_id;
+  int node_index = -1;  ///< index into the node list the planner was given
+  int first_block = 0;  ///< shard [first_block, last_block)
+  int last_block = 0;
+  double compute_s = 0;  ///< per micro-batch
+  double link_in_s = 0;  ///< the link from the previous stage (0 for the first)
+  int64_t memory_bytes = 0;
+  int64_t memory_cap_bytes = 0;
 };
 
 struct PipelinePlan {
-    std::vector<Stage> stages;
-    double bottleneck_s = 0;
-    double samples_per_s = 0; ///< micro_batch / bottleneck_s
+  std::vector<Stage> stages;
+  double bottleneck_s = 0;
+  double samples_per_s = 0;  ///< micro_batch / bottleneck_s
 
-    std::vector<int> boundaries() const; ///< first_block of each stage, then the block count
+  std::vector<int> boundaries() const;  ///< first_block of each stage, then the block count
 };
 
 struct Infeasible {
-    std::string reason;
-    int64_t shortfall_bytes = 0; ///< the least possible worst overrun of a node's memory
+  std::string reason;
+  int64_t shortfall_bytes = 0;  ///< the least possible worst overrun of a node's memory
 };
 
 struct PartitionResult {
-    std::optional<PipelinePlan> plan;
-    Infeasible infeasible; ///< set when !plan
-    bool ok() const { return plan.has_value(); }
+  std::optional<PipelinePlan> plan;
+  Infeasible infeasible;  ///< set when !plan
+  bool ok() const { return plan.has_value(); }
 };
 
 struct PartitionOptions {
-    bool search_order = true;       ///< false: keep the nodes in the order given
-    int exact_order_max_nodes = 7;  ///< subset DP up to this many nodes, heuristic above
-    int local_search_rounds = 50;   ///< heuristic order search's cap
+  bool search_order = true;       ///< false: keep the nodes in the order given
+  int exact_order_max_nodes = 7;  ///< subset DP up to this many nodes, heuristic above
+  int local_search_rounds = 50;   ///< heuristic order search's cap
 };
 
 /// Time of one stage / one link under the time model above.
 double stage_compute_s(const NodeProfile& node, const std::vector<BlockProfile>& blocks, int first,
                        int last, const TrainingSettings& settings);
-double link_s(const NodeProfile& from, const NodeProfile& to, const std::vector<BlockProfile>& blocks,
-              int cut, const TrainingSettings& settings);
+double link_s(const NodeProfile& from, const NodeProfile& to,
+              const std::vector<BlockProfile>& blocks, int cut, const TrainingSettings& settings);
 
 /// The plan of `nodes` in the order `order` with stage k holding [bounds[k], bounds[k+1]);
 /// bounds has order.size()+1 entries, 0 first and the block count last. Reports memory
 /// overruns as Infeasible. Used by the baselines and by tests.
 PartitionResult evaluate_plan(const std::vector<NodeProfile>& nodes, const std::vector<int>& order,
-                              const std::vector<int>& bounds, const std::vector<BlockProfile>& blocks,
+                              const std::vector<int>& bounds,
+                              const std::vector<BlockProfile>& blocks,
                               const TrainingSettings& settings);
 
 /// Every node of `nodes` gets one non-empty contiguous shard; minimises the bottleneck.
 PartitionResult partition_pipeline(const std::vector<NodeProfile>& nodes,
                                    const std::vector<BlockProfile>& blocks,
-                                   const TrainingSettings& settings, const PartitionOptions& options = {});
+                                   const TrainingSettings& settings,
+                                   const PartitionOptions& options = {});
 
 struct UniformResult {
-    std::vector<int> boundaries;        ///< shared by every pipeline; empty when infeasible
-    std::vector<PipelinePlan> pipelines;
-    Infeasible infeasible;
-    bool ok() const { return !boundaries.empty(); }
+  std::vector<int> boundaries;  ///< shared by every pipeline; empty when infeasible
+  std::vector<PipelinePlan> pipelines;
+  Infeasible infeasible;
+  bool ok() const { return !boundaries.empty(); }
 };
 
 /// SWARM's regime: `pipelines` (ordered, all the same length) share one set of boundaries.
 UniformResult partition_uniform(const std::vector<std::vector<NodeProfile>>& pipelines,
-                                const std::vector<BlockProfile>& blocks, const TrainingSettings& settings);
+                                const std::vector<BlockProfile>& blocks,
+                                const TrainingSettings& settings);
 
 struct ClusteringOptions {
-    double tier_bandwidth_ratio = 4.0;
-    int max_local_search_passes = 20;
-    PartitionOptions partition;
+  double tier_bandwidth_ratio = 4.0;
+  int max_local_search_passes = 20;
+  PartitionOptions partition;
 };
 
 struct Unassigned {
-    std::string node_id;
-    std::string reason;  ///< one of the sentences below (the node words them in its user's language)
+  std::string node_id;
+  std::string reason;  ///< one of the sentences below (the node words them in its user's language)
 };
 
 /// Why a node has no seat, in the planner's words.
-inline constexpr const char* kNoPipelineHoldsModel = "no pipeline of the available nodes holds the model: ";  // + why
-inline constexpr const char* kTierFull = "every pipeline of its bandwidth tier already has one node per block";
+inline constexpr const char* kNoPipelineHoldsModel =
+    "no pipeline of the available nodes holds the model: ";  // + why
+inline constexpr const char* kTierFull =
+    "every pipeline of its bandwidth tier already has one node per block";
 inline constexpr const char* kSpare =
-    "a spare: its pipeline is faster without it (its link or its speed would be the bottleneck), so it waits to "
+    "a spare: its pipeline is faster without it (its link or its speed would be the bottleneck), "
+    "so it waits to "
     "fill a seat that falls empty";
 
 struct ClusterPlan {
-    std::vector<PipelinePlan> pipelines; ///< stage node_index refers to the input node list
-    std::vector<int> tier;               ///< bandwidth tier of each pipeline, 0 = fastest
-    std::vector<Unassigned> unassigned;
-    std::vector<Infeasible> out_of_memory; ///< baselines only: groups that would not fit
-    double samples_per_s = 0;            ///< Σ over pipelines
-    bool ok() const { return !pipelines.empty(); }
+  std::vector<PipelinePlan> pipelines;  ///< stage node_index refers to the input node list
+  std::vector<int> tier;                ///< bandwidth tier of each pipeline, 0 = fastest
+  std::vector<Unassigned> unassigned;
+  std::vector<Infeasible> out_of_memory;  ///< baselines only: groups that would not fit
+  double samples_per_s = 0;               ///< Σ over pipelines
+  bool ok() const { return !pipelines.empty(); }
 };
 
-ClusterPlan form_pipelines(const std::vector<NodeProfile>& nodes, const std::vector<BlockProfile>& blocks,
+ClusterPlan form_pipelines(const std::vector<NodeProfile>& nodes,
+                           const std::vector<BlockProfile>& blocks,
                            const TrainingSettings& settings, const ClusteringOptions& options = {});
 
 /// Ravnest's split of one pipeline: nodes in the order given, equal parameter counts.
 PartitionResult ravnest_partition(const std::vector<NodeProfile>& nodes,
-                                  const std::vector<BlockProfile>& blocks, const TrainingSettings& settings);
+                                  const std::vector<BlockProfile>& blocks,
+                                  const TrainingSettings& settings);
 
 /// Ravnest's whole plan (see above). Groups that overrun memory are in out_of_memory and
 /// contribute no throughput.
-ClusterPlan ravnest_plan(const std::vector<NodeProfile>& nodes, const std::vector<BlockProfile>& blocks,
-                         const TrainingSettings& settings);
+ClusterPlan ravnest_plan(const std::vector<NodeProfile>& nodes,
+                         const std::vector<BlockProfile>& blocks, const TrainingSettings& settings);
 
 }  // namespace rookery::cluster

@@ -13,30 +13,38 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 /// Prefix sums of a chain so every shard's cost is O(1) and computed the same way everywhere.
 struct Chain {
-    Chain(const std::vector<BlockProfile>& blocks, const TrainingSettings& settings);
-    int blocks = 0;
-    TrainingSettings settings;
-    std::vector<double> flops;          ///< prefix of flops_per_sample
-    std::vector<int64_t> params;        ///< prefix of params
-    std::vector<int64_t> held;          ///< prefix of activation + stash bytes per sample
-    std::vector<int64_t> activation;    ///< per block output bytes per sample
+  Chain(const std::vector<BlockProfile>& blocks, const TrainingSettings& settings);
+  int blocks = 0;
+  TrainingSettings settings;
+  std::vector<double> flops;        ///< prefix of flops_per_sample
+  std::vector<int64_t> params;      ///< prefix of params
+  std::vector<int64_t> held;        ///< prefix of activation + stash bytes per sample
+  std::vector<int64_t> activation;  ///< per block output bytes per sample
 
-    int64_t memory(int first, int last) const;
-    double compute(const NodeProfile& node, int first, int last) const;
-    double link(const NodeProfile& from, const NodeProfile& to, int cut) const;
+  int64_t memory(int first, int last) const;
+  double compute(const NodeProfile& node, int first, int last) const;
+  double link(const NodeProfile& from, const NodeProfile& to, int cut) const;
 };
 
 /// Cost tables over K "nodes" (real nodes, or stage columns in uniform mode).
 struct Costs {
-    int nodes = 0;
-    int blocks = 0;
-    std::vector<double> stage_cost; ///< kInf where the shard does not fit
-    std::vector<double> link_cost;
-    double stage(int n, int a, int b) const { return stage_cost[(size_t(n) * (blocks + 1) + a) * (blocks + 1) + b]; }
-    double link(int p, int q, int a) const { return link_cost[(size_t(p) * nodes + q) * (blocks + 1) + a]; }
-    void resize(int k, int b);
-    double& stage_at(int n, int a, int b) { return stage_cost[(size_t(n) * (blocks + 1) + a) * (blocks + 1) + b]; }
-    double& link_at(int p, int q, int a) { return link_cost[(size_t(p) * nodes + q) * (blocks + 1) + a]; }
+  int nodes = 0;
+  int blocks = 0;
+  std::vector<double> stage_cost;  ///< kInf where the shard does not fit
+  std::vector<double> link_cost;
+  double stage(int n, int a, int b) const {
+    return stage_cost[(size_t(n) * (blocks + 1) + a) * (blocks + 1) + b];
+  }
+  double link(int p, int q, int a) const {
+    return link_cost[(size_t(p) * nodes + q) * (blocks + 1) + a];
+  }
+  void resize(int k, int b);
+  double& stage_at(int n, int a, int b) {
+    return stage_cost[(size_t(n) * (blocks + 1) + a) * (blocks + 1) + b];
+  }
+  double& link_at(int p, int q, int a) {
+    return link_cost[(size_t(p) * nodes + q) * (blocks + 1) + a];
+  }
 };
 
 /// Time costs of `nodes` (stage = compute or kInf when over memory; link = transfer).
@@ -45,24 +53,26 @@ Costs time_costs(const Chain& chain, const std::vector<NodeProfile>& nodes);
 Costs overrun_costs(const Chain& chain, const std::vector<NodeProfile>& nodes);
 
 struct Solution {
-    double value = kInf;
-    std::vector<int> order;  ///< indices into the cost table's nodes
-    std::vector<int> bounds; ///< order.size() + 1 entries
+  double value = kInf;
+  std::vector<int> order;   ///< indices into the cost table's nodes
+  std::vector<int> bounds;  ///< order.size() + 1 entries
 };
 
 Solution solve_fixed(const Costs& costs, const std::vector<int>& order);
 Solution solve_subsets(const Costs& costs);
-Solution solve_heuristic(const Costs& costs, const std::vector<std::vector<int>>& seeds, int rounds);
+Solution solve_heuristic(const Costs& costs, const std::vector<std::vector<int>>& seeds,
+                         int rounds);
 /// Seed orders for the heuristic: as given, FLOP/s desc and asc, memory desc, bandwidth desc.
 std::vector<std::vector<int>> seed_orders(const std::vector<NodeProfile>& nodes);
 /// Exact for ≤ exact_max nodes, else heuristic from the seed orders.
-Solution solve_order(const Costs& costs, const std::vector<NodeProfile>& nodes, int exact_max, int rounds);
+Solution solve_order(const Costs& costs, const std::vector<NodeProfile>& nodes, int exact_max,
+                     int rounds);
 
 PartitionResult make_plan(const Chain& chain, const std::vector<NodeProfile>& nodes,
                           const std::vector<int>& order, const std::vector<int>& bounds);
 /// The Infeasible of nodes that admit no plan (order searched or fixed).
-Infeasible explain_infeasible(const Chain& chain, const std::vector<NodeProfile>& nodes, bool search_order,
-                              int exact_max, int rounds);
+Infeasible explain_infeasible(const Chain& chain, const std::vector<NodeProfile>& nodes,
+                              bool search_order, int exact_max, int rounds);
 
 double link_bandwidth(const NodeProfile& node);
 /// Throws std::invalid_argument for an empty model, non-positive settings, FLOP/s or bandwidth.

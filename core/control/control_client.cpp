@@ -13,15 +13,19 @@ ControlClient::~ControlClient() {
   events_.reset();
 }
 
-void ControlClient::reconnect_requests() { rpc_ = std::make_unique<net::RpcClient>(ctx_, endpoints_.requests); }
+void ControlClient::reconnect_requests() {
+  rpc_ = std::make_unique<net::RpcClient>(ctx_, endpoints_.requests);
+}
 
-ControlClient::Answer ControlClient::request(pb::ControlRequest::Kind kind, std::chrono::milliseconds timeout) {
+ControlClient::Answer ControlClient::request(pb::ControlRequest::Kind kind,
+                                             std::chrono::milliseconds timeout) {
   pb::ControlRequest r;
   r.set_kind(kind);
   return request(r, timeout);
 }
 
-ControlClient::Answer ControlClient::request(const pb::ControlRequest& request, std::chrono::milliseconds timeout,
+ControlClient::Answer ControlClient::request(const pb::ControlRequest& request,
+                                             std::chrono::milliseconds timeout,
                                              pb::ControlReply* reply) {
   Answer answer;
   if (!std::filesystem::exists(endpoints_.runtime_dir / "control.sock")) {
@@ -35,8 +39,9 @@ ControlClient::Answer ControlClient::request(const pb::ControlRequest& request, 
     // A DEALER keeps a dead request queued; start afresh so the next request is not stuck
     // behind it (the node may have restarted).
     reconnect_requests();
-    answer.error = result.status == net::RpcResult::Status::Timeout ? "rookery-node did not answer (" + result.error + ")"
-                                                                    : result.error;
+    answer.error = result.status == net::RpcResult::Status::Timeout
+                       ? "rookery-node did not answer (" + result.error + ")"
+                       : result.error;
     return answer;
   }
   const auto& h = result.message->header;
@@ -63,7 +68,9 @@ void ControlClient::unsubscribe() { events_.reset(); }
 
 bool ControlClient::subscribed() const { return events_ != nullptr; }
 
-int ControlClient::event_fd() const { return events_ ? static_cast<int>(events_->get(zmq::sockopt::fd)) : -1; }
+int ControlClient::event_fd() const {
+  return events_ ? static_cast<int>(events_->get(zmq::sockopt::fd)) : -1;
+}
 
 std::vector<ControlClient::Received> ControlClient::drain_events() {
   std::vector<Received> out;

@@ -28,14 +28,16 @@ class ControlClient {
 
   struct Answer {
     bool ok = false;
-    std::string error;               // "rookery-node is not running", the node's own refusal, ...
-    pb::NodeSnapshot snapshot;       // the node's state after the request
+    std::string error;          // "rookery-node is not running", the node's own refusal, ...
+    pb::NodeSnapshot snapshot;  // the node's state after the request
   };
 
-  Answer request(pb::ControlRequest::Kind kind, std::chrono::milliseconds timeout = std::chrono::seconds(3));
+  Answer request(pb::ControlRequest::Kind kind,
+                 std::chrono::milliseconds timeout = std::chrono::seconds(3));
   // A request with arguments (preferences, snooze, presence); `reply` receives the node's
   // full reply when given.
-  Answer request(const pb::ControlRequest& request, std::chrono::milliseconds timeout = std::chrono::seconds(3),
+  Answer request(const pb::ControlRequest& request,
+                 std::chrono::milliseconds timeout = std::chrono::seconds(3),
                  pb::ControlReply* reply = nullptr);
   Answer status(std::chrono::milliseconds timeout = std::chrono::seconds(3)) {
     return request(pb::ControlRequest::STATUS, timeout);

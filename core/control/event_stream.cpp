@@ -9,7 +9,7 @@ std::optional<EventStream::Gap> EventStream::accept(std::uint64_t seq) {
     return std::nullopt;
   }
   if (seq == last_) return std::nullopt;  // already covered by a snapshot
-  if (seq < last_) {  // the node restarted and began a new sequence
+  if (seq < last_) {                      // the node restarted and began a new sequence
     last_ = seq;
     ++restarts_;
     return std::nullopt;

@@ -35,14 +35,17 @@ namespace {
 constexpr std::int64_t kMaxProbeBytes = 16 << 20;
 constexpr std::size_t kDefaultLossPoints = 300;
 constexpr std::size_t kMaxReceiptsPerHeartbeat = 256;  // a node consumes from a few neighbours
-constexpr std::size_t kProbeTargets = 3;                // peers a joining volunteer measures its links to
+constexpr std::size_t kProbeTargets = 3;  // peers a joining volunteer measures its links to
 
 std::int64_t unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
-bool is_tcp_endpoint(const std::string& e) { return e.rfind("tcp://", 0) == 0 && e.size() > 6 && e.size() < 256; }
+bool is_tcp_endpoint(const std::string& e) {
+  return e.rfind("tcp://", 0) == 0 && e.size() > 6 && e.size() < 256;
+}
 
 // A volunteer while it is alive.
 struct Live {
@@ -53,24 +56,25 @@ struct Live {
   double loss = -1;
   bool contributing = true;
   Contribution totals;
-  std::set<std::string> accuses;   // ring partners this node's aggregator excludes now
-  std::set<std::string> caught;    // senders whose activations or gradients this node's spot-checks caught wrong
-  Clock::time_point paused_since{};  // while !contributing
+  std::set<std::string> accuses;  // ring partners this node's aggregator excludes now
+  std::set<std::string>
+      caught;  // senders whose activations or gradients this node's spot-checks caught wrong
+  Clock::time_point paused_since{};       // while !contributing
   cluster::NodeProfile measured_at_join;  // its link to the coordinator, as the join measured it
   std::uint32_t peers_measured = 0;       // peers whose links it reported measuring
   double offered_flops = 0;  // what its owner allows (benchmark x duty cycle; 0: not reported yet)
-  SpeedHistory speed;        // training FLOP per second of compute / benchmark, against its own past
-  bool has_data = false;     // holds the job's dataset, verified (planned only then)
-  double data_fetched = 0;   // while fetching: the fraction it holds
+  SpeedHistory speed;       // training FLOP per second of compute / benchmark, against its own past
+  bool has_data = false;    // holds the job's dataset, verified (planned only then)
+  double data_fetched = 0;  // while fetching: the fraction it holds
 };
 
 // The job's dataset as this coordinator publishes it to volunteers (dataset delivery).
 struct PublishedDataset {
-  std::shared_ptr<const std::string> manifest_bytes;   // serialized pb::DatasetManifest, as sent
+  std::shared_ptr<const std::string> manifest_bytes;  // serialized pb::DatasetManifest, as sent
   pb::DatasetManifest manifest;
-  std::string digest;                                  // SHA-256 of manifest_bytes (32 bytes)
-  std::vector<std::filesystem::path> files;            // where each file of the manifest is here
-  std::uint64_t bytes = 0;                             // all of them
+  std::string digest;                        // SHA-256 of manifest_bytes (32 bytes)
+  std::vector<std::filesystem::path> files;  // where each file of the manifest is here
+  std::uint64_t bytes = 0;                   // all of them
 };
 
 // Pauses longer than this take a volunteer out of the plan (its pipeline would wait for it).
@@ -81,10 +85,14 @@ constexpr auto kReconsiderEvery = std::chrono::seconds(10);
 // Everything the request handler and the planning loop share.
 class Swarm {
  public:
-  Swarm(const CoordinatorConfig& config, CoordinatorState& state, job::JobSpec job, std::string job_json,
-        PublishedDataset dataset)
-      : config_(config), state_(state), job_(std::move(job)), job_json_(std::move(job_json)),
-        dataset_(std::move(dataset)), data_upload_(config.data_bytes_per_s) {
+  Swarm(const CoordinatorConfig& config, CoordinatorState& state, job::JobSpec job,
+        std::string job_json, PublishedDataset dataset)
+      : config_(config),
+        state_(state),
+        job_(std::move(job)),
+        job_json_(std::move(job_json)),
+        dataset_(std::move(dataset)),
+        data_upload_(config.data_bytes_per_s) {
     auto [current, previous] = state_.latest_plans();
     current_ = std::move(current);
     previous_ = std::move(previous);
@@ -98,7 +106,7 @@ class Swarm {
       l.member = m;
       l.last_seen = now;
       l.plan_version = current_.version;
-      l.has_data = true;   // it was seated, so it held the data
+      l.has_data = true;  // it was seated, so it held the data
       live_[m.key] = std::move(l);
     }
     banned_ = state_.banned();
@@ -111,12 +119,13 @@ class Swarm {
       if (const auto it = totals.find(k); it != totals.end()) l.totals = it->second;
     }
     if (current_.version > 0) {
-      spdlog::info("resumed plan {}: {} pipeline(s), {} volunteer(s) expected back", current_.version,
-                   current_.pipelines.size(), live_.size());
+      spdlog::info("resumed plan {}: {} pipeline(s), {} volunteer(s) expected back",
+                   current_.version, current_.pipelines.size(), live_.size());
     }
   }
 
-  std::optional<net::Reply> handle(const net::RequestContext& req, wire::Message& msg, const net::CurveKeyPair& identity) {
+  std::optional<net::Reply> handle(const net::RequestContext& req, wire::Message& msg,
+                                   const net::CurveKeyPair& identity) {
     net::Reply reply;
     const auto& h = msg.header;
     if (h.has_ping()) {
@@ -152,8 +161,8 @@ class Swarm {
     const auto now = Clock::now();
     for (auto it = live_.begin(); it != live_.end();) {
       if (now - it->second.last_seen > config_.dead_after) {
-        spdlog::warn("volunteer {} went silent for {} ms: planning around it", net::short_key(it->first),
-                     config_.dead_after.count());
+        spdlog::warn("volunteer {} went silent for {} ms: planning around it",
+                     net::short_key(it->first), config_.dead_after.count());
         it = live_.erase(it);
         changed_at_ = now;
         dirty_ = true;
@@ -195,17 +204,22 @@ class Swarm {
   // `rookery-coordinator invite`, expiring, revocable while this coordinator runs) the job is
   // invite-only. Empty: the token admits the join.
   std::string check_invite(const std::string& token) {
-    if (std::find(config_.invite_tokens.begin(), config_.invite_tokens.end(), token) != config_.invite_tokens.end() &&
+    if (std::find(config_.invite_tokens.begin(), config_.invite_tokens.end(), token) !=
+            config_.invite_tokens.end() &&
         !token.empty()) {
       return {};
     }
     try {
       if (config_.invite_tokens.empty() && !state_.has_invites()) return {};  // open enrolment
       switch (state_.invite_status(token, unix_ms())) {
-        case InviteStatus::Valid: return {};
-        case InviteStatus::Expired: return verdict::kInviteExpired;
-        case InviteStatus::Revoked: return verdict::kInviteRevoked;
-        case InviteStatus::Unknown: break;
+        case InviteStatus::Valid:
+          return {};
+        case InviteStatus::Expired:
+          return verdict::kInviteExpired;
+        case InviteStatus::Revoked:
+          return verdict::kInviteRevoked;
+        case InviteStatus::Unknown:
+          break;
       }
     } catch (const std::exception& e) {
       return std::string("the coordinator cannot check the invite: ") + e.what();
@@ -223,7 +237,8 @@ class Swarm {
     if (const auto why = check_invite(r.invite_token()); !why.empty()) return refuse(why);
     {
       std::lock_guard lock(mutex_);
-      if (const auto b = banned_.find(key); b != banned_.end()) return refuse(verdict::kBanned + b->second.reason);
+      if (const auto b = banned_.find(key); b != banned_.end())
+        return refuse(verdict::kBanned + b->second.reason);
     }
     if (!is_tcp_endpoint(r.stage_endpoint()) || !is_tcp_endpoint(r.reduce_endpoint()) ||
         !is_tcp_endpoint(r.shard_endpoint())) {
@@ -231,7 +246,8 @@ class Swarm {
     }
     const auto& p = r.profile();
     if (!(p.flops_per_s() > 0 && p.flops_per_s() < 1e18) || p.free_memory_bytes() <= 0 ||
-        !(p.upload_bytes_per_s() > 0) || !(p.download_bytes_per_s() > 0) || !(p.rtt_s() >= 0 && p.rtt_s() < 60)) {
+        !(p.upload_bytes_per_s() > 0) || !(p.download_bytes_per_s() > 0) ||
+        !(p.rtt_s() >= 0 && p.rtt_s() < 60)) {
       return refuse(verdict::kImplausibleProfile);
     }
     Member m;
@@ -254,10 +270,12 @@ class Swarm {
     if (members_.insert(key).second) members_changed_locked();
     auto& l = live_[key];
     const bool same_seat = l.member.key == key && l.member.stage_endpoint == m.stage_endpoint &&
-                           l.member.reduce_endpoint == m.reduce_endpoint && l.member.shard_endpoint == m.shard_endpoint;
+                           l.member.reduce_endpoint == m.reduce_endpoint &&
+                           l.member.shard_endpoint == m.shard_endpoint;
     // A volunteer that comes back running the current plan at the same addresses (after the
     // coordinator restarted, or a short network cut) changes nothing; anyone else does.
-    const bool rejoined = same_seat && r.plan_version() == current_.version && current_.find(key).first >= 0;
+    const bool rejoined =
+        same_seat && r.plan_version() == current_.version && current_.find(key).first >= 0;
     l.member = m;
     l.measured_at_join = m.profile;
     l.peers_measured = 0;
@@ -286,10 +304,12 @@ class Swarm {
     out.set_dataset_digest(dataset_.digest);
     out.set_heartbeat_interval_ms(static_cast<std::uint32_t>(config_.heartbeat_interval.count()));
     out.set_dead_after_ms(static_cast<std::uint32_t>(config_.dead_after.count()));
-    spdlog::info("volunteer {} {}: {:.1f} GFLOP/s, {} MiB, {:.0f}/{:.0f} MB/s up/down, rtt {:.2f} ms",
-                 net::short_key(key), rejoined ? "is back on plan " + std::to_string(current_.version) : "joined",
-                 p.flops_per_s() / 1e9, p.free_memory_bytes() >> 20, p.upload_bytes_per_s() / 1e6,
-                 p.download_bytes_per_s() / 1e6, p.rtt_s() * 1e3);
+    spdlog::info(
+        "volunteer {} {}: {:.1f} GFLOP/s, {} MiB, {:.0f}/{:.0f} MB/s up/down, rtt {:.2f} ms",
+        net::short_key(key),
+        rejoined ? "is back on plan " + std::to_string(current_.version) : "joined",
+        p.flops_per_s() / 1e9, p.free_memory_bytes() >> 20, p.upload_bytes_per_s() / 1e6,
+        p.download_bytes_per_s() / 1e6, p.rtt_s() * 1e3);
   }
 
   // A volunteer whose owner chose to leave the job: planned around at once (its totals and its
@@ -333,9 +353,10 @@ class Swarm {
     std::vector<double> up, down, rtt;
     for (const auto& link : h.peer_links()) {
       if (up.size() >= 2 * kProbeTargets) break;
-      const bool plausible = link.key() != key && members_.count(link.key()) && link.upload_bytes_per_s() > 0 &&
-                             link.upload_bytes_per_s() < 1e12 && link.download_bytes_per_s() > 0 &&
-                             link.download_bytes_per_s() < 1e12 && link.rtt_s() >= 0 && link.rtt_s() < 60;
+      const bool plausible =
+          link.key() != key && members_.count(link.key()) && link.upload_bytes_per_s() > 0 &&
+          link.upload_bytes_per_s() < 1e12 && link.download_bytes_per_s() > 0 &&
+          link.download_bytes_per_s() < 1e12 && link.rtt_s() >= 0 && link.rtt_s() < 60;
       if (!plausible) continue;
       up.push_back(link.upload_bytes_per_s());
       down.push_back(link.download_bytes_per_s());
@@ -352,14 +373,16 @@ class Swarm {
     const double new_up = std::min(joined.upload_bytes_per_s, peer_up);
     const double new_down = std::min(joined.download_bytes_per_s, peer_down);
     const double new_rtt = std::max(joined.rtt_s, peer_rtt);
-    spdlog::info("volunteer {} measured its links to {} peer(s): median {:.0f}/{:.0f} MB/s up/down, rtt {:.2f} ms "
-                 "(to the coordinator {:.0f}/{:.0f} MB/s, {:.2f} ms)",
-                 net::short_key(key), up.size(), peer_up / 1e6, peer_down / 1e6, peer_rtt * 1e3,
-                 joined.upload_bytes_per_s / 1e6, joined.download_bytes_per_s / 1e6, joined.rtt_s * 1e3);
+    spdlog::info(
+        "volunteer {} measured its links to {} peer(s): median {:.0f}/{:.0f} MB/s up/down, rtt "
+        "{:.2f} ms "
+        "(to the coordinator {:.0f}/{:.0f} MB/s, {:.2f} ms)",
+        net::short_key(key), up.size(), peer_up / 1e6, peer_down / 1e6, peer_rtt * 1e3,
+        joined.upload_bytes_per_s / 1e6, joined.download_bytes_per_s / 1e6, joined.rtt_s * 1e3);
     l.peers_measured = static_cast<std::uint32_t>(up.size());
     const auto moved = [](double a, double b) { return std::abs(a - b) > 0.25 * std::max(a, b); };
-    const bool changed = moved(new_up, p.upload_bytes_per_s) || moved(new_down, p.download_bytes_per_s) ||
-                         moved(new_rtt, p.rtt_s);
+    const bool changed = moved(new_up, p.upload_bytes_per_s) ||
+                         moved(new_down, p.download_bytes_per_s) || moved(new_rtt, p.rtt_s);
     p.upload_bytes_per_s = new_up;
     p.download_bytes_per_s = new_down;
     p.rtt_s = new_rtt;
@@ -387,14 +410,16 @@ class Swarm {
     if (l.contributing != h.contributing()) {
       // A paused volunteer keeps its seat: its pipeline waits for it, as after a short pause
       // it would be costlier to move its shard than to wait. Reported, not re-planned.
-      spdlog::info("volunteer {} {}", net::short_key(key), h.contributing() ? "contributes again" : "paused");
+      spdlog::info("volunteer {} {}", net::short_key(key),
+                   h.contributing() ? "contributes again" : "paused");
     }
     if (l.contributing && !h.contributing()) l.paused_since = Clock::now();
     l.contributing = h.contributing();
     // Planned once it holds the whole dataset, verified.
     const bool has_data = h.dataset_digest() == dataset_.digest;
     if (has_data != l.has_data) {
-      spdlog::info("volunteer {} {} the job's dataset", net::short_key(key), has_data ? "holds" : "no longer holds");
+      spdlog::info("volunteer {} {} the job's dataset", net::short_key(key),
+                   has_data ? "holds" : "no longer holds");
       l.has_data = has_data;
       dirty_ = true;
       changed_at_ = Clock::now();
@@ -407,22 +432,26 @@ class Swarm {
     // How much slower than itself it computes now, on the blocks its reading is from (a node
     // reports it on the plan it runs).
     const auto [p, s] = current_.find(key);
-    if (p >= 0 && h.plan_version() == current_.version && h.flops_per_busy_s() > 0 && h.benchmark_flops_per_s() > 0 &&
-        h.benchmark_flops_per_s() < 1e18) {
-      const auto& seat = current_.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
-      l.speed.observe(seat.first_block, seat.last_block, h.flops_per_busy_s() / h.benchmark_flops_per_s());
+    if (p >= 0 && h.plan_version() == current_.version && h.flops_per_busy_s() > 0 &&
+        h.benchmark_flops_per_s() > 0 && h.benchmark_flops_per_s() < 1e18) {
+      const auto& seat =
+          current_.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
+      l.speed.observe(seat.first_block, seat.last_block,
+                      h.flops_per_busy_s() / h.benchmark_flops_per_s());
     }
     if (l.offered_flops > 0) {
       const double planned = planned_flops(l.offered_flops, l.speed.slowdown);
       if (std::abs(planned - l.member.profile.flops_per_s) > 0.25 * l.member.profile.flops_per_s) {
         if (planned < l.offered_flops) {
-          spdlog::info("volunteer {} computes at {:.0f}% of the speed it showed on these blocks: planned with {:.1f} "
-                       "GFLOP/s (was {:.1f})",
-                       net::short_key(key), 100.0 * l.speed.slowdown, planned / 1e9,
-                       l.member.profile.flops_per_s / 1e9);
+          spdlog::info(
+              "volunteer {} computes at {:.0f}% of the speed it showed on these blocks: planned "
+              "with {:.1f} "
+              "GFLOP/s (was {:.1f})",
+              net::short_key(key), 100.0 * l.speed.slowdown, planned / 1e9,
+              l.member.profile.flops_per_s / 1e9);
         } else {
-          spdlog::info("volunteer {} now offers {:.1f} GFLOP/s (was {:.1f})", net::short_key(key), planned / 1e9,
-                       l.member.profile.flops_per_s / 1e9);
+          spdlog::info("volunteer {} now offers {:.1f} GFLOP/s (was {:.1f})", net::short_key(key),
+                       planned / 1e9, l.member.profile.flops_per_s / 1e9);
         }
         l.member.profile.flops_per_s = planned;
       }
@@ -441,7 +470,8 @@ class Swarm {
       return all;
     }();
     for (const auto& accused : named) consider_ban_locked(accused);
-    if (live_.find(key) == live_.end()) {  // it was the one banned (cannot be: a node never accuses itself)
+    if (live_.find(key) ==
+        live_.end()) {  // it was the one banned (cannot be: a node never accuses itself)
       out.set_known(false);
       return;
     }
@@ -465,7 +495,8 @@ class Swarm {
     out.set_plan_version(current_.version);
     const auto seat = current_.find(key);
     out.set_status(!l.has_data ? fetching_status(l)
-                   : current_.empty() ? (current_.infeasible.empty() ? "waiting for a plan" : current_.infeasible)
+                   : current_.empty()
+                       ? (current_.infeasible.empty() ? "waiting for a plan" : current_.infeasible)
                    : seat.first < 0 ? "not in the plan: " + unassigned_reason(key)
                                     : "pipeline " + std::to_string(seat.first + 1) + " stage " +
                                           std::to_string(seat.second + 1));
@@ -481,7 +512,8 @@ class Swarm {
     std::map<std::string, Member> members;
     for (const auto& [k, v] : live_) members[k] = v.member;
     try {
-      out.set_plan_json(plan_json(current_, members, job_.id + ".json", config_.averaging_interval_ms));
+      out.set_plan_json(
+          plan_json(current_, members, job_.id + ".json", config_.averaging_interval_ms));
     } catch (const std::exception& e) {
       // A seated member has gone since the plan was made: the next plan will not seat it.
       out.set_plan_version(h.plan_version());
@@ -520,10 +552,12 @@ class Swarm {
         if (other.first_block == seat.last_block) after.insert(other.key);
         if (other.last_block == seat.first_block) before.insert(other.key);
         if (static_cast<int>(q) == p) continue;
-        if (other.first_block < seat.last_block && seat.first_block < other.last_block) partners.insert(other.key);
+        if (other.first_block < seat.last_block && seat.first_block < other.last_block)
+          partners.insert(other.key);
       }
     }
-    const auto count = [&](const std::set<std::string>& peers, std::set<std::string> Live::*evidence) {
+    const auto count = [&](const std::set<std::string>& peers,
+                           std::set<std::string> Live::*evidence) {
       std::size_t n = 0;
       for (const auto& k : peers) {
         const auto it = live_.find(k);
@@ -531,7 +565,9 @@ class Swarm {
       }
       return n;
     };
-    const auto verified = [](std::size_t reporters, std::size_t peers) { return reporters >= 2 && 2 * reporters > peers; };
+    const auto verified = [](std::size_t reporters, std::size_t peers) {
+      return reporters >= 2 && 2 * reporters > peers;
+    };
     const std::size_t excluders = count(partners, &Live::accuses);
     const std::size_t activation_catchers = count(after, &Live::caught);
     const std::size_t gradient_catchers = count(before, &Live::caught);
@@ -602,7 +638,8 @@ class Swarm {
       n->set_pipeline(p);
       n->set_stage(s);
       if (p >= 0) {
-        const auto& seat = current_.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
+        const auto& seat =
+            current_.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
         n->set_first_block(seat.first_block);
         n->set_last_block(seat.last_block);
         if (s == 0) rate += l.samples_per_s;  // a pipeline's throughput is its first stage's
@@ -632,7 +669,8 @@ class Swarm {
       std::int64_t all = 0;
       for (const auto& [k, c] : state_.contributions()) all += c.samples;
       out.set_samples(all);
-      for (const auto& p : state_.loss_curve(r.loss_points() ? r.loss_points() : kDefaultLossPoints)) {
+      for (const auto& p :
+           state_.loss_curve(r.loss_points() ? r.loss_points() : kDefaultLossPoints)) {
         auto* lp = out.add_loss();
         lp->set_unix_ms(p.unix_ms);
         lp->set_loss(p.loss);
@@ -656,7 +694,8 @@ class Swarm {
     {
       std::lock_guard lock(mutex_);
       if (live_.find(key) == live_.end()) {
-        reply.header.mutable_error()->set_message("the dataset is served to the job's volunteers only: join first");
+        reply.header.mutable_error()->set_message(
+            "the dataset is served to the job's volunteers only: join first");
         return;
       }
     }
@@ -667,16 +706,18 @@ class Swarm {
     // Over its owner's cap the coordinator answers at once, and the volunteer's peers serve
     // meanwhile: this thread answers heartbeats too, so it never waits for the bucket.
     if (!data_upload_.try_acquire(dataset_.manifest.chunk_bytes())) {
-      reply.header.mutable_error()->set_message("busy: the coordinator serves the dataset at its owner's rate cap");
+      reply.header.mutable_error()->set_message(
+          "busy: the coordinator serves the dataset at its owner's rate cap");
       return;
     }
     try {
-      auto bytes = data::read_chunk(dataset_.files[q.file()], dataset_.manifest, q.file(), q.chunk());
+      auto bytes =
+          data::read_chunk(dataset_.files[q.file()], dataset_.manifest, q.file(), q.chunk());
       const auto size = static_cast<std::int64_t>(bytes.size());
       reply.header.mutable_data_chunk_reply()->set_file(q.file());
       reply.header.mutable_data_chunk_reply()->set_chunk(q.chunk());
-      reply.tensors.push_back(
-          wire::OutgoingTensor::raw("chunk", wire::DType::U8, {size}, wire::Payload::own(std::move(bytes))));
+      reply.tensors.push_back(wire::OutgoingTensor::raw("chunk", wire::DType::U8, {size},
+                                                        wire::Payload::own(std::move(bytes))));
     } catch (const data::DatasetError& e) {
       // The owner's file changed under the running job (or vanished): the volunteer's hash
       // check would refuse what we sent anyway.
@@ -698,8 +739,9 @@ class Swarm {
     }
     if (eligible.empty()) return;
     if (membership_changed) {
-      spdlog::debug("re-planning check: a volunteer paused for over {} s, came back, or waits unseated",
-                    kPlanAroundPausedAfter.count());
+      spdlog::debug(
+          "re-planning check: a volunteer paused for over {} s, came back, or waits unseated",
+          kPlanAroundPausedAfter.count());
       replan_locked();
       return;
     }
@@ -709,8 +751,10 @@ class Swarm {
     if (fresh.same_layout(current_)) return;
     const double now_rate = predicted_rate(current_, eligible, job_);
     if (worth_replanning(now_rate, fresh.predicted_samples_per_s)) {
-      spdlog::info("re-planning: today's profiles predict {:.1f} samples/s against {:.1f} for the current seats",
-                   fresh.predicted_samples_per_s, now_rate);
+      spdlog::info(
+          "re-planning: today's profiles predict {:.1f} samples/s against {:.1f} for the current "
+          "seats",
+          fresh.predicted_samples_per_s, now_rate);
       replan_locked();
     }
   }
@@ -736,7 +780,8 @@ class Swarm {
     try {
       state_.save_plan(next, unix_ms());
     } catch (const std::exception& e) {
-      spdlog::error("cannot save plan {}: {} (keeping plan {})", next.version, e.what(), current_.version);
+      spdlog::error("cannot save plan {}: {} (keeping plan {})", next.version, e.what(),
+                    current_.version);
       dirty_ = true;
       return;
     }
@@ -747,15 +792,18 @@ class Swarm {
     for (const auto& p : current_.pipelines) {
       layout += layout.empty() ? "" : " | ";
       for (const auto& s : p) {
-        layout += net::short_key(s.key) + "[" + std::to_string(s.first_block) + "," + std::to_string(s.last_block) + ") ";
+        layout += net::short_key(s.key) + "[" + std::to_string(s.first_block) + "," +
+                  std::to_string(s.last_block) + ") ";
       }
     }
     if (current_.empty()) {
       spdlog::warn("plan {}: no pipeline ({})", current_.version, current_.infeasible);
     } else {
-      spdlog::info("plan {}: {} volunteer(s) in {} pipeline(s), {} unassigned, predicted {:.1f} samples/s: {}",
-                   current_.version, members.size(), current_.pipelines.size(), current_.unassigned.size(),
-                   current_.predicted_samples_per_s, layout);
+      spdlog::info(
+          "plan {}: {} volunteer(s) in {} pipeline(s), {} unassigned, predicted {:.1f} samples/s: "
+          "{}",
+          current_.version, members.size(), current_.pipelines.size(), current_.unassigned.size(),
+          current_.predicted_samples_per_s, layout);
     }
   }
 
@@ -764,11 +812,11 @@ class Swarm {
   job::JobSpec job_;
   std::string job_json_;
   PublishedDataset dataset_;
-  net::TokenBucket data_upload_;   // the owner's cap on serving the dataset
+  net::TokenBucket data_upload_;  // the owner's cap on serving the dataset
   std::mutex mutex_;
   std::map<std::string, Live> live_;
   std::map<std::string, Ban> banned_;
-  std::set<std::string> members_;      // who peers admit (see members_changed_locked)
+  std::set<std::string> members_;  // who peers admit (see members_changed_locked)
   std::uint64_t members_digest_ = 0;
   std::mt19937_64 random_{std::random_device{}()};  // probe targets
   Assignment current_, previous_;
@@ -812,14 +860,16 @@ int CoordinatorService::run() {
       // Volunteers hold no copy of the data: publish it, each chunk hashed.
       const auto started = Clock::now();
       dataset.manifest = data::build_manifest(job.dataset);
-      dataset.manifest_bytes = std::make_shared<const std::string>(dataset.manifest.SerializeAsString());
+      dataset.manifest_bytes =
+          std::make_shared<const std::string>(dataset.manifest.SerializeAsString());
       dataset.digest = std::string(data::as_bytes(data::sha256(*dataset.manifest_bytes)));
       dataset.files = data::manifest_sources(job.dataset, dataset.manifest);
       for (const auto& f : dataset.manifest.files()) dataset.bytes += f.size();
-      spdlog::info("publishing the dataset: {} file(s), {:.1f} MB, digest {} (hashed in {:.1f} s)",
-                   dataset.manifest.files_size(), double(dataset.bytes) / 1e6,
-                   data::to_hex(std::span(reinterpret_cast<const std::uint8_t*>(dataset.digest.data()), 8)),
-                   std::chrono::duration<double>(Clock::now() - started).count());
+      spdlog::info(
+          "publishing the dataset: {} file(s), {:.1f} MB, digest {} (hashed in {:.1f} s)",
+          dataset.manifest.files_size(), double(dataset.bytes) / 1e6,
+          data::to_hex(std::span(reinterpret_cast<const std::uint8_t*>(dataset.digest.data()), 8)),
+          std::chrono::duration<double>(Clock::now() - started).count());
     } catch (const std::exception& e) {
       spdlog::error("{}", e.what());
       return 2;
@@ -832,7 +882,8 @@ int CoordinatorService::run() {
     }
   }
   std::unique_ptr<Swarm> swarm;
-  if (!config_.job_path.empty()) swarm = std::make_unique<Swarm>(config_, *state, job, job_json, std::move(dataset));
+  if (!config_.job_path.empty())
+    swarm = std::make_unique<Swarm>(config_, *state, job, job_json, std::move(dataset));
   net::SecureContext ctx(1);
   if (config_.allowed_keys.empty()) {
     ctx.auth().set_open(net::kCoordinatorDomain, true);
@@ -844,7 +895,8 @@ int CoordinatorService::run() {
   rc.domain = net::kCoordinatorDomain;
   std::unique_ptr<net::RpcServer> server;
   try {
-    server = std::make_unique<net::RpcServer>(ctx, &identity, rc,
+    server = std::make_unique<net::RpcServer>(
+        ctx, &identity, rc,
         [&](const net::RequestContext& req, wire::Message& msg) -> std::optional<net::Reply> {
           if (swarm) return swarm->handle(req, msg, identity);
           net::Reply reply;
@@ -862,10 +914,11 @@ int CoordinatorService::run() {
     spdlog::error("cannot listen on {}: {}", config_.bind, e.what());
     return 2;
   }
-  spdlog::info("rookery-coordinator {} listening on {} (key {}), {}{}", ROOKERY_VERSION, server->endpoint(),
-               identity.public_key,
-               config_.allowed_keys.empty() ? std::string("open enrolment")
-                                            : std::to_string(config_.allowed_keys.size()) + " allowed key(s)",
+  spdlog::info("rookery-coordinator {} listening on {} (key {}), {}{}", ROOKERY_VERSION,
+               server->endpoint(), identity.public_key,
+               config_.allowed_keys.empty()
+                   ? std::string("open enrolment")
+                   : std::to_string(config_.allowed_keys.size()) + " allowed key(s)",
                config_.job_path.empty() ? ", no job" : ", job " + job.id);
   if (!config_.ready_file.empty()) {
     const auto tmp = config_.ready_file.string() + ".tmp";

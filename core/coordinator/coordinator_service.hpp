@@ -18,17 +18,18 @@ namespace rookery::coordinator {
 struct CoordinatorConfig {
   std::string bind = "tcp://127.0.0.1:7461";  // port 0 picks a free one
   std::filesystem::path data_dir;
-  std::vector<std::string> allowed_keys;       // empty: open enrolment
-  std::filesystem::path ready_file;            // optional: write "<endpoint> <public key>" here once listening
-  std::filesystem::path job_path;              // the job it runs; empty: it answers pings and refuses joins
-  std::vector<std::string> invite_tokens;      // non-empty: a join must carry one of them
+  std::vector<std::string> allowed_keys;  // empty: open enrolment
+  std::filesystem::path
+      ready_file;                  // optional: write "<endpoint> <public key>" here once listening
+  std::filesystem::path job_path;  // the job it runs; empty: it answers pings and refuses joins
+  std::vector<std::string> invite_tokens;  // non-empty: a join must carry one of them
   std::chrono::milliseconds heartbeat_interval{500};
   std::chrono::milliseconds dead_after{3000};  // silent this long: dead, planned around
   std::chrono::milliseconds settle{1000};      // re-plan once membership has been still this long
   std::int64_t averaging_interval_ms = 5000;   // how often pipelines average (with 2+)
   std::string planner = "ours";                // "ours", or "ravnest" (its plan, for comparison)
-  std::uint64_t data_bytes_per_s = 0;          // the upload it spends serving the dataset (0: no cap);
-                                               // over it, volunteers fetch from peers meanwhile
+  std::uint64_t data_bytes_per_s = 0;  // the upload it spends serving the dataset (0: no cap);
+                                       // over it, volunteers fetch from peers meanwhile
 };
 
 class CoordinatorService {

@@ -20,7 +20,8 @@ const std::vector<store::Migration>& coordinator_migrations() {
        "CREATE TABLE contributions ("
        " key TEXT PRIMARY KEY NOT NULL,"
        " samples INTEGER NOT NULL, micro_batches INTEGER NOT NULL, flops REAL NOT NULL,"
-       " reported_samples INTEGER NOT NULL, reported_micro_batches INTEGER NOT NULL, reported_flops REAL NOT NULL,"
+       " reported_samples INTEGER NOT NULL, reported_micro_batches INTEGER NOT NULL, "
+       "reported_flops REAL NOT NULL,"
        " first_seen_unix_ms INTEGER NOT NULL, last_seen_unix_ms INTEGER NOT NULL);"
        "CREATE TABLE loss ("
        " unix_ms INTEGER NOT NULL,"
@@ -42,7 +43,7 @@ const std::vector<store::Migration>& coordinator_migrations() {
        "CREATE TABLE invites ("
        " token TEXT PRIMARY KEY NOT NULL,"
        " created_unix_ms INTEGER NOT NULL,"
-       " expires_unix_ms INTEGER NOT NULL,"   // 0: never
+       " expires_unix_ms INTEGER NOT NULL,"    // 0: never
        " revoked_unix_ms INTEGER NOT NULL)"},  // 0: not revoked
   };
   return m;
@@ -83,10 +84,12 @@ std::string assignment_to_json(const Assignment& a) {
   nlohmann::json pipelines = nlohmann::json::array();
   for (const auto& p : a.pipelines) {
     nlohmann::json seats = nlohmann::json::array();
-    for (const auto& s : p) seats.push_back({{"key", s.key}, {"blocks", {s.first_block, s.last_block}}});
+    for (const auto& s : p)
+      seats.push_back({{"key", s.key}, {"blocks", {s.first_block, s.last_block}}});
     pipelines.push_back(std::move(seats));
   }
-  return nlohmann::json{{"version", a.version}, {"pipelines", pipelines},
+  return nlohmann::json{{"version", a.version},
+                        {"pipelines", pipelines},
                         {"predicted_samples_per_s", a.predicted_samples_per_s}}
       .dump();
 }
@@ -111,12 +114,15 @@ Assignment assignment_from_json(const std::string& json) {
   }
 }
 
-CoordinatorState::CoordinatorState(const std::filesystem::path& path) : db_(path, coordinator_migrations()) {}
+CoordinatorState::CoordinatorState(const std::filesystem::path& path)
+    : db_(path, coordinator_migrations()) {}
 
 void CoordinatorState::save_member(const Member& m, std::int64_t now_ms) {
   db_.prepare(
-         "INSERT INTO members VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT(key) DO UPDATE SET"
-         " flops_per_s = ?2, free_memory_bytes = ?3, upload_bytes_per_s = ?4, download_bytes_per_s = ?5, rtt_s = ?6,"
+         "INSERT INTO members VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT(key) DO "
+         "UPDATE SET"
+         " flops_per_s = ?2, free_memory_bytes = ?3, upload_bytes_per_s = ?4, download_bytes_per_s "
+         "= ?5, rtt_s = ?6,"
          " stage_endpoint = ?7, reduce_endpoint = ?8, shard_endpoint = ?9, updated_unix_ms = ?10")
       .bind(1, m.key)
       .bind(2, real_text(m.profile.flops_per_s))
@@ -157,12 +163,14 @@ std::vector<Member> CoordinatorState::members() {
   return out;
 }
 
-Contribution CoordinatorState::record_progress(const std::string& key, std::int64_t samples, std::int64_t micro_batches,
-                                               double flops, std::int64_t now_ms) {
+Contribution CoordinatorState::record_progress(const std::string& key, std::int64_t samples,
+                                               std::int64_t micro_batches, double flops,
+                                               std::int64_t now_ms) {
   Contribution c;
   db_.transaction([&](store::Database& db) {
     {
-      auto q = db.prepare("SELECT " + std::string(kContributionColumns) + " FROM contributions WHERE key = ?1");
+      auto q = db.prepare("SELECT " + std::string(kContributionColumns) +
+                          " FROM contributions WHERE key = ?1");
       q.bind(1, key);
       if (q.step()) {
         c = read_contribution(q);
@@ -180,9 +188,12 @@ Contribution CoordinatorState::record_progress(const std::string& key, std::int6
     c.reported_flops = flops;
     c.last_seen_unix_ms = now_ms;
     db.prepare(
-          "INSERT INTO contributions (key, samples, micro_batches, flops, reported_samples, reported_micro_batches,"
-          " reported_flops, first_seen_unix_ms, last_seen_unix_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
-          " ON CONFLICT(key) DO UPDATE SET samples = ?2, micro_batches = ?3, flops = ?4, reported_samples = ?5,"
+          "INSERT INTO contributions (key, samples, micro_batches, flops, reported_samples, "
+          "reported_micro_batches,"
+          " reported_flops, first_seen_unix_ms, last_seen_unix_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+          "?7, ?8, ?9)"
+          " ON CONFLICT(key) DO UPDATE SET samples = ?2, micro_batches = ?3, flops = ?4, "
+          "reported_samples = ?5,"
           " reported_micro_batches = ?6, reported_flops = ?7, last_seen_unix_ms = ?9")
         .bind(1, key)
         .bind(2, c.samples)
@@ -205,17 +216,19 @@ std::map<std::string, Contribution> CoordinatorState::contributions() {
   return out;
 }
 
-std::map<std::string, Contribution> CoordinatorState::record_receipts(const std::string& consumer,
-                                                                      const std::vector<ReceiptReport>& receipts,
-                                                                      std::int64_t now_ms) {
+std::map<std::string, Contribution> CoordinatorState::record_receipts(
+    const std::string& consumer, const std::vector<ReceiptReport>& receipts, std::int64_t now_ms) {
   std::map<std::string, Contribution> touched;
   db_.transaction([&](store::Database& db) {
     for (const auto& r : receipts) {
-      if (r.producer == consumer || r.producer.empty() || r.forward_samples < 0 || r.backward_samples < 0) continue;
+      if (r.producer == consumer || r.producer.empty() || r.forward_samples < 0 ||
+          r.backward_samples < 0)
+        continue;
       std::int64_t last_forward = 0, last_backward = 0;
       {
         auto q = db.prepare(
-            "SELECT forward_samples, backward_samples FROM receipts WHERE consumer = ?1 AND producer = ?2");
+            "SELECT forward_samples, backward_samples FROM receipts WHERE consumer = ?1 AND "
+            "producer = ?2");
         q.bind(1, consumer).bind(2, r.producer);
         if (q.step()) {
           last_forward = q.integer(0);
@@ -225,7 +238,8 @@ std::map<std::string, Contribution> CoordinatorState::record_receipts(const std:
       // Totals below the last report: the consumer restarted, and counts from 0 again.
       const bool restarted = r.forward_samples < last_forward || r.backward_samples < last_backward;
       const std::int64_t forward = restarted ? r.forward_samples : r.forward_samples - last_forward;
-      const std::int64_t backward = restarted ? r.backward_samples : r.backward_samples - last_backward;
+      const std::int64_t backward =
+          restarted ? r.backward_samples : r.backward_samples - last_backward;
       db.prepare("INSERT OR REPLACE INTO receipts VALUES (?1, ?2, ?3, ?4)")
           .bind(1, consumer)
           .bind(2, r.producer)
@@ -234,16 +248,20 @@ std::map<std::string, Contribution> CoordinatorState::record_receipts(const std:
           .step();
       if (forward == 0 && backward == 0) continue;
       db.prepare(
-            "INSERT INTO contributions (key, samples, micro_batches, flops, reported_samples, reported_micro_batches,"
-            " reported_flops, first_seen_unix_ms, last_seen_unix_ms, confirmed_forward, confirmed_backward)"
+            "INSERT INTO contributions (key, samples, micro_batches, flops, reported_samples, "
+            "reported_micro_batches,"
+            " reported_flops, first_seen_unix_ms, last_seen_unix_ms, confirmed_forward, "
+            "confirmed_backward)"
             " VALUES (?1, 0, 0, '0', 0, 0, '0', ?2, ?2, ?3, ?4) ON CONFLICT(key) DO UPDATE SET"
-            " confirmed_forward = confirmed_forward + ?3, confirmed_backward = confirmed_backward + ?4")
+            " confirmed_forward = confirmed_forward + ?3, confirmed_backward = confirmed_backward "
+            "+ ?4")
           .bind(1, r.producer)
           .bind(2, now_ms)
           .bind(3, forward)
           .bind(4, backward)
           .step();
-      auto q = db.prepare("SELECT " + std::string(kContributionColumns) + " FROM contributions WHERE key = ?1");
+      auto q = db.prepare("SELECT " + std::string(kContributionColumns) +
+                          " FROM contributions WHERE key = ?1");
       q.bind(1, r.producer);
       if (q.step()) touched[r.producer] = read_contribution(q);
     }
@@ -273,8 +291,13 @@ std::int64_t CoordinatorState::plan_count() {
   return s.integer(0);
 }
 
-void CoordinatorState::ban(const std::string& key, const std::string& reason, std::int64_t unix_ms) {
-  db_.prepare("INSERT OR REPLACE INTO banned VALUES (?1, ?2, ?3)").bind(1, key).bind(2, reason).bind(3, unix_ms).step();
+void CoordinatorState::ban(const std::string& key, const std::string& reason,
+                           std::int64_t unix_ms) {
+  db_.prepare("INSERT OR REPLACE INTO banned VALUES (?1, ?2, ?3)")
+      .bind(1, key)
+      .bind(2, reason)
+      .bind(3, unix_ms)
+      .step();
 }
 
 std::map<std::string, Ban> CoordinatorState::banned() {
@@ -284,7 +307,8 @@ std::map<std::string, Ban> CoordinatorState::banned() {
   return out;
 }
 
-void CoordinatorState::add_invite(const std::string& token, std::int64_t now_ms, std::int64_t expires_unix_ms) {
+void CoordinatorState::add_invite(const std::string& token, std::int64_t now_ms,
+                                  std::int64_t expires_unix_ms) {
   if (token.empty()) throw std::invalid_argument("an invite token cannot be empty");
   db_.prepare("INSERT INTO invites VALUES (?1, ?2, ?3, 0)")
       .bind(1, token)
@@ -302,7 +326,10 @@ bool CoordinatorState::revoke_invite(const std::string& token, std::int64_t now_
       found = q.step();
       if (!found || q.integer(0) != 0) return;  // unknown, or revoked already (keep the first time)
     }
-    db.prepare("UPDATE invites SET revoked_unix_ms = ?2 WHERE token = ?1").bind(1, token).bind(2, now_ms).step();
+    db.prepare("UPDATE invites SET revoked_unix_ms = ?2 WHERE token = ?1")
+        .bind(1, token)
+        .bind(2, now_ms)
+        .step();
   });
   return found;
 }
@@ -319,7 +346,8 @@ InviteStatus CoordinatorState::invite_status(const std::string& token, std::int6
 std::vector<Invite> CoordinatorState::invites() {
   std::vector<Invite> out;
   auto q = db_.prepare(
-      "SELECT token, created_unix_ms, expires_unix_ms, revoked_unix_ms FROM invites ORDER BY created_unix_ms, token");
+      "SELECT token, created_unix_ms, expires_unix_ms, revoked_unix_ms FROM invites ORDER BY "
+      "created_unix_ms, token");
   while (q.step()) out.push_back({q.text(0), q.integer(1), q.integer(2), q.integer(3)});
   return out;
 }
@@ -342,10 +370,15 @@ std::vector<LossSample> CoordinatorState::loss_curve(std::size_t max_points) {
     count.step();
     n = count.integer(0);
   }
-  const std::int64_t stride = max_points == 0 ? 1 : std::max<std::int64_t>(1, (n + static_cast<std::int64_t>(max_points) - 1) / static_cast<std::int64_t>(max_points));
+  const std::int64_t stride =
+      max_points == 0 ? 1
+                      : std::max<std::int64_t>(1, (n + static_cast<std::int64_t>(max_points) - 1) /
+                                                      static_cast<std::int64_t>(max_points));
   std::vector<LossSample> out;
-  auto s = db_.prepare("SELECT unix_ms, loss FROM (SELECT unix_ms, loss, ROW_NUMBER() OVER (ORDER BY unix_ms) - 1 AS i"
-                       " FROM loss) WHERE i % ?1 = 0 ORDER BY unix_ms");
+  auto s = db_.prepare(
+      "SELECT unix_ms, loss FROM (SELECT unix_ms, loss, ROW_NUMBER() OVER (ORDER BY unix_ms) - 1 "
+      "AS i"
+      " FROM loss) WHERE i % ?1 = 0 ORDER BY unix_ms");
   s.bind(1, stride);
   while (s.step()) out.push_back({s.integer(0), real(s, 1)});
   return out;

@@ -19,7 +19,7 @@
 namespace rookery::coordinator {
 
 struct Contribution {
-  std::int64_t samples = 0;         // all time, across the node's restarts
+  std::int64_t samples = 0;  // all time, across the node's restarts
   std::int64_t micro_batches = 0;
   double flops = 0;
   // The node's own counters at its last heartbeat: they restart from 0 when it does.
@@ -37,7 +37,9 @@ struct Contribution {
     return std::min(samples, std::max(confirmed_forward_samples, confirmed_backward_samples));
   }
   double confirmed_flops() const {
-    return samples > 0 ? flops * static_cast<double>(confirmed_samples()) / static_cast<double>(samples) : 0.0;
+    return samples > 0
+               ? flops * static_cast<double>(confirmed_samples()) / static_cast<double>(samples)
+               : 0.0;
   }
 };
 
@@ -79,14 +81,15 @@ class CoordinatorState {
   std::vector<Member> members();
 
   // Adds what the node did since its last report (its counters are cumulative per process).
-  Contribution record_progress(const std::string& key, std::int64_t samples, std::int64_t micro_batches, double flops,
-                               std::int64_t now_ms);
+  Contribution record_progress(const std::string& key, std::int64_t samples,
+                               std::int64_t micro_batches, double flops, std::int64_t now_ms);
   std::map<std::string, Contribution> contributions();
   // Adds what `consumer` consumed of each producer's work since its last report (its totals
   // are cumulative per process: lower totals mean it restarted). Returns the producers'
   // updated contributions. Receipts a node writes for itself are ignored.
   std::map<std::string, Contribution> record_receipts(const std::string& consumer,
-                                                      const std::vector<ReceiptReport>& receipts, std::int64_t now_ms);
+                                                      const std::vector<ReceiptReport>& receipts,
+                                                      std::int64_t now_ms);
 
   void save_plan(const Assignment& plan, std::int64_t now_ms);
   // The newest plan and the one before it (version 0 / empty when there are none).

@@ -49,7 +49,8 @@ Planner parse_planner(const std::string& name) {
 
 Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Planner planner) {
   // The same crowd always gets the same plan, whatever order it joined in.
-  std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) { return a.key < b.key; });
+  std::sort(members.begin(), members.end(),
+            [](const Member& a, const Member& b) { return a.key < b.key; });
   std::vector<cluster::NodeProfile> nodes;
   for (const auto& m : members) {
     auto p = m.profile;
@@ -62,8 +63,9 @@ Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Plan
     return out;
   }
   const auto blocks = block_profiles(job);
-  const auto plan = planner == Planner::ravnest ? cluster::ravnest_plan(nodes, blocks, training_settings(job))
-                                                : cluster::form_pipelines(nodes, blocks, training_settings(job));
+  const auto plan = planner == Planner::ravnest
+                        ? cluster::ravnest_plan(nodes, blocks, training_settings(job))
+                        : cluster::form_pipelines(nodes, blocks, training_settings(job));
   for (const auto& p : plan.pipelines) {
     std::vector<Seat> seats;
     for (const auto& s : p.stages) seats.push_back({s.node_id, s.first_block, s.last_block});
@@ -73,13 +75,15 @@ Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Plan
     // Pipelines of the same length share the cuts that minimise the worst one's bottleneck
     // (kept per pipeline when no shared cut fits everyone's memory).
     std::map<std::size_t, std::vector<std::size_t>> by_length;
-    for (std::size_t p = 0; p < plan.pipelines.size(); ++p) by_length[plan.pipelines[p].stages.size()].push_back(p);
+    for (std::size_t p = 0; p < plan.pipelines.size(); ++p)
+      by_length[plan.pipelines[p].stages.size()].push_back(p);
     for (const auto& [length, group] : by_length) {
       if (group.size() < 2) continue;
       std::vector<std::vector<cluster::NodeProfile>> profiles;
       for (const auto p : group) {
         std::vector<cluster::NodeProfile> chain;
-        for (const auto& s : plan.pipelines[p].stages) chain.push_back(nodes[static_cast<std::size_t>(s.node_index)]);
+        for (const auto& s : plan.pipelines[p].stages)
+          chain.push_back(nodes[static_cast<std::size_t>(s.node_index)]);
         profiles.push_back(std::move(chain));
       }
       const auto shared = cluster::partition_uniform(profiles, blocks, training_settings(job));
@@ -98,14 +102,16 @@ Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Plan
   out.unassigned = plan.unassigned;
   out.predicted_samples_per_s = plan.samples_per_s;
   if (out.pipelines.empty()) {
-    out.infeasible = plan.unassigned.empty() ? "the planner formed no pipeline"
-                                             : "no group of the volunteers holds the whole model: " +
-                                                   plan.unassigned.front().reason;
+    out.infeasible =
+        plan.unassigned.empty()
+            ? "the planner formed no pipeline"
+            : "no group of the volunteers holds the whole model: " + plan.unassigned.front().reason;
   }
   return out;
 }
 
-double predicted_rate(const Assignment& plan, const std::map<std::string, Member>& members, const job::JobSpec& job) {
+double predicted_rate(const Assignment& plan, const std::map<std::string, Member>& members,
+                      const job::JobSpec& job) {
   const auto blocks = block_profiles(job);
   const auto settings = training_settings(job);
   double total = 0;
@@ -172,7 +178,8 @@ std::string plan_json(const Assignment& plan, const std::map<std::string, Member
     nlohmann::json stages = nlohmann::json::array();
     for (const auto& s : p) {
       const auto it = members.find(s.key);
-      if (it == members.end()) throw std::invalid_argument("plan_json: seated key " + s.key + " is not a member");
+      if (it == members.end())
+        throw std::invalid_argument("plan_json: seated key " + s.key + " is not a member");
       stages.push_back({{"blocks", {s.first_block, s.last_block}},
                         {"endpoint", it->second.stage_endpoint},
                         {"reduce_endpoint", it->second.reduce_endpoint},
@@ -185,7 +192,8 @@ std::string plan_json(const Assignment& plan, const std::map<std::string, Member
   return j.dump();
 }
 
-std::vector<ShardSource> shard_sources(const Assignment& previous, const Assignment& next, const std::string& key,
+std::vector<ShardSource> shard_sources(const Assignment& previous, const Assignment& next,
+                                       const std::string& key,
                                        const std::map<std::string, Member>& alive) {
   std::vector<ShardSource> out;
   const auto [p, s] = next.find(key);

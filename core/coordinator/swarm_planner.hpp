@@ -16,26 +16,26 @@ namespace rookery::coordinator {
 
 // A volunteer as the coordinator knows it.
 struct Member {
-  std::string key;                  // CURVE public key (Z85): the node's identity
-  cluster::NodeProfile profile;     // profile.id is ignored (the key is the id)
-  std::string stage_endpoint;       // where its stage listens
-  std::string reduce_endpoint;      // its ring transport
-  std::string shard_endpoint;       // its shard server
+  std::string key;               // CURVE public key (Z85): the node's identity
+  cluster::NodeProfile profile;  // profile.id is ignored (the key is the id)
+  std::string stage_endpoint;    // where its stage listens
+  std::string reduce_endpoint;   // its ring transport
+  std::string shard_endpoint;    // its shard server
 };
 
 struct Seat {
   std::string key;
-  std::int64_t first_block = 0;     // shard [first_block, last_block)
+  std::int64_t first_block = 0;  // shard [first_block, last_block)
   std::int64_t last_block = 0;
   friend bool operator==(const Seat&, const Seat&) = default;
 };
 
 struct Assignment {
-  std::uint64_t version = 0;                  // 0: no plan yet
-  std::vector<std::vector<Seat>> pipelines;   // each covers the whole model, in stage order
+  std::uint64_t version = 0;                 // 0: no plan yet
+  std::vector<std::vector<Seat>> pipelines;  // each covers the whole model, in stage order
   std::vector<cluster::Unassigned> unassigned;
-  double predicted_samples_per_s = 0;         // the planner's time model, all pipelines
-  std::string infeasible;                     // why there is no pipeline at all (empty: there is one)
+  double predicted_samples_per_s = 0;  // the planner's time model, all pipelines
+  std::string infeasible;              // why there is no pipeline at all (empty: there is one)
 
   bool empty() const { return pipelines.empty(); }
   // {pipeline, stage} of `key`, or {-1, -1}.
@@ -49,21 +49,24 @@ std::vector<cluster::BlockProfile> block_profiles(const job::JobSpec& job);
 cluster::TrainingSettings training_settings(const job::JobSpec& job);
 
 enum class Planner {
-  ours,     // core/cluster's form_pipelines: bandwidth tiers, memory-feasible groups, exact partition DP
+  ours,  // core/cluster's form_pipelines: bandwidth tiers, memory-feasible groups, exact partition DP
   uniform,  // the same groups, then pipelines of equal length share one set of cuts (SWARM's
             // regime: each stage group is a set of replicas, and every node of the next group
             // is a next hop, so a dead node is routed around at once)
   ravnest,  // Ravnest's plan, for comparison: nodes in key order, equal parameter counts per stage
 };
-Planner parse_planner(const std::string& name);  // "ours", "uniform" or "ravnest"; throws std::invalid_argument
+Planner parse_planner(
+    const std::string& name);  // "ours", "uniform" or "ravnest"; throws std::invalid_argument
 
 // Plans `members` (any order; the result does not depend on it) into pipelines. version is
 // left 0 for the caller to set.
-Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Planner planner = Planner::ours);
+Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job,
+                      Planner planner = Planner::ours);
 
 // Samples/s the time model predicts for `plan`'s seats and cuts with the members' profiles
 // as they are now (a seat whose member is gone, or that overruns its memory, counts 0).
-double predicted_rate(const Assignment& plan, const std::map<std::string, Member>& members, const job::JobSpec& job);
+double predicted_rate(const Assignment& plan, const std::map<std::string, Member>& members,
+                      const job::JobSpec& job);
 
 // Whether a fresh plan is worth moving shards for: it must predict `margin` more throughput
 // than the current seats do with today's profiles (re-planning costs a refill of every
@@ -103,7 +106,7 @@ std::string plan_json(const Assignment& plan, const std::map<std::string, Member
 
 struct ShardSource {
   std::string key;
-  std::string endpoint;             // the holder's shard server
+  std::string endpoint;  // the holder's shard server
   std::int64_t first_block = 0;
   std::int64_t last_block = 0;
   friend bool operator==(const ShardSource&, const ShardSource&) = default;
@@ -112,7 +115,8 @@ struct ShardSource {
 // Where `key`, seated in `next`, can fetch the blocks of its new shard: the members of
 // `alive` that held any of them in `previous`, each with the overlap it can give, the
 // largest overlaps first. The node itself is left out (it has its own state).
-std::vector<ShardSource> shard_sources(const Assignment& previous, const Assignment& next, const std::string& key,
+std::vector<ShardSource> shard_sources(const Assignment& previous, const Assignment& next,
+                                       const std::string& key,
                                        const std::map<std::string, Member>& alive);
 
 }  // namespace rookery::coordinator

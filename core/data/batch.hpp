@@ -8,10 +8,10 @@
 namespace rookery::data {
 
 struct Batch {
-    at::Tensor inputs;   ///< int64 [count, context] tokens, or fp32 [count, C, H, W] pixels
-    at::Tensor targets;  ///< int64 [count, context] next tokens, or [count] class ids
-    int64_t first_sample_id = 0;
-    int64_t count = 0;
+  at::Tensor inputs;   ///< int64 [count, context] tokens, or fp32 [count, C, H, W] pixels
+  at::Tensor targets;  ///< int64 [count, context] next tokens, or [count] class ids
+  int64_t first_sample_id = 0;
+  int64_t count = 0;
 };
 
 /// Reads samples first_sample_id .. first_sample_id + count - 1, each from the data position

@@ -17,50 +17,50 @@ namespace rookery::data {
 /// A file that is missing, short, corrupt or does not fit the model. what() starts with
 /// the path and says what is wrong.
 class DatasetError : public std::runtime_error {
-public:
-    DatasetError(const std::filesystem::path& path, const std::string& problem)
-        : std::runtime_error(path.string() + ": " + problem) {}
+ public:
+  DatasetError(const std::filesystem::path& path, const std::string& problem)
+      : std::runtime_error(path.string() + ": " + problem) {}
 };
 
 /// Shape of one sample. Inputs are int64 token ids or fp32 pixels; targets are always
 /// int64 (next tokens or a class id).
 struct SampleLayout {
-    enum class Input { tokens, pixels };
-    Input input = Input::tokens;
-    std::vector<int64_t> input_shape;   ///< e.g. {context} or {channels, height, width}
-    std::vector<int64_t> target_shape;  ///< {context} for language models, {} for a class id
+  enum class Input { tokens, pixels };
+  Input input = Input::tokens;
+  std::vector<int64_t> input_shape;   ///< e.g. {context} or {channels, height, width}
+  std::vector<int64_t> target_shape;  ///< {context} for language models, {} for a class id
 
-    int64_t input_elements() const;
-    int64_t target_elements() const;
+  int64_t input_elements() const;
+  int64_t target_elements() const;
 };
 
 /// Where read() writes one sample: `tokens` or `pixels` (whichever the layout names) and
 /// `targets`, each exactly as long as the layout says.
 struct SampleSlot {
-    std::span<int64_t> tokens;
-    std::span<float> pixels;
-    std::span<int64_t> targets;
+  std::span<int64_t> tokens;
+  std::span<float> pixels;
+  std::span<int64_t> targets;
 };
 
 class Dataset {
-public:
-    virtual ~Dataset() = default;
+ public:
+  virtual ~Dataset() = default;
 
-    virtual SampleLayout layout() const = 0;
-    /// Writes the sample at data position [0, size()); throws DatasetError if the data
-    /// there is invalid (a token id beyond the vocabulary, a label beyond the classes).
-    virtual void read(int64_t position, const SampleSlot& slot) const = 0;
+  virtual SampleLayout layout() const = 0;
+  /// Writes the sample at data position [0, size()); throws DatasetError if the data
+  /// there is invalid (a token id beyond the vocabulary, a label beyond the classes).
+  virtual void read(int64_t position, const SampleSlot& slot) const = 0;
 
-    /// Samples per epoch (distinct data positions).
-    int64_t size() const { return order_.size(); }
-    /// The data position sample `sample_id` reads (see SampleOrder).
-    int64_t position_of(int64_t sample_id) const { return order_.position(sample_id); }
+  /// Samples per epoch (distinct data positions).
+  int64_t size() const { return order_.size(); }
+  /// The data position sample `sample_id` reads (see SampleOrder).
+  int64_t position_of(int64_t sample_id) const { return order_.position(sample_id); }
 
-protected:
-    Dataset(int64_t size, uint64_t order_seed, bool shuffle) : order_(size, order_seed, shuffle) {}
+ protected:
+  Dataset(int64_t size, uint64_t order_seed, bool shuffle) : order_(size, order_seed, shuffle) {}
 
-private:
-    SampleOrder order_;
+ private:
+  SampleOrder order_;
 };
 
 }  // namespace rookery::data

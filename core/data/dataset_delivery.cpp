@@ -26,7 +26,6 @@ constexpr std::uint32_t kMaxChunkBytes = 64 << 20;
 constexpr std::size_t kMaxFiles = 100'000;
 constexpr std::uint64_t kMaxFileBytes = std::uint64_t{1} << 40;
 
-
 // A file descriptor closed on scope exit.
 struct Fd {
   int fd = -1;
@@ -42,7 +41,8 @@ struct Fd {
 bool read_at(int fd, std::span<std::byte> out, std::uint64_t offset) {
   std::size_t done = 0;
   while (done < out.size()) {
-    const auto n = ::pread(fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
+    const auto n =
+        ::pread(fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     done += static_cast<std::size_t>(n);
@@ -50,17 +50,20 @@ bool read_at(int fd, std::span<std::byte> out, std::uint64_t offset) {
   return true;
 }
 
-void write_at(int fd, std::span<const std::byte> bytes, std::uint64_t offset, const fs::path& path) {
+void write_at(int fd, std::span<const std::byte> bytes, std::uint64_t offset,
+              const fs::path& path) {
   std::size_t done = 0;
   while (done < bytes.size()) {
-    const auto n = ::pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
+    const auto n =
+        ::pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) throw DatasetError(path, std::string("cannot write: ") + std::strerror(errno));
     done += static_cast<std::size_t>(n);
   }
 }
 
-pb::DatasetFile describe_file(const fs::path& path, std::string role, std::string name, std::uint32_t chunk_bytes) {
+pb::DatasetFile describe_file(const fs::path& path, std::string role, std::string name,
+                              std::uint32_t chunk_bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw DatasetError(path, "cannot open");
   pb::DatasetFile f;
@@ -82,22 +85,26 @@ pb::DatasetFile describe_file(const fs::path& path, std::string role, std::strin
 }
 
 bool plain_name(const std::string& name) {
-  if (name.empty() || name.size() > 255 || name == "." || name == ".." || name.starts_with(".")) return false;
+  if (name.empty() || name.size() > 255 || name == "." || name == ".." || name.starts_with("."))
+    return false;
   return name.find_first_of(std::string("/\\\0", 3)) == std::string::npos;
 }
 
 }  // namespace
 
 Sha256 sha256(std::span<const std::byte> bytes) {
-  static const int ready = sodium_init();   // 0, or 1 when already initialised; -1 cannot happen on Linux
+  static const int ready =
+      sodium_init();  // 0, or 1 when already initialised; -1 cannot happen on Linux
   (void)ready;
   Sha256 out{};
-  crypto_hash_sha256(out.data(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+  crypto_hash_sha256(out.data(), reinterpret_cast<const unsigned char*>(bytes.data()),
+                     bytes.size());
   return out;
 }
 
 Sha256 sha256(std::string_view bytes) {
-  return sha256(std::span<const std::byte>(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()));
+  return sha256(
+      std::span<const std::byte>(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()));
 }
 
 std::string to_hex(std::span<const std::uint8_t> bytes) {
@@ -124,14 +131,16 @@ pb::DatasetManifest build_manifest(const job::DatasetSpec& spec, std::uint32_t c
     *m.add_files() = describe_file(spec.path, "data", spec.path.filename().string(), chunk_bytes);
   }
   if (spec.kind == job::DatasetKind::images) {
-    *m.add_files() = describe_file(spec.labels, "labels", spec.labels.filename().string(), chunk_bytes);
+    *m.add_files() =
+        describe_file(spec.labels, "labels", spec.labels.filename().string(), chunk_bytes);
   }
   std::string error;
   if (!check_manifest(m, error)) throw DatasetError(spec.path, "cannot be published: " + error);
   return m;
 }
 
-std::vector<fs::path> manifest_sources(const job::DatasetSpec& spec, const pb::DatasetManifest& manifest) {
+std::vector<fs::path> manifest_sources(const job::DatasetSpec& spec,
+                                       const pb::DatasetManifest& manifest) {
   std::vector<fs::path> out;
   for (const auto& f : manifest.files()) {
     if (f.role() == "labels") {
@@ -180,8 +189,8 @@ bool check_manifest(const pb::DatasetManifest& m, std::string& error) {
       return false;
     }
     if (static_cast<std::uint64_t>(f.chunk_sha256_size()) != chunk_count(f, m.chunk_bytes())) {
-      error = "'" + f.name() + "' has " + std::to_string(f.chunk_sha256_size()) + " chunk hashes for " +
-              std::to_string(chunk_count(f, m.chunk_bytes())) + " chunks";
+      error = "'" + f.name() + "' has " + std::to_string(f.chunk_sha256_size()) +
+              " chunk hashes for " + std::to_string(chunk_count(f, m.chunk_bytes())) + " chunks";
       return false;
     }
     for (const auto& h : f.chunk_sha256()) {
@@ -199,16 +208,19 @@ bool check_manifest(const pb::DatasetManifest& m, std::string& error) {
   return true;
 }
 
-std::vector<std::byte> read_chunk(const fs::path& path, const pb::DatasetManifest& manifest, std::uint32_t file,
-                                  std::uint64_t chunk) {
-  if (file >= static_cast<std::uint32_t>(manifest.files_size())) throw DatasetError(path, "no such file in the manifest");
+std::vector<std::byte> read_chunk(const fs::path& path, const pb::DatasetManifest& manifest,
+                                  std::uint32_t file, std::uint64_t chunk) {
+  if (file >= static_cast<std::uint32_t>(manifest.files_size()))
+    throw DatasetError(path, "no such file in the manifest");
   const auto& f = manifest.files(static_cast<int>(file));
   if (chunk >= chunk_count(f, manifest.chunk_bytes())) throw DatasetError(path, "no such chunk");
   const std::uint64_t offset = chunk * manifest.chunk_bytes();
-  std::vector<std::byte> out(static_cast<std::size_t>(std::min<std::uint64_t>(manifest.chunk_bytes(), f.size() - offset)));
+  std::vector<std::byte> out(
+      static_cast<std::size_t>(std::min<std::uint64_t>(manifest.chunk_bytes(), f.size() - offset)));
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.fd < 0) throw DatasetError(path, std::string("cannot open: ") + std::strerror(errno));
-  if (!read_at(fd.fd, out, offset)) throw DatasetError(path, "is shorter than the manifest says, or cannot be read");
+  if (!read_at(fd.fd, out, offset))
+    throw DatasetError(path, "is shorter than the manifest says, or cannot be read");
   return out;
 }
 
@@ -216,9 +228,11 @@ std::vector<std::byte> read_chunk(const fs::path& path, const pb::DatasetManifes
 
 DatasetStore::DatasetStore(const fs::path& root, std::string manifest_bytes)
     : manifest_bytes_(std::move(manifest_bytes)) {
-  if (!manifest_.ParseFromString(manifest_bytes_)) throw DatasetError(root, "the dataset's manifest does not parse");
+  if (!manifest_.ParseFromString(manifest_bytes_))
+    throw DatasetError(root, "the dataset's manifest does not parse");
   std::string error;
-  if (!check_manifest(manifest_, error)) throw DatasetError(root, "the dataset's manifest is invalid: " + error);
+  if (!check_manifest(manifest_, error))
+    throw DatasetError(root, "the dataset's manifest is invalid: " + error);
   digest_ = sha256(manifest_bytes_);
   dir_ = root / to_hex(digest_);
   std::error_code ec;
@@ -265,7 +279,8 @@ DatasetStore::DatasetStore(const fs::path& root, std::string manifest_bytes)
         bytes_held_ += size;
       }
     }
-    if (std::all_of(held_[i].begin(), held_[i].end(), [](bool b) { return b; })) finish_file_locked(i);
+    if (std::all_of(held_[i].begin(), held_[i].end(), [](bool b) { return b; }))
+      finish_file_locked(i);
   }
 }
 
@@ -274,18 +289,22 @@ fs::path DatasetStore::final_path(std::uint32_t file) const {
   return dir_ / f.role() / f.name();
 }
 
-fs::path DatasetStore::partial_path(std::uint32_t file) const { return dir_ / "partial" / std::to_string(file); }
+fs::path DatasetStore::partial_path(std::uint32_t file) const {
+  return dir_ / "partial" / std::to_string(file);
+}
 
 std::uint64_t DatasetStore::chunk_size(std::uint32_t file, std::uint64_t chunk) const {
   const auto& f = manifest_.files(static_cast<int>(file));
-  return std::min<std::uint64_t>(manifest_.chunk_bytes(), f.size() - chunk * manifest_.chunk_bytes());
+  return std::min<std::uint64_t>(manifest_.chunk_bytes(),
+                                 f.size() - chunk * manifest_.chunk_bytes());
 }
 
 void DatasetStore::finish_file_locked(std::uint32_t file) {
   const auto partial = partial_path(file);
   {
     Fd fd(::open(partial.c_str(), O_RDWR | O_CLOEXEC));
-    if (fd.fd < 0 || ::fsync(fd.fd) != 0) throw DatasetError(partial, std::string("cannot sync: ") + std::strerror(errno));
+    if (fd.fd < 0 || ::fsync(fd.fd) != 0)
+      throw DatasetError(partial, std::string("cannot sync: ") + std::strerror(errno));
   }
   std::error_code ec;
   fs::rename(partial, final_path(file), ec);
@@ -318,7 +337,8 @@ DatasetStore::Put DatasetStore::put(ChunkId id, std::span<const std::byte> bytes
   if (id.file >= held_.size() || id.chunk >= held_[id.file].size()) return Put::NoSuchChunk;
   if (bytes.size() != chunk_size(id.file, id.chunk)) return Put::WrongSize;
   // Hashed before the lock: other workers' chunks are checked meanwhile.
-  if (as_bytes(sha256(bytes)) != manifest_.files(static_cast<int>(id.file)).chunk_sha256(static_cast<int>(id.chunk))) {
+  if (as_bytes(sha256(bytes)) !=
+      manifest_.files(static_cast<int>(id.file)).chunk_sha256(static_cast<int>(id.chunk))) {
     return Put::WrongHash;
   }
   std::lock_guard lock(mutex_);
@@ -331,7 +351,8 @@ DatasetStore::Put DatasetStore::put(ChunkId id, std::span<const std::byte> bytes
   }
   held_[id.file][id.chunk] = true;
   bytes_held_ += bytes.size();
-  if (std::all_of(held_[id.file].begin(), held_[id.file].end(), [](bool b) { return b; })) finish_file_locked(id.file);
+  if (std::all_of(held_[id.file].begin(), held_[id.file].end(), [](bool b) { return b; }))
+    finish_file_locked(id.file);
   return Put::Stored;
 }
 
@@ -339,7 +360,8 @@ std::optional<std::vector<std::byte>> DatasetStore::read(ChunkId id) const {
   fs::path path;
   {
     std::lock_guard lock(mutex_);
-    if (id.file >= held_.size() || id.chunk >= held_[id.file].size() || !held_[id.file][id.chunk]) return std::nullopt;
+    if (id.file >= held_.size() || id.chunk >= held_[id.file].size() || !held_[id.file][id.chunk])
+      return std::nullopt;
     path = done_[id.file] ? final_path(id.file) : partial_path(id.file);
   }
   std::vector<std::byte> out(static_cast<std::size_t>(chunk_size(id.file, id.chunk)));

@@ -27,14 +27,17 @@ using Sha256 = std::array<std::uint8_t, 32>;
 Sha256 sha256(std::span<const std::byte> bytes);
 Sha256 sha256(std::string_view bytes);
 std::string to_hex(std::span<const std::uint8_t> bytes);
-inline std::string_view as_bytes(const Sha256& d) { return {reinterpret_cast<const char*>(d.data()), d.size()}; }
+inline std::string_view as_bytes(const Sha256& d) {
+  return {reinterpret_cast<const char*>(d.data()), d.size()};
+}
 
 constexpr std::uint32_t kChunkBytes = 1 << 20;
 
 // The manifest of the files `spec` names: its path (a file, or every file of a folder that
 // the text loader reads, in its order) and, for images, the labels file. Throws DatasetError
 // when one cannot be read.
-wire::pb::DatasetManifest build_manifest(const job::DatasetSpec& spec, std::uint32_t chunk_bytes = kChunkBytes);
+wire::pb::DatasetManifest build_manifest(const job::DatasetSpec& spec,
+                                         std::uint32_t chunk_bytes = kChunkBytes);
 
 // Where the files of build_manifest(spec) are on this machine, in manifest order.
 std::vector<std::filesystem::path> manifest_sources(const job::DatasetSpec& spec,
@@ -50,8 +53,9 @@ bool check_manifest(const wire::pb::DatasetManifest& manifest, std::string& erro
 
 // Chunk `chunk` of the manifest's file `file`, read from `path` (the coordinator's original).
 // Throws DatasetError when the file is shorter than the manifest says or cannot be read.
-std::vector<std::byte> read_chunk(const std::filesystem::path& path, const wire::pb::DatasetManifest& manifest,
-                                  std::uint32_t file, std::uint64_t chunk);
+std::vector<std::byte> read_chunk(const std::filesystem::path& path,
+                                  const wire::pb::DatasetManifest& manifest, std::uint32_t file,
+                                  std::uint64_t chunk);
 
 struct ChunkId {
   std::uint32_t file = 0;
@@ -102,8 +106,8 @@ class DatasetStore {
   Sha256 digest_{};
   std::uint64_t total_bytes_ = 0;
   mutable std::mutex mutex_;
-  std::vector<std::vector<bool>> held_;   // per file, per chunk
-  std::vector<bool> done_;                // per file: moved into place
+  std::vector<std::vector<bool>> held_;  // per file, per chunk
+  std::vector<bool> done_;               // per file: moved into place
   std::uint64_t bytes_held_ = 0;
 };
 

@@ -10,26 +10,26 @@
 namespace rookery::data {
 
 class IdxImageDataset final : public Dataset {
-public:
-    /// Throws DatasetError (naming the file) for a bad header, a size that disagrees with
-    /// the header, or image and label counts that differ. `classes` bounds the labels.
-    IdxImageDataset(const std::filesystem::path& images, const std::filesystem::path& labels, int64_t classes,
-                    uint64_t order_seed, bool shuffle = true);
+ public:
+  /// Throws DatasetError (naming the file) for a bad header, a size that disagrees with
+  /// the header, or image and label counts that differ. `classes` bounds the labels.
+  IdxImageDataset(const std::filesystem::path& images, const std::filesystem::path& labels,
+                  int64_t classes, uint64_t order_seed, bool shuffle = true);
 
-    SampleLayout layout() const override;
-    void read(int64_t position, const SampleSlot& slot) const override;
+  SampleLayout layout() const override;
+  void read(int64_t position, const SampleSlot& slot) const override;
 
-    int64_t channels() const { return channels_; }
-    int64_t height() const { return height_; }
-    int64_t width() const { return width_; }
+  int64_t channels() const { return channels_; }
+  int64_t height() const { return height_; }
+  int64_t width() const { return width_; }
 
-private:
-    struct Parsed;
-    IdxImageDataset(Parsed parsed, int64_t classes, uint64_t order_seed, bool shuffle);
+ private:
+  struct Parsed;
+  IdxImageDataset(Parsed parsed, int64_t classes, uint64_t order_seed, bool shuffle);
 
-    MappedFile images_, labels_;
-    size_t images_offset_, labels_offset_;
-    int64_t channels_, height_, width_, classes_;
+  MappedFile images_, labels_;
+  size_t images_offset_, labels_offset_;
+  int64_t channels_, height_, width_, classes_;
 };
 
 }  // namespace rookery::data

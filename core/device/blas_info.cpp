@@ -19,7 +19,8 @@ BlasInfo detect_blas() {
   info.library_path = ec ? std::string(where.dli_fname) : path.string();
   using config_fn = char* (*)();
   void* handle = ::dlopen(where.dli_fname, RTLD_NOW | RTLD_NOLOAD);
-  auto openblas_config = handle ? reinterpret_cast<config_fn>(::dlsym(handle, "openblas_get_config")) : nullptr;
+  auto openblas_config =
+      handle ? reinterpret_cast<config_fn>(::dlsym(handle, "openblas_get_config")) : nullptr;
   auto mkl = handle ? ::dlsym(handle, "mkl_get_version") : nullptr;
   if (openblas_config) {
     info.description = std::string("OpenBLAS (") + openblas_config() + ")";

@@ -19,8 +19,8 @@ void set_compute_threads(int threads);
 int compute_threads();
 
 struct MatmulResult {
-  double gflops = 0;     // achieved rate
-  double flops = 0;      // work done
+  double gflops = 0;  // achieved rate
+  double flops = 0;   // work done
   double seconds = 0;
   int rounds = 0;
 };

@@ -43,10 +43,13 @@ Nvml::Nvml() : api_(std::make_unique<Api>()) {
     return fn != nullptr;
   };
   const bool ok = sym(api_->init, "nvmlInit_v2") && sym(api_->shutdown, "nvmlShutdown") &&
-                  sym(api_->count, "nvmlDeviceGetCount_v2") && sym(api_->handle, "nvmlDeviceGetHandleByIndex_v2") &&
-                  sym(api_->name, "nvmlDeviceGetName") && sym(api_->memory, "nvmlDeviceGetMemoryInfo") &&
+                  sym(api_->count, "nvmlDeviceGetCount_v2") &&
+                  sym(api_->handle, "nvmlDeviceGetHandleByIndex_v2") &&
+                  sym(api_->name, "nvmlDeviceGetName") &&
+                  sym(api_->memory, "nvmlDeviceGetMemoryInfo") &&
                   sym(api_->utilization, "nvmlDeviceGetUtilizationRates") &&
-                  sym(api_->temperature, "nvmlDeviceGetTemperature") && sym(api_->power, "nvmlDeviceGetPowerUsage") &&
+                  sym(api_->temperature, "nvmlDeviceGetTemperature") &&
+                  sym(api_->power, "nvmlDeviceGetPowerUsage") &&
                   sym(api_->power_limit, "nvmlDeviceGetEnforcedPowerLimit");
   if (!ok) {
     status_ = "libnvidia-ml.so.1 is too old (missing entry points)";
@@ -89,11 +92,14 @@ std::vector<GpuReading> Nvml::read() const {
       r.memory_used_bytes = mem.used;
     }
     nvmlUtilization_t util{};
-    if (api_->utilization(dev, &util) == NVML_SUCCESS) r.utilization_percent = static_cast<float>(util.gpu);
+    if (api_->utilization(dev, &util) == NVML_SUCCESS)
+      r.utilization_percent = static_cast<float>(util.gpu);
     unsigned int v = 0;
-    if (api_->temperature(dev, NVML_TEMPERATURE_GPU, &v) == NVML_SUCCESS) r.temperature_c = static_cast<float>(v);
+    if (api_->temperature(dev, NVML_TEMPERATURE_GPU, &v) == NVML_SUCCESS)
+      r.temperature_c = static_cast<float>(v);
     if (api_->power(dev, &v) == NVML_SUCCESS) r.power_w = static_cast<float>(v) / 1000.f;
-    if (api_->power_limit(dev, &v) == NVML_SUCCESS) r.power_limit_w = static_cast<float>(v) / 1000.f;
+    if (api_->power_limit(dev, &v) == NVML_SUCCESS)
+      r.power_limit_w = static_cast<float>(v) / 1000.f;
     out.push_back(std::move(r));
   }
   return out;

@@ -68,7 +68,8 @@ CpuInfo read_cpu_info() {
   }
   if (info.model.empty()) info.model = "unknown CPU";
   const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
-  info.logical_cores = n > 0 ? static_cast<int>(n) : std::max(1u, std::thread::hardware_concurrency());
+  info.logical_cores =
+      n > 0 ? static_cast<int>(n) : std::max(1u, std::thread::hardware_concurrency());
   info.ram_total_bytes = meminfo_kib("MemTotal") * 1024;
   return info;
 }
@@ -89,7 +90,8 @@ CpuLoadSampler::Sample CpuLoadSampler::sample() {
   if (dt > 0) {
     const double busy = dt - static_cast<double>(idle - last_idle_);
     s.machine_percent = static_cast<float>(std::clamp(100.0 * busy / dt, 0.0, 100.0));
-    s.self_percent = static_cast<float>(std::clamp(100.0 * static_cast<double>(self - last_self_) / dt, 0.0, 100.0));
+    s.self_percent = static_cast<float>(
+        std::clamp(100.0 * static_cast<double>(self - last_self_) / dt, 0.0, 100.0));
     s.others_percent = std::max(0.f, s.machine_percent - s.self_percent);
   }
   last_total_ = total;

@@ -6,7 +6,7 @@
 namespace rookery::device {
 
 struct CpuInfo {
-  std::string model;       // "AMD EPYC 7B13", or "unknown CPU"
+  std::string model;  // "AMD EPYC 7B13", or "unknown CPU"
   int logical_cores = 1;
   std::uint64_t ram_total_bytes = 0;
 };

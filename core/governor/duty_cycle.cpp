@@ -4,7 +4,8 @@
 
 namespace rookery::governor {
 
-std::chrono::nanoseconds DutyCycle::after_work(std::chrono::nanoseconds busy, int percent, Clock::time_point end) {
+std::chrono::nanoseconds DutyCycle::after_work(std::chrono::nanoseconds busy, int percent,
+                                               Clock::time_point end) {
   record(true, busy, end);
   percent = std::clamp(percent, 1, 100);
   if (percent >= 100) {
@@ -18,7 +19,9 @@ std::chrono::nanoseconds DutyCycle::after_work(std::chrono::nanoseconds busy, in
   return rest;
 }
 
-void DutyCycle::rested(std::chrono::nanoseconds idle, Clock::time_point end) { record(false, idle, end); }
+void DutyCycle::rested(std::chrono::nanoseconds idle, Clock::time_point end) {
+  record(false, idle, end);
+}
 
 void DutyCycle::record(bool busy, std::chrono::nanoseconds d, Clock::time_point end) {
   history_.push_back({end, {busy, d}});
@@ -39,7 +42,8 @@ double DutyCycle::measured_share(Clock::time_point now) const {
   }
   const auto span = now - first;
   if (span <= std::chrono::nanoseconds{0}) return 0;
-  return std::min(1.0, std::chrono::duration<double>(busy).count() / std::chrono::duration<double>(span).count());
+  return std::min(1.0, std::chrono::duration<double>(busy).count() /
+                           std::chrono::duration<double>(span).count());
 }
 
 }  // namespace rookery::governor

@@ -17,7 +17,8 @@ class DutyCycle {
 
   // Records `busy` time of compute that ended at `end` under a cap of `percent` (1-100) and
   // returns how long to rest now (zero while the debt is below kMinRest).
-  std::chrono::nanoseconds after_work(std::chrono::nanoseconds busy, int percent, Clock::time_point end = Clock::now());
+  std::chrono::nanoseconds after_work(std::chrono::nanoseconds busy, int percent,
+                                      Clock::time_point end = Clock::now());
   // Records a rest (or any non-compute time the caller spent: paused, waiting for work).
   void rested(std::chrono::nanoseconds idle, Clock::time_point end = Clock::now());
   // The share of wall time spent computing over the last kWindow (0-1).

@@ -18,7 +18,8 @@ std::string gib(std::uint64_t bytes) {
 }  // namespace
 
 std::int64_t SystemClock::now_unix_ms() const {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
@@ -31,9 +32,12 @@ LocalTime SystemClock::local(std::int64_t unix_ms) const {
 
 const char* state_name(Decision::State s) {
   switch (s) {
-    case Decision::State::Running: return "running";
-    case Decision::State::Slowed: return "slowed";
-    default: return "paused";
+    case Decision::State::Running:
+      return "running";
+    case Decision::State::Slowed:
+      return "slowed";
+    default:
+      return "paused";
   }
 }
 
@@ -49,7 +53,8 @@ Decision Governor::decide(const Preferences& prefs, const Readings& r) {
   Decision d;
 
   // Which profile: in use unless the PC is known to be idle long enough.
-  d.user_active = !(r.input_idle_seconds && *r.input_idle_seconds >= prefs.idle_after_minutes * 60.0);
+  d.user_active =
+      !(r.input_idle_seconds && *r.input_idle_seconds >= prefs.idle_after_minutes * 60.0);
   const Profile& profile = d.user_active ? prefs.in_use : prefs.idle;
   const int cores = std::max(1, r.logical_cores);
   d.threads = std::clamp(cores * profile.cpu_cores_percent / 100, 1, cores);
@@ -70,7 +75,8 @@ Decision Governor::decide(const Preferences& prefs, const Readings& r) {
   } else if (cpu_load_paused_) {
     if (*r.other_cpu_percent <= threshold - kCpuResumeBand) {
       if (cpu_load_low_since_ < 0) cpu_load_low_since_ = now;
-      if (now - cpu_load_low_since_ >= std::chrono::duration_cast<std::chrono::milliseconds>(kCpuResumeHold).count()) {
+      if (now - cpu_load_low_since_ >=
+          std::chrono::duration_cast<std::chrono::milliseconds>(kCpuResumeHold).count()) {
         cpu_load_paused_ = false;
         cpu_load_low_since_ = -1;
       }
@@ -103,7 +109,8 @@ Decision Governor::decide(const Preferences& prefs, const Readings& r) {
     return pause("snoozed until " + clock_text(snoozed_until_), C::Snoozed);
   }
   if (!prefs.schedule.allows(clock_.local(now))) return pause("schedule", C::Schedule);
-  if (prefs.pause_on_battery && r.on_battery.value_or(false)) return pause("on battery", C::OnBattery);
+  if (prefs.pause_on_battery && r.on_battery.value_or(false))
+    return pause("on battery", C::OnBattery);
   if (r.listed_programs_running && !r.listed_programs_running->empty()) {
     d.why.text = r.listed_programs_running->front();
     return pause(r.listed_programs_running->front() + " is running", C::ProgramRunning);
@@ -112,25 +119,31 @@ Decision Governor::decide(const Preferences& prefs, const Readings& r) {
     return pause("a full-screen application runs", C::FullScreen);
   }
   if (!profile.run) {
-    return d.user_active ? pause("user active", C::InUseOff) : pause("PC idle (compute while idle is off)", C::IdleOff);
+    return d.user_active ? pause("user active", C::InUseOff)
+                         : pause("PC idle (compute while idle is off)", C::IdleOff);
   }
-  if (r.computes_on_gpu && !profile.use_gpu) return pause("user active (GPU use while in use is off)", C::GpuInUseOff);
+  if (r.computes_on_gpu && !profile.use_gpu)
+    return pause("user active (GPU use while in use is off)", C::GpuInUseOff);
   if (r.computes_on_gpu && gpu_hot_) {
     const auto celsius = std::lround(*r.gpu_temperature_c);
-    return pause("GPU " + std::to_string(static_cast<int>(celsius)) + " °C > " + std::to_string(gpu_cap) + " °C",
+    return pause("GPU " + std::to_string(static_cast<int>(celsius)) + " °C > " +
+                     std::to_string(gpu_cap) + " °C",
                  C::GpuHot, static_cast<double>(celsius), gpu_cap);
   }
   if (cpu_load_paused_) {
     const bool resuming = *r.other_cpu_percent <= threshold;
-    return pause("other programs use " + percent(*r.other_cpu_percent) + " CPU" +
-                     (resuming ? " (resumes below " + percent(threshold - kCpuResumeBand) + ")" : ""),
-                 C::OtherCpu, std::round(*r.other_cpu_percent), resuming ? threshold - kCpuResumeBand : 0.0);
+    return pause(
+        "other programs use " + percent(*r.other_cpu_percent) + " CPU" +
+            (resuming ? " (resumes below " + percent(threshold - kCpuResumeBand) + ")" : ""),
+        C::OtherCpu, std::round(*r.other_cpu_percent), resuming ? threshold - kCpuResumeBand : 0.0);
   }
   if (r.ram_total_bytes > 0) {
-    const auto allowed = r.ram_total_bytes / 100 * static_cast<std::uint64_t>(profile.memory_percent);
+    const auto allowed =
+        r.ram_total_bytes / 100 * static_cast<std::uint64_t>(profile.memory_percent);
     if (r.node_memory_bytes > allowed) {
-      return pause("memory " + gib(r.node_memory_bytes) + " > " + gib(allowed) + " allowed", C::Memory,
-                   static_cast<double>(r.node_memory_bytes), static_cast<double>(allowed));
+      return pause("memory " + gib(r.node_memory_bytes) + " > " + gib(allowed) + " allowed",
+                   C::Memory, static_cast<double>(r.node_memory_bytes),
+                   static_cast<double>(allowed));
     }
   }
 
@@ -139,7 +152,8 @@ Decision Governor::decide(const Preferences& prefs, const Readings& r) {
   d.why.limit = cores;
   const std::string who = d.user_active ? "user active" : "PC idle";
   std::vector<std::string> caps;
-  if (d.threads < cores) caps.push_back(std::to_string(d.threads) + " of " + std::to_string(cores) + " cores");
+  if (d.threads < cores)
+    caps.push_back(std::to_string(d.threads) + " of " + std::to_string(cores) + " cores");
   if (d.cpu_time_percent < 100) caps.push_back(std::to_string(d.cpu_time_percent) + "% CPU time");
   if (caps.empty()) {
     d.state = Decision::State::Running;

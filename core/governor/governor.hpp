@@ -32,13 +32,14 @@ class SystemClock final : public WallClock {
 // What the sensors read now; std::nullopt where a sensor does not work on this PC.
 struct Readings {
   int logical_cores = 1;
-  std::optional<double> input_idle_seconds;        // the desktop session (GUI) or terminals
+  std::optional<double> input_idle_seconds;  // the desktop session (GUI) or terminals
   std::optional<bool> fullscreen_app;
   std::optional<bool> on_battery;
-  std::optional<double> other_cpu_percent;         // all programs but the node, % of all cores
-  std::optional<double> gpu_temperature_c;         // hottest GPU
-  std::optional<std::vector<std::string>> listed_programs_running;  // which of exclusive_programs run
-  std::uint64_t node_memory_bytes = 0;             // resident
+  std::optional<double> other_cpu_percent;  // all programs but the node, % of all cores
+  std::optional<double> gpu_temperature_c;  // hottest GPU
+  std::optional<std::vector<std::string>>
+      listed_programs_running;          // which of exclusive_programs run
+  std::uint64_t node_memory_bytes = 0;  // resident
   std::uint64_t ram_total_bytes = 0;
   bool computes_on_gpu = false;
 };
@@ -48,19 +49,19 @@ struct Readings {
 struct Why {
   enum class Code {
     None,
-    Snoozed,         // until_unix_ms
+    Snoozed,  // until_unix_ms
     Schedule,
     OnBattery,
     ProgramRunning,  // text: the program
     FullScreen,
-    InUseOff,        // in use, and compute while in use is off
-    IdleOff,         // idle, and compute while idle is off
-    GpuInUseOff,     // in use, and the GPU may not be used then
-    GpuHot,          // value: °C, limit: the cap
-    OtherCpu,        // value: other programs' CPU %, limit: resumes below (0: still above the threshold)
-    Memory,          // value: resident bytes, limit: bytes allowed
-    UserActive,      // running or slowed under the in-use profile; value: threads, limit: cores
-    PcIdle,          // ... the idle profile
+    InUseOff,     // in use, and compute while in use is off
+    IdleOff,      // idle, and compute while idle is off
+    GpuInUseOff,  // in use, and the GPU may not be used then
+    GpuHot,       // value: °C, limit: the cap
+    OtherCpu,  // value: other programs' CPU %, limit: resumes below (0: still above the threshold)
+    Memory,    // value: resident bytes, limit: bytes allowed
+    UserActive,  // running or slowed under the in-use profile; value: threads, limit: cores
+    PcIdle,      // ... the idle profile
   };
   Code code = Code::None;
   double value = 0;
@@ -72,13 +73,13 @@ struct Why {
 struct Decision {
   enum class State { Running, Slowed, Paused };
   State state = State::Running;
-  std::string reason;           // "user active", "on battery", "GPU 84 °C > 80 °C", "schedule"
-  Why why;                      // the same as a code
-  bool user_active = true;      // the in-use profile applies
-  int threads = 1;              // intra-op threads allowed
-  int cpu_time_percent = 100;   // duty cycle
+  std::string reason;          // "user active", "on battery", "GPU 84 °C > 80 °C", "schedule"
+  Why why;                     // the same as a code
+  bool user_active = true;     // the in-use profile applies
+  int threads = 1;             // intra-op threads allowed
+  int cpu_time_percent = 100;  // duty cycle
   bool use_gpu = true;
-  std::uint64_t upload_bytes_per_s = 0;    // 0: unlimited
+  std::uint64_t upload_bytes_per_s = 0;  // 0: unlimited
   std::uint64_t download_bytes_per_s = 0;
   std::int64_t snoozed_until_unix_ms = 0;  // 0: not snoozed
 
@@ -111,7 +112,8 @@ class Governor {
   const WallClock& clock_;
   std::int64_t snoozed_until_ = 0;
   bool cpu_load_paused_ = false;
-  std::int64_t cpu_load_low_since_ = -1;  // unix ms the load first fell under the resume line; -1: not under
+  std::int64_t cpu_load_low_since_ =
+      -1;  // unix ms the load first fell under the resume line; -1: not under
   bool gpu_hot_ = false;
 };
 

@@ -33,7 +33,8 @@ struct LogindIdle::Bus {
   void close() { bus = sd_bus_flush_close_unref(bus); }
 };
 
-LogindIdle::LogindIdle(std::chrono::milliseconds timeout) : bus_(std::make_unique<Bus>()), timeout_(timeout) {}
+LogindIdle::LogindIdle(std::chrono::milliseconds timeout)
+    : bus_(std::make_unique<Bus>()), timeout_(timeout) {}
 LogindIdle::~LogindIdle() = default;
 
 IdleReading LogindIdle::read() {
@@ -49,9 +50,12 @@ IdleReading LogindIdle::read() {
   }
   sd_bus_error error = SD_BUS_ERROR_NULL;
   int idle = 0;
-  int r = sd_bus_get_property_trivial(bus_->bus, kService, kPath, kManager, "IdleHint", &error, 'b', &idle);
+  int r = sd_bus_get_property_trivial(bus_->bus, kService, kPath, kManager, "IdleHint", &error, 'b',
+                                      &idle);
   std::uint64_t since_us = 0;
-  if (r >= 0) r = sd_bus_get_property_trivial(bus_->bus, kService, kPath, kManager, "IdleSinceHint", &error, 't', &since_us);
+  if (r >= 0)
+    r = sd_bus_get_property_trivial(bus_->bus, kService, kPath, kManager, "IdleSinceHint", &error,
+                                    't', &since_us);
   if (r < 0) {
     out.detail = "logind: " + bus_error(error, r);
     sd_bus_error_free(&error);
@@ -75,10 +79,14 @@ IdleReading LogindIdle::read() {
     return out;
   }
   const auto now_us = std::chrono::duration_cast<std::chrono::microseconds>(
-                          std::chrono::system_clock::now().time_since_epoch()).count();
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
   const auto since = static_cast<std::int64_t>(since_us);
-  out.idle_seconds = since > now_us ? 0.0 : static_cast<double>(now_us - since) / 1e6;  // a clock set back: just now
-  out.detail = "logind: all sessions idle for " + std::to_string(static_cast<long>(*out.idle_seconds)) + " s";
+  out.idle_seconds = since > now_us
+                         ? 0.0
+                         : static_cast<double>(now_us - since) / 1e6;  // a clock set back: just now
+  out.detail = "logind: all sessions idle for " +
+               std::to_string(static_cast<long>(*out.idle_seconds)) + " s";
   return out;
 }
 
@@ -87,7 +95,9 @@ IdleReading LogindIdle::read() {
 struct LogindIdle::Bus {};
 LogindIdle::LogindIdle(std::chrono::milliseconds timeout) : timeout_(timeout) {}
 LogindIdle::~LogindIdle() = default;
-IdleReading LogindIdle::read() { return {std::nullopt, "logind: Rookery was built without libsystemd"}; }
+IdleReading LogindIdle::read() {
+  return {std::nullopt, "logind: Rookery was built without libsystemd"};
+}
 
 #endif
 

@@ -25,16 +25,23 @@ const std::vector<PreferenceSpec> kTable = {
     {"idle.cpu_time_percent", S::Idle, T::Integer, "100", 1, 100, "% of the time", "CPU time"},
     {"idle.use_gpu", S::Idle, T::Bool, "true", 0, 1, "", "Use the GPU"},
     {"idle.memory_percent", S::Idle, T::Integer, "90", 5, 100, "% of RAM", "Memory"},
-    {"idle_after_minutes", S::Always, T::Integer, "3", 1, 1440, "min", "The PC is idle after no input for"},
+    {"idle_after_minutes", S::Always, T::Integer, "3", 1, 1440, "min",
+     "The PC is idle after no input for"},
     {"pause_above_other_cpu_percent", S::Always, T::Integer, "0", 0, 100, "% (0: never)",
      "Pause while other programs use more CPU than"},
     {"pause_on_battery", S::Always, T::Bool, "true", 0, 1, "", "Pause on battery"},
-    {"schedule", S::Always, T::Schedule, "", 0, 0, "", "Compute only at these times (empty: any time)"},
-    {"upload_kib_per_s", S::Always, T::Integer, "0", 0, 10000000, "KiB/s (0: unlimited)", "Upload at most"},
-    {"download_kib_per_s", S::Always, T::Integer, "0", 0, 10000000, "KiB/s (0: unlimited)", "Download at most"},
-    {"pause_while_fullscreen", S::Always, T::Bool, "true", 0, 1, "", "Pause while a full-screen application runs"},
-    {"exclusive_programs", S::Always, T::ProgramList, "", 0, 0, "", "Pause while these programs run"},
-    {"gpu_max_temperature_c", S::Always, T::Integer, "80", 0, 110, "°C (0: no limit)", "Pause the GPU above"},
+    {"schedule", S::Always, T::Schedule, "", 0, 0, "",
+     "Compute only at these times (empty: any time)"},
+    {"upload_kib_per_s", S::Always, T::Integer, "0", 0, 10000000, "KiB/s (0: unlimited)",
+     "Upload at most"},
+    {"download_kib_per_s", S::Always, T::Integer, "0", 0, 10000000, "KiB/s (0: unlimited)",
+     "Download at most"},
+    {"pause_while_fullscreen", S::Always, T::Bool, "true", 0, 1, "",
+     "Pause while a full-screen application runs"},
+    {"exclusive_programs", S::Always, T::ProgramList, "", 0, 0, "",
+     "Pause while these programs run"},
+    {"gpu_max_temperature_c", S::Always, T::Integer, "80", 0, 110, "°C (0: no limit)",
+     "Pause the GPU above"},
     {"finish_micro_batches_before_pause", S::Always, T::Bool, "true", 0, 1, "",
      "On pause, finish the micro-batches already started (peers see a clean stop)"},
 };
@@ -70,26 +77,40 @@ int as_int(const std::string& v) { return static_cast<int>(std::stoll(v)); }
 
 void apply(Preferences& p, const std::string& key, const std::string& v) {
   auto profile = [&](Profile& pr, const std::string& name) {
-    if (name == "run") pr.run = as_bool(v);
-    else if (name == "cpu_cores_percent") pr.cpu_cores_percent = as_int(v);
-    else if (name == "cpu_time_percent") pr.cpu_time_percent = as_int(v);
-    else if (name == "use_gpu") pr.use_gpu = as_bool(v);
-    else if (name == "memory_percent") pr.memory_percent = as_int(v);
+    if (name == "run")
+      pr.run = as_bool(v);
+    else if (name == "cpu_cores_percent")
+      pr.cpu_cores_percent = as_int(v);
+    else if (name == "cpu_time_percent")
+      pr.cpu_time_percent = as_int(v);
+    else if (name == "use_gpu")
+      pr.use_gpu = as_bool(v);
+    else if (name == "memory_percent")
+      pr.memory_percent = as_int(v);
   };
   if (key.rfind("in_use.", 0) == 0) return profile(p.in_use, key.substr(7));
   if (key.rfind("idle.", 0) == 0) return profile(p.idle, key.substr(5));
-  if (key == "idle_after_minutes") p.idle_after_minutes = as_int(v);
-  else if (key == "pause_above_other_cpu_percent") p.pause_above_other_cpu_percent = as_int(v);
-  else if (key == "pause_on_battery") p.pause_on_battery = as_bool(v);
+  if (key == "idle_after_minutes")
+    p.idle_after_minutes = as_int(v);
+  else if (key == "pause_above_other_cpu_percent")
+    p.pause_above_other_cpu_percent = as_int(v);
+  else if (key == "pause_on_battery")
+    p.pause_on_battery = as_bool(v);
   else if (key == "schedule") {
     p.schedule_text = v;
     p.schedule = WeeklySchedule::parse(v);
-  } else if (key == "upload_kib_per_s") p.upload_kib_per_s = std::stoll(v);
-  else if (key == "download_kib_per_s") p.download_kib_per_s = std::stoll(v);
-  else if (key == "pause_while_fullscreen") p.pause_while_fullscreen = as_bool(v);
-  else if (key == "exclusive_programs") p.exclusive_programs = program_list(v);
-  else if (key == "gpu_max_temperature_c") p.gpu_max_temperature_c = as_int(v);
-  else if (key == "finish_micro_batches_before_pause") p.finish_micro_batches_before_pause = as_bool(v);
+  } else if (key == "upload_kib_per_s")
+    p.upload_kib_per_s = std::stoll(v);
+  else if (key == "download_kib_per_s")
+    p.download_kib_per_s = std::stoll(v);
+  else if (key == "pause_while_fullscreen")
+    p.pause_while_fullscreen = as_bool(v);
+  else if (key == "exclusive_programs")
+    p.exclusive_programs = program_list(v);
+  else if (key == "gpu_max_temperature_c")
+    p.gpu_max_temperature_c = as_int(v);
+  else if (key == "finish_micro_batches_before_pause")
+    p.finish_micro_batches_before_pause = as_bool(v);
 }
 }  // namespace
 
@@ -104,18 +125,25 @@ const PreferenceSpec* find_preference(const std::string& key) {
 
 const char* scope_name(Scope s) {
   switch (s) {
-    case Scope::InUse: return "in_use";
-    case Scope::Idle: return "idle";
-    default: return "always";
+    case Scope::InUse:
+      return "in_use";
+    case Scope::Idle:
+      return "idle";
+    default:
+      return "always";
   }
 }
 
 const char* type_name(PreferenceType t) {
   switch (t) {
-    case PreferenceType::Bool: return "bool";
-    case PreferenceType::Integer: return "integer";
-    case PreferenceType::Schedule: return "schedule";
-    default: return "program_list";
+    case PreferenceType::Bool:
+      return "bool";
+    case PreferenceType::Integer:
+      return "integer";
+    case PreferenceType::Schedule:
+      return "schedule";
+    default:
+      return "program_list";
   }
 }
 
@@ -138,10 +166,12 @@ std::string validate_preference(const std::string& key, const std::string& raw) 
       } catch (const std::exception&) {
         used = 0;
       }
-      if (value.empty() || used != value.size()) throw std::invalid_argument(key + ": \"" + raw + "\" is not a whole number");
+      if (value.empty() || used != value.size())
+        throw std::invalid_argument(key + ": \"" + raw + "\" is not a whole number");
       if (n < spec->min || n > spec->max) {
-        throw std::invalid_argument(key + ": " + value + " is outside " + std::to_string(spec->min) + "-" +
-                                    std::to_string(spec->max) + (*spec->unit ? std::string(" ") + spec->unit : ""));
+        throw std::invalid_argument(key + ": " + value + " is outside " +
+                                    std::to_string(spec->min) + "-" + std::to_string(spec->max) +
+                                    (*spec->unit ? std::string(" ") + spec->unit : ""));
       }
       return std::to_string(n);
     }
@@ -156,7 +186,8 @@ std::string validate_preference(const std::string& key, const std::string& raw) 
       std::string out;
       for (const auto& p : program_list(value)) {
         if (p.find('/') != std::string::npos && p.front() != '/') {
-          throw std::invalid_argument(key + ": \"" + p + "\" is neither a program name nor an absolute path");
+          throw std::invalid_argument(key + ": \"" + p +
+                                      "\" is neither a program name nor an absolute path");
         }
         out += (out.empty() ? "" : ", ") + p;
       }
@@ -175,7 +206,8 @@ Preferences Preferences::from_values(const std::map<std::string, std::string>& v
   Preferences p;
   for (const auto& spec : kTable) {
     const auto it = values.find(spec.key);
-    apply(p, spec.key, validate_preference(spec.key, it == values.end() ? spec.default_value : it->second));
+    apply(p, spec.key,
+          validate_preference(spec.key, it == values.end() ? spec.default_value : it->second));
   }
   return p;
 }
@@ -190,13 +222,16 @@ std::map<std::string, std::string> PreferenceStore::values(std::vector<std::stri
     try {
       out[spec.key] = validate_preference(spec.key, it->second);
     } catch (const std::invalid_argument& e) {
-      if (problems) problems->push_back(std::string(e.what()) + " (stored value ignored; the default applies)");
+      if (problems)
+        problems->push_back(std::string(e.what()) + " (stored value ignored; the default applies)");
     }
   }
   return out;
 }
 
-Preferences PreferenceStore::load(std::vector<std::string>* problems) { return Preferences::from_values(values(problems)); }
+Preferences PreferenceStore::load(std::vector<std::string>* problems) {
+  return Preferences::from_values(values(problems));
+}
 
 void PreferenceStore::set(const std::map<std::string, std::string>& changes) {
   std::map<std::string, std::string> rows;

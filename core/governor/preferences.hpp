@@ -34,16 +34,16 @@ struct PreferenceSpec {
 
 const std::vector<PreferenceSpec>& preference_table();
 const PreferenceSpec* find_preference(const std::string& key);
-const char* scope_name(Scope s);   // "in_use", "idle", "always"
+const char* scope_name(Scope s);  // "in_use", "idle", "always"
 const char* type_name(PreferenceType t);
 
 // The limits of one profile (in use, or idle).
 struct Profile {
-  bool run = true;               // compute at all in this profile
-  int cpu_cores_percent = 100;   // share of logical cores for intra-op threads
-  int cpu_time_percent = 100;    // duty cycle
+  bool run = true;              // compute at all in this profile
+  int cpu_cores_percent = 100;  // share of logical cores for intra-op threads
+  int cpu_time_percent = 100;   // duty cycle
   bool use_gpu = true;
-  int memory_percent = 90;       // of physical RAM, for the node's resident memory
+  int memory_percent = 90;  // of physical RAM, for the node's resident memory
 };
 
 // Every preference, typed. Built from text values by Preferences::from_values.
@@ -55,11 +55,11 @@ struct Preferences {
   bool pause_on_battery = true;
   std::string schedule_text;
   WeeklySchedule schedule;
-  std::int64_t upload_kib_per_s = 0;      // 0: unlimited
+  std::int64_t upload_kib_per_s = 0;  // 0: unlimited
   std::int64_t download_kib_per_s = 0;
   bool pause_while_fullscreen = true;
   std::vector<std::string> exclusive_programs;
-  int gpu_max_temperature_c = 80;         // 0: off
+  int gpu_max_temperature_c = 80;  // 0: off
   // On pause the node stops taking new micro-batches and finishes the ones in flight first,
   // so its pipeline neighbours see a clean stop rather than timeouts.
   bool finish_micro_batches_before_pause = true;

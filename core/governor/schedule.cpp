@@ -61,12 +61,15 @@ std::bitset<7> parse_days(const std::string& text) {
 int parse_clock(const std::string& t) {
   const auto colon = t.find(':');
   if (colon == std::string::npos || colon == 0 || t.size() - colon != 3 ||
-      !std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == ':'; })) {
+      !std::all_of(t.begin(), t.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) || c == ':';
+      })) {
     throw std::invalid_argument("cannot read the time \"" + t + "\" (use HH:MM)");
   }
   const int h = std::stoi(t.substr(0, colon));
   const int m = std::stoi(t.substr(colon + 1));
-  if (h > 24 || m > 59 || (h == 24 && m != 0)) throw std::invalid_argument("no such time of day: " + t);
+  if (h > 24 || m > 59 || (h == 24 && m != 0))
+    throw std::invalid_argument("no such time of day: " + t);
   return h * 60 + m;
 }
 }  // namespace
@@ -80,11 +83,13 @@ WeeklySchedule WeeklySchedule::parse(const std::string& raw) {
     if (entry.empty()) continue;
     const auto space = entry.find_last_of(' ');
     if (space == std::string::npos) {
-      throw std::invalid_argument("schedule entry \"" + entry + "\" needs days and a time window, e.g. mon-fri 18:00-08:00");
+      throw std::invalid_argument("schedule entry \"" + entry +
+                                  "\" needs days and a time window, e.g. mon-fri 18:00-08:00");
     }
     const auto window = trim(entry.substr(space + 1));
     const auto dash = window.find('-');
-    if (dash == std::string::npos) throw std::invalid_argument("cannot read the window \"" + window + "\" (use HH:MM-HH:MM)");
+    if (dash == std::string::npos)
+      throw std::invalid_argument("cannot read the window \"" + window + "\" (use HH:MM-HH:MM)");
     Window w;
     w.days = parse_days(trim(entry.substr(0, space)));
     w.start = parse_clock(window.substr(0, dash));

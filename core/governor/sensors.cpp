@@ -22,7 +22,9 @@ std::optional<std::string> read_line(const fs::path& p) {
 }
 
 bool all_digits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
 }
 }  // namespace
 
@@ -54,7 +56,8 @@ BatteryReading read_battery(const fs::path& root) {
     return r;
   }
   r.on_battery = discharging && !external_power;
-  r.detail = *r.on_battery ? "on battery" : "battery " + battery_status + (external_power ? ", on mains" : "");
+  r.detail = *r.on_battery ? "on battery"
+                           : "battery " + battery_status + (external_power ? ", on mains" : "");
   return r;
 }
 
@@ -79,15 +82,17 @@ ProgramsReading find_programs(const std::vector<std::string>& names, const fs::p
     }
     const auto base = fs::path(argv0).filename().string();
     for (const auto& n : names) {
-      const bool match = n.front() == '/' ? argv0 == n
-                                          : (n == base || n == comm ||
-                                             // comm is cut to 15 characters
-                                             (comm.size() == 15 && n.size() > 15 && n.compare(0, 15, comm) == 0));
+      const bool match =
+          n.front() == '/' ? argv0 == n
+                           : (n == base || n == comm ||
+                              // comm is cut to 15 characters
+                              (comm.size() == 15 && n.size() > 15 && n.compare(0, 15, comm) == 0));
       if (match && std::find(found.begin(), found.end(), n) == found.end()) found.push_back(n);
     }
   }
-  r.detail = found.empty() ? (names.empty() ? "no programs listed" : "none of the listed programs runs")
-                           : found.front() + " runs";
+  r.detail = found.empty()
+                 ? (names.empty() ? "no programs listed" : "none of the listed programs runs")
+                 : found.front() + " runs";
   r.running = std::move(found);
   return r;
 }
@@ -102,13 +107,16 @@ IdleReading terminal_idle(const std::vector<fs::path>& dirs) {
     for (const auto& e : fs::directory_iterator(dir, ec)) {
       const auto name = e.path().filename().string();
       const bool pts = dir.filename() == "pts" && all_digits(name);
-      const bool tty = name.size() > 3 && name.compare(0, 3, "tty") == 0 && all_digits(name.substr(3));
+      const bool tty =
+          name.size() > 3 && name.compare(0, 3, "tty") == 0 && all_digits(name.substr(3));
       if (!pts && !tty) continue;
       struct stat st {};
       if (::stat(e.path().c_str(), &st) != 0) continue;
       ++terminals;
-      const auto atime = std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
-          std::chrono::seconds(st.st_atim.tv_sec) + std::chrono::nanoseconds(st.st_atim.tv_nsec)));
+      const auto atime = std::chrono::system_clock::time_point(
+          std::chrono::duration_cast<std::chrono::system_clock::duration>(
+              std::chrono::seconds(st.st_atim.tv_sec) +
+              std::chrono::nanoseconds(st.st_atim.tv_nsec)));
       if (!latest || atime > *latest) latest = atime;
     }
   }

@@ -16,30 +16,33 @@
 namespace rookery::governor {
 
 struct SensorStatus {
-  std::string name;     // "battery", "programs", ...
+  std::string name;  // "battery", "programs", ...
   bool working = false;
-  std::string detail;   // the reading, or why it does not work here
+  std::string detail;  // the reading, or why it does not work here
 };
 
 struct BatteryReading {
   std::optional<bool> on_battery;  // nullopt: no battery (a desktop) or unreadable
   std::string detail;
 };
-BatteryReading read_battery(const std::filesystem::path& power_supply_root = "/sys/class/power_supply");
+BatteryReading read_battery(
+    const std::filesystem::path& power_supply_root = "/sys/class/power_supply");
 
 struct ProgramsReading {
   std::optional<std::vector<std::string>> running;  // the listed ones that run
   std::string detail;
 };
 // `names`: program names (matched against comm and argv[0]'s file name) or absolute paths.
-ProgramsReading find_programs(const std::vector<std::string>& names, const std::filesystem::path& proc_root = "/proc");
+ProgramsReading find_programs(const std::vector<std::string>& names,
+                              const std::filesystem::path& proc_root = "/proc");
 
 struct IdleReading {
   std::optional<double> idle_seconds;
   std::string detail;
 };
 // Seconds since the last input on any terminal (the last access time of its device).
-IdleReading terminal_idle(const std::vector<std::filesystem::path>& device_dirs = {"/dev/pts", "/dev"});
+IdleReading terminal_idle(const std::vector<std::filesystem::path>& device_dirs = {"/dev/pts",
+                                                                                   "/dev"});
 
 std::uint64_t resident_memory_bytes();
 

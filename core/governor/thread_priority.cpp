@@ -20,7 +20,8 @@ PriorityResult lower_current_thread_priority() {
   sched_param param{};
   param.sched_priority = 0;
   r.idle_class = ::sched_setscheduler(0, SCHED_IDLE, &param) == 0;
-  r.description = std::string(r.idle_class ? "SCHED_IDLE" : "SCHED_OTHER") + ", nice " + std::to_string(r.nice);
+  r.description =
+      std::string(r.idle_class ? "SCHED_IDLE" : "SCHED_OTHER") + ", nice " + std::to_string(r.nice);
 #else
   r.description = "default priority (no background class on this platform)";
 #endif

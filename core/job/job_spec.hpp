@@ -21,8 +21,8 @@ namespace rookery::job {
 /// Thrown for any invalid spec; what() starts with the field's path, e.g.
 /// "job.optimizer.lr: must be > 0, got -1".
 class JobSpecError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // ---- model ------------------------------------------------------------------------------
@@ -30,64 +30,64 @@ public:
 /// GPT-style decoder-only language model. Blocks: token+position embedding, `depth` pre-LN
 /// transformer layers, final LayerNorm + LM head.
 struct GptSpec {
-    int64_t vocab = 256;      ///< 256 for a byte-level model
-    int64_t context = 64;     ///< tokens per sample (sequence length)
-    int64_t width = 128;      ///< model (residual stream) width
-    int64_t depth = 4;        ///< transformer layers
-    int64_t heads = 4;        ///< attention heads; width % heads == 0
-    int64_t mlp_ratio = 4;    ///< hidden width of the MLP = mlp_ratio * width
-    double dropout = 0.0;     ///< on embeddings, attention output and MLP output
-    friend bool operator==(const GptSpec&, const GptSpec&) = default;
+  int64_t vocab = 256;    ///< 256 for a byte-level model
+  int64_t context = 64;   ///< tokens per sample (sequence length)
+  int64_t width = 128;    ///< model (residual stream) width
+  int64_t depth = 4;      ///< transformer layers
+  int64_t heads = 4;      ///< attention heads; width % heads == 0
+  int64_t mlp_ratio = 4;  ///< hidden width of the MLP = mlp_ratio * width
+  double dropout = 0.0;   ///< on embeddings, attention output and MLP output
+  friend bool operator==(const GptSpec&, const GptSpec&) = default;
 };
 
 /// Small image classifier. Blocks: one per stage (3x3 conv, ReLU, 2x2 max-pool, so each
 /// stage halves the image side), then a head (global average pool + linear).
 struct CnnSpec {
-    int64_t channels = 1;          ///< input channels
-    int64_t image_size = 28;       ///< input side (square images); divisible by 2^stages
-    int64_t classes = 10;
-    std::vector<int64_t> widths;   ///< output channels of each conv stage
-    friend bool operator==(const CnnSpec&, const CnnSpec&) = default;
+  int64_t channels = 1;     ///< input channels
+  int64_t image_size = 28;  ///< input side (square images); divisible by 2^stages
+  int64_t classes = 10;
+  std::vector<int64_t> widths;  ///< output channels of each conv stage
+  friend bool operator==(const CnnSpec&, const CnnSpec&) = default;
 };
 
 /// Multi-layer perceptron classifier. Blocks: one per linear layer (hidden layers use ReLU;
 /// the last layer produces logits). The first block flattens its input.
 struct MlpSpec {
-    int64_t input = 784;
-    std::vector<int64_t> hidden;
-    int64_t output = 10;
-    friend bool operator==(const MlpSpec&, const MlpSpec&) = default;
+  int64_t input = 784;
+  std::vector<int64_t> hidden;
+  int64_t output = 10;
+  friend bool operator==(const MlpSpec&, const MlpSpec&) = default;
 };
 
 enum class ModelKind { gpt, cnn, mlp };
 
 struct ModelSpec {
-    std::variant<GptSpec, CnnSpec, MlpSpec> arch;
+  std::variant<GptSpec, CnnSpec, MlpSpec> arch;
 
-    ModelKind kind() const { return static_cast<ModelKind>(arch.index()); }
-    friend bool operator==(const ModelSpec&, const ModelSpec&) = default;
+  ModelKind kind() const { return static_cast<ModelKind>(arch.index()); }
+  friend bool operator==(const ModelSpec&, const ModelSpec&) = default;
 };
 
 // ---- dataset ----------------------------------------------------------------------------
 
 enum class DatasetKind {
-    text,    ///< a UTF-8/plain text file, or a folder of them, read as bytes
-    tokens,  ///< uint16 little-endian token ids (nanoGPT's train.bin)
-    images,  ///< IDX (MNIST layout): unsigned-byte images + a labels file
+  text,    ///< a UTF-8/plain text file, or a folder of them, read as bytes
+  tokens,  ///< uint16 little-endian token ids (nanoGPT's train.bin)
+  images,  ///< IDX (MNIST layout): unsigned-byte images + a labels file
 };
 
 struct DatasetSpec {
-    DatasetKind kind = DatasetKind::text;
-    /// File or folder. A relative path in a spec file is resolved against the file's folder.
-    std::filesystem::path path;
-    /// images only: the IDX labels file (resolved like `path`).
-    std::filesystem::path labels;
-    /// text/tokens: distance in tokens between the starts of consecutive windows; 1 makes
-    /// every offset a sample (nanoGPT's random crops), `context` makes windows disjoint.
-    int64_t stride = 1;
-    /// false keeps sample id == data position (useful to inspect data); true permutes ids.
-    bool shuffle = true;
-    friend bool operator==(const DatasetSpec&, const DatasetSpec&) = default;
+  DatasetKind kind = DatasetKind::text;
+  /// File or folder. A relative path in a spec file is resolved against the file's folder.
+  std::filesystem::path path;
+  /// images only: the IDX labels file (resolved like `path`).
+  std::filesystem::path labels;
+  /// text/tokens: distance in tokens between the starts of consecutive windows; 1 makes
+  /// every offset a sample (nanoGPT's random crops), `context` makes windows disjoint.
+  int64_t stride = 1;
+  /// false keeps sample id == data position (useful to inspect data); true permutes ids.
+  bool shuffle = true;
+  friend bool operator==(const DatasetSpec&, const DatasetSpec&) = default;
 };
 
 // ---- optimizer --------------------------------------------------------------------------
@@ -98,23 +98,23 @@ enum class LrDecay { cosine, linear, constant };
 /// Learning rate over local optimizer steps: linear warm-up from 0 to lr over
 /// `warmup_steps`, then decay to lr * min_lr_ratio at `total_steps`, constant after.
 struct ScheduleSpec {
-    int64_t warmup_steps = 0;
-    LrDecay decay = LrDecay::constant;
-    int64_t total_steps = 0;      ///< required (> warmup_steps) unless decay is constant
-    double min_lr_ratio = 0.1;
-    friend bool operator==(const ScheduleSpec&, const ScheduleSpec&) = default;
+  int64_t warmup_steps = 0;
+  LrDecay decay = LrDecay::constant;
+  int64_t total_steps = 0;  ///< required (> warmup_steps) unless decay is constant
+  double min_lr_ratio = 0.1;
+  friend bool operator==(const ScheduleSpec&, const ScheduleSpec&) = default;
 };
 
 struct OptimizerSpec {
-    OptimizerKind kind = OptimizerKind::adamw;
-    double lr = 1e-3;
-    std::array<double, 2> betas{0.9, 0.95};   ///< adamw
-    double eps = 1e-8;                        ///< adamw
-    double weight_decay = 0.0;                ///< applied to matrices only, never to biases/norms
-    double momentum = 0.0;                    ///< sgd
-    bool nesterov = false;                    ///< sgd; needs momentum > 0
-    ScheduleSpec schedule;
-    friend bool operator==(const OptimizerSpec&, const OptimizerSpec&) = default;
+  OptimizerKind kind = OptimizerKind::adamw;
+  double lr = 1e-3;
+  std::array<double, 2> betas{0.9, 0.95};  ///< adamw
+  double eps = 1e-8;                       ///< adamw
+  double weight_decay = 0.0;               ///< applied to matrices only, never to biases/norms
+  double momentum = 0.0;                   ///< sgd
+  bool nesterov = false;                   ///< sgd; needs momentum > 0
+  ScheduleSpec schedule;
+  friend bool operator==(const OptimizerSpec&, const OptimizerSpec&) = default;
 };
 
 // ---- aggregation ------------------------------------------------------------------------
@@ -125,16 +125,16 @@ enum class AggregatorKind { centered_clip, mean };
 /// aggregator (core/reduce/centered_clip.hpp); mean is the plain weighted mean, which a single
 /// lying member can drag anywhere (for comparison runs only).
 struct AggregatorSpec {
-    AggregatorKind kind = AggregatorKind::centered_clip;
-    /// centered_clip only. The clip radius, as a multiple of the median distance of the
-    /// members' values from their coordinate-wise median.
-    double tau = 1.0;
-    int64_t iterations = 50;            ///< at most this many clipping iterations
-    /// Values whose norm exceeds this multiple of the median norm are rejected (0: off).
-    double reject_norm_factor = 100.0;
-    /// A member's weight counts at most this multiple of the median weight (0: no cap).
-    double weight_cap = 1.0;
-    friend bool operator==(const AggregatorSpec&, const AggregatorSpec&) = default;
+  AggregatorKind kind = AggregatorKind::centered_clip;
+  /// centered_clip only. The clip radius, as a multiple of the median distance of the
+  /// members' values from their coordinate-wise median.
+  double tau = 1.0;
+  int64_t iterations = 50;  ///< at most this many clipping iterations
+  /// Values whose norm exceeds this multiple of the median norm are rejected (0: off).
+  double reject_norm_factor = 100.0;
+  /// A member's weight counts at most this multiple of the median weight (0: no cap).
+  double weight_cap = 1.0;
+  friend bool operator==(const AggregatorSpec&, const AggregatorSpec&) = default;
 };
 
 /// Spot-checks of pipeline work (core/pipeline/spot_check.hpp): a stage has the activations
@@ -142,21 +142,21 @@ struct AggregatorSpec {
 /// blocks, and refuses (and reports) a sender caught lying. Needs a dropout-free model (dropout makes two honest
 /// forwards differ) and at least two pipelines whose cuts match.
 struct SpotCheckSpec {
-    /// The share of micro-batches checked once a sender is past probation (0: no checks).
-    double rate = 0.02;
-    /// Every sender's first this many micro-batches are checked: trust is earned, and a liar
-    /// is caught before it has done much harm.
-    int64_t probation = 3;
-    /// Honest replicas differ (each trains between averages), so a check fails only when the
-    /// checked output is farther than this from every verifier's recomputation, relative to
-    /// their norms: ||a - b|| / max(||a||, ||b||). Garbage (anything uncorrelated with the
-    /// true output) is at least 1 away; honest replicas were measured up to 0.7 apart early
-    /// in a run.
-    double tolerance = 0.9;
-    /// Failed checks after which a sender is caught (refused and reported), if they are at
-    /// least a third of its conclusive checks.
-    int64_t failures_to_catch = 2;
-    friend bool operator==(const SpotCheckSpec&, const SpotCheckSpec&) = default;
+  /// The share of micro-batches checked once a sender is past probation (0: no checks).
+  double rate = 0.02;
+  /// Every sender's first this many micro-batches are checked: trust is earned, and a liar
+  /// is caught before it has done much harm.
+  int64_t probation = 3;
+  /// Honest replicas differ (each trains between averages), so a check fails only when the
+  /// checked output is farther than this from every verifier's recomputation, relative to
+  /// their norms: ||a - b|| / max(||a||, ||b||). Garbage (anything uncorrelated with the
+  /// true output) is at least 1 away; honest replicas were measured up to 0.7 apart early
+  /// in a run.
+  double tolerance = 0.9;
+  /// Failed checks after which a sender is caught (refused and reported), if they are at
+  /// least a third of its conclusive checks.
+  int64_t failures_to_catch = 2;
+  friend bool operator==(const SpotCheckSpec&, const SpotCheckSpec&) = default;
 };
 
 // ---- job --------------------------------------------------------------------------------
@@ -165,41 +165,41 @@ struct SpotCheckSpec {
 enum class Codec { none, fp16, bf16, int8 };
 
 struct JobSpec {
-    std::string id;                 ///< stable identifier: [a-z0-9._-], 1..64 chars
-    std::string name;               ///< human-readable title (defaults to id)
-    ModelSpec model;
-    DatasetSpec dataset;
-    OptimizerSpec optimizer;
-    int64_t micro_batch_size = 8;   ///< samples per pipeline micro-batch
-    int64_t grad_accumulation = 1;  ///< micro-batches per optimizer step
-    int64_t staleness = 1;          ///< micro-batches the first stage keeps in flight (>= 1)
-    /// Forward on the weights predicted for when the gradient lands (SpecTrain/PipeMare);
-    /// corrects the staleness of asynchronous pipelines. No effect with staleness 1.
-    bool weight_prediction = true;
-    Codec codec = Codec::none;
-    /// Local steps between multi-ring averages, as Ravnest counts them. Running stages do not
-    /// use it: rounds follow the plan's averaging_interval_ms by the clock, because step
-    /// counters drift apart between pipelines (drops, restarts) and rounds paired by counter
-    /// miss each other. Kept so job files stay valid; the coordinator service (not built yet)
-    /// is meant to turn it into an interval using the measured step time.
-    int64_t averaging_period = 100;
-    /// Every this many averaging rounds (rounds whose number is a multiple of it, so every
-    /// member agrees without asking), the rounds also average the optimizer's per-parameter
-    /// state: AdamW's first and second moments, SGD's momentum buffers. 0: never. The moments
-    /// double (AdamW) or match (SGD) the parameters' bytes and change slowly (AdamW's second
-    /// moment over ~1/(1 - beta2) steps), so 4 is a sensible value: 1.5x a parameters-only
-    /// round's traffic on average instead of 3x, replicas' moments within a few rounds of each
-    /// other. Off by default, for its traffic: nothing here measured what replicas gain from
-    /// shared moments. It is as safe against a liar as parameters-only averaging:
-    /// test_byzantine_averaging runs both (a sign-flipping liar among four pipelines; the
-    /// honest replicas' loss within 2% of the clean run either way). An early measurement of
-    /// 165% above the clean run with it predates partners' exclusion of a member they clip hard
-    /// (reduce::PeerExclusion) and the floor on averaged second moments; it no longer reproduces.
-    int64_t average_optimizer_state_every = 0;
-    AggregatorSpec aggregator;      ///< how those averages combine the members' values
-    SpotCheckSpec spot_checks;      ///< how stages verify the activations and gradients they receive
-    uint64_t seed = 0;              ///< parameter init and data order derive from it
-    friend bool operator==(const JobSpec&, const JobSpec&) = default;
+  std::string id;    ///< stable identifier: [a-z0-9._-], 1..64 chars
+  std::string name;  ///< human-readable title (defaults to id)
+  ModelSpec model;
+  DatasetSpec dataset;
+  OptimizerSpec optimizer;
+  int64_t micro_batch_size = 8;   ///< samples per pipeline micro-batch
+  int64_t grad_accumulation = 1;  ///< micro-batches per optimizer step
+  int64_t staleness = 1;          ///< micro-batches the first stage keeps in flight (>= 1)
+  /// Forward on the weights predicted for when the gradient lands (SpecTrain/PipeMare);
+  /// corrects the staleness of asynchronous pipelines. No effect with staleness 1.
+  bool weight_prediction = true;
+  Codec codec = Codec::none;
+  /// Local steps between multi-ring averages, as Ravnest counts them. Running stages do not
+  /// use it: rounds follow the plan's averaging_interval_ms by the clock, because step
+  /// counters drift apart between pipelines (drops, restarts) and rounds paired by counter
+  /// miss each other. Kept so job files stay valid; the coordinator service (not built yet)
+  /// is meant to turn it into an interval using the measured step time.
+  int64_t averaging_period = 100;
+  /// Every this many averaging rounds (rounds whose number is a multiple of it, so every
+  /// member agrees without asking), the rounds also average the optimizer's per-parameter
+  /// state: AdamW's first and second moments, SGD's momentum buffers. 0: never. The moments
+  /// double (AdamW) or match (SGD) the parameters' bytes and change slowly (AdamW's second
+  /// moment over ~1/(1 - beta2) steps), so 4 is a sensible value: 1.5x a parameters-only
+  /// round's traffic on average instead of 3x, replicas' moments within a few rounds of each
+  /// other. Off by default, for its traffic: nothing here measured what replicas gain from
+  /// shared moments. It is as safe against a liar as parameters-only averaging:
+  /// test_byzantine_averaging runs both (a sign-flipping liar among four pipelines; the
+  /// honest replicas' loss within 2% of the clean run either way). An early measurement of
+  /// 165% above the clean run with it predates partners' exclusion of a member they clip hard
+  /// (reduce::PeerExclusion) and the floor on averaged second moments; it no longer reproduces.
+  int64_t average_optimizer_state_every = 0;
+  AggregatorSpec aggregator;  ///< how those averages combine the members' values
+  SpotCheckSpec spot_checks;  ///< how stages verify the activations and gradients they receive
+  uint64_t seed = 0;          ///< parameter init and data order derive from it
+  friend bool operator==(const JobSpec&, const JobSpec&) = default;
 };
 
 /// Parses and validates a spec. Relative dataset paths are resolved against `base_dir`

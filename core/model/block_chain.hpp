@@ -25,16 +25,16 @@ namespace rookery::model {
 /// A parameter with its global name, e.g. "block3.attn.qkv.weight". Names and order are the
 /// same in every process, so the multi-ring all-reduce can map them to flat ranges.
 struct NamedTensor {
-    std::string name;
-    at::Tensor tensor;
+  std::string name;
+  at::Tensor tensor;
 };
 
 /// Blocks [first, last) of a chain.
 struct BlockRange {
-    int64_t first = 0;
-    int64_t last = 0;
-    int64_t size() const { return last - first; }
-    friend bool operator==(const BlockRange&, const BlockRange&) = default;
+  int64_t first = 0;
+  int64_t last = 0;
+  int64_t size() const { return last - first; }
+  friend bool operator==(const BlockRange&, const BlockRange&) = default;
 };
 
 /// The blocks one stage holds, as trainable modules.
@@ -44,57 +44,57 @@ struct BlockRange {
 /// [B, T, width]; a CNN's block 0 takes fp32 images [B, C, H, W]; an MLP's block 0 takes
 /// fp32 [B, ...] and flattens it. The last block returns logits.
 class Shard {
-public:
-    Shard(Shard&&) noexcept;
-    Shard& operator=(Shard&&) noexcept;
-    ~Shard();
+ public:
+  Shard(Shard&&) noexcept;
+  Shard& operator=(Shard&&) noexcept;
+  ~Shard();
 
-    BlockRange range() const;
-    bool holds_first_block() const;
-    bool holds_last_block() const;
+  BlockRange range() const;
+  bool holds_first_block() const;
+  bool holds_last_block() const;
 
-    at::Tensor forward(const at::Tensor& input);
+  at::Tensor forward(const at::Tensor& input);
 
-    /// Cross-entropy of the last block's logits against targets (token ids [B, T] or class
-    /// ids [B]), averaged over all predictions. Throws std::logic_error unless
-    /// holds_last_block(): only the last stage computes the loss.
-    at::Tensor loss(const at::Tensor& logits, const at::Tensor& targets) const;
+  /// Cross-entropy of the last block's logits against targets (token ids [B, T] or class
+  /// ids [B]), averaged over all predictions. Throws std::logic_error unless
+  /// holds_last_block(): only the last stage computes the loss.
+  at::Tensor loss(const at::Tensor& logits, const at::Tensor& targets) const;
 
-    /// Trainable parameters, block by block in chain order, each block in a fixed order.
-    std::vector<NamedTensor> parameters() const;
-    int64_t parameter_count() const;
+  /// Trainable parameters, block by block in chain order, each block in a fixed order.
+  std::vector<NamedTensor> parameters() const;
+  int64_t parameter_count() const;
 
-    /// Training mode enables dropout; evaluation mode disables it.
-    void set_training(bool training);
-    void to(c10::Device device);
+  /// Training mode enables dropout; evaluation mode disables it.
+  void set_training(bool training);
+  void to(c10::Device device);
 
-private:
-    friend class BlockChain;
-    struct Impl;
-    explicit Shard(std::unique_ptr<Impl> impl);
-    std::unique_ptr<Impl> impl_;
+ private:
+  friend class BlockChain;
+  struct Impl;
+  explicit Shard(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
 };
 
 class BlockChain {
-public:
-    /// Throws job::JobSpecError if the model section is invalid.
-    BlockChain(job::ModelSpec spec, uint64_t seed);
-    static BlockChain from_job(const job::JobSpec& job) { return {job.model, job.seed}; }
+ public:
+  /// Throws job::JobSpecError if the model section is invalid.
+  BlockChain(job::ModelSpec spec, uint64_t seed);
+  static BlockChain from_job(const job::JobSpec& job) { return {job.model, job.seed}; }
 
-    const job::ModelSpec& spec() const { return spec_; }
-    uint64_t seed() const { return seed_; }
-    int64_t block_count() const { return int64_t(costs_.size()); }
-    const std::vector<BlockCost>& costs() const { return costs_; }
+  const job::ModelSpec& spec() const { return spec_; }
+  uint64_t seed() const { return seed_; }
+  int64_t block_count() const { return int64_t(costs_.size()); }
+  const std::vector<BlockCost>& costs() const { return costs_; }
 
-    /// Builds blocks [range.first, range.last) on the CPU, initialised from (seed, block
-    /// index). Throws std::out_of_range for an empty or out-of-bounds range.
-    Shard shard(BlockRange range) const;
-    Shard whole() const { return shard({0, block_count()}); }
+  /// Builds blocks [range.first, range.last) on the CPU, initialised from (seed, block
+  /// index). Throws std::out_of_range for an empty or out-of-bounds range.
+  Shard shard(BlockRange range) const;
+  Shard whole() const { return shard({0, block_count()}); }
 
-private:
-    job::ModelSpec spec_;
-    uint64_t seed_;
-    std::vector<BlockCost> costs_;
+ private:
+  job::ModelSpec spec_;
+  uint64_t seed_;
+  std::vector<BlockCost> costs_;
 };
 
 }  // namespace rookery::model

@@ -20,18 +20,19 @@
 namespace rookery::model {
 
 struct BlockCost {
-    std::string kind;  ///< "gpt.embedding", "gpt.layer", "gpt.head", "cnn.stage", "cnn.head", "mlp.hidden", "mlp.output"
-    int64_t params = 0;
-    double forward_flops_per_sample = 0;
-    double backward_flops_per_sample = 0;
-    /// The block's output activation: what a stage sends to the next one per sample.
-    int64_t activation_bytes_per_sample = 0;
-    /// Memory a forward pins until its backward, beyond the block's input and output
-    /// (which the stage holds anyway): saved intermediates, dropout masks, and for the last
-    /// block the loss's log-probabilities. Multiply by micro-batches in flight (staleness).
-    int64_t stash_bytes_per_sample = 0;
+  std::string
+      kind;  ///< "gpt.embedding", "gpt.layer", "gpt.head", "cnn.stage", "cnn.head", "mlp.hidden", "mlp.output"
+  int64_t params = 0;
+  double forward_flops_per_sample = 0;
+  double backward_flops_per_sample = 0;
+  /// The block's output activation: what a stage sends to the next one per sample.
+  int64_t activation_bytes_per_sample = 0;
+  /// Memory a forward pins until its backward, beyond the block's input and output
+  /// (which the stage holds anyway): saved intermediates, dropout masks, and for the last
+  /// block the loss's log-probabilities. Multiply by micro-batches in flight (staleness).
+  int64_t stash_bytes_per_sample = 0;
 
-    friend bool operator==(const BlockCost&, const BlockCost&) = default;
+  friend bool operator==(const BlockCost&, const BlockCost&) = default;
 };
 
 /// Number of blocks: gpt depth + 2; cnn stages + 1; mlp hidden layers + 1.

@@ -14,7 +14,8 @@ SteadyClock system_steady_clock();
 
 class LivenessTracker {
  public:
-  explicit LivenessTracker(std::chrono::milliseconds timeout, SteadyClock clock = system_steady_clock());
+  explicit LivenessTracker(std::chrono::milliseconds timeout,
+                           SteadyClock clock = system_steady_clock());
 
   void seen(const std::string& peer);
   void forget(const std::string& peer);

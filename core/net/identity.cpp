@@ -28,18 +28,22 @@ std::string read_key_file(const std::filesystem::path& p) {
   std::getline(in, key);
   while (!key.empty() && (key.back() == '\r' || key.back() == ' ')) key.pop_back();
   if (!is_z85_key(key)) {
-    throw std::runtime_error("key file " + p.string() + " is damaged (not a 40-character Z85 key); "
-                             "restore it from a backup or remove both identity files to start as a new identity");
+    throw std::runtime_error(
+        "key file " + p.string() +
+        " is damaged (not a 40-character Z85 key); "
+        "restore it from a backup or remove both identity files to start as a new identity");
   }
   return key;
 }
 
-void write_file_atomically(const std::filesystem::path& p, const std::string& content, mode_t mode) {
+void write_file_atomically(const std::filesystem::path& p, const std::string& content,
+                           mode_t mode) {
   const auto tmp = p.string() + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
   if (fd < 0) throw std::runtime_error("cannot create " + tmp);
   const std::string line = content + "\n";
-  const bool ok = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size()) && ::fsync(fd) == 0;
+  const bool ok = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size()) &&
+                  ::fsync(fd) == 0;
   ::close(fd);
   if (!ok || ::rename(tmp.c_str(), p.c_str()) != 0) {
     ::unlink(tmp.c_str());
@@ -76,7 +80,8 @@ CurveKeyPair CurveKeyPair::generate() {
   return {std::string(pub.data(), 40), std::string(sec.data(), 40)};
 }
 
-CurveKeyPair CurveKeyPair::load_or_create(const std::filesystem::path& dir, const std::string& name) {
+CurveKeyPair CurveKeyPair::load_or_create(const std::filesystem::path& dir,
+                                          const std::string& name) {
   ensure_private_dir(dir);
   const auto sec_path = dir / (name + ".key");
   const auto pub_path = dir / (name + ".pub");
@@ -85,7 +90,8 @@ CurveKeyPair CurveKeyPair::load_or_create(const std::filesystem::path& dir, cons
     kp.secret_key = read_key_file(sec_path);
     kp.public_key = public_key_of(kp.secret_key);
     struct stat st {};
-    if (::stat(sec_path.c_str(), &st) == 0 && (st.st_mode & 077) != 0) ::chmod(sec_path.c_str(), 0600);
+    if (::stat(sec_path.c_str(), &st) == 0 && (st.st_mode & 077) != 0)
+      ::chmod(sec_path.c_str(), 0600);
     if (!std::filesystem::exists(pub_path)) write_file_atomically(pub_path, kp.public_key, 0644);
     return kp;
   }

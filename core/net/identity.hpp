@@ -13,7 +13,8 @@ struct CurveKeyPair {
   // Loads `<dir>/<name>.key` (secret, mode 0600) and `<dir>/<name>.pub`, creating them on
   // first start. A damaged key file is an error, never silently replaced: the identity
   // carries the user's contribution history.
-  static CurveKeyPair load_or_create(const std::filesystem::path& dir, const std::string& name = "identity");
+  static CurveKeyPair load_or_create(const std::filesystem::path& dir,
+                                     const std::string& name = "identity");
 };
 
 // True for a well-formed Z85 CURVE key (40 characters from the Z85 alphabet).

@@ -10,8 +10,8 @@ using Clock = std::chrono::steady_clock;
 
 std::optional<LinkMeasurement> measure_link(RpcClient& client, std::int64_t bytes,
                                             std::chrono::milliseconds ping_timeout,
-                                            std::chrono::milliseconds transfer_timeout, LinkProbeError& error,
-                                            int transfers) {
+                                            std::chrono::milliseconds transfer_timeout,
+                                            LinkProbeError& error, int transfers) {
   LinkMeasurement m;
   m.rtt_s = 1e9;
   for (int i = 0; i < 3; ++i) {
@@ -31,13 +31,15 @@ std::optional<LinkMeasurement> measure_link(RpcClient& client, std::int64_t byte
     e.mutable_bandwidth_probe()->set_download_bytes(down);
     std::vector<wire::OutgoingTensor> t;
     if (up > 0) {
-      t.push_back(wire::OutgoingTensor::raw("payload", wire::DType::U8, {up},
-                                            wire::Payload::own(std::vector<std::byte>(static_cast<std::size_t>(up)))));
+      t.push_back(wire::OutgoingTensor::raw(
+          "payload", wire::DType::U8, {up},
+          wire::Payload::own(std::vector<std::byte>(static_cast<std::size_t>(up)))));
     }
     const auto t0 = Clock::now();
     const auto r = client.request(e, std::move(t), transfer_timeout);
     if (!r.ok() || !r.message->header.has_bandwidth_probe()) {
-      error = {false, "bandwidth probe failed: " + (r.ok() ? std::string("unexpected reply") : r.error)};
+      error = {false,
+               "bandwidth probe failed: " + (r.ok() ? std::string("unexpected reply") : r.error)};
       return 0;
     }
     // The payload's time is the transfer's less one round trip, but never less than half of it:
@@ -58,7 +60,8 @@ std::optional<LinkMeasurement> measure_link(RpcClient& client, std::int64_t byte
   return m;
 }
 
-void answer_ping(const pb::Ping& ping, const std::string& role, const CurveKeyPair& identity, Reply& reply) {
+void answer_ping(const pb::Ping& ping, const std::string& role, const CurveKeyPair& identity,
+                 Reply& reply) {
   auto* pong = reply.header.mutable_pong();
   pong->set_ping_sent_unix_us(ping.sent_unix_us());
   pong->set_version(ROOKERY_VERSION);
@@ -72,14 +75,15 @@ void answer_bandwidth_probe(const wire::Message& request, std::int64_t max_bytes
   const auto uploaded = payload ? static_cast<std::int64_t>(payload->bytes().size()) : 0;
   if (p.download_bytes() < 0 || p.download_bytes() > max_bytes || p.upload_bytes() > max_bytes ||
       uploaded != p.upload_bytes()) {
-    reply.header.mutable_error()->set_message("bandwidth probe: at most " + std::to_string(max_bytes) +
+    reply.header.mutable_error()->set_message("bandwidth probe: at most " +
+                                              std::to_string(max_bytes) +
                                               " bytes each way, and the payload must match");
     return;
   }
   reply.header.mutable_bandwidth_probe()->set_download_bytes(p.download_bytes());
-  reply.tensors.push_back(
-      wire::OutgoingTensor::raw("payload", wire::DType::U8, {p.download_bytes()},
-                                wire::Payload::own(std::vector<std::byte>(static_cast<std::size_t>(p.download_bytes())))));
+  reply.tensors.push_back(wire::OutgoingTensor::raw(
+      "payload", wire::DType::U8, {p.download_bytes()},
+      wire::Payload::own(std::vector<std::byte>(static_cast<std::size_t>(p.download_bytes())))));
 }
 
 }  // namespace rookery::net

@@ -15,7 +15,7 @@ namespace rookery::net {
 
 struct LinkMeasurement {
   double rtt_s = 0;
-  double upload_bytes_per_s = 0;    // from the measuring side to the other
+  double upload_bytes_per_s = 0;  // from the measuring side to the other
   double download_bytes_per_s = 0;
 };
 
@@ -34,12 +34,13 @@ struct LinkProbeError {
 // twice each way, to the coordinator (4 MiB) and to peers (512 KiB).
 std::optional<LinkMeasurement> measure_link(RpcClient& client, std::int64_t bytes,
                                             std::chrono::milliseconds ping_timeout,
-                                            std::chrono::milliseconds transfer_timeout, LinkProbeError& error,
-                                            int transfers = 1);
+                                            std::chrono::milliseconds transfer_timeout,
+                                            LinkProbeError& error, int transfers = 1);
 
 // The answers: a Pong naming `role` and `identity`, and a bandwidth probe's payload back (an
 // error reply when it asks for more than `max_bytes` either way or its payload does not match).
-void answer_ping(const wire::pb::Ping& ping, const std::string& role, const CurveKeyPair& identity, Reply& reply);
+void answer_ping(const wire::pb::Ping& ping, const std::string& role, const CurveKeyPair& identity,
+                 Reply& reply);
 void answer_bandwidth_probe(const wire::Message& request, std::int64_t max_bytes, Reply& reply);
 
 }  // namespace rookery::net

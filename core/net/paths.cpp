@@ -35,7 +35,8 @@ void ensure_private_dir(const std::filesystem::path& dir) {
   if (::lstat(dir.c_str(), &st) != 0) throw std::runtime_error("cannot stat " + dir.string());
   if (!S_ISDIR(st.st_mode)) throw std::runtime_error(dir.string() + " is not a directory");
   if (st.st_uid != ::getuid()) {
-    throw std::runtime_error(dir.string() + " belongs to another user (uid " + std::to_string(st.st_uid) + ")");
+    throw std::runtime_error(dir.string() + " belongs to another user (uid " +
+                             std::to_string(st.st_uid) + ")");
   }
   if ((st.st_mode & 0777) != 0700 && ::chmod(dir.c_str(), 0700) != 0) {
     throw std::runtime_error("cannot make " + dir.string() + " private (chmod 0700)");

@@ -80,7 +80,8 @@ bool PeerSender::send(const PeerAddress& to, FrameBuilder build) {
   std::unique_lock lock(mutex_);
   const auto lane = lane_locked(to);
   if (!lane) return false;
-  lane->not_full.wait(lock, [&] { return stopping_ || lane->stop || lane->queue.size() < capacity_; });
+  lane->not_full.wait(lock,
+                      [&] { return stopping_ || lane->stop || lane->queue.size() < capacity_; });
   if (stopping_ || lane->stop) return false;
   lane->queue.push_back(std::move(build));
   lane->wake.notify_one();
@@ -94,7 +95,8 @@ bool PeerSender::post(const PeerAddress& to, FrameBuilder build) {
   if (!lane) return false;
   if (lane->queue.size() >= 2 * capacity_) {
     ++failed_;
-    spdlog::debug("peer {} has {} messages waiting: one more dropped", to.endpoint, lane->queue.size());
+    spdlog::debug("peer {} has {} messages waiting: one more dropped", to.endpoint,
+                  lane->queue.size());
     return false;
   }
   lane->queue.push_back(std::move(build));
@@ -118,7 +120,8 @@ void PeerSender::run(const std::shared_ptr<Lane>& lane) {
     FrameBuilder build;
     {
       std::unique_lock lock(mutex_);
-      const bool woken = lane->wake.wait_for(lock, timing_.idle_close, [&] { return lane->stop || !lane->queue.empty(); });
+      const bool woken = lane->wake.wait_for(lock, timing_.idle_close,
+                                             [&] { return lane->stop || !lane->queue.empty(); });
       if (lane->stop) return;
       if (!woken) {  // idle: close the socket and end; the next message opens a new lane
         retire_locked(lane);
@@ -132,8 +135,8 @@ void PeerSender::run(const std::shared_ptr<Lane>& lane) {
     bool ok = true;
     try {
       if (!socket) {
-        socket = connect_curve_client(ctx_, zmq::socket_type::dealer, lane->to.endpoint, identity_, lane->to.key,
-                                      socket_options_);
+        socket = connect_curve_client(ctx_, zmq::socket_type::dealer, lane->to.endpoint, identity_,
+                                      lane->to.key, socket_options_);
         // Queue nothing for a peer that is not connected, and give up on one that stops
         // reading (within the send timeout) instead of waiting for it forever.
         socket->set(zmq::sockopt::immediate, true);
@@ -141,13 +144,16 @@ void PeerSender::run(const std::shared_ptr<Lane>& lane) {
       }
       auto frames = build();
       for (const auto& f : frames) bytes += f.size();
-      if (!upload_bucket().acquire(bytes, &lane->stop)) return;  // forgotten while held back by the upload cap
+      if (!upload_bucket().acquire(bytes, &lane->stop))
+        return;  // forgotten while held back by the upload cap
       for (std::size_t i = 0; i < frames.size(); ++i) {
         // Blocks at the high-water mark: the peer is slower than us, so its lane waits for it.
-        const auto r = socket->send(frames[i], i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+        const auto r = socket->send(
+            frames[i], i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
         if (!r) {
           ok = false;
-          spdlog::warn("peer {} is not accepting messages (gone or stalled); message dropped", lane->to.endpoint);
+          spdlog::warn("peer {} is not accepting messages (gone or stalled); message dropped",
+                       lane->to.endpoint);
           socket.reset();  // reconnect afresh next time
           break;
         }

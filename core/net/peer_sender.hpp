@@ -39,8 +39,9 @@ struct PeerAddress {
 };
 
 struct PeerSenderTiming {
-  std::chrono::milliseconds send_timeout{3000};  // a peer that takes no message for this long: dropped
-  std::chrono::milliseconds idle_close{60000};   // a lane with nothing to send for this long: closed
+  std::chrono::milliseconds send_timeout{
+      3000};  // a peer that takes no message for this long: dropped
+  std::chrono::milliseconds idle_close{60000};  // a lane with nothing to send for this long: closed
 };
 
 class PeerSender {
@@ -50,8 +51,8 @@ class PeerSender {
   using Timing = PeerSenderTiming;
 
   // `lane_capacity`: messages queued per peer before send() waits and post() drops.
-  PeerSender(SecureContext& ctx, const CurveKeyPair& identity, std::size_t lane_capacity, SocketOptions socket = {},
-             Timing timing = {});
+  PeerSender(SecureContext& ctx, const CurveKeyPair& identity, std::size_t lane_capacity,
+             SocketOptions socket = {}, Timing timing = {});
   ~PeerSender();
   PeerSender(const PeerSender&) = delete;
   PeerSender& operator=(const PeerSender&) = delete;
@@ -67,8 +68,8 @@ class PeerSender {
   std::uint64_t sent() const;
   std::uint64_t failed() const;
   std::uint64_t bytes_sent() const;
-  std::size_t queued() const;     // messages waiting, all lanes
-  std::size_t lanes() const;      // peers with an open lane
+  std::size_t queued() const;  // messages waiting, all lanes
+  std::size_t lanes() const;   // peers with an open lane
 
  private:
   struct Lane {

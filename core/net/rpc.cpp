@@ -15,7 +15,8 @@ std::string unique_inproc(const char* what) {
   return std::string("inproc://rookery.") + what + "." + std::to_string(n++);
 }
 
-void send_frames(zmq::socket_t& s, std::vector<zmq::message_t>& frames, const zmq::message_t* routing_id) {
+void send_frames(zmq::socket_t& s, std::vector<zmq::message_t>& frames,
+                 const zmq::message_t* routing_id) {
   if (routing_id) {
     zmq::message_t id(routing_id->data(), routing_id->size());
     s.send(id, zmq::send_flags::sndmore);
@@ -27,8 +28,8 @@ void send_frames(zmq::socket_t& s, std::vector<zmq::message_t>& frames, const zm
 }
 }  // namespace
 
-bool recv_multipart_bounded(zmq::socket_t& s, std::vector<zmq::message_t>& out, std::size_t max_parts,
-                            bool& truncated) {
+bool recv_multipart_bounded(zmq::socket_t& s, std::vector<zmq::message_t>& out,
+                            std::size_t max_parts, bool& truncated) {
   out.clear();
   truncated = false;
   zmq::message_t part;
@@ -46,12 +47,13 @@ bool recv_multipart_bounded(zmq::socket_t& s, std::vector<zmq::message_t>& out, 
   }
 }
 
-RpcServer::RpcServer(SecureContext& ctx, const CurveKeyPair* identity, Config config, Handler handler)
+RpcServer::RpcServer(SecureContext& ctx, const CurveKeyPair* identity, Config config,
+                     Handler handler)
     : ctx_(ctx), config_(std::move(config)), handler_(std::move(handler)) {
   if (is_tcp(config_.endpoint)) {
     if (!identity) throw std::invalid_argument("a tcp endpoint needs a CURVE identity");
-    socket_ = bind_curve_server(ctx_, zmq::socket_type::router, config_.endpoint, *identity, config_.domain,
-                                config_.socket);
+    socket_ = bind_curve_server(ctx_, zmq::socket_type::router, config_.endpoint, *identity,
+                                config_.domain, config_.socket);
   } else {
     socket_ = zmq::socket_t(ctx_.zmq(), zmq::socket_type::router);
     socket_.set(zmq::sockopt::linger, 0);
@@ -93,13 +95,15 @@ void RpcServer::run() {
       RequestContext ctx;
       ctx.routing_id = routing_id.to_string();
       ctx.peer_key = sender_key(frames.front());
-      if (!config_.domain.empty() && is_tcp(config_.endpoint) && !ctx_.auth().is_allowed(config_.domain, ctx.peer_key)) {
+      if (!config_.domain.empty() && is_tcp(config_.endpoint) &&
+          !ctx_.auth().is_allowed(config_.domain, ctx.peer_key)) {
         ++rejected_;  // admitted once, revoked since: drop silently
         continue;
       }
-      auto decoded = truncated ? wire::DecodeResult(wire::DecodeError{wire::DecodeError::Kind::TooManyFrames,
-                                                                      "message has too many frames"})
-                               : wire::decode(std::move(frames), config_.limits);
+      auto decoded =
+          truncated ? wire::DecodeResult(wire::DecodeError{wire::DecodeError::Kind::TooManyFrames,
+                                                           "message has too many frames"})
+                    : wire::decode(std::move(frames), config_.limits);
       if (!decoded) {
         ++rejected_;
         spdlog::warn("rejected a malformed message from {}: {} ({})",
@@ -158,7 +162,8 @@ RpcResult RpcClient::request(wire::pb::Envelope header, std::vector<wire::Outgoi
     const auto flags = i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none;
     if (i == 0) {
       zmq::pollitem_t item{socket_.handle(), 0, ZMQ_POLLOUT, 0};
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
       if (zmq::poll(&item, 1, std::max(left, std::chrono::milliseconds(0))) == 0) {
         result.error = "timed out sending to " + endpoint_;
         return result;
@@ -168,9 +173,11 @@ RpcResult RpcClient::request(wire::pb::Envelope header, std::vector<wire::Outgoi
   }
   std::vector<zmq::message_t> reply;
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
-      result.error = "no reply from " + endpoint_ + " within " + std::to_string(timeout.count()) + " ms";
+      result.error =
+          "no reply from " + endpoint_ + " within " + std::to_string(timeout.count()) + " ms";
       return result;
     }
     zmq::pollitem_t item{socket_.handle(), 0, ZMQ_POLLIN, 0};
@@ -188,7 +195,8 @@ RpcResult RpcClient::request(wire::pb::Envelope header, std::vector<wire::Outgoi
       result.error = decoded.error().what;
       return result;
     }
-    if (decoded.message().header.request_id() != id) continue;  // a late reply to an earlier request
+    if (decoded.message().header.request_id() != id)
+      continue;  // a late reply to an earlier request
     if (decoded.message().header.has_error()) {
       result.status = RpcResult::Status::RemoteError;
       result.error = decoded.message().header.error().message();

@@ -35,8 +35,8 @@ class RpcServer {
   using Handler = std::function<std::optional<Reply>(const RequestContext&, wire::Message&)>;
 
   struct Config {
-    std::string endpoint;         // "tcp://127.0.0.1:0", "ipc:///run/user/1000/rookery/control"
-    std::string domain;           // ZAP domain for tcp endpoints
+    std::string endpoint;  // "tcp://127.0.0.1:0", "ipc:///run/user/1000/rookery/control"
+    std::string domain;    // ZAP domain for tcp endpoints
     wire::Limits limits;
     SocketOptions socket;
   };
@@ -97,7 +97,7 @@ class RpcClient {
 
 // Receives one multipart message, at most `max_parts` parts (the rest are drained and the
 // message reported as too long). Returns false if nothing was waiting (dontwait).
-bool recv_multipart_bounded(zmq::socket_t& s, std::vector<zmq::message_t>& out, std::size_t max_parts,
-                            bool& truncated);
+bool recv_multipart_bounded(zmq::socket_t& s, std::vector<zmq::message_t>& out,
+                            std::size_t max_parts, bool& truncated);
 
 }  // namespace rookery::net

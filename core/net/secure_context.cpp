@@ -29,7 +29,8 @@ void enforce_zap_domain(zmq::socket_t& s) {
   static std::once_flag warned;
   if (zmq_setsockopt(s.handle(), kZapEnforceDomain, &on, sizeof on) != 0) {
     std::call_once(warned, [] {
-      spdlog::debug("libzmq lacks ZMQ_ZAP_ENFORCE_DOMAIN; relying on the always-present ZAP handler");
+      spdlog::debug(
+          "libzmq lacks ZMQ_ZAP_ENFORCE_DOMAIN; relying on the always-present ZAP handler");
     });
   }
 }
@@ -71,7 +72,8 @@ std::vector<std::string> ZapAuthenticator::allowed(const std::string& domain) co
 }
 
 void ZapAuthenticator::serve(zmq::socket_t& zap, zmq::socket_t& stop) {
-  std::array<zmq::pollitem_t, 2> items{{{zap.handle(), 0, ZMQ_POLLIN, 0}, {stop.handle(), 0, ZMQ_POLLIN, 0}}};
+  std::array<zmq::pollitem_t, 2> items{
+      {{zap.handle(), 0, ZMQ_POLLIN, 0}, {stop.handle(), 0, ZMQ_POLLIN, 0}}};
   for (;;) {
     zmq::poll(items.data(), items.size(), std::chrono::milliseconds(-1));
     if (items[1].revents & ZMQ_POLLIN) return;
@@ -99,8 +101,8 @@ void ZapAuthenticator::serve(zmq::socket_t& zap, zmq::socket_t& stop) {
         } else {
           text = "key not allowed in domain '" + domain + "'";
           ++refused_;
-          spdlog::info("refused connection from {} ({}): not on the allow-list of '{}'", short_key(key),
-                       req[3].to_string(), domain);
+          spdlog::info("refused connection from {} ({}): not on the allow-list of '{}'",
+                       short_key(key), req[3].to_string(), domain);
         }
       } else {
         text = "only CURVE is accepted";
@@ -140,8 +142,9 @@ SecureContext::~SecureContext() {
   stop_tx_.close();
 }
 
-zmq::socket_t bind_curve_server(SecureContext& ctx, zmq::socket_type type, const std::string& endpoint,
-                                const CurveKeyPair& identity, const std::string& domain, const SocketOptions& opts) {
+zmq::socket_t bind_curve_server(SecureContext& ctx, zmq::socket_type type,
+                                const std::string& endpoint, const CurveKeyPair& identity,
+                                const std::string& domain, const SocketOptions& opts) {
   zmq::socket_t s(ctx.zmq(), type);
   apply_common(s, opts);
   s.set(zmq::sockopt::curve_server, true);
@@ -152,10 +155,11 @@ zmq::socket_t bind_curve_server(SecureContext& ctx, zmq::socket_type type, const
   return s;
 }
 
-zmq::socket_t connect_curve_client(SecureContext& ctx, zmq::socket_type type, const std::string& endpoint,
-                                   const CurveKeyPair& identity, const std::string& server_key,
-                                   const SocketOptions& opts) {
-  if (!is_z85_key(server_key)) throw std::invalid_argument("server key is not a Z85 CURVE key: '" + server_key + "'");
+zmq::socket_t connect_curve_client(SecureContext& ctx, zmq::socket_type type,
+                                   const std::string& endpoint, const CurveKeyPair& identity,
+                                   const std::string& server_key, const SocketOptions& opts) {
+  if (!is_z85_key(server_key))
+    throw std::invalid_argument("server key is not a Z85 CURVE key: '" + server_key + "'");
   zmq::socket_t s(ctx.zmq(), type);
   apply_common(s, opts);
   s.set(zmq::sockopt::curve_serverkey, server_key);

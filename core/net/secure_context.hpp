@@ -67,9 +67,9 @@ class SecureContext {
 };
 
 struct SocketOptions {
-  int send_hwm = 64;      // messages; size to the pipeline depth
+  int send_hwm = 64;  // messages; size to the pipeline depth
   int recv_hwm = 64;
-  int linger_ms = 0;      // never block shutdown on unsent messages
+  int linger_ms = 0;  // never block shutdown on unsent messages
   // Connections that went silent (a peer's machine vanished without closing them) are
   // reclaimed by TCP keepalive, after idle + interval x probes (~90 s). Who is alive is the
   // application's heartbeats' business (the coordinator's, the stages' timeouts). Not ZMTP
@@ -84,13 +84,13 @@ struct SocketOptions {
 
 // A CURVE server socket bound to `endpoint` ("tcp://host:port"; port 0 picks a free one).
 // Only keys allowed in `domain` complete the handshake.
-zmq::socket_t bind_curve_server(SecureContext& ctx, zmq::socket_type type, const std::string& endpoint,
-                                const CurveKeyPair& identity, const std::string& domain,
-                                const SocketOptions& opts = {});
+zmq::socket_t bind_curve_server(SecureContext& ctx, zmq::socket_type type,
+                                const std::string& endpoint, const CurveKeyPair& identity,
+                                const std::string& domain, const SocketOptions& opts = {});
 // A CURVE client socket connected to a server whose public key is `server_key`.
-zmq::socket_t connect_curve_client(SecureContext& ctx, zmq::socket_type type, const std::string& endpoint,
-                                   const CurveKeyPair& identity, const std::string& server_key,
-                                   const SocketOptions& opts = {});
+zmq::socket_t connect_curve_client(SecureContext& ctx, zmq::socket_type type,
+                                   const std::string& endpoint, const CurveKeyPair& identity,
+                                   const std::string& server_key, const SocketOptions& opts = {});
 // The endpoint a socket actually bound (resolves port 0).
 std::string last_endpoint(zmq::socket_t& socket);
 // The CURVE public key (Z85) of the peer that sent `msg`, as the ZAP handler vouched for it.

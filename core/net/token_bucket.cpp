@@ -22,8 +22,9 @@ std::uint64_t TokenBucket::rate() const {
 
 void TokenBucket::refill(Clock::time_point now) {
   if (rate_ > 0) {
-    tokens_ = std::min(static_cast<double>(burst_),
-                       tokens_ + std::chrono::duration<double>(now - last_).count() * static_cast<double>(rate_));
+    tokens_ = std::min(
+        static_cast<double>(burst_),
+        tokens_ + std::chrono::duration<double>(now - last_).count() * static_cast<double>(rate_));
   }
   last_ = now;
 }
@@ -46,9 +47,10 @@ bool TokenBucket::acquire(std::uint64_t bytes, const std::atomic<bool>* cancel) 
       return true;
     }
     const auto wait = std::chrono::duration<double>((need - tokens_) / static_cast<double>(rate_));
-    changed_.wait_for(lock, std::min<Clock::duration>(std::chrono::duration_cast<Clock::duration>(wait) +
-                                                          std::chrono::microseconds(50),
-                                                      std::chrono::milliseconds(100)));
+    changed_.wait_for(
+        lock, std::min<Clock::duration>(
+                  std::chrono::duration_cast<Clock::duration>(wait) + std::chrono::microseconds(50),
+                  std::chrono::milliseconds(100)));
   }
 }
 
@@ -56,7 +58,8 @@ bool TokenBucket::try_acquire(std::uint64_t bytes) {
   std::lock_guard lock(mutex_);
   if (closed_) return false;
   refill(Clock::now());
-  if (rate_ > 0 && tokens_ < std::min(static_cast<double>(bytes), static_cast<double>(burst_))) return false;
+  if (rate_ > 0 && tokens_ < std::min(static_cast<double>(bytes), static_cast<double>(burst_)))
+    return false;
   if (rate_ > 0) tokens_ -= static_cast<double>(bytes);
   passed_.fetch_add(bytes, std::memory_order_relaxed);
   return true;

@@ -40,19 +40,23 @@ using Clock = std::chrono::steady_clock;
 namespace pb = wire::pb;
 
 constexpr const char* kShardDomain = "rookery.shard";
-constexpr std::int64_t kSampleIdsPerPlan = 1'000'000'000;   // each plan's pipelines read fresh sample ids
-constexpr std::int64_t kProbeBytes = 4 << 20;               // each way, against the coordinator
-constexpr int kProbeTransfers = 2;                          // each way; the faster counts
-constexpr std::int64_t kPeerProbeBytes = 512 << 10;         // each way, against a peer: short
-constexpr std::int64_t kMaxPeerProbeBytes = 1 << 20;        // what our shard server answers
+constexpr std::int64_t kSampleIdsPerPlan =
+    1'000'000'000;                                    // each plan's pipelines read fresh sample ids
+constexpr std::int64_t kProbeBytes = 4 << 20;         // each way, against the coordinator
+constexpr int kProbeTransfers = 2;                    // each way; the faster counts
+constexpr std::int64_t kPeerProbeBytes = 512 << 10;   // each way, against a peer: short
+constexpr std::int64_t kMaxPeerProbeBytes = 1 << 20;  // what our shard server answers
 constexpr auto kPeerProbeTimeout = std::chrono::seconds(2);
-constexpr int kPeerProbeTransfers = 2;                      // each way; the faster counts
+constexpr int kPeerProbeTransfers = 2;  // each way; the faster counts
 constexpr auto kSnapshotEvery = std::chrono::seconds(2);
-constexpr auto kBusyWindow = std::chrono::seconds(30);    // the speed shown while computing, measured over this
-constexpr double kBusyEnough = 3.0;                        // seconds of compute before it is reported    // how stale the served parameters may be
+constexpr auto kBusyWindow =
+    std::chrono::seconds(30);  // the speed shown while computing, measured over this
+constexpr double kBusyEnough =
+    3.0;  // seconds of compute before it is reported    // how stale the served parameters may be
 constexpr auto kRequestTimeout = std::chrono::seconds(3);
 constexpr auto kReadyWait = std::chrono::seconds(10);
-constexpr auto kRunStatusEvery = std::chrono::seconds(3);      // the run's dashboard data, for the window          // feed anyway after this (coordinator gone)
+constexpr auto kRunStatusEvery = std::chrono::seconds(
+    3);  // the run's dashboard data, for the window          // feed anyway after this (coordinator gone)
 
 // A free TCP port on `host` for a socket the node binds later (the stage's, when a plan
 // arrives). Not from the kernel's ephemeral range (net.ipv4.ip_local_port_range): there any
@@ -63,7 +67,8 @@ int free_port(const std::string& host) {
   int low = 32768, high = 60999;
   if (std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range"); range) range >> low >> high;
   const bool above = 65535 - high >= 1000;
-  std::uniform_int_distribution<int> pick(above ? high + 1 : std::min(10000, low - 1000), above ? 65535 : low - 1);
+  std::uniform_int_distribution<int> pick(above ? high + 1 : std::min(10000, low - 1000),
+                                          above ? 65535 : low - 1);
   std::mt19937 rng{std::random_device{}()};
   zmq::context_t ctx(1);
   for (int attempt = 0; attempt < 200; ++attempt) {
@@ -91,24 +96,27 @@ struct ShardSnapshot {
   std::int64_t optimizer_steps = 0;
   std::uint64_t plan_version = 0;
   std::vector<float> values;
-  pipeline::OptimizerState state;   // each buffer laid out like `values`
+  pipeline::OptimizerState state;  // each buffer laid out like `values`
 };
 
 // What a peer handed over for some blocks, verified.
 struct FetchedBlocks {
   std::vector<float> values;
   std::int64_t optimizer_steps = 0;
-  std::optional<pipeline::OptimizerState> state;   // none: fresh moments (why is in state_error)
+  std::optional<pipeline::OptimizerState> state;  // none: fresh moments (why is in state_error)
   std::string state_error;
 };
 
 // Buffers [offset, offset + size) of a snapshot's optimizer state.
-pipeline::OptimizerState slice_state(const pipeline::OptimizerState& s, std::int64_t offset, std::int64_t size) {
+pipeline::OptimizerState slice_state(const pipeline::OptimizerState& s, std::int64_t offset,
+                                     std::int64_t size) {
   pipeline::OptimizerState out;
   out.moment_step = s.moment_step;
   for (const auto& [name, v] : s.buffers) {
-    if (offset + size > static_cast<std::int64_t>(v.size())) continue;  // cannot happen: laid out like the values
-    out.buffers.emplace_back(name, std::vector<float>(v.begin() + offset, v.begin() + offset + size));
+    if (offset + size > static_cast<std::int64_t>(v.size()))
+      continue;  // cannot happen: laid out like the values
+    out.buffers.emplace_back(name,
+                             std::vector<float>(v.begin() + offset, v.begin() + offset + size));
   }
   return out;
 }
@@ -124,8 +132,10 @@ class CoordinatedWorkload final : public Workload {
  public:
   CoordinatedWorkload(const CoordinatedOptions& o, const net::CurveKeyPair& identity)
       : options_(o), identity_(identity), ctx_(1), block_counts_() {
-    if (!net::is_z85_key(o.coordinator_key)) throw std::runtime_error("--coordinator-key is not a 40-character Z85 key");
-    if (o.coordinator_endpoint.rfind("tcp://", 0) != 0) throw std::runtime_error("--coordinator must be tcp://host:port");
+    if (!net::is_z85_key(o.coordinator_key))
+      throw std::runtime_error("--coordinator-key is not a 40-character Z85 key");
+    if (o.coordinator_endpoint.rfind("tcp://", 0) != 0)
+      throw std::runtime_error("--coordinator must be tcp://host:port");
     if (o.job_id.empty()) throw std::runtime_error("--job: which job to join");
     stage_endpoint_ = "tcp://" + o.host + ":" + std::to_string(free_port(o.host));
     reduce_endpoint_ = "tcp://" + o.host + ":" + std::to_string(free_port(o.host));
@@ -135,7 +145,8 @@ class CoordinatedWorkload final : public Workload {
     net::RpcServer::Config rc;
     rc.endpoint = "tcp://" + o.host + ":0";
     rc.domain = kShardDomain;
-    shard_server_ = std::make_unique<net::RpcServer>(ctx_, &identity_, rc,
+    shard_server_ = std::make_unique<net::RpcServer>(
+        ctx_, &identity_, rc,
         [this](const net::RequestContext& r, wire::Message& m) { return serve_shard(r, m); });
     jobs_dir_ = o.data_dir / "jobs";
     std::filesystem::create_directories(jobs_dir_);
@@ -173,7 +184,8 @@ class CoordinatedWorkload final : public Workload {
     if (pending) switch_to(*pending);
     if (!stage_) {
       std::unique_lock lock(mutex_);
-      cv_.wait_for(lock, std::chrono::milliseconds(200), [&] { return stop_ || pending_.has_value(); });
+      cv_.wait_for(lock, std::chrono::milliseconds(200),
+                   [&] { return stop_ || pending_.has_value(); });
       WorkUnitResult idle;
       idle.did_work = false;
       return idle;
@@ -183,7 +195,8 @@ class CoordinatedWorkload final : public Workload {
     if (hold != holding_) {
       holding_ = hold;
       stage_->set_draining(hold);
-      if (!hold && !draining_) spdlog::info("plan {}: every stage of the pipeline is ready", plan_version_.load());
+      if (!hold && !draining_)
+        spdlog::info("plan {}: every stage of the pipeline is ready", plan_version_.load());
     }
     auto r = stage_->run_unit();
     const auto now = Clock::now();
@@ -205,7 +218,8 @@ class CoordinatedWorkload final : public Workload {
       recent_.emplace_back(now, r.samples);
       busy_.push_back({now, r.seconds, r.flops});
     }
-    while (!recent_.empty() && now - recent_.front().first > std::chrono::seconds(5)) recent_.pop_front();
+    while (!recent_.empty() && now - recent_.front().first > std::chrono::seconds(5))
+      recent_.pop_front();
     while (!busy_.empty() && now - busy_.front().at > kBusyWindow) busy_.pop_front();
     return r;
   }
@@ -243,17 +257,21 @@ class CoordinatedWorkload final : public Workload {
     while (true) {
       {
         std::unique_lock lock(mutex_);
-        if (cv_.wait_for(lock, joined ? heartbeat_every : std::chrono::milliseconds(0), [&] { return stop_; })) return;
+        if (cv_.wait_for(lock, joined ? heartbeat_every : std::chrono::milliseconds(0),
+                         [&] { return stop_; }))
+          return;
       }
       if (!client) {
-        client = std::make_unique<net::RpcClient>(ctx_, options_.coordinator_endpoint, &identity_, options_.coordinator_key);
+        client = std::make_unique<net::RpcClient>(ctx_, options_.coordinator_endpoint, &identity_,
+                                                  options_.coordinator_key);
       }
       std::string error;
       if (!joined) {
         const auto reply = join(*client, error);
         if (reply && reply->accepted()) {
           joined = true;
-          heartbeat_every = std::chrono::milliseconds(std::clamp<std::uint32_t>(reply->heartbeat_interval_ms(), 50, 60000));
+          heartbeat_every = std::chrono::milliseconds(
+              std::clamp<std::uint32_t>(reply->heartbeat_interval_ms(), 50, 60000));
           // The peers to measure our links to, once their member lists hold us.
           queue_probes({reply->probe_targets().begin(), reply->probe_targets().end()},
                        Clock::now() + 3 * heartbeat_every);
@@ -264,7 +282,8 @@ class CoordinatedWorkload final : public Workload {
           spdlog::warn("cannot join job {}: {}", options_.job_id, error);
           client.reset();  // a fresh connection next time
           std::unique_lock lock(mutex_);
-          if (cv_.wait_for(lock, std::chrono::seconds(reply ? 5 : 2), [&] { return stop_; })) return;
+          if (cv_.wait_for(lock, std::chrono::seconds(reply ? 5 : 2), [&] { return stop_; }))
+            return;
           continue;
         }
       }
@@ -272,7 +291,8 @@ class CoordinatedWorkload final : public Workload {
       const auto r = heartbeat(*client, error, links_reported);
       if (!r) {
         if (reachable) {
-          spdlog::warn("coordinator unreachable ({}); training on with plan {}", error, plan_version_.load());
+          spdlog::warn("coordinator unreachable ({}); training on with plan {}", error,
+                       plan_version_.load());
           set_status("coordinator unreachable: training on with the last plan");
         }
         reachable = false;
@@ -282,7 +302,9 @@ class CoordinatedWorkload final : public Workload {
       if (!reachable) spdlog::info("coordinator reachable again");
       reachable = true;
       if (!r->known()) {
-        spdlog::info("the coordinator does not know this node (it restarted without its state?): joining again");
+        spdlog::info(
+            "the coordinator does not know this node (it restarted without its state?): joining "
+            "again");
         joined = false;
         continue;
       }
@@ -394,13 +416,15 @@ class CoordinatedWorkload final : public Workload {
   }
 
   std::optional<pb::PeerLink> measure_peer(const pb::ProbeTarget& target) {
-    if (!net::is_z85_key(target.key()) || target.endpoint().rfind("tcp://", 0) != 0) return std::nullopt;
+    if (!net::is_z85_key(target.key()) || target.endpoint().rfind("tcp://", 0) != 0)
+      return std::nullopt;
     net::RpcClient client(ctx_, target.endpoint(), &identity_, target.key());
     net::LinkProbeError why;
-    const auto link = net::measure_link(client, kPeerProbeBytes, kPeerProbeTimeout, kPeerProbeTimeout, why,
-                                        kPeerProbeTransfers);
+    const auto link = net::measure_link(client, kPeerProbeBytes, kPeerProbeTimeout,
+                                        kPeerProbeTimeout, why, kPeerProbeTransfers);
     if (!link) {
-      spdlog::info("could not measure the link to peer {}: {}", net::short_key(target.key()), why.message);
+      spdlog::info("could not measure the link to peer {}: {}", net::short_key(target.key()),
+                   why.message);
       return std::nullopt;
     }
     pb::PeerLink out;
@@ -408,16 +432,17 @@ class CoordinatedWorkload final : public Workload {
     out.set_rtt_s(link->rtt_s);
     out.set_upload_bytes_per_s(link->upload_bytes_per_s);
     out.set_download_bytes_per_s(link->download_bytes_per_s);
-    spdlog::info("link to peer {}: {:.0f}/{:.0f} MB/s up/down, rtt {:.2f} ms", net::short_key(target.key()),
-                 link->upload_bytes_per_s / 1e6, link->download_bytes_per_s / 1e6, link->rtt_s * 1e3);
+    spdlog::info("link to peer {}: {:.0f}/{:.0f} MB/s up/down, rtt {:.2f} ms",
+                 net::short_key(target.key()), link->upload_bytes_per_s / 1e6,
+                 link->download_bytes_per_s / 1e6, link->rtt_s * 1e3);
     return out;
   }
 
   std::optional<pb::JoinReply> join(net::RpcClient& client, std::string& error) {
     // Measured profile: round trip, then a bounded transfer each way.
     net::LinkProbeError why;
-    const auto link =
-        net::measure_link(client, kProbeBytes, kRequestTimeout, std::chrono::seconds(20), why, kProbeTransfers);
+    const auto link = net::measure_link(client, kProbeBytes, kRequestTimeout,
+                                        std::chrono::seconds(20), why, kProbeTransfers);
     if (!link) {
       error = why.unreachable ? "coordinator unreachable: " + why.message : why.message;
       return std::nullopt;
@@ -432,7 +457,8 @@ class CoordinatedWorkload final : public Workload {
     j->set_reduce_endpoint(reduce_endpoint_);
     j->set_shard_endpoint(shard_server_->endpoint());
     j->set_plan_version(plan_version_.load());
-    if (const auto d = dataset(); d && d->complete()) j->set_dataset_digest(std::string(data::as_bytes(d->digest())));
+    if (const auto d = dataset(); d && d->complete())
+      j->set_dataset_digest(std::string(data::as_bytes(d->digest())));
     auto* p = j->mutable_profile();
     p->set_flops_per_s(options_.flops_per_s);
     p->set_free_memory_bytes(memory);
@@ -447,7 +473,8 @@ class CoordinatedWorkload final : public Workload {
       return std::nullopt;
     }
     if (!r.message->header.has_join_reply()) {
-      error = r.message->header.has_error() ? r.message->header.error().message() : "join: unexpected reply";
+      error = r.message->header.has_error() ? r.message->header.error().message()
+                                            : "join: unexpected reply";
       return std::nullopt;
     }
     const auto reply = r.message->header.join_reply();
@@ -473,9 +500,12 @@ class CoordinatedWorkload final : public Workload {
         }
       }
       std::filesystem::rename(tmp, path);
-      spdlog::info("joined job {} at {} (rtt {:.2f} ms, {:.0f}/{:.0f} MB/s up/down measured); stage {}, ring {}, shards {}",
-                   options_.job_id, options_.coordinator_endpoint, link->rtt_s * 1e3, link->upload_bytes_per_s / 1e6,
-                   link->download_bytes_per_s / 1e6, stage_endpoint_, reduce_endpoint_, shard_server_->endpoint());
+      spdlog::info(
+          "joined job {} at {} (rtt {:.2f} ms, {:.0f}/{:.0f} MB/s up/down measured); stage {}, "
+          "ring {}, shards {}",
+          options_.job_id, options_.coordinator_endpoint, link->rtt_s * 1e3,
+          link->upload_bytes_per_s / 1e6, link->download_bytes_per_s / 1e6, stage_endpoint_,
+          reduce_endpoint_, shard_server_->endpoint());
     }
     return reply;
   }
@@ -490,8 +520,9 @@ class CoordinatedWorkload final : public Workload {
   // at it. What is missing is fetched in the background, from the coordinator and the peers
   // the reply named, while the node heartbeats; the coordinator plans it once the heartbeat
   // says the copy is whole. False, with why, when the manifest is wrong or the disk refuses.
-  bool prepare_dataset(const pb::JoinReply& reply, const wire::Message& m, job::JobSpec& job, std::string& error) {
-    if (reply.dataset_digest().empty()) return true;   // a coordinator that publishes no data
+  bool prepare_dataset(const pb::JoinReply& reply, const wire::Message& m, job::JobSpec& job,
+                       std::string& error) {
+    if (reply.dataset_digest().empty()) return true;  // a coordinator that publishes no data
     const auto* t = m.tensor("dataset_manifest");
     if (!t || t->dtype() != wire::DType::U8) {
       error = "the coordinator sent no dataset manifest";
@@ -505,7 +536,8 @@ class CoordinatedWorkload final : public Workload {
     auto store = dataset();
     if (!store || data::as_bytes(store->digest()) != reply.dataset_digest()) {
       try {
-        store = std::make_shared<data::DatasetStore>(options_.data_dir / "datasets", std::move(bytes));
+        store =
+            std::make_shared<data::DatasetStore>(options_.data_dir / "datasets", std::move(bytes));
       } catch (const data::DatasetError& e) {
         error = std::string("cannot keep the job's dataset: ") + e.what();
         return false;
@@ -517,14 +549,15 @@ class CoordinatedWorkload final : public Workload {
       dataset_ = store;
     }
     if (store->complete()) return true;
-    if (fetching_ && fetching_store_ == store) return true;   // already under way
-    if (fetch_thread_.joinable()) {   // an earlier fetch: finished, or for another dataset
+    if (fetching_ && fetching_store_ == store) return true;  // already under way
+    if (fetch_thread_.joinable()) {  // an earlier fetch: finished, or for another dataset
       fetch_stop_ = true;
       fetch_thread_.join();
       fetch_stop_ = false;
     }
     fetching_store_ = store;
-    std::vector<DataSource> sources{{options_.coordinator_key, options_.coordinator_endpoint, true}};
+    std::vector<DataSource> sources{
+        {options_.coordinator_key, options_.coordinator_endpoint, true}};
     // The peers the coordinator named admit us once its member list reaches them, at their
     // next heartbeat: ask them from two heartbeat periods on.
     const auto peers_admit = Clock::now() + 2 * std::chrono::milliseconds(std::clamp<std::uint32_t>(
@@ -535,8 +568,9 @@ class CoordinatedWorkload final : public Workload {
       }
     }
     fetching_ = true;
-    spdlog::info("fetching the job's dataset ({:.1f} of {:.1f} MB held) from the coordinator and {} peer(s)",
-                 double(store->bytes_held()) / 1e6, double(store->total_bytes()) / 1e6, sources.size() - 1);
+    spdlog::info(
+        "fetching the job's dataset ({:.1f} of {:.1f} MB held) from the coordinator and {} peer(s)",
+        double(store->bytes_held()) / 1e6, double(store->total_bytes()) / 1e6, sources.size() - 1);
     fetch_thread_ = std::thread([this, store, sources] {
       const auto started = Clock::now();
       DatasetFetcher fetcher(ctx_, identity_, *store);
@@ -548,8 +582,11 @@ class CoordinatedWorkload final : public Workload {
         }
         spdlog::info("the job's dataset is complete: {:.1f} MB in {:.1f} s; chunks from {}{}",
                      double(store->total_bytes()) / 1e6,
-                     std::chrono::duration<double>(Clock::now() - started).count(), from.empty() ? "none" : from,
-                     report.caught.empty() ? "" : fmt::format("; {} peer(s) served corrupt chunks", report.caught.size()));
+                     std::chrono::duration<double>(Clock::now() - started).count(),
+                     from.empty() ? "none" : from,
+                     report.caught.empty()
+                         ? ""
+                         : fmt::format("; {} peer(s) served corrupt chunks", report.caught.size()));
       }
       fetching_ = false;
     });
@@ -564,7 +601,8 @@ class CoordinatedWorkload final : public Workload {
     h->set_plan_version(plan_version_.load());
     h->set_members_digest(members_digest_);
     // The governor's current share of the CPU (the callback reads an atomic, never a lock).
-    h->set_flops_per_s(options_.current_flops_per_s ? options_.current_flops_per_s() : options_.flops_per_s);
+    h->set_flops_per_s(options_.current_flops_per_s ? options_.current_flops_per_s()
+                                                    : options_.flops_per_s);
     if (const auto d = dataset()) {
       if (d->complete()) {
         h->set_dataset_digest(std::string(data::as_bytes(d->digest())));
@@ -583,7 +621,11 @@ class CoordinatedWorkload final : public Workload {
       std::int64_t recent = 0;
       for (const auto& [t, n] : recent_) recent += n;
       const double window =
-          recent_.empty() ? 1.0 : std::max(1.0, std::chrono::duration<double>(Clock::now() - recent_.front().first).count());
+          recent_.empty()
+              ? 1.0
+              : std::max(
+                    1.0,
+                    std::chrono::duration<double>(Clock::now() - recent_.front().first).count());
       h->set_samples_per_s(static_cast<double>(recent) / window);
       // The speed it shows while computing (the coordinator plans a markedly slow one with it).
       double busy = 0, done = 0;
@@ -616,7 +658,8 @@ class CoordinatedWorkload final : public Workload {
       return std::nullopt;
     }
     if (!r.message->header.has_heartbeat_reply()) {
-      error = r.message->header.has_error() ? r.message->header.error().message() : "unexpected reply";
+      error =
+          r.message->header.has_error() ? r.message->header.error().message() : "unexpected reply";
       return std::nullopt;
     }
     return r.message->header.heartbeat_reply();
@@ -643,10 +686,12 @@ class CoordinatedWorkload final : public Workload {
       return reply;
     }
     if (!m.header.has_shard_request()) {
-      reply.header.mutable_error()->set_message("this is a shard server: it answers shard requests only");
+      reply.header.mutable_error()->set_message(
+          "this is a shard server: it answers shard requests only");
       return reply;
     }
-    const auto first = m.header.shard_request().first_block(), last = m.header.shard_request().last_block();
+    const auto first = m.header.shard_request().first_block(),
+               last = m.header.shard_request().last_block();
     std::lock_guard lock(held_mutex_);
     for (const auto* s : {&live_, &retired_}) {
       if (!*s || (*s)->first_block > first || (*s)->last_block < last || first >= last) continue;
@@ -659,16 +704,18 @@ class CoordinatedWorkload final : public Workload {
       out->set_optimizer_steps(snap.optimizer_steps);
       out->set_plan_version(snap.plan_version);
       reply.tensors.push_back(wire::OutgoingTensor::encode(
-          "parameters", {size}, std::span<const float>(snap.values).subspan(static_cast<std::size_t>(offset),
-                                                                              static_cast<std::size_t>(size))));
+          "parameters", {size},
+          std::span<const float>(snap.values)
+              .subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(size))));
       // The optimizer's moments for the same values, one checksummed frame per buffer.
       add_shard_state(snap.state, offset, size, *out, reply.tensors);
-      spdlog::info("handed blocks [{}, {}) ({} parameters, {} optimizer state buffer(s)) to {}", first, last, size,
-                   snap.state.buffers.size(), net::short_key(req.peer_key));
+      spdlog::info("handed blocks [{}, {}) ({} parameters, {} optimizer state buffer(s)) to {}",
+                   first, last, size, snap.state.buffers.size(), net::short_key(req.peer_key));
       return reply;
     }
-    reply.header.mutable_error()->set_message("this node does not hold blocks [" + std::to_string(first) + ", " +
-                                              std::to_string(last) + ")");
+    reply.header.mutable_error()->set_message("this node does not hold blocks [" +
+                                              std::to_string(first) + ", " + std::to_string(last) +
+                                              ")");
     return reply;
   }
 
@@ -677,9 +724,11 @@ class CoordinatedWorkload final : public Workload {
   void serve_data_chunk(const pb::DataChunkRequest& q, net::Reply& reply) {
     const auto d = dataset();
     std::optional<std::vector<std::byte>> bytes;
-    if (d && q.dataset_digest() == data::as_bytes(d->digest())) bytes = d->read({q.file(), q.chunk()});
+    if (d && q.dataset_digest() == data::as_bytes(d->digest()))
+      bytes = d->read({q.file(), q.chunk()});
     if (!bytes) {
-      reply.header.mutable_error()->set_message("this node does not hold that chunk of the dataset");
+      reply.header.mutable_error()->set_message(
+          "this node does not hold that chunk of the dataset");
       return;
     }
     // Fault injection (tests): a peer that serves corrupt data. The taker's hash check drops it.
@@ -687,11 +736,14 @@ class CoordinatedWorkload final : public Workload {
     const auto size = static_cast<std::int64_t>(bytes->size());
     reply.header.mutable_data_chunk_reply()->set_file(q.file());
     reply.header.mutable_data_chunk_reply()->set_chunk(q.chunk());
-    reply.tensors.push_back(wire::OutgoingTensor::raw("chunk", wire::DType::U8, {size}, wire::Payload::own(std::move(*bytes))));
+    reply.tensors.push_back(wire::OutgoingTensor::raw("chunk", wire::DType::U8, {size},
+                                                      wire::Payload::own(std::move(*bytes))));
   }
 
   std::int64_t block_count(std::int64_t b) const {
-    return b >= 0 && static_cast<std::size_t>(b) < block_counts_.size() ? block_counts_[static_cast<std::size_t>(b)] : 0;
+    return b >= 0 && static_cast<std::size_t>(b) < block_counts_.size()
+               ? block_counts_[static_cast<std::size_t>(b)]
+               : 0;
   }
 
   ShardSnapshot snapshot_of(StageWorkload& w) {
@@ -719,8 +771,8 @@ class CoordinatedWorkload final : public Workload {
       plan = pipeline::parse_stage_plan(p.json, jobs_dir_);
       if (block_counts_.empty()) block_counts_ = reduce::block_parameter_counts(plan.job.model);
     } catch (const std::exception& e) {
-      spdlog::error("plan {} from the coordinator is not usable: {} (keeping plan {})", p.version, e.what(),
-                    plan_version_.load());
+      spdlog::error("plan {} from the coordinator is not usable: {} (keeping plan {})", p.version,
+                    e.what(), plan_version_.load());
       return;
     }
     const auto place = plan.find(identity_.public_key);
@@ -757,11 +809,12 @@ class CoordinatedWorkload final : public Workload {
     try {
       auto o = options_.stage;
       o.checkpoint_dir.clear();  // the swarm holds the state; a stale local checkpoint must not win
-      next = std::make_unique<StageWorkload>(std::make_pair(std::move(selected), place->second), o, identity_,
-                                             static_cast<std::int64_t>(p.version) * kSampleIdsPerPlan);
+      next = std::make_unique<StageWorkload>(
+          std::make_pair(std::move(selected), place->second), o, identity_,
+          static_cast<std::int64_t>(p.version) * kSampleIdsPerPlan);
     } catch (const std::exception& e) {
-      spdlog::error("plan {}: cannot start stage {} of pipeline {}: {}", p.version, place->second + 1, place->first + 1,
-                    e.what());
+      spdlog::error("plan {}: cannot start stage {} of pipeline {}: {}", p.version,
+                    place->second + 1, place->first + 1, e.what());
       return;
     }
     {  // a plan names members only, but one removed since it was made is refused already
@@ -769,9 +822,9 @@ class CoordinatedWorkload final : public Workload {
       if (!members_.empty()) next->runtime().restrict_peers(members_);
     }
     const auto fetched = load_shard(*next, seat.first_block, seat.last_block, p);
-    spdlog::info("plan {}: pipeline {} of {}, stage {} of {}, blocks [{}, {}); {}", p.version, place->first + 1,
-                 plan.pipelines.size(), place->second + 1, plan.pipelines[place->first].size(), seat.first_block,
-                 seat.last_block, fetched);
+    spdlog::info("plan {}: pipeline {} of {}, stage {} of {}, blocks [{}, {}); {}", p.version,
+                 place->first + 1, plan.pipelines.size(), place->second + 1,
+                 plan.pipelines[place->first].size(), seat.first_block, seat.last_block, fetched);
     holding_ = true;  // until the pipeline is ready
     next->set_draining(true);
     {
@@ -782,19 +835,20 @@ class CoordinatedWorkload final : public Workload {
       std::lock_guard lock(mutex_);
       busy_.clear();  // the speed it shows is measured on the new blocks only
     }
-    plan_version_ = p.version;  // reported from now on: this stage listens
+    plan_version_ = p.version;                       // reported from now on: this stage listens
     last_snapshot_ = Clock::now() - kSnapshotEvery;  // serve the new shard at once
   }
 
   // Fills blocks [first, last) of the new stage: from this node's own snapshot where it has
   // them, else from the plan's sources. Returns a line for the log.
-  std::string load_shard(StageWorkload& w, std::int64_t first, std::int64_t last, const PendingPlan& p) {
+  std::string load_shard(StageWorkload& w, std::int64_t first, std::int64_t last,
+                         const PendingPlan& p) {
     std::vector<bool> done(static_cast<std::size_t>(last - first), false);
     std::int64_t own = 0, fetched = 0;
     std::int64_t steps = 0;
-    std::int64_t fresh_moments = 0;   // blocks whose parameters came without usable optimizer state
-    auto load = [&](std::int64_t a, std::int64_t b, std::span<const float> values, std::int64_t optimizer_steps,
-                    const pipeline::OptimizerState* state) {
+    std::int64_t fresh_moments = 0;  // blocks whose parameters came without usable optimizer state
+    auto load = [&](std::int64_t a, std::int64_t b, std::span<const float> values,
+                    std::int64_t optimizer_steps, const pipeline::OptimizerState* state) {
       try {
         w.runtime().load_blocks(a, b, values, optimizer_steps, state);
       } catch (const std::exception& e) {
@@ -815,9 +869,12 @@ class CoordinatedWorkload final : public Workload {
         std::int64_t offset = 0, size = 0;
         for (auto i = (*s)->first_block; i < b; ++i) (i < a ? offset : size) += block_count(i);
         const auto state = slice_state((*s)->state, offset, size);
-        const auto values = std::span<const float>((*s)->values).subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(size));
+        const auto values =
+            std::span<const float>((*s)->values)
+                .subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(size));
         // Its own moments fit unless the job's optimizer changed kind (a new job spec).
-        if (load(a, b, values, (*s)->optimizer_steps, &state) || load(a, b, values, (*s)->optimizer_steps, nullptr)) {
+        if (load(a, b, values, (*s)->optimizer_steps, &state) ||
+            load(a, b, values, (*s)->optimizer_steps, nullptr)) {
           own += b - a;
         }
         break;
@@ -831,34 +888,42 @@ class CoordinatedWorkload final : public Workload {
           continue;
         }
         auto b = a;
-        while (b < std::min(last, src.last_block()) && !done[static_cast<std::size_t>(b - first)]) ++b;
+        while (b < std::min(last, src.last_block()) && !done[static_cast<std::size_t>(b - first)])
+          ++b;
         std::string error;
         if (auto got = fetch(w, src, a, b, error)) {
           if (!got->state) {
-            spdlog::warn("blocks [{}, {}) from {}: parameters verified, optimizer state not usable ({}): those blocks "
-                         "start from fresh moments",
-                         a, b, net::short_key(src.key()), got->state_error);
+            spdlog::warn(
+                "blocks [{}, {}) from {}: parameters verified, optimizer state not usable ({}): "
+                "those blocks "
+                "start from fresh moments",
+                a, b, net::short_key(src.key()), got->state_error);
           }
-          if (load(a, b, got->values, got->optimizer_steps, got->state ? &*got->state : nullptr)) fetched += b - a;
+          if (load(a, b, got->values, got->optimizer_steps, got->state ? &*got->state : nullptr))
+            fetched += b - a;
         } else {
-          spdlog::warn("could not fetch blocks [{}, {}) from {}: {}", a, b, net::short_key(src.key()), error);
+          spdlog::warn("could not fetch blocks [{}, {}) from {}: {}", a, b,
+                       net::short_key(src.key()), error);
         }
         a = b;
       }
     }
     const auto missing = std::count(done.begin(), done.end(), false);
     if (missing > 0) {
-      spdlog::warn("{} block(s) of [{}, {}) had no reachable holder: they start from the job's initial weights", missing,
-                   first, last);
+      spdlog::warn(
+          "{} block(s) of [{}, {}) had no reachable holder: they start from the job's initial "
+          "weights",
+          missing, first, last);
     }
-    return std::to_string(own) + " block(s) kept, " + std::to_string(fetched) + " fetched from peers, " +
-           std::to_string(missing) + " fresh; optimizer step " + std::to_string(steps) + "; " +
-           std::to_string(last - first - missing - fresh_moments) + " block(s) with their optimizer state, " +
-           std::to_string(fresh_moments + missing) + " with fresh moments";
+    return std::to_string(own) + " block(s) kept, " + std::to_string(fetched) +
+           " fetched from peers, " + std::to_string(missing) + " fresh; optimizer step " +
+           std::to_string(steps) + "; " + std::to_string(last - first - missing - fresh_moments) +
+           " block(s) with their optimizer state, " + std::to_string(fresh_moments + missing) +
+           " with fresh moments";
   }
 
-  std::optional<FetchedBlocks> fetch(StageWorkload& w, const pb::ShardSource& src, std::int64_t first, std::int64_t last,
-                                     std::string& error) {
+  std::optional<FetchedBlocks> fetch(StageWorkload& w, const pb::ShardSource& src,
+                                     std::int64_t first, std::int64_t last, std::string& error) {
     if (!net::is_z85_key(src.key()) || src.endpoint().rfind("tcp://", 0) != 0) {
       error = "the coordinator named an invalid source";
       return std::nullopt;
@@ -883,9 +948,10 @@ class CoordinatedWorkload final : public Workload {
         continue;
       }
       const auto* t = r.message->tensor("parameters");
-      if (!t || t->dtype() != wire::DType::F32 || t->numel() != expected || h.shard_reply().first_block() != first ||
-          h.shard_reply().last_block() != last) {
-        error = "the reply does not hold " + std::to_string(expected) + " f32 parameters of those blocks";
+      if (!t || t->dtype() != wire::DType::F32 || t->numel() != expected ||
+          h.shard_reply().first_block() != first || h.shard_reply().last_block() != last) {
+        error = "the reply does not hold " + std::to_string(expected) +
+                " f32 parameters of those blocks";
         return std::nullopt;  // a holder that answers wrongly is not asked again
       }
       auto values = t->to_f32();
@@ -896,9 +962,11 @@ class CoordinatedWorkload final : public Workload {
       FetchedBlocks got;
       got.values = std::move(values);
       got.optimizer_steps = h.shard_reply().optimizer_steps();
-      got.state = verify_shard_state(w.runtime().optimizer_state_names(), *r.message, expected, got.state_error);
-      spdlog::info("fetched blocks [{}, {}) from {} (trained under plan {}, optimizer step {}, {})", first, last,
-                   net::short_key(src.key()), h.shard_reply().plan_version(), h.shard_reply().optimizer_steps(),
+      got.state = verify_shard_state(w.runtime().optimizer_state_names(), *r.message, expected,
+                                     got.state_error);
+      spdlog::info("fetched blocks [{}, {}) from {} (trained under plan {}, optimizer step {}, {})",
+                   first, last, net::short_key(src.key()), h.shard_reply().plan_version(),
+                   h.shard_reply().optimizer_steps(),
                    got.state ? "with its optimizer state" : "without usable optimizer state");
       return got;
     }
@@ -916,7 +984,7 @@ class CoordinatedWorkload final : public Workload {
   mutable std::mutex dataset_mutex_;
   std::shared_ptr<data::DatasetStore> dataset_;
   std::thread fetch_thread_;
-  std::shared_ptr<data::DatasetStore> fetching_store_;   // client thread: what fetch_thread_ fills
+  std::shared_ptr<data::DatasetStore> fetching_store_;  // client thread: what fetch_thread_ fills
   std::atomic<bool> fetching_{false};
   std::atomic<bool> fetch_stop_{false};
   // client thread: the member list in force (see apply_members)
@@ -928,8 +996,8 @@ class CoordinatedWorkload final : public Workload {
   mutable std::mutex stage_mutex_;  // guards stage_ against describe() from other threads
   Clock::time_point last_snapshot_ = Clock::now();
   std::atomic<bool> draining_{false};
-  bool holding_ = false;                       // the stage is told to start no micro-batch
-  std::atomic<bool> pipeline_ready_{false};    // every stage of the pipeline runs our plan
+  bool holding_ = false;                     // the stage is told to start no micro-batch
+  std::atomic<bool> pipeline_ready_{false};  // every stage of the pipeline runs our plan
   Clock::time_point ready_deadline_ = Clock::now();
 
   // shared with the client thread
@@ -949,9 +1017,9 @@ class CoordinatedWorkload final : public Workload {
   };
   std::condition_variable probe_cv_;
   std::optional<ProbeJob> probe_job_;
-  std::uint64_t probe_generation_ = 0;   // one per join
+  std::uint64_t probe_generation_ = 0;  // one per join
   std::vector<pb::PeerLink> peer_links_;
-  bool links_ready_ = false;             // measured and not yet taken by the coordinator
+  bool links_ready_ = false;  // measured and not yet taken by the coordinator
   // Receipts for the peers' work we consumed: retired stages' totals plus the current one's
   // (reported in every heartbeat as totals since this node joined).
   using Receipts = std::map<std::string, pipeline::StageStats::Receipt>;
@@ -984,7 +1052,8 @@ class CoordinatedWorkload final : public Workload {
 
 }  // namespace
 
-std::unique_ptr<Workload> make_coordinated_workload(const CoordinatedOptions& options, const net::CurveKeyPair& identity) {
+std::unique_ptr<Workload> make_coordinated_workload(const CoordinatedOptions& options,
+                                                    const net::CurveKeyPair& identity) {
   return std::make_unique<CoordinatedWorkload>(options, identity);
 }
 

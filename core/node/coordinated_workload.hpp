@@ -19,22 +19,23 @@
 namespace rookery::node {
 
 struct CoordinatedOptions {
-  std::string coordinator_endpoint;   // tcp://host:port
-  std::string coordinator_key;        // its CURVE public key (Z85)
+  std::string coordinator_endpoint;  // tcp://host:port
+  std::string coordinator_key;       // its CURVE public key (Z85)
   std::string job_id;
   std::string invite_token;
-  std::string host = "127.0.0.1";     // the address peers reach this node at (it listens there too)
+  std::string host = "127.0.0.1";  // the address peers reach this node at (it listens there too)
   std::int64_t memory_limit_bytes = 0;  // 0: what is free
-  double flops_per_s = 0;             // what the owner allowed at the start: benchmark x duty cycle
-  double benchmark_flops_per_s = 0;   // the device benchmark itself (0: unknown)
+  double flops_per_s = 0;            // what the owner allowed at the start: benchmark x duty cycle
+  double benchmark_flops_per_s = 0;  // the device benchmark itself (0: unknown)
   // What the owner lets Rookery use now (benchmark x the governor's duty cycle), reported
   // with every heartbeat; empty: flops_per_s. Called from the coordinator client's thread.
   std::function<double()> current_flops_per_s;
-  std::filesystem::path data_dir;     // the job spec is kept under data_dir/jobs
-  StageWorkloadOptions stage;         // device, timeouts (plan_path and stage are ignored)
+  std::filesystem::path data_dir;  // the job spec is kept under data_dir/jobs
+  StageWorkloadOptions stage;      // device, timeouts (plan_path and stage are ignored)
 };
 
 // Throws std::runtime_error for unusable options (bad key, endpoint) with the reason.
-std::unique_ptr<Workload> make_coordinated_workload(const CoordinatedOptions& options, const net::CurveKeyPair& identity);
+std::unique_ptr<Workload> make_coordinated_workload(const CoordinatedOptions& options,
+                                                    const net::CurveKeyPair& identity);
 
 }  // namespace rookery::node

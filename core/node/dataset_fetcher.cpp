@@ -22,7 +22,8 @@ namespace pb = wire::pb;
 // goes back to the front, for another source.
 class ChunkQueue {
  public:
-  explicit ChunkQueue(std::vector<data::ChunkId> missing) : waiting_(missing.begin(), missing.end()) {}
+  explicit ChunkQueue(std::vector<data::ChunkId> missing)
+      : waiting_(missing.begin(), missing.end()) {}
 
   // The next chunk, or nothing within `wait` (every chunk taken, or none left).
   std::optional<data::ChunkId> take(std::chrono::milliseconds wait) {
@@ -60,11 +61,12 @@ std::string source_name(const DataSource& s) {
 
 }  // namespace
 
-DatasetFetcher::DatasetFetcher(net::SecureContext& ctx, const net::CurveKeyPair& identity, data::DatasetStore& store,
-                               DatasetFetchOptions options)
+DatasetFetcher::DatasetFetcher(net::SecureContext& ctx, const net::CurveKeyPair& identity,
+                               data::DatasetStore& store, DatasetFetchOptions options)
     : ctx_(ctx), identity_(identity), store_(store), options_(options) {}
 
-DatasetFetchReport DatasetFetcher::run(const std::vector<DataSource>& sources, const std::function<bool()>& stop) {
+DatasetFetchReport DatasetFetcher::run(const std::vector<DataSource>& sources,
+                                       const std::function<bool()>& stop) {
   DatasetFetchReport report;
   if (store_.complete()) {
     report.complete = true;
@@ -82,7 +84,8 @@ DatasetFetchReport DatasetFetcher::run(const std::vector<DataSource>& sources, c
     std::unique_ptr<net::RpcClient> client;
     bool answered = false;
     int failures = 0;
-    while (!finished() && Clock::now() < source.not_before) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    while (!finished() && Clock::now() < source.not_before)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     while (!finished()) {
       const auto id = queue.take(std::chrono::milliseconds(100));
       if (!id) {
@@ -93,20 +96,23 @@ DatasetFetchReport DatasetFetcher::run(const std::vector<DataSource>& sources, c
         queue.refill(store_.missing());
         continue;
       }
-      if (!client) client = std::make_unique<net::RpcClient>(ctx_, source.endpoint, &identity_, source.key);
+      if (!client)
+        client = std::make_unique<net::RpcClient>(ctx_, source.endpoint, &identity_, source.key);
       pb::Envelope e;
       auto* q = e.mutable_data_chunk_request();
       q->set_dataset_digest(digest);
       q->set_file(id->file);
       q->set_chunk(id->chunk);
-      const auto r = client->request(e, answered ? options_.timeout : options_.first_answer_timeout);
+      const auto r =
+          client->request(e, answered ? options_.timeout : options_.first_answer_timeout);
       std::string why;
       bool lied = false;
       if (!r.ok()) {
         why = r.error.empty() ? "no answer" : r.error;
-        client.reset();   // a late reply must not be taken for the next request's
+        client.reset();  // a late reply must not be taken for the next request's
       } else if (!r.message->header.has_data_chunk_reply()) {
-        why = r.message->header.has_error() ? r.message->header.error().message() : "an unexpected reply";
+        why = r.message->header.has_error() ? r.message->header.error().message()
+                                            : "an unexpected reply";
       } else {
         answered = true;
         const auto* t = r.message->tensor("chunk");
@@ -146,25 +152,28 @@ DatasetFetchReport DatasetFetcher::run(const std::vector<DataSource>& sources, c
       }
       queue.give_back(*id);
       if (lied && !source.coordinator) {
-        spdlog::warn("dataset: {} served {} (file {}, chunk {}): no longer asked", source_name(source), why, id->file,
-                     id->chunk);
+        spdlog::warn("dataset: {} served {} (file {}, chunk {}): no longer asked",
+                     source_name(source), why, id->file, id->chunk);
         std::lock_guard lock(report_mutex);
         report.caught.push_back(source.key);
         return;
       }
       ++failures;
       if (!why.empty()) {
-        spdlog::info("dataset: {} did not serve file {} chunk {}: {}", source_name(source), id->file, id->chunk, why);
+        spdlog::info("dataset: {} did not serve file {} chunk {}: {}", source_name(source),
+                     id->file, id->chunk, why);
       }
       if (!source.coordinator && failures >= options_.peer_failures) {
-        spdlog::info("dataset: {} failed {} times in a row: no longer asked", source_name(source), failures);
+        spdlog::info("dataset: {} failed {} times in a row: no longer asked", source_name(source),
+                     failures);
         return;
       }
       // Back off 0.25 s, 0.5 s, 1 s, ... up to max_backoff, watching for the end meanwhile.
       const auto backoff = std::min<std::chrono::milliseconds>(
           options_.max_backoff, std::chrono::milliseconds(250 << std::min(failures - 1, 6)));
       const auto until = Clock::now() + backoff;
-      while (Clock::now() < until && !finished()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      while (Clock::now() < until && !finished())
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   };
 

@@ -19,8 +19,8 @@
 namespace rookery::node {
 
 struct DataSource {
-  std::string key;        // its CURVE public key
-  std::string endpoint;   // the coordinator's, or a peer's shard server
+  std::string key;       // its CURVE public key
+  std::string endpoint;  // the coordinator's, or a peer's shard server
   bool coordinator = false;
   // Not asked before this: a peer admits us only once the coordinator's member list reaches it
   // (its next heartbeat after our join).
@@ -30,23 +30,24 @@ struct DataSource {
 struct DatasetFetchOptions {
   std::chrono::milliseconds first_answer_timeout{3000};  // until a source has answered once (a
                                                          // peer refuses until it lists us)
-  std::chrono::milliseconds timeout{30000};             // a chunk, once it has
-  int peer_failures = 5;                                // in a row: a peer is dropped
+  std::chrono::milliseconds timeout{30000};              // a chunk, once it has
+  int peer_failures = 5;                                 // in a row: a peer is dropped
   std::chrono::milliseconds max_backoff{8000};
 };
 
 struct DatasetFetchReport {
   bool complete = false;
   std::uint64_t chunks_fetched = 0;
-  std::vector<std::pair<std::string, std::uint64_t>> chunks_from;   // per source, in the order given: "the
-                                                                    // coordinator" or "peer <short key>"
-  std::vector<std::string> caught;   // peers that served a chunk whose hash was wrong
+  std::vector<std::pair<std::string, std::uint64_t>>
+      chunks_from;                  // per source, in the order given: "the
+                                    // coordinator" or "peer <short key>"
+  std::vector<std::string> caught;  // peers that served a chunk whose hash was wrong
 };
 
 class DatasetFetcher {
  public:
-  DatasetFetcher(net::SecureContext& ctx, const net::CurveKeyPair& identity, data::DatasetStore& store,
-                 DatasetFetchOptions options = {});
+  DatasetFetcher(net::SecureContext& ctx, const net::CurveKeyPair& identity,
+                 data::DatasetStore& store, DatasetFetchOptions options = {});
 
   // Fetches every missing chunk from `sources` until the copy is complete or `stop` returns
   // true (it is polled often). A chunk the disk refuses (full) stays missing and is retried

@@ -37,18 +37,25 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 std::int64_t unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
 const char* state_name(pb::NodeState s) {
   switch (s) {
-    case pb::STARTING: return "starting";
-    case pb::PAUSED: return "paused";
-    case pb::CONTRIBUTING: return "contributing";
-    case pb::STOPPING: return "stopping";
-    case pb::FAILED: return "failed";
-    default: return "unknown";
+    case pb::STARTING:
+      return "starting";
+    case pb::PAUSED:
+      return "paused";
+    case pb::CONTRIBUTING:
+      return "contributing";
+    case pb::STOPPING:
+      return "stopping";
+    case pb::FAILED:
+      return "failed";
+    default:
+      return "unknown";
   }
 }
 
@@ -59,9 +66,12 @@ constexpr auto kBatteryInterval = std::chrono::seconds(5);
 
 pb::GovernorSnapshot::Decision to_pb(governor::Decision::State s) {
   switch (s) {
-    case governor::Decision::State::Running: return pb::GovernorSnapshot::RUNNING;
-    case governor::Decision::State::Slowed: return pb::GovernorSnapshot::SLOWED;
-    default: return pb::GovernorSnapshot::PAUSED;
+    case governor::Decision::State::Running:
+      return pb::GovernorSnapshot::RUNNING;
+    case governor::Decision::State::Slowed:
+      return pb::GovernorSnapshot::SLOWED;
+    default:
+      return pb::GovernorSnapshot::PAUSED;
   }
 }
 }  // namespace
@@ -73,14 +83,15 @@ struct NodeService::Impl {
 
   // --- shared state, guarded by mutex ---
   std::mutex mutex;
-  std::condition_variable worker_cv;   // wakes the worker: contribute / quit
-  std::condition_variable loop_cv;     // wakes the event loop: a pending event / quit
-  bool ready = false;                  // start-up benchmark done
+  std::condition_variable worker_cv;  // wakes the worker: contribute / quit
+  std::condition_variable loop_cv;    // wakes the event loop: a pending event / quit
+  bool ready = false;                 // start-up benchmark done
   bool want_contribute = false;
   bool quitting = false;
-  bool leaving = false;                // quitting to leave the coordinator's job (LEAVE_JOB)
-  std::string failure;                 // non-empty: the worker failed
-  pb::ReasonCode failure_code = pb::REASON_UNKNOWN;  // the failure as a code (its text is the error)
+  bool leaving = false;  // quitting to leave the coordinator's job (LEAVE_JOB)
+  std::string failure;   // non-empty: the worker failed
+  pb::ReasonCode failure_code =
+      pb::REASON_UNKNOWN;  // the failure as a code (its text is the error)
   std::deque<std::pair<pb::ControlEvent::Kind, std::string>> pending_events;
   pb::DeviceSnapshot device;
   pb::WorkStats work;
@@ -92,7 +103,7 @@ struct NodeService::Impl {
   int exit_code = 0;
   Clock::time_point last_progress_log = Clock::now();
   std::uint64_t last_progress_samples = 0;
-  std::atomic<std::uint64_t> seq{0};   // last published event
+  std::atomic<std::uint64_t> seq{0};  // last published event
 
   std::thread worker;
 
@@ -103,18 +114,18 @@ struct NodeService::Impl {
   governor::SystemClock wall_clock;
   governor::Governor gov{wall_clock};
   governor::Preferences prefs = governor::Preferences::defaults();
-  governor::Decision decision;             // what the worker obeys
+  governor::Decision decision;  // what the worker obeys
   // decision.cpu_time_percent, for the coordinator client's heartbeats: read without the lock,
   // which snapshots hold while they describe the workload and read the ledger.
   std::atomic<int> cpu_time_percent{100};
-  governor::Readings readings;             // the latest sensor readings
+  governor::Readings readings;  // the latest sensor readings
   std::vector<governor::SensorStatus> sensors;
-  pb::DesktopPresence presence;            // the latest report of the desktop session
+  pb::DesktopPresence presence;  // the latest report of the desktop session
   std::optional<Clock::time_point> presence_expires;
   // Input idleness where no desktop session reports it: logind's idle hint, else terminals.
   governor::IdleReading session_idle;
-  governor::LogindIdle logind;             // used by the event loop only
-  governor::DutyCycle duty;                // the worker's
+  governor::LogindIdle logind;  // used by the event loop only
+  governor::DutyCycle duty;     // the worker's
   double duty_measured = 0;
   bool computes_on_gpu = false;
   std::optional<double> idle_seconds_used;  // the input idleness the last decision used
@@ -124,8 +135,8 @@ struct NodeService::Impl {
   // loop every few seconds and at stop. A local benchmark is no contribution and earns no
   // credit, so it is not recorded. A write that fails is logged and retried; the node runs on.
   std::unique_ptr<store::LedgerWriter> ledger;
-  const Workload* ledger_workload = nullptr;  // the workload ledger_job was read from
-  std::string ledger_job;                     // its job; empty: not pipeline work
+  const Workload* ledger_workload = nullptr;           // the workload ledger_job was read from
+  std::string ledger_job;                              // its job; empty: not pipeline work
   std::uint64_t ledger_sent = 0, ledger_received = 0;  // the byte counters at the last unit
   int ledger_units_since_describe = 0;
 
@@ -181,8 +192,9 @@ struct NodeService::Impl {
       out.set_error("this node keeps no ledger");
       return;
     }
-    if ((q.period() != pb::LedgerHistoryQuery::HOURS && q.period() != pb::LedgerHistoryQuery::DAYS) || q.count() < 1 ||
-        q.count() > 1000) {
+    if ((q.period() != pb::LedgerHistoryQuery::HOURS &&
+         q.period() != pb::LedgerHistoryQuery::DAYS) ||
+        q.count() < 1 || q.count() > 1000) {
       out.set_error("ledger history: period must be HOURS or DAYS and count 1-1000");
       return;
     }
@@ -216,7 +228,8 @@ struct NodeService::Impl {
     const bool reported = presence_fresh && presence.input_idle_seconds() >= 0;
     if (reported && presence.idle_covers_session()) return presence.input_idle_seconds();
     if (reported) {
-      const bool logind_knows = session_idle.idle_seconds && session_idle.detail.starts_with("logind:");
+      const bool logind_knows =
+          session_idle.idle_seconds && session_idle.detail.starts_with("logind:");
       return logind_knows ? std::min(presence.input_idle_seconds(), *session_idle.idle_seconds)
                           : presence.input_idle_seconds();
     }
@@ -237,18 +250,21 @@ struct NodeService::Impl {
     decision = gov.decide(prefs, r);
     cpu_time_percent = decision.cpu_time_percent;
     idle_seconds_used = r.input_idle_seconds;
-    if (decision.upload_bytes_per_s != net::upload_bucket().rate()) net::upload_bucket().set_rate(decision.upload_bytes_per_s);
+    if (decision.upload_bytes_per_s != net::upload_bucket().rate())
+      net::upload_bucket().set_rate(decision.upload_bytes_per_s);
     if (decision.download_bytes_per_s != net::download_bucket().rate()) {
       net::download_bucket().set_rate(decision.download_bytes_per_s);
     }
-    if (decision.state != before.state || decision.reason != before.reason || decision.threads != before.threads ||
+    if (decision.state != before.state || decision.reason != before.reason ||
+        decision.threads != before.threads ||
         decision.cpu_time_percent != before.cpu_time_percent) {
       worker_cv.notify_all();
       if (ready && decision.state != before.state) {
         spdlog::info("governor: {} ({})", governor::state_name(decision.state), decision.reason);
       }
-      post_event_locked(pb::ControlEvent::STATE_CHANGED,
-                        std::string("governor: ") + governor::state_name(decision.state) + " (" + decision.reason + ")");
+      post_event_locked(pb::ControlEvent::STATE_CHANGED, std::string("governor: ") +
+                                                             governor::state_name(decision.state) +
+                                                             " (" + decision.reason + ")");
     }
   }
 
@@ -283,21 +299,24 @@ struct NodeService::Impl {
         if (out.working() && idle_seconds_used) {
           why.set_code(pb::SENSOR_INPUT_IDLE);
           why.set_value(static_cast<double>(static_cast<long>(*idle_seconds_used)));
-          if (presence_fresh && presence.input_idle_seconds() >= 0) why.set_text(presence.idle_source());
+          if (presence_fresh && presence.input_idle_seconds() >= 0)
+            why.set_text(presence.idle_source());
         } else if (!out.working()) {
           why.set_code(pb::SENSOR_NO_INPUT_SOURCE);
         }
         break;
       case pb::SensorStatus::FULLSCREEN:
         if (out.working()) {
-          why.set_code(presence.fullscreen_app() ? pb::SENSOR_FULLSCREEN_RUNS : pb::SENSOR_FULLSCREEN_NONE);
+          why.set_code(presence.fullscreen_app() ? pb::SENSOR_FULLSCREEN_RUNS
+                                                 : pb::SENSOR_FULLSCREEN_NONE);
           why.set_text(presence.fullscreen_source());
         } else if (!presence_fresh) {
           why.set_code(pb::SENSOR_NO_DESKTOP);
         }
         break;
       case pb::SensorStatus::BATTERY:
-        if (readings.on_battery) why.set_code(*readings.on_battery ? pb::SENSOR_ON_BATTERY : pb::SENSOR_ON_MAINS);
+        if (readings.on_battery)
+          why.set_code(*readings.on_battery ? pb::SENSOR_ON_BATTERY : pb::SENSOR_ON_MAINS);
         break;
       case pb::SensorStatus::PROGRAMS:
         if (prefs.exclusive_programs.empty()) {
@@ -307,7 +326,8 @@ struct NodeService::Impl {
           why.set_value(static_cast<double>(prefs.exclusive_programs.size()));
         } else if (readings.listed_programs_running) {
           std::string names;
-          for (const auto& n : *readings.listed_programs_running) names += (names.empty() ? "" : ", ") + n;
+          for (const auto& n : *readings.listed_programs_running)
+            names += (names.empty() ? "" : ", ") + n;
           why.set_code(pb::SENSOR_PROGRAMS_RUNNING);
           why.set_text(names);
         }
@@ -332,7 +352,8 @@ struct NodeService::Impl {
           why.set_value(static_cast<double>(readings.node_memory_bytes));
         }
         break;
-      default: break;
+      default:
+        break;
     }
   }
 
@@ -361,8 +382,9 @@ struct NodeService::Impl {
   }
 
   // The event loop's sensor pass: OS sensors read outside the lock, then one decision.
-  void read_sensors(const device::CpuLoadSampler::Sample& load, const std::vector<device::GpuReading>& gpus,
-                    const device::Nvml& nvml, const device::CpuInfo& cpu, Clock::time_point& next_programs,
+  void read_sensors(const device::CpuLoadSampler::Sample& load,
+                    const std::vector<device::GpuReading>& gpus, const device::Nvml& nvml,
+                    const device::CpuInfo& cpu, Clock::time_point& next_programs,
                     Clock::time_point& next_battery, governor::BatteryReading& battery,
                     governor::ProgramsReading& programs) {
     std::vector<std::string> listed;
@@ -390,7 +412,8 @@ struct NodeService::Impl {
     const auto memory = governor::resident_memory_bytes();
     std::optional<double> hottest;
     for (const auto& g : gpus) {
-      if (g.temperature_c >= 0 && (!hottest || g.temperature_c > *hottest)) hottest = g.temperature_c;
+      if (g.temperature_c >= 0 && (!hottest || g.temperature_c > *hottest))
+        hottest = g.temperature_c;
     }
 
     std::lock_guard lock(mutex);
@@ -406,26 +429,36 @@ struct NodeService::Impl {
     sensors.clear();
     if (presence_fresh && presence.input_idle_seconds() >= 0) {
       sensors.push_back({"input idleness", true,
-                         "no input for " + std::to_string(static_cast<long>(presence.input_idle_seconds())) + " s (" +
-                             presence.idle_source() + ")"});
+                         "no input for " +
+                             std::to_string(static_cast<long>(presence.input_idle_seconds())) +
+                             " s (" + presence.idle_source() + ")"});
     } else if (session_idle.idle_seconds) {
       sensors.push_back({"input idleness", true, session_idle.detail});
     } else {
-      sensors.push_back({"input idleness", false, "no desktop session reports it and " + session_idle.detail +
-                                                      ": the PC counts as in use"});
+      sensors.push_back({"input idleness", false,
+                         "no desktop session reports it and " + session_idle.detail +
+                             ": the PC counts as in use"});
     }
     if (presence_fresh && presence.fullscreen_known()) {
-      sensors.push_back({"full-screen", true, (presence.fullscreen_app() ? "a full-screen application runs (" : "none (") +
-                                                  presence.fullscreen_source() + ")"});
+      sensors.push_back(
+          {"full-screen", true,
+           (presence.fullscreen_app() ? "a full-screen application runs (" : "none (") +
+               presence.fullscreen_source() + ")"});
     } else {
-      sensors.push_back({"full-screen", false, presence_fresh ? presence.fullscreen_source() : "no desktop session reports it"});
+      sensors.push_back(
+          {"full-screen", false,
+           presence_fresh ? presence.fullscreen_source() : "no desktop session reports it"});
     }
     sensors.push_back({"battery", battery.on_battery.has_value(), battery.detail});
     sensors.push_back({"programs", programs.running.has_value(), programs.detail});
-    sensors.push_back({"cpu load", true, "other programs " + std::to_string(static_cast<int>(load.others_percent)) + "%"});
+    sensors.push_back(
+        {"cpu load", true,
+         "other programs " + std::to_string(static_cast<int>(load.others_percent)) + "%"});
     sensors.push_back({"gpu", hottest.has_value(),
-                       hottest ? "hottest GPU " + std::to_string(static_cast<int>(*hottest)) + " °C" : nvml.status()});
-    sensors.push_back({"memory", memory > 0, std::to_string(memory / (1024 * 1024)) + " MiB resident"});
+                       hottest ? "hottest GPU " + std::to_string(static_cast<int>(*hottest)) + " °C"
+                               : nvml.status()});
+    sensors.push_back(
+        {"memory", memory > 0, std::to_string(memory / (1024 * 1024)) + " MiB resident"});
     govern_locked();
   }
 
@@ -438,14 +471,19 @@ struct NodeService::Impl {
 
   std::string reason_locked() const {
     switch (state_locked()) {
-      case pb::STOPPING: return "stopping: saving state";
-      case pb::FAILED: return failure;
-      case pb::STARTING: return "measuring this PC's compute speed";
+      case pb::STOPPING:
+        return "stopping: saving state";
+      case pb::FAILED:
+        return failure;
+      case pb::STARTING:
+        return "measuring this PC's compute speed";
       case pb::CONTRIBUTING:
         if (decision.paused()) return "paused: " + decision.reason;
-        if (decision.state == governor::Decision::State::Slowed) return "slowed: " + decision.reason;
+        if (decision.state == governor::Decision::State::Slowed)
+          return "slowed: " + decision.reason;
         return workload_description;
-      default: return "paused: press Contribute to start";
+      default:
+        return "paused: press Contribute to start";
     }
   }
 
@@ -453,14 +491,19 @@ struct NodeService::Impl {
   void state_why_locked(pb::NodeSnapshot& s) const {
     auto& why = *s.mutable_state_why();
     switch (state_locked()) {
-      case pb::STOPPING: why.set_code(pb::NODE_STOPPING); break;
+      case pb::STOPPING:
+        why.set_code(pb::NODE_STOPPING);
+        break;
       case pb::FAILED:
         why.set_code(failure_code);
-        if (const auto colon = failure.find(": "); failure_code != pb::REASON_UNKNOWN && colon != std::string::npos) {
+        if (const auto colon = failure.find(": ");
+            failure_code != pb::REASON_UNKNOWN && colon != std::string::npos) {
           why.set_text(failure.substr(colon + 2));
         }
         break;
-      case pb::STARTING: why.set_code(pb::NODE_MEASURING); break;
+      case pb::STARTING:
+        why.set_code(pb::NODE_MEASURING);
+        break;
       case pb::CONTRIBUTING:
         if (decision.paused() || decision.state == governor::Decision::State::Slowed) {
           why.set_code(pb::NODE_GOVERNED);
@@ -473,7 +516,9 @@ struct NodeService::Impl {
           why.set_code(pb::NODE_BENCHMARK);
         }
         break;
-      default: why.set_code(pb::NODE_PRESS_CONTRIBUTE); break;
+      default:
+        why.set_code(pb::NODE_PRESS_CONTRIBUTE);
+        break;
     }
   }
 
@@ -493,7 +538,8 @@ struct NodeService::Impl {
     if (workload) workload->describe(s);
     // The workload may say more of the coordinator (joined, its seat, refused) than the ping did.
     if (s.coordinator().status() != coordinator.status()) {
-      classify_coordinator_status(s.coordinator().status(), *s.mutable_coordinator()->mutable_why());
+      classify_coordinator_status(s.coordinator().status(),
+                                  *s.mutable_coordinator()->mutable_why());
     }
     state_why_locked(s);
     describe_governor_locked(*s.mutable_governor());
@@ -581,8 +627,9 @@ struct NodeService::Impl {
       }
       case pb::ControlRequest::REPORT_PRESENCE: {
         presence = msg.header.control_request().presence();
-        const auto valid = presence.valid_for_ms() > 0 ? std::chrono::milliseconds(presence.valid_for_ms())
-                                                       : std::chrono::milliseconds(kDefaultPresenceValidity);
+        const auto valid = presence.valid_for_ms() > 0
+                               ? std::chrono::milliseconds(presence.valid_for_ms())
+                               : std::chrono::milliseconds(kDefaultPresenceValidity);
         presence_expires = Clock::now() + valid;
         govern_locked();
         out->set_ok(true);
@@ -596,7 +643,8 @@ struct NodeService::Impl {
           out->set_error("this node has joined no coordinator's job");
           break;
         }
-        spdlog::info("leaving job {}: finishing the work unit in progress first", config.join->job_id);
+        spdlog::info("leaving job {}: finishing the work unit in progress first",
+                     config.join->job_id);
         leaving = true;
         quitting = true;
         worker_cv.notify_all();
@@ -608,7 +656,9 @@ struct NodeService::Impl {
         break;
     }
     const auto after = state_locked();
-    if (before != after) post_event_locked(pb::ControlEvent::STATE_CHANGED, std::string("state: ") + state_name(after));
+    if (before != after)
+      post_event_locked(pb::ControlEvent::STATE_CHANGED,
+                        std::string("state: ") + state_name(after));
     *out->mutable_snapshot() = snapshot_locked();
     return reply;
   }
@@ -618,7 +668,8 @@ struct NodeService::Impl {
     const auto prio = governor::lower_current_thread_priority();
     const auto cpu = device::read_cpu_info();
     const int max_threads = config.threads > 0 ? config.threads : cpu.logical_cores;
-    const int threads = max_threads;  // the benchmark measures the whole device; the governor caps after
+    const int threads =
+        max_threads;  // the benchmark measures the whole device; the governor caps after
     device::set_compute_threads(threads);
     governor::set_blas_threads(threads);
     std::string dev = config.device;
@@ -628,15 +679,21 @@ struct NodeService::Impl {
       compute = device::detect_compute_device();
       if (dev == "auto") dev = compute.device;
       if (dev.rfind("cuda", 0) == 0 && !compute.cuda_available) {
-        throw std::runtime_error("device " + dev + " requested but CUDA is not available to LibTorch");
+        throw std::runtime_error("device " + dev +
+                                 " requested but CUDA is not available to LibTorch");
       }
       const auto blas = device::detect_blas();
       const auto bench = device::measure_matmul(dev, 1024, config.benchmark_seconds);
-      spdlog::info("compute on {} with {} thread(s) at {}; BLAS: {}", dev, threads, prio.description, blas.description);
-      spdlog::info("measured {:.1f} GFLOP/s (1024x1024 fp32 matmul, {} rounds)", bench.gflops, bench.rounds);
+      spdlog::info("compute on {} with {} thread(s) at {}; BLAS: {}", dev, threads,
+                   prio.description, blas.description);
+      spdlog::info("measured {:.1f} GFLOP/s (1024x1024 fp32 matmul, {} rounds)", bench.gflops,
+                   bench.rounds);
       if (!blas.optimised && dev == "cpu") {
-        spdlog::warn("LibTorch multiplies through the reference BLAS: training will be ~30x slower than with "
-                     "OpenBLAS (run scripts/install-deps.sh, or: update-alternatives --config libblas.so.3-*)");
+        spdlog::warn(
+            "LibTorch multiplies through the reference BLAS: training will be ~30x slower than "
+            "with "
+            "OpenBLAS (run scripts/install-deps.sh, or: update-alternatives --config "
+            "libblas.so.3-*)");
       }
       if (config.join) {
         auto options = *config.join;
@@ -681,7 +738,8 @@ struct NodeService::Impl {
       failure_code = pb::NODE_CANNOT_START;
       spdlog::error("{}", failure);
       post_event_locked(pb::ControlEvent::STATE_CHANGED, failure);
-      if (config.stage || config.join) {  // headless pipeline stage: nothing to wait for, exit with the reason
+      if (config.stage ||
+          config.join) {  // headless pipeline stage: nothing to wait for, exit with the reason
         exit_code = 4;
         quitting = true;
         loop_cv.notify_all();
@@ -705,10 +763,11 @@ struct NodeService::Impl {
         // starts, and the ones peers handed over are finished, so neighbours see a clean stop.
         const bool run = want_contribute && !decision.paused();
         if (run || !draining) drain_deadline = Clock::now() + kDrainLimit;
-        const bool drain = !run && prefs.finish_micro_batches_before_pause && !work_source->drained() &&
-                           Clock::now() < drain_deadline;
+        const bool drain = !run && prefs.finish_micro_batches_before_pause &&
+                           !work_source->drained() && Clock::now() < drain_deadline;
         work_source->set_draining(!run);
-        if (drain && !draining) spdlog::info("pausing: finishing the micro-batches in flight first");
+        if (drain && !draining)
+          spdlog::info("pausing: finishing the micro-batches in flight first");
         draining = drain;
         if (!drain) {
           worker_cv.wait(lock, [&] { return quitting || (want_contribute && !decision.paused()); });
@@ -745,7 +804,8 @@ struct NodeService::Impl {
         const auto rest = duty.after_work(unit_end - unit_start, cpu_time_percent, unit_end);
         if (rest > std::chrono::nanoseconds{0}) {
           std::unique_lock lock(mutex);
-          worker_cv.wait_for(lock, rest, [&] { return quitting || decision.cpu_time_percent > cpu_time_percent; });
+          worker_cv.wait_for(
+              lock, rest, [&] { return quitting || decision.cpu_time_percent > cpu_time_percent; });
           duty.rested(Clock::now() - unit_end);
         }
       } else {
@@ -776,11 +836,12 @@ struct NodeService::Impl {
     governor::ProgramsReading programs;
   };
 
-  void refresh_telemetry(device::CpuLoadSampler& load, const device::Nvml& nvml, const device::CpuInfo& cpu,
-                         SensorSchedule& sched) {
+  void refresh_telemetry(device::CpuLoadSampler& load, const device::Nvml& nvml,
+                         const device::CpuInfo& cpu, SensorSchedule& sched) {
     const auto sample = load.sample();
     const auto gpus = nvml.read();
-    read_sensors(sample, gpus, nvml, cpu, sched.next_programs, sched.next_battery, sched.battery, sched.programs);
+    read_sensors(sample, gpus, nvml, cpu, sched.next_programs, sched.next_battery, sched.battery,
+                 sched.programs);
     std::lock_guard lock(mutex);
     device.set_cpu_model(cpu.model);
     device.set_cpu_cores(cpu.logical_cores);
@@ -803,10 +864,15 @@ struct NodeService::Impl {
       t->set_power_limit_w(g.power_limit_w);
     }
     const auto now = Clock::now();
-    while (!recent_flops.empty() && now - recent_flops.front().first > std::chrono::seconds(5)) recent_flops.pop_front();
+    while (!recent_flops.empty() && now - recent_flops.front().first > std::chrono::seconds(5))
+      recent_flops.pop_front();
     double flops = 0;
     for (const auto& [t, f] : recent_flops) flops += f;
-    const double window = recent_flops.empty() ? 1.0 : std::max(1.0, std::chrono::duration<double>(now - recent_flops.front().first).count());
+    const double window =
+        recent_flops.empty()
+            ? 1.0
+            : std::max(1.0,
+                       std::chrono::duration<double>(now - recent_flops.front().first).count());
     work.set_current_gflops(state_locked() == pb::CONTRIBUTING ? flops / window / 1e9 : 0.0);
   }
 
@@ -814,12 +880,14 @@ struct NodeService::Impl {
   void log_progress() {
     std::lock_guard lock(mutex);
     const auto now = Clock::now();
-    if (state_locked() != pb::CONTRIBUTING || now - last_progress_log < std::chrono::seconds(5)) return;
+    if (state_locked() != pb::CONTRIBUTING || now - last_progress_log < std::chrono::seconds(5))
+      return;
     const double dt = std::chrono::duration<double>(now - last_progress_log).count();
     const auto samples = work.samples();
     if (work.last_loss() > 0 || samples > 0) {
-      spdlog::info("progress: {} units, {} samples ({:.1f}/s), loss {:.4f}, {:.2f} GFLOP/s", work.work_units(), samples,
-                   (samples - last_progress_samples) / dt, work.last_loss(), work.current_gflops());
+      spdlog::info("progress: {} units, {} samples ({:.1f}/s), loss {:.4f}, {:.2f} GFLOP/s",
+                   work.work_units(), samples, (samples - last_progress_samples) / dt,
+                   work.last_loss(), work.current_gflops());
     }
     last_progress_log = now;
     last_progress_samples = samples;
@@ -843,8 +911,10 @@ struct NodeService::Impl {
       if (r.ok() && r.message->header.has_leave_reply() && r.message->header.leave_reply().left()) {
         spdlog::info("left job {}: the coordinator plans around this node", job.job_id);
       } else {
-        spdlog::warn("left job {}; the coordinator did not confirm ({}): it plans around this node once its "
-                     "heartbeats stop", job.job_id, r.ok() ? "it did not know this node" : r.error);
+        spdlog::warn(
+            "left job {}; the coordinator did not confirm ({}): it plans around this node once its "
+            "heartbeats stop",
+            job.job_id, r.ok() ? "it did not know this node" : r.error);
       }
     } catch (const std::exception& e) {
       spdlog::warn("left job {}; the coordinator could not be told: {}", job.job_id, e.what());
@@ -854,7 +924,9 @@ struct NodeService::Impl {
 
   void ping_coordinator(std::unique_ptr<net::RpcClient>& client, net::SecureContext& ctx) {
     if (config.coordinator_endpoint.empty()) return;
-    if (!client) client = std::make_unique<net::RpcClient>(ctx, config.coordinator_endpoint, &identity, config.coordinator_key);
+    if (!client)
+      client = std::make_unique<net::RpcClient>(ctx, config.coordinator_endpoint, &identity,
+                                                config.coordinator_key);
     wire::pb::Envelope ping;
     const auto sent = Clock::now();
     ping.mutable_ping()->set_sent_unix_us(unix_ms() * 1000);
@@ -863,7 +935,8 @@ struct NodeService::Impl {
     coordinator.set_endpoint(config.coordinator_endpoint);
     if (r.ok() && r.message->header.has_pong()) {
       coordinator.set_reachable(true);
-      coordinator.set_rtt_ms(std::chrono::duration<double, std::milli>(Clock::now() - sent).count());
+      coordinator.set_rtt_ms(
+          std::chrono::duration<double, std::milli>(Clock::now() - sent).count());
       coordinator.set_status("connected to coordinator " + r.message->header.pong().version());
       coordinator.mutable_why()->set_code(pb::COORDINATOR_CONNECTED);
       coordinator.mutable_why()->set_text(r.message->header.pong().version());
@@ -937,8 +1010,8 @@ int NodeService::run() {
       m.ledger = std::make_unique<store::LedgerWriter>(*m.state_db, flush);
       const auto t = m.ledger->totals();
       if (t.units > 0) {
-        spdlog::info("ledger: {} units, {:.4g} TFLOP, {:.4g} credits so far (RAC {:.4g}/day)", t.units, t.flops / 1e12,
-                     t.credit, t.rac_at(unix_ms()));
+        spdlog::info("ledger: {} units, {:.4g} TFLOP, {:.4g} credits so far (RAC {:.4g}/day)",
+                     t.units, t.flops / 1e12, t.credit, t.rac_at(unix_ms()));
       }
     }
     if (const auto snooze = m.settings->get(kSnoozeKey)) {
@@ -962,8 +1035,8 @@ int NodeService::run() {
     control::ControlClient probe(endpoints);
     auto a = probe.status(std::chrono::milliseconds(500));
     if (a.ok) {
-      spdlog::error("another rookery-node (pid {}) is already running for this user at {}", a.snapshot.pid(),
-                    m.config.runtime_dir.string());
+      spdlog::error("another rookery-node (pid {}) is already running for this user at {}",
+                    a.snapshot.pid(), m.config.runtime_dir.string());
       return 3;
     }
   }
@@ -1014,7 +1087,8 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
     *env.mutable_control_event() = std::move(ev);
     auto frames = wire::encode(std::move(env));
     for (std::size_t i = 0; i < frames.size(); ++i) {
-      publisher.send(frames[i], i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+      publisher.send(frames[i],
+                     i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
     }
   };
 
@@ -1024,7 +1098,8 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
     bool quitting = false;
     {
       std::unique_lock lock(m.mutex);
-      m.loop_cv.wait_until(lock, next_tick, [&] { return m.quitting || !m.pending_events.empty(); });
+      m.loop_cv.wait_until(lock, next_tick,
+                           [&] { return m.quitting || !m.pending_events.empty(); });
       events.swap(m.pending_events);
       quitting = m.quitting;
     }
@@ -1040,13 +1115,14 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
     }
   }
   if (m.worker.joinable()) m.worker.join();  // the current unit finishes first
-  if (m.ledger) m.ledger->flush();            // the units since the last write
+  if (m.ledger) m.ledger->flush();           // the units since the last write
   const std::string farewell = m.leaving ? m.leave_job(ctx) : std::string("rookery-node stopped");
   publish(pb::ControlEvent::STATE_CHANGED, "state: stopping");
   publish(pb::ControlEvent::SHUTDOWN, farewell);
   if (m.exit_code != 0) return m.exit_code;
-  spdlog::info("stopped cleanly after {:.0f} s; {} work units, {:.3f} TFLOP", 
-               std::chrono::duration<double>(Clock::now() - m.started).count(), m.work.work_units(), m.work.flops() / 1e12);
+  spdlog::info("stopped cleanly after {:.0f} s; {} work units, {:.3f} TFLOP",
+               std::chrono::duration<double>(Clock::now() - m.started).count(), m.work.work_units(),
+               m.work.flops() / 1e12);
   return 0;
 }
 

@@ -32,11 +32,11 @@ struct NodeConfig {
   int threads = 0;                    // intra-op threads; 0 = all logical cores
   bool contribute_on_start = false;
   std::chrono::milliseconds telemetry_interval{1000};
-  double benchmark_seconds = 0.5;     // start-up matmul benchmark
-  std::string coordinator_endpoint;   // optional: tcp://host:port
-  std::string coordinator_key;        // its CURVE public key (Z85)
+  double benchmark_seconds = 0.5;             // start-up matmul benchmark
+  std::string coordinator_endpoint;           // optional: tcp://host:port
+  std::string coordinator_key;                // its CURVE public key (Z85)
   std::optional<StageWorkloadOptions> stage;  // train this pipeline stage (else: benchmark work)
-  std::optional<CoordinatedOptions> join;     // or: join a coordinator's job and train what it assigns
+  std::optional<CoordinatedOptions> join;  // or: join a coordinator's job and train what it assigns
   // Preferences to store before starting (rookery-node --preference KEY=VALUE); validated
   // all together, the node refuses to start on a bad one.
   std::map<std::string, std::string> set_preferences;

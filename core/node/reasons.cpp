@@ -13,20 +13,48 @@ void to_reason(const governor::Why& why, pb::Reason& out) {
   using C = governor::Why::Code;
   pb::ReasonCode code = pb::REASON_UNKNOWN;
   switch (why.code) {
-    case C::None: code = pb::REASON_UNKNOWN; break;
-    case C::Snoozed: code = pb::GOVERNOR_SNOOZED; break;
-    case C::Schedule: code = pb::GOVERNOR_SCHEDULE; break;
-    case C::OnBattery: code = pb::GOVERNOR_ON_BATTERY; break;
-    case C::ProgramRunning: code = pb::GOVERNOR_PROGRAM_RUNNING; break;
-    case C::FullScreen: code = pb::GOVERNOR_FULLSCREEN; break;
-    case C::InUseOff: code = pb::GOVERNOR_IN_USE_OFF; break;
-    case C::IdleOff: code = pb::GOVERNOR_IDLE_OFF; break;
-    case C::GpuInUseOff: code = pb::GOVERNOR_GPU_IN_USE_OFF; break;
-    case C::GpuHot: code = pb::GOVERNOR_GPU_HOT; break;
-    case C::OtherCpu: code = pb::GOVERNOR_OTHER_CPU; break;
-    case C::Memory: code = pb::GOVERNOR_MEMORY; break;
-    case C::UserActive: code = pb::GOVERNOR_USER_ACTIVE; break;
-    case C::PcIdle: code = pb::GOVERNOR_PC_IDLE; break;
+    case C::None:
+      code = pb::REASON_UNKNOWN;
+      break;
+    case C::Snoozed:
+      code = pb::GOVERNOR_SNOOZED;
+      break;
+    case C::Schedule:
+      code = pb::GOVERNOR_SCHEDULE;
+      break;
+    case C::OnBattery:
+      code = pb::GOVERNOR_ON_BATTERY;
+      break;
+    case C::ProgramRunning:
+      code = pb::GOVERNOR_PROGRAM_RUNNING;
+      break;
+    case C::FullScreen:
+      code = pb::GOVERNOR_FULLSCREEN;
+      break;
+    case C::InUseOff:
+      code = pb::GOVERNOR_IN_USE_OFF;
+      break;
+    case C::IdleOff:
+      code = pb::GOVERNOR_IDLE_OFF;
+      break;
+    case C::GpuInUseOff:
+      code = pb::GOVERNOR_GPU_IN_USE_OFF;
+      break;
+    case C::GpuHot:
+      code = pb::GOVERNOR_GPU_HOT;
+      break;
+    case C::OtherCpu:
+      code = pb::GOVERNOR_OTHER_CPU;
+      break;
+    case C::Memory:
+      code = pb::GOVERNOR_MEMORY;
+      break;
+    case C::UserActive:
+      code = pb::GOVERNOR_USER_ACTIVE;
+      break;
+    case C::PcIdle:
+      code = pb::GOVERNOR_PC_IDLE;
+      break;
   }
   out.set_code(code);
   out.set_value(why.value);
@@ -36,7 +64,9 @@ void to_reason(const governor::Why& why, pb::Reason& out) {
 }
 
 namespace {
-bool starts(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool starts(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
 
 void set(pb::Reason& out, pb::ReasonCode code, std::string_view text = {}) {
   out.Clear();
@@ -96,10 +126,13 @@ void classify_verdict(const std::string& words, pb::Reason& out) {
   if (s == v::kTierFull) return set(out, pb::VERDICT_TIER_FULL);
   if (s == v::kJoinedAfterThePlan) return set(out, pb::VERDICT_JOINED_AFTER_PLAN);
   if (starts(s, v::kNoPipelineHoldsModel)) {
-    return set(out, pb::VERDICT_NO_PIPELINE_HOLDS_MODEL, s.substr(std::string_view(v::kNoPipelineHoldsModel).size()));
+    return set(out, pb::VERDICT_NO_PIPELINE_HOLDS_MODEL,
+               s.substr(std::string_view(v::kNoPipelineHoldsModel).size()));
   }
-  if (counts(s, " of its ", v::kRingPartnersReject, out)) return out.set_code(pb::VERDICT_RING_PARTNERS_REJECT);
-  if (counts(s, " of the ", v::kCaughtInSpotChecks, out)) return out.set_code(pb::VERDICT_CAUGHT_IN_SPOT_CHECKS);
+  if (counts(s, " of its ", v::kRingPartnersReject, out))
+    return out.set_code(pb::VERDICT_RING_PARTNERS_REJECT);
+  if (counts(s, " of the ", v::kCaughtInSpotChecks, out))
+    return out.set_code(pb::VERDICT_CAUGHT_IN_SPOT_CHECKS);
   if (counts(s, " of the ", v::kGradientsCaughtInSpotChecks, out)) {
     return out.set_code(pb::VERDICT_GRADIENTS_CAUGHT_IN_SPOT_CHECKS);
   }
@@ -108,13 +141,16 @@ void classify_verdict(const std::string& words, pb::Reason& out) {
 
 void classify_coordinator_status(const std::string& status, pb::Reason& out) {
   const std::string_view s = status;
-  constexpr std::string_view refused = "the coordinator refused: ", banned = "banned from this job: ",
+  constexpr std::string_view refused = "the coordinator refused: ",
+                             banned = "banned from this job: ",
                              lost = "coordinator unreachable: training on with the last plan",
-                             unreachable = "coordinator unreachable: ", connected = "connected to coordinator ",
-                             joined = "joined job ", not_in_plan = "not in the plan: ", replanning = "re-planning: ";
+                             unreachable = "coordinator unreachable: ",
+                             connected = "connected to coordinator ", joined = "joined job ",
+                             not_in_plan = "not in the plan: ", replanning = "re-planning: ";
   if (s == "connecting to the coordinator") return set(out, pb::COORDINATOR_CONNECTING);
   if (s == lost) return set(out, pb::COORDINATOR_LOST);
-  if (starts(s, unreachable)) return set(out, pb::COORDINATOR_UNREACHABLE, s.substr(unreachable.size()));
+  if (starts(s, unreachable))
+    return set(out, pb::COORDINATOR_UNREACHABLE, s.substr(unreachable.size()));
   if (starts(s, connected)) return set(out, pb::COORDINATOR_CONNECTED, s.substr(connected.size()));
   if (starts(s, joined)) return set(out, pb::COORDINATOR_JOINED, s.substr(joined.size()));
   if (starts(s, refused)) {
@@ -131,7 +167,8 @@ void classify_coordinator_status(const std::string& status, pb::Reason& out) {
     set(out, pb::COORDINATOR_NOT_IN_PLAN, s.substr(not_in_plan.size()));
     return classify_verdict(out.text(), *out.mutable_detail());
   }
-  if (starts(s, replanning)) return set(out, pb::COORDINATOR_REPLANNING, s.substr(replanning.size()));
+  if (starts(s, replanning))
+    return set(out, pb::COORDINATOR_REPLANNING, s.substr(replanning.size()));
   if (s == "not registered: join again") return set(out, pb::COORDINATOR_NOT_REGISTERED);
   if (seat(s, out)) return;
   set(out, pb::REASON_UNKNOWN);

@@ -11,20 +11,25 @@ void add_shard_state(const pipeline::OptimizerState& state, std::int64_t offset,
   for (const auto& [name, v] : state.buffers) {
     if (offset < 0 || size < 0 || offset + size > static_cast<std::int64_t>(v.size())) continue;
     tensors.push_back(wire::OutgoingTensor::encode(
-        name, {size}, std::span<const float>(v).subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(size))));
+        name, {size},
+        std::span<const float>(v).subspan(static_cast<std::size_t>(offset),
+                                          static_cast<std::size_t>(size))));
   }
 }
 
 std::optional<pipeline::OptimizerState> verify_shard_state(const std::vector<std::string>& names,
-                                                          const wire::Message& reply, std::int64_t expected,
-                                                          std::string& error) {
+                                                           const wire::Message& reply,
+                                                           std::int64_t expected,
+                                                           std::string& error) {
   if (!reply.header.has_shard_reply()) {
     error = "not a shard reply";
     return std::nullopt;
   }
   for (const auto& t : reply.tensors) {
-    if (t.name() != "parameters" && std::find(names.begin(), names.end(), t.name()) == names.end()) {
-      error = "a state buffer '" + t.name() + "' this optimizer does not keep (another kind of optimizer?)";
+    if (t.name() != "parameters" &&
+        std::find(names.begin(), names.end(), t.name()) == names.end()) {
+      error = "a state buffer '" + t.name() +
+              "' this optimizer does not keep (another kind of optimizer?)";
       return std::nullopt;
     }
   }
@@ -47,9 +52,11 @@ std::optional<pipeline::OptimizerState> verify_shard_state(const std::vector<std
     }
     auto v = t->to_f32();
     const bool second_moment = name.ends_with("_sq");
-    const auto bad = std::find_if(v.begin(), v.end(), [&](float x) { return !std::isfinite(x) || (second_moment && x < 0); });
+    const auto bad = std::find_if(
+        v.begin(), v.end(), [&](float x) { return !std::isfinite(x) || (second_moment && x < 0); });
     if (bad != v.end()) {
-      error = "'" + name + "' value " + std::to_string(bad - v.begin()) + " is " + std::to_string(*bad) +
+      error = "'" + name + "' value " + std::to_string(bad - v.begin()) + " is " +
+              std::to_string(*bad) +
               (second_moment ? " (a second moment is finite and >= 0)" : " (not finite)");
       return std::nullopt;
     }

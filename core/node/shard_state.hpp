@@ -27,7 +27,8 @@ void add_shard_state(const pipeline::OptimizerState& state, std::int64_t offset,
 // >= 0. Anything else: none, and the reason in `error` (the caller falls back to fresh
 // moments). With no buffers to keep (SGD without momentum) an empty state.
 std::optional<pipeline::OptimizerState> verify_shard_state(const std::vector<std::string>& names,
-                                                          const wire::Message& reply, std::int64_t expected,
-                                                          std::string& error);
+                                                           const wire::Message& reply,
+                                                           std::int64_t expected,
+                                                           std::string& error);
 
 }  // namespace rookery::node

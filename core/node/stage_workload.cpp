@@ -13,12 +13,14 @@ namespace {
 constexpr std::int64_t kSampleIdsPerPipeline = 1'000'000'000'000;
 
 // The plan file's pipeline and stage for this node, validated.
-std::pair<pipeline::StagePlan, std::size_t> load_plan(const StageWorkloadOptions& o, const net::CurveKeyPair& identity) {
+std::pair<pipeline::StagePlan, std::size_t> load_plan(const StageWorkloadOptions& o,
+                                                      const net::CurveKeyPair& identity) {
   auto plan = pipeline::load_stage_plan(o.plan_path);
   if (plan.pipelines.size() > 1) {  // several pipelines: this node's key says which one is its
     const auto place = plan.find(identity.public_key);
     if (!place) {
-      throw std::runtime_error("the plan does not list this node's key " + identity.public_key.substr(0, 8) +
+      throw std::runtime_error("the plan does not list this node's key " +
+                               identity.public_key.substr(0, 8) +
                                "… (run rookery-node --print-identity with this --data-dir)");
     }
     plan = plan.select(place->first);
@@ -34,15 +36,18 @@ std::pair<pipeline::StagePlan, std::size_t> load_plan(const StageWorkloadOptions
 StageWorkload::StageWorkload(const StageWorkloadOptions& o, const net::CurveKeyPair& identity)
     : StageWorkload(load_plan(o, identity), o, identity, 0) {}
 
-StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed, const StageWorkloadOptions& o,
-                             const net::CurveKeyPair& identity, std::int64_t sample_offset)
+StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
+                             const StageWorkloadOptions& o, const net::CurveKeyPair& identity,
+                             std::int64_t sample_offset)
     : ctx_(1), plan_(std::move(placed.first)), stage_index_(placed.second) {
   plan_.validate(static_cast<std::int64_t>(model::block_costs(plan_.job.model).size()));
-  if (stage_index_ >= plan_.stages.size()) throw std::runtime_error("the plan has no stage " + std::to_string(stage_index_));
+  if (stage_index_ >= plan_.stages.size())
+    throw std::runtime_error("the plan has no stage " + std::to_string(stage_index_));
   const auto& me = plan_.stages[stage_index_];
   if (me.key != identity.public_key) {
-    throw std::runtime_error("the plan lists key " + me.key.substr(0, 8) + "… for stage " + std::to_string(stage_index_) +
-                             " but this node's identity is " + identity.public_key.substr(0, 8) +
+    throw std::runtime_error("the plan lists key " + me.key.substr(0, 8) + "… for stage " +
+                             std::to_string(stage_index_) + " but this node's identity is " +
+                             identity.public_key.substr(0, 8) +
                              "… (run rookery-node --print-identity with this --data-dir)");
   }
   pipeline::StageConfig c;
@@ -74,7 +79,8 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
     c.cross_pipeline = true;
     // Spot-checks: a sender's verifiers are the other holders of exactly its blocks.
     for (const auto& p : plan_.pipelines) {
-      for (const auto& s : p) c.holders.push_back({{s.endpoint, s.key}, {s.first_block, s.last_block}});
+      for (const auto& s : p)
+        c.holders.push_back({{s.endpoint, s.key}, {s.first_block, s.last_block}});
     }
     for (const auto& p : plan_.pipelines) {
       reduce::PipelinePartition part;
@@ -95,8 +101,9 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
   c.first_sample += sample_offset;
   c.device = o.device;
   if (!o.checkpoint_dir.empty()) {
-    c.checkpoint_path = o.checkpoint_dir / (plan_.job.id + "-p" + std::to_string(plan_.pipeline) + "-b" +
-                                            std::to_string(me.first_block) + "-" + std::to_string(me.last_block) + ".ckpt");
+    c.checkpoint_path = o.checkpoint_dir / (plan_.job.id + "-p" + std::to_string(plan_.pipeline) +
+                                            "-b" + std::to_string(me.first_block) + "-" +
+                                            std::to_string(me.last_block) + ".ckpt");
   }
   c.checkpoint_interval = std::chrono::seconds(o.checkpoint_interval_s);
   c.max_micro_batches = o.max_micro_batches;
@@ -104,17 +111,24 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
   c.flush_every = o.flush_every;
   if (o.fault == "sign-flip-averaging") {
     c.fault = pipeline::Fault::SignFlipAveraging;
-    spdlog::warn("fault injection: this stage sends its averaging updates sign-flipped x1000 (a Byzantine peer)");
+    spdlog::warn(
+        "fault injection: this stage sends its averaging updates sign-flipped x1000 (a Byzantine "
+        "peer)");
   } else if (o.fault == "corrupt-activations") {
     c.fault = pipeline::Fault::CorruptActivations;
-    spdlog::warn("fault injection: this stage sends its activations forward sign-flipped x10 (a Byzantine peer)");
+    spdlog::warn(
+        "fault injection: this stage sends its activations forward sign-flipped x10 (a Byzantine "
+        "peer)");
   } else if (o.fault == "corrupt-gradients") {
     c.fault = pipeline::Fault::CorruptGradients;
-    spdlog::warn("fault injection: this stage sends its gradients back sign-flipped x10 (a Byzantine peer)");
+    spdlog::warn(
+        "fault injection: this stage sends its gradients back sign-flipped x10 (a Byzantine peer)");
   } else if (o.fault == "corrupt-work") {
     c.fault = pipeline::Fault::CorruptWork;
-    spdlog::warn("fault injection: this stage sends its activations forward and its gradients back sign-flipped x10 "
-                 "(a Byzantine peer, whatever its seat)");
+    spdlog::warn(
+        "fault injection: this stage sends its activations forward and its gradients back "
+        "sign-flipped x10 "
+        "(a Byzantine peer, whatever its seat)");
   } else if (o.fault == "inflate-work" || o.fault == "corrupt-data") {
     // The stage is honest; the coordinated workload's heartbeats claim ten times its work,
     // or its shard server serves peers corrupt chunks of the dataset.
@@ -123,8 +137,8 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
   }
   c.stages_before = static_cast<std::int64_t>(stage_index_);
   stage_ = std::make_unique<pipeline::StageRuntime>(ctx_, identity, c);
-  spdlog::info("stage {} of {}: {} listening on {}", stage_index_ + 1, plan_.stages.size(), stage_->description(),
-               stage_->endpoint());
+  spdlog::info("stage {} of {}: {} listening on {}", stage_index_ + 1, plan_.stages.size(),
+               stage_->description(), stage_->endpoint());
 }
 
 StageWorkload::~StageWorkload() = default;
@@ -141,7 +155,8 @@ WorkUnitResult StageWorkload::run_unit() {
   r.loss = w.loss;
   if (stage_->finished() && !reported_finished_) {
     reported_finished_ = true;
-    spdlog::info("fed all {} micro-batches and none is in flight", stage_->config().max_micro_batches);
+    spdlog::info("fed all {} micro-batches and none is in flight",
+                 stage_->config().max_micro_batches);
   }
   return r;
 }
@@ -199,7 +214,8 @@ void StageWorkload::describe(pb::NodeSnapshot& snapshot) const {
   }
 }
 
-std::unique_ptr<Workload> make_stage_workload(const StageWorkloadOptions& options, const net::CurveKeyPair& identity) {
+std::unique_ptr<Workload> make_stage_workload(const StageWorkloadOptions& options,
+                                              const net::CurveKeyPair& identity) {
   return std::make_unique<StageWorkload>(options, identity);
 }
 

@@ -23,8 +23,9 @@ class StageWorkload final : public Workload {
   // Stage `placed.second` of the pipeline `placed.first` (already select()ed). Sample ids
   // start at pipeline x 10^12 + `sample_offset`. Throws for a plan that does not list
   // this node there, with the reason.
-  StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed, const StageWorkloadOptions& options,
-                const net::CurveKeyPair& identity, std::int64_t sample_offset);
+  StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
+                const StageWorkloadOptions& options, const net::CurveKeyPair& identity,
+                std::int64_t sample_offset);
   ~StageWorkload() override;
 
   std::string description() const override;

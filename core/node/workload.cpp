@@ -11,7 +11,8 @@ class MatmulWorkload final : public Workload {
       : device_(std::move(device)), n_(n), unit_seconds_(unit_seconds) {}
 
   std::string description() const override {
-    return "benchmark: " + std::to_string(n_) + "x" + std::to_string(n_) + " matrix products on " + device_;
+    return "benchmark: " + std::to_string(n_) + "x" + std::to_string(n_) + " matrix products on " +
+           device_;
   }
 
   WorkUnitResult run_unit() override {
@@ -29,7 +30,8 @@ class MatmulWorkload final : public Workload {
 };
 }  // namespace
 
-std::unique_ptr<Workload> make_matmul_workload(const std::string& device, int n, double unit_seconds) {
+std::unique_ptr<Workload> make_matmul_workload(const std::string& device, int n,
+                                               double unit_seconds) {
   return std::make_unique<MatmulWorkload>(device, n, unit_seconds);
 }
 

@@ -38,23 +38,25 @@ class Workload {
 
 // Runs the device's matmul benchmark as the unit of work: real floating-point work on the
 // device the node would train on, used until the node has a pipeline shard to train.
-std::unique_ptr<Workload> make_matmul_workload(const std::string& device, int n = 768, double unit_seconds = 0.2);
+std::unique_ptr<Workload> make_matmul_workload(const std::string& device, int n = 768,
+                                               double unit_seconds = 0.2);
 
 struct StageWorkloadOptions {
-  std::filesystem::path plan_path;     // the static stage plan (JSON)
-  int stage = 0;                       // which of its stages this node is
+  std::filesystem::path plan_path;  // the static stage plan (JSON)
+  int stage = 0;                    // which of its stages this node is
   std::string device = "cpu";
   std::filesystem::path checkpoint_dir;
   int checkpoint_interval_s = 300;
-  long max_micro_batches = 0;          // first stage: stop feeding after this many (tests)
+  long max_micro_batches = 0;  // first stage: stop feeding after this many (tests)
   int micro_batch_timeout_ms = 20000;
-  long flush_every = 0;                // first stage: GPipe's synchronous schedule (benchmarks)
-  std::string fault;                   // fault injection for tests (pipeline::StageConfig::fault)
+  long flush_every = 0;  // first stage: GPipe's synchronous schedule (benchmarks)
+  std::string fault;     // fault injection for tests (pipeline::StageConfig::fault)
 };
 
 // Trains the node's shard of a pipeline (core/pipeline's StageRuntime) as the unit of work:
 // each unit is one forward, backward, or new micro-batch. Throws for an unusable plan or a
 // corrupt checkpoint, with the reason.
-std::unique_ptr<Workload> make_stage_workload(const StageWorkloadOptions& options, const net::CurveKeyPair& identity);
+std::unique_ptr<Workload> make_stage_workload(const StageWorkloadOptions& options,
+                                              const net::CurveKeyPair& identity);
 
 }  // namespace rookery::node

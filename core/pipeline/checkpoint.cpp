@@ -34,25 +34,31 @@ wire::pb::StageCheckpoint read_verified(const std::filesystem::path& path) {
   if (!in) throw CheckpointError("checkpoint " + path.string() + " cannot be read");
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::string what = "checkpoint " + path.string() + " is corrupt: ";
-  if (bytes.size() < sizeof kMagic + 16) throw CheckpointError(what + "too short (" + std::to_string(bytes.size()) + " bytes)");
-  if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) throw CheckpointError(what + "not a Rookery checkpoint");
+  if (bytes.size() < sizeof kMagic + 16)
+    throw CheckpointError(what + "too short (" + std::to_string(bytes.size()) + " bytes)");
+  if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+    throw CheckpointError(what + "not a Rookery checkpoint");
   std::uint64_t len = 0;
   std::memcpy(&len, bytes.data() + sizeof kMagic, 8);
   if (len > kMaxCheckpointBytes || sizeof kMagic + 8 + len + 8 != bytes.size()) {
-    throw CheckpointError(what + "truncated or padded (declares " + std::to_string(len) + " bytes of content)");
+    throw CheckpointError(what + "truncated or padded (declares " + std::to_string(len) +
+                          " bytes of content)");
   }
   std::uint64_t stored = 0;
   std::memcpy(&stored, bytes.data() + bytes.size() - 8, 8);
-  if (XXH3_64bits(bytes.data(), bytes.size() - 8) != stored) throw CheckpointError(what + "checksum mismatch");
+  if (XXH3_64bits(bytes.data(), bytes.size() - 8) != stored)
+    throw CheckpointError(what + "checksum mismatch");
   wire::pb::StageCheckpoint ckpt;
   if (!ckpt.ParseFromArray(bytes.data() + sizeof kMagic + 8, static_cast<int>(len))) {
     throw CheckpointError(what + "content does not parse");
   }
-  if (ckpt.format() != kFormat) throw CheckpointError(what + "unknown format " + std::to_string(ckpt.format()));
+  if (ckpt.format() != kFormat)
+    throw CheckpointError(what + "unknown format " + std::to_string(ckpt.format()));
   return ckpt;
 }
 
-std::vector<model::NamedTensor> parse_parameters(const std::string& bytes, const std::vector<std::string>& names,
+std::vector<model::NamedTensor> parse_parameters(const std::string& bytes,
+                                                 const std::vector<std::string>& names,
                                                  const std::filesystem::path& path) {
   std::vector<model::NamedTensor> out;
   try {
@@ -72,8 +78,8 @@ std::vector<model::NamedTensor> parse_parameters(const std::string& bytes, const
 }
 }  // namespace
 
-void save_checkpoint(const std::filesystem::path& path, const model::Shard& shard, const model::Optimizer& optimizer,
-                     const CheckpointCounters& c) {
+void save_checkpoint(const std::filesystem::path& path, const model::Shard& shard,
+                     const model::Optimizer& optimizer, const CheckpointCounters& c) {
   wire::pb::StageCheckpoint ckpt;
   ckpt.set_format(kFormat);
   ckpt.set_job_id(c.job_id);
@@ -85,7 +91,8 @@ void save_checkpoint(const std::filesystem::path& path, const model::Shard& shar
   ckpt.set_samples(c.samples);
   ckpt.set_next_sample(c.next_sample);
   ckpt.set_unix_ms(std::chrono::duration_cast<std::chrono::milliseconds>(
-                       std::chrono::system_clock::now().time_since_epoch()).count());
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count());
   ckpt.set_parameters(serialize_parameters(shard));
   ckpt.set_optimizer_state(optimizer.save_state());
   const std::string content = ckpt.SerializeAsString();
@@ -98,7 +105,9 @@ void save_checkpoint(const std::filesystem::path& path, const model::Shard& shar
 
   std::error_code ec;
   std::filesystem::create_directories(path.parent_path(), ec);
-  if (ec) throw CheckpointError("cannot create the checkpoint folder " + path.parent_path().string() + ": " + ec.message());
+  if (ec)
+    throw CheckpointError("cannot create the checkpoint folder " + path.parent_path().string() +
+                          ": " + ec.message());
   const auto tmp = path.string() + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) throw CheckpointError("cannot create " + tmp + ": " + std::strerror(errno));
@@ -123,7 +132,8 @@ void save_checkpoint(const std::filesystem::path& path, const model::Shard& shar
   ::close(fd);
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     ::unlink(tmp.c_str());
-    throw CheckpointError("cannot replace checkpoint " + path.string() + ": " + std::strerror(errno));
+    throw CheckpointError("cannot replace checkpoint " + path.string() + ": " +
+                          std::strerror(errno));
   }
   // Make the rename itself durable.
   const int dir = ::open(path.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -133,16 +143,19 @@ void save_checkpoint(const std::filesystem::path& path, const model::Shard& shar
   }
 }
 
-CheckpointCounters load_checkpoint(const std::filesystem::path& path, model::Shard& shard, model::Optimizer& optimizer,
-                                   const std::string& expected_job, model::BlockRange expected_blocks) {
+CheckpointCounters load_checkpoint(const std::filesystem::path& path, model::Shard& shard,
+                                   model::Optimizer& optimizer, const std::string& expected_job,
+                                   model::BlockRange expected_blocks) {
   const auto ckpt = read_verified(path);
   if (ckpt.job_id() != expected_job) {
-    throw CheckpointError("checkpoint " + path.string() + " belongs to job '" + ckpt.job_id() + "', not '" + expected_job + "'");
+    throw CheckpointError("checkpoint " + path.string() + " belongs to job '" + ckpt.job_id() +
+                          "', not '" + expected_job + "'");
   }
   if (ckpt.first_block() != expected_blocks.first || ckpt.last_block() != expected_blocks.last) {
-    throw CheckpointError("checkpoint " + path.string() + " holds blocks [" + std::to_string(ckpt.first_block()) + ", " +
-                          std::to_string(ckpt.last_block()) + "), this stage holds [" +
-                          std::to_string(expected_blocks.first) + ", " + std::to_string(expected_blocks.last) + ")");
+    throw CheckpointError(
+        "checkpoint " + path.string() + " holds blocks [" + std::to_string(ckpt.first_block()) +
+        ", " + std::to_string(ckpt.last_block()) + "), this stage holds [" +
+        std::to_string(expected_blocks.first) + ", " + std::to_string(expected_blocks.last) + ")");
   }
   auto live = shard.parameters();
   std::vector<std::string> names;
@@ -150,7 +163,8 @@ CheckpointCounters load_checkpoint(const std::filesystem::path& path, model::Sha
   auto loaded = parse_parameters(ckpt.parameters(), names, path);
   for (std::size_t i = 0; i < live.size(); ++i) {
     if (!loaded[i].tensor.sizes().equals(live[i].tensor.sizes())) {
-      throw CheckpointError("checkpoint " + path.string() + ": parameter " + names[i] + " has the wrong shape");
+      throw CheckpointError("checkpoint " + path.string() + ": parameter " + names[i] +
+                            " has the wrong shape");
     }
   }
   // Everything verified: now change state.
@@ -170,7 +184,8 @@ CheckpointCounters load_checkpoint(const std::filesystem::path& path, model::Sha
   return c;
 }
 
-std::vector<model::NamedTensor> read_checkpoint_parameters(const std::filesystem::path& path, CheckpointCounters* counters) {
+std::vector<model::NamedTensor> read_checkpoint_parameters(const std::filesystem::path& path,
+                                                           CheckpointCounters* counters) {
   const auto ckpt = read_verified(path);
   std::istringstream in(ckpt.parameters());
   torch::serialize::InputArchive archive;

@@ -9,10 +9,13 @@
 
 namespace rookery::pipeline {
 
-NextHopRouter::NextHopRouter(std::vector<net::PeerAddress> candidates) : NextHopRouter(std::move(candidates), Options{}) {}
+NextHopRouter::NextHopRouter(std::vector<net::PeerAddress> candidates)
+    : NextHopRouter(std::move(candidates), Options{}) {}
 
-NextHopRouter::NextHopRouter(std::vector<net::PeerAddress> candidates, Options options) : options_(options) {
-  if (candidates.empty()) throw std::invalid_argument("a next-hop router needs at least one candidate");
+NextHopRouter::NextHopRouter(std::vector<net::PeerAddress> candidates, Options options)
+    : options_(options) {
+  if (candidates.empty())
+    throw std::invalid_argument("a next-hop router needs at least one candidate");
   for (auto& c : candidates) hops_.push_back(Hop{std::move(c)});
 }
 
@@ -38,7 +41,7 @@ std::size_t NextHopRouter::pick(Clock::time_point now) {
     if (hops_[i].suspected_until <= now) usable.push_back(i);
   }
   if (honest.empty()) return 0;  // every candidate was caught lying: wait for a new plan
-  if (usable.empty()) {  // everyone is suspect: the one whose cool-down ends first
+  if (usable.empty()) {          // everyone is suspect: the one whose cool-down ends first
     std::size_t best = honest.front();
     for (const auto i : honest) {
       if (hops_[i].suspected_until < hops_[best].suspected_until) best = i;
@@ -93,8 +96,9 @@ bool NextHopRouter::exclude(const std::string& key) {
     if (h.address.key != key || h.excluded) continue;
     h.excluded = true;
     h.current = 0;
-    spdlog::warn("next hop {} was caught sending wrong gradients: it gets no micro-batches from now on",
-                 net::short_key(key));
+    spdlog::warn(
+        "next hop {} was caught sending wrong gradients: it gets no micro-batches from now on",
+        net::short_key(key));
     return true;
   }
   return false;
@@ -113,8 +117,9 @@ std::vector<std::uint64_t> NextHopRouter::check(Clock::time_point now) {
     auto& h = hops_[i];
     if (h.in_flight == 0 || h.suspected_until > now) continue;
     const auto patience = std::max<Clock::duration>(
-        options_.min_suspect_after, std::chrono::duration_cast<Clock::duration>(
-                                        std::chrono::duration<double>(options_.suspect_factor * h.rtt_s)));
+        options_.min_suspect_after,
+        std::chrono::duration_cast<Clock::duration>(
+            std::chrono::duration<double>(options_.suspect_factor * h.rtt_s)));
     Clock::time_point oldest = now;
     for (const auto& [mb, s] : outstanding_) {
       if (s.hop == i) oldest = std::min(oldest, s.at);
@@ -132,9 +137,12 @@ std::vector<std::uint64_t> NextHopRouter::check(Clock::time_point now) {
         ++it;
       }
     }
-    spdlog::warn("next hop {} held a micro-batch {:.1f} s without answering: rerouting to the other {} for {} s",
-                 net::short_key(h.address.key), std::chrono::duration<double>(now - oldest).count(), hops_.size() - 1,
-                 std::chrono::duration_cast<std::chrono::seconds>(options_.cooldown).count());
+    spdlog::warn(
+        "next hop {} held a micro-batch {:.1f} s without answering: rerouting to the other {} for "
+        "{} s",
+        net::short_key(h.address.key), std::chrono::duration<double>(now - oldest).count(),
+        hops_.size() - 1,
+        std::chrono::duration_cast<std::chrono::seconds>(options_.cooldown).count());
   }
   return dropped;
 }

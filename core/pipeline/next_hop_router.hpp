@@ -26,19 +26,19 @@ class NextHopRouter {
   using Clock = std::chrono::steady_clock;
   struct Options {
     std::chrono::milliseconds min_suspect_after{2000};  // never suspect sooner than this
-    double suspect_factor = 6;                          // ... nor sooner than this x its usual round trip
-    std::chrono::milliseconds cooldown{15000};          // a suspect gets no traffic this long
-    double ema_weight = 0.2;                            // of each new round trip in the average
+    double suspect_factor = 6;                  // ... nor sooner than this x its usual round trip
+    std::chrono::milliseconds cooldown{15000};  // a suspect gets no traffic this long
+    double ema_weight = 0.2;                    // of each new round trip in the average
   };
   struct Hop {
     net::PeerAddress address;
-    double rtt_s = 0;                 // moving average; 0: none measured yet
+    double rtt_s = 0;  // moving average; 0: none measured yet
     std::int64_t sent = 0, returned = 0, dropped = 0;
     std::int64_t in_flight = 0;
     Clock::time_point suspected_until{};
     Clock::time_point last_return{};
-    double current = 0;               // smooth weighted round-robin state
-    bool excluded = false;            // caught lying: never picked while another hop is left
+    double current = 0;     // smooth weighted round-robin state
+    bool excluded = false;  // caught lying: never picked while another hop is left
   };
 
   explicit NextHopRouter(std::vector<net::PeerAddress> candidates);

@@ -17,7 +17,8 @@ double relative_distance(double distance, double norm_a, double norm_b) {
   return distance / scale;
 }
 
-SpotVerdict judge(const std::vector<double>& to_checked, double between_verifiers, double tolerance) {
+SpotVerdict judge(const std::vector<double>& to_checked, double between_verifiers,
+                  double tolerance) {
   if (to_checked.empty()) return SpotVerdict::Inconclusive;
   // NaN in the checked output: never "close".
   const auto close = [&](double d) { return std::isfinite(d) && d <= tolerance; };
@@ -27,7 +28,8 @@ SpotVerdict judge(const std::vector<double>& to_checked, double between_verifier
   return SpotVerdict::Failed;
 }
 
-SpotChecker::SpotChecker(job::SpotCheckSpec spec, std::chrono::milliseconds timeout, std::uint64_t seed)
+SpotChecker::SpotChecker(job::SpotCheckSpec spec, std::chrono::milliseconds timeout,
+                         std::uint64_t seed)
     : spec_(spec), timeout_(timeout), rng_(seed) {}
 
 SpotDecision SpotChecker::decide(const std::string& sender) {
@@ -42,11 +44,12 @@ SpotDecision SpotChecker::decide(const std::string& sender) {
     return r.suspect ? SpotDecision::Refuse : SpotDecision::Use;
   }
   if (full) return SpotDecision::Use;
-  return std::uniform_real_distribution<double>(0.0, 1.0)(rng_) < spec_.rate ? SpotDecision::Check : SpotDecision::Use;
+  return std::uniform_real_distribution<double>(0.0, 1.0)(rng_) < spec_.rate ? SpotDecision::Check
+                                                                             : SpotDecision::Use;
 }
 
-bool SpotChecker::begin(std::uint64_t micro_batch, const std::string& checked, std::vector<std::string> verifiers,
-                        Clock::time_point now) {
+bool SpotChecker::begin(std::uint64_t micro_batch, const std::string& checked,
+                        std::vector<std::string> verifiers, Clock::time_point now) {
   std::lock_guard lock(mutex_);
   if (pending_.count(micro_batch)) return false;
   pending_[micro_batch] = Pending{checked, std::move(verifiers), now + timeout_, false};
@@ -54,7 +57,8 @@ bool SpotChecker::begin(std::uint64_t micro_batch, const std::string& checked, s
   return true;
 }
 
-std::optional<std::pair<std::string, std::vector<std::string>>> SpotChecker::pending(std::uint64_t micro_batch) const {
+std::optional<std::pair<std::string, std::vector<std::string>>> SpotChecker::pending(
+    std::uint64_t micro_batch) const {
   std::lock_guard lock(mutex_);
   const auto it = pending_.find(micro_batch);
   if (it == pending_.end()) return std::nullopt;
@@ -63,7 +67,8 @@ std::optional<std::pair<std::string, std::vector<std::string>>> SpotChecker::pen
 
 void SpotChecker::input_shown(std::uint64_t micro_batch) {
   std::lock_guard lock(mutex_);
-  if (const auto it = pending_.find(micro_batch); it != pending_.end()) it->second.input_shown = true;
+  if (const auto it = pending_.find(micro_batch); it != pending_.end())
+    it->second.input_shown = true;
 }
 
 bool SpotChecker::finish(std::uint64_t micro_batch, SpotVerdict verdict) {
@@ -78,17 +83,29 @@ bool SpotChecker::finish_locked(std::uint64_t micro_batch, SpotVerdict verdict) 
   pending_.erase(it);
   auto& record = senders_[checked];
   switch (verdict) {
-    case SpotVerdict::Passed: ++stats_.passed; ++record.passed; record.suspect = false; return false;
-    case SpotVerdict::Inconclusive: ++stats_.inconclusive; return false;
-    case SpotVerdict::Unanswered: ++stats_.unanswered; record.suspect = true; return false;
-    case SpotVerdict::Failed: break;
+    case SpotVerdict::Passed:
+      ++stats_.passed;
+      ++record.passed;
+      record.suspect = false;
+      return false;
+    case SpotVerdict::Inconclusive:
+      ++stats_.inconclusive;
+      return false;
+    case SpotVerdict::Unanswered:
+      ++stats_.unanswered;
+      record.suspect = true;
+      return false;
+    case SpotVerdict::Failed:
+      break;
   }
   ++stats_.failed;
   ++record.failed;
   record.suspect = true;
   // Early in a run honest replicas drift far apart between averages, and an honest sender
   // fails now and then; a liar fails again and again.
-  if (record.failed < spec_.failures_to_catch || 2 * record.failed < record.passed || caught_.count(checked)) return false;
+  if (record.failed < spec_.failures_to_catch || 2 * record.failed < record.passed ||
+      caught_.count(checked))
+    return false;
   caught_.insert(checked);
   stats_.caught.push_back(checked);
   return true;
@@ -98,7 +115,9 @@ std::vector<SpotChecker::Expired> SpotChecker::expire(Clock::time_point now) {
   std::lock_guard lock(mutex_);
   std::vector<Expired> ended;
   for (const auto& [mb, p] : pending_) {
-    if (now >= p.deadline) ended.push_back({mb, p.input_shown ? SpotVerdict::Inconclusive : SpotVerdict::Unanswered, p.checked});
+    if (now >= p.deadline)
+      ended.push_back(
+          {mb, p.input_shown ? SpotVerdict::Inconclusive : SpotVerdict::Unanswered, p.checked});
   }
   for (const auto& e : ended) finish_locked(e.micro_batch, e.verdict);
   return ended;

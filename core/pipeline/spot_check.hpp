@@ -75,7 +75,7 @@ enum class SpotVerdict {
   Passed,        // the checked output agrees with a verifier's
   Failed,        // it disagrees with every verifier, which agree with each other
   Inconclusive,  // the verifiers disagree with each other, or none answered
-  Unanswered,    // the input never came: nobody is blamed, the work is dropped, the sender is suspect
+  Unanswered,  // the input never came: nobody is blamed, the work is dropped, the sender is suspect
 };
 
 // What to do with a micro-batch a sender delivers.
@@ -90,7 +90,8 @@ double relative_distance(double distance, double norm_a, double norm_b);
 
 // The verdict from the relative distances of the checked output to each verifier's output
 // (one or two) and, with two, between the verifiers.
-SpotVerdict judge(const std::vector<double>& to_checked, double between_verifiers, double tolerance);
+SpotVerdict judge(const std::vector<double>& to_checked, double between_verifiers,
+                  double tolerance);
 
 struct SpotCheckStats {
   std::int64_t started = 0;
@@ -105,7 +106,8 @@ class SpotChecker {
  public:
   using Clock = std::chrono::steady_clock;
 
-  explicit SpotChecker(job::SpotCheckSpec spec, std::chrono::milliseconds timeout = std::chrono::seconds(10),
+  explicit SpotChecker(job::SpotCheckSpec spec,
+                       std::chrono::milliseconds timeout = std::chrono::seconds(10),
                        std::uint64_t seed = std::random_device{}());
 
   bool enabled() const { return spec_.rate > 0 || spec_.probation > 0; }
@@ -116,10 +118,11 @@ class SpotChecker {
   SpotDecision decide(const std::string& sender);
   // A check begins: `checked` sent micro-batch `micro_batch`; `verifiers` will be asked to
   // recompute it. False when one is already pending for that micro-batch.
-  bool begin(std::uint64_t micro_batch, const std::string& checked, std::vector<std::string> verifiers,
-             Clock::time_point now);
+  bool begin(std::uint64_t micro_batch, const std::string& checked,
+             std::vector<std::string> verifiers, Clock::time_point now);
   // The checked stage and the verifiers of a pending check (nothing if none is pending).
-  std::optional<std::pair<std::string, std::vector<std::string>>> pending(std::uint64_t micro_batch) const;
+  std::optional<std::pair<std::string, std::vector<std::string>>> pending(
+      std::uint64_t micro_batch) const;
   // The checked stage showed its input: the verifiers were asked.
   void input_shown(std::uint64_t micro_batch);
   // The check is over with this verdict (from judge(), or a refusal to show the input).

@@ -15,18 +15,20 @@ namespace {
 [[noreturn]] void fail(const std::string& what) { throw std::runtime_error("stage plan: " + what); }
 
 std::vector<StageAddress> parse_stages(const nlohmann::json& j, const std::string& prefix) {
-  if (!j.contains("stages") || !j["stages"].is_array()) fail(prefix + "stages: an array is required");
+  if (!j.contains("stages") || !j["stages"].is_array())
+    fail(prefix + "stages: an array is required");
   std::vector<StageAddress> stages;
   for (std::size_t i = 0; i < j["stages"].size(); ++i) {
     const auto& s = j["stages"][i];
     const std::string where = prefix + "stages[" + std::to_string(i) + "]";
     if (!s.is_object()) fail(where + ": must be an object");
     for (const auto& [k, v] : s.items()) {
-      if (k != "blocks" && k != "endpoint" && k != "key" && k != "reduce_endpoint") fail(where + ": unknown key '" + k + "'");
+      if (k != "blocks" && k != "endpoint" && k != "key" && k != "reduce_endpoint")
+        fail(where + ": unknown key '" + k + "'");
     }
     StageAddress a;
-    if (!s.contains("blocks") || !s["blocks"].is_array() || s["blocks"].size() != 2 || !s["blocks"][0].is_number_integer() ||
-        !s["blocks"][1].is_number_integer()) {
+    if (!s.contains("blocks") || !s["blocks"].is_array() || s["blocks"].size() != 2 ||
+        !s["blocks"][0].is_number_integer() || !s["blocks"][1].is_number_integer()) {
       fail(where + ".blocks: must be [first, last)");
     }
     a.first_block = s["blocks"][0].get<std::int64_t>();
@@ -57,19 +59,25 @@ void StagePlan::validate(std::int64_t block_count) const {
       const auto& s = stages_p[i];
       const std::string where = prefix + "stages[" + std::to_string(i) + "]";
       if (s.first_block != next) {
-        fail(where + ".blocks: starts at block " + std::to_string(s.first_block) + ", expected " + std::to_string(next));
+        fail(where + ".blocks: starts at block " + std::to_string(s.first_block) + ", expected " +
+             std::to_string(next));
       }
       if (s.last_block <= s.first_block) fail(where + ".blocks: empty range");
-      if (s.endpoint.rfind("tcp://", 0) != 0) fail(where + ".endpoint: must be tcp://host:port, got '" + s.endpoint + "'");
+      if (s.endpoint.rfind("tcp://", 0) != 0)
+        fail(where + ".endpoint: must be tcp://host:port, got '" + s.endpoint + "'");
       if (!net::is_z85_key(s.key)) fail(where + ".key: not a 40-character Z85 CURVE public key");
-      if (!keys.insert(s.key).second) fail(where + ".key: listed twice in the plan (one node holds one stage)");
+      if (!keys.insert(s.key).second)
+        fail(where + ".key: listed twice in the plan (one node holds one stage)");
       if (pipelines.size() > 1 && s.reduce_endpoint.rfind("tcp://", 0) != 0) {
-        fail(where + ".reduce_endpoint: with several pipelines every stage needs tcp://host:port for its rings");
+        fail(where +
+             ".reduce_endpoint: with several pipelines every stage needs tcp://host:port for its "
+             "rings");
       }
       next = s.last_block;
     }
     if (next != block_count) {
-      fail(prefix + "stages cover blocks [0, " + std::to_string(next) + ") but the model has " + std::to_string(block_count));
+      fail(prefix + "stages cover blocks [0, " + std::to_string(next) + ") but the model has " +
+           std::to_string(block_count));
     }
   }
 }
@@ -86,7 +94,8 @@ std::optional<std::pair<std::uint32_t, std::size_t>> StagePlan::find(const std::
 StagePlan StagePlan::select(std::uint32_t p) const {
   if (pipelines.size() == 1 && p == pipeline) return *this;
   if (p >= pipelines.size()) {
-    fail("pipeline " + std::to_string(p) + " is not in the plan (it has " + std::to_string(pipelines.size()) + ")");
+    fail("pipeline " + std::to_string(p) + " is not in the plan (it has " +
+         std::to_string(pipelines.size()) + ")");
   }
   StagePlan out = *this;
   out.pipeline = p;
@@ -103,7 +112,8 @@ StagePlan parse_stage_plan(const std::string& text, const std::filesystem::path&
   }
   if (!j.is_object()) fail("must be a JSON object");
   for (const auto& [k, v] : j.items()) {
-    if (k != "job" && k != "pipeline" && k != "stages" && k != "pipelines" && k != "averaging_interval_ms") {
+    if (k != "job" && k != "pipeline" && k != "stages" && k != "pipelines" &&
+        k != "averaging_interval_ms") {
       fail("unknown key '" + k + "'");
     }
   }
@@ -121,7 +131,8 @@ StagePlan parse_stage_plan(const std::string& text, const std::filesystem::path&
     plan.pipeline = j["pipeline"].get<std::uint32_t>();
   }
   if (several) {
-    if (!j["pipelines"].is_array() || j["pipelines"].empty()) fail("pipelines: a non-empty array is required");
+    if (!j["pipelines"].is_array() || j["pipelines"].empty())
+      fail("pipelines: a non-empty array is required");
     for (std::size_t p = 0; p < j["pipelines"].size(); ++p) {
       const auto& pj = j["pipelines"][p];
       const std::string where = "pipelines[" + std::to_string(p) + "]";
@@ -137,7 +148,8 @@ StagePlan parse_stage_plan(const std::string& text, const std::filesystem::path&
   plan.stages = plan.pipelines.front();
   if (j.contains("averaging_interval_ms")) {
     const auto& v = j["averaging_interval_ms"];
-    if (!v.is_number_integer() || v.get<std::int64_t>() < 100 || v.get<std::int64_t>() > 86'400'000) {
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 100 ||
+        v.get<std::int64_t>() > 86'400'000) {
       fail("averaging_interval_ms: must be an integer from 100 (0.1 s) to 86400000 (a day)");
     }
     plan.averaging_interval_ms = v.get<std::int64_t>();

@@ -20,8 +20,8 @@ namespace rookery::pipeline {
 struct StageAddress {
   std::int64_t first_block = 0;
   std::int64_t last_block = 0;
-  std::string endpoint;  // tcp://host:port the stage listens on
-  std::string key;       // the stage node's CURVE public key
+  std::string endpoint;         // tcp://host:port the stage listens on
+  std::string key;              // the stage node's CURVE public key
   std::string reduce_endpoint;  // tcp://host:port of its ring transport; required with 2+ pipelines
 };
 

@@ -69,7 +69,7 @@ struct Inbound {
   torch::Tensor tensor;   // activations (forward) or gradient (backward)
   torch::Tensor targets;  // forward only
   std::string sender;
-  std::uint32_t pipeline = 0;   // forward: the micro-batch's pipeline (its first stage's)
+  std::uint32_t pipeline = 0;  // forward: the micro-batch's pipeline (its first stage's)
   // Backward only: the gradient is refused (refuse_locked); the compute thread drops the
   // micro-batch now instead of waiting for its timeout.
   bool discard = false;
@@ -96,13 +96,13 @@ struct SentForward {
 
 // The tensors of a spot-check this stage runs (SpotChecker keeps the bookkeeping).
 struct CheckMaterial {
-  torch::Tensor received;                        // the checked stage's activations or gradient, as they came
+  torch::Tensor received;  // the checked stage's activations or gradient, as they came
   std::vector<net::PeerAddress> verifiers;
   model::BlockRange blocks;                      // the checked stage's
   std::map<std::string, torch::Tensor> outputs;  // verifier -> its recomputation (undefined: none)
   std::optional<Inbound> held;                   // the micro-batch, trained on only if it passes
   SentForward sent;                              // gradients: what this stage sent the checked one
-  std::string witness;                           // gradients: whose gradient the checked one says it used
+  std::string witness;  // gradients: whose gradient the checked one says it used
 };
 
 // The last `capacity` entries by micro-batch: what a stage remembers of finished work for
@@ -142,7 +142,9 @@ std::string brief(const std::exception& e) {
   return e.what();
 }
 
-const char* work_name(CheckedWork w) { return w == wire::pb::CHECKED_GRADIENTS ? "gradients" : "activations"; }
+const char* work_name(CheckedWork w) {
+  return w == wire::pb::CHECKED_GRADIENTS ? "gradients" : "activations";
+}
 
 double sum_flops(const std::vector<model::BlockCost>& costs, model::BlockRange r, bool backward) {
   double f = 0;
@@ -183,7 +185,7 @@ struct StageRuntime::Impl {
   std::uint64_t next_version_id = 1;
   std::map<std::uint64_t, InFlight> in_flight;
   std::int64_t accumulated = 0;
-  std::int64_t steps = 0;                 // optimizer steps taken by this process
+  std::int64_t steps = 0;  // optimizer steps taken by this process
   // Weight prediction (SpecTrain, PipeMare): a micro-batch's gradient reaches the master
   // `delay` steps after its forward, so the forward runs on the weights predicted for that
   // moment, master + delay x (last update), instead of weights already `delay` steps old.
@@ -193,7 +195,7 @@ struct StageRuntime::Impl {
   std::uint64_t incarnation = 0;
   std::uint64_t micro_batch_counter = 0;
   std::int64_t fed = 0;
-  std::atomic<bool> draining{false};      // pausing: start no new micro-batch, finish those in flight
+  std::atomic<bool> draining{false};  // pausing: start no new micro-batch, finish those in flight
   Clock::time_point last_checkpoint = Clock::now();
 
   // --- shared with the receiver thread and readers of stats() ---
@@ -213,14 +215,16 @@ struct StageRuntime::Impl {
   std::unique_ptr<reduce::Averager> averager;
   // Who was rejected or clipped hard in this stage's slices (BTARD): repeat offenders are
   // what a node reports to the coordinator.
-  std::shared_ptr<reduce::AggregationTally> aggregation_tally = std::make_shared<reduce::AggregationTally>();
+  std::shared_ptr<reduce::AggregationTally> aggregation_tally =
+      std::make_shared<reduce::AggregationTally>();
   // The optimizer state's verdicts, tallied apart (PeerExclusion judges each tally alone).
-  std::shared_ptr<reduce::AggregationTally> state_tally = std::make_shared<reduce::AggregationTally>();
+  std::shared_ptr<reduce::AggregationTally> state_tally =
+      std::make_shared<reduce::AggregationTally>();
   std::vector<std::string> averaged_state;  // optimizer buffers the rounds carry (empty: none)
   std::shared_ptr<reduce::PeerExclusion> exclusion = std::make_shared<reduce::PeerExclusion>();
   std::int64_t samples_since_average = 0;
-  std::uint64_t last_window = 0;            // the last averaging window this stage saw
-  std::vector<float> lie_reference;         // Fault::SignFlipAveraging: weights after the last average
+  std::uint64_t last_window = 0;     // the last averaging window this stage saw
+  std::vector<float> lie_reference;  // Fault::SignFlipAveraging: weights after the last average
 
   // --- spot-checks (spot_check.hpp); the maps and the queue are guarded by `mutex` ---
   CheckBook activation_checks;  // of the stages before this one (none on a first stage)
@@ -228,8 +232,10 @@ struct StageRuntime::Impl {
   // Set once the constructor is done (the receiver thread starts before it is): until then
   // the receiver starts no check and serves none, as the checkers and endpoint are not ready.
   std::atomic<bool> ready{false};
-  std::map<std::uint64_t, torch::Tensor> declared_inputs;  // what this stage's sent micro-batches came from
-  std::map<std::uint64_t, SentForward> sent_forwards;      // what it sent, while in flight (gradient checks only)
+  std::map<std::uint64_t, torch::Tensor>
+      declared_inputs;  // what this stage's sent micro-batches came from
+  std::map<std::uint64_t, SentForward>
+      sent_forwards;  // what it sent, while in flight (gradient checks only)
   // Gradient checks of this stage and of the stage before it, for its last kKeptGradients
   // micro-batches: who sent it the gradient of its output (the witness it names when
   // checked), and what gradient it sent back and to whom (what it shows as a witness).
@@ -349,7 +355,8 @@ struct StageRuntime::Impl {
   // ---- multi-ring averaging ----
   void start_averaging() {
     const auto& a = config.averaging;
-    const auto plan = reduce::MultiRingPlan(reduce::block_parameter_counts(config.job.model), a.pipelines);
+    const auto plan =
+        reduce::MultiRingPlan(reduce::block_parameter_counts(config.job.model), a.pipelines);
     auto ranges = plan.for_node(identity.public_key);
     reduce::ZmqTransportConfig tc;
     tc.listen = a.listen;
@@ -359,7 +366,8 @@ struct StageRuntime::Impl {
       for (const auto& member : r.members) {
         if (member == identity.public_key) continue;
         const auto it = a.endpoints.find(member);
-        if (it == a.endpoints.end()) throw std::invalid_argument("averaging: no reduce endpoint for ring member " + member);
+        if (it == a.endpoints.end())
+          throw std::invalid_argument("averaging: no reduce endpoint for ring member " + member);
         ring_transport->add_peer(member, it->second);
       }
     }
@@ -385,8 +393,9 @@ struct StageRuntime::Impl {
         auto it = std::find_if(stats.ring_partners.begin(), stats.ring_partners.end(),
                                [&](const StageStats::RingPartner& x) { return x.key == member; });
         if (it == stats.ring_partners.end()) {
-          it = stats.ring_partners.insert(stats.ring_partners.end(),
-                                          {member, a.endpoints.at(member), static_cast<std::uint32_t>(p), 0, 0});
+          it = stats.ring_partners.insert(
+              stats.ring_partners.end(),
+              {member, a.endpoints.at(member), static_cast<std::uint32_t>(p), 0, 0});
         }
         it->shared_values += static_cast<std::int64_t>(r.size());
         ++it->rings;
@@ -403,17 +412,22 @@ struct StageRuntime::Impl {
     // the spread of the inputs, so the same tau fits moments whose scale is 1e-8. Their
     // verdicts go to a tally of their own, so a liar honest about its moments cannot dilute
     // its parameter lies below the exclusion rule (and the reverse).
-    if (config.job.average_optimizer_state_every > 0) averaged_state = optimizer->state_buffer_names();
+    if (config.job.average_optimizer_state_every > 0)
+      averaged_state = optimizer->state_buffer_names();
     if (config.job.aggregator.kind == job::AggregatorKind::centered_clip) {
-      std::shared_ptr<const reduce::Aggregator> state_aggregator = std::make_shared<reduce::ExcludingAggregator>(
-          reduce::make_aggregator(config.job.aggregator, state_tally), exclusion);
+      std::shared_ptr<const reduce::Aggregator> state_aggregator =
+          std::make_shared<reduce::ExcludingAggregator>(
+              reduce::make_aggregator(config.job.aggregator, state_tally), exclusion);
       for (const auto& name : averaged_state) ac.buffer_aggregators[name] = state_aggregator;
     }
-    spdlog::info("averaging with {} other pipeline(s) in {} ring(s) every {} ms ({}; optimizer state {}), listening on {}",
-                 a.pipelines.size() - 1, ac.ranges.ranges.size(), a.interval.count(), ro.aggregator->name(),
-                 averaged_state.empty() ? std::string("not averaged")
-                                        : "every " + std::to_string(config.job.average_optimizer_state_every) + " rounds",
-                 ring_transport->endpoint());
+    spdlog::info(
+        "averaging with {} other pipeline(s) in {} ring(s) every {} ms ({}; optimizer state {}), "
+        "listening on {}",
+        a.pipelines.size() - 1, ac.ranges.ranges.size(), a.interval.count(), ro.aggregator->name(),
+        averaged_state.empty()
+            ? std::string("not averaged")
+            : "every " + std::to_string(config.job.average_optimizer_state_every) + " rounds",
+        ring_transport->endpoint());
     averager = std::make_unique<reduce::Averager>(*ring_transport, std::move(ac));
   }
 
@@ -440,18 +454,21 @@ struct StageRuntime::Impl {
     if (config.fault == Fault::SignFlipAveraging) {
       auto& v = buffers.front().values;
       if (lie_reference.empty()) lie_reference = v;
-      for (std::size_t i = 0; i < v.size(); ++i) v[i] = lie_reference[i] - 1000.0f * (v[i] - lie_reference[i]);
+      for (std::size_t i = 0; i < v.size(); ++i)
+        v[i] = lie_reference[i] - 1000.0f * (v[i] - lie_reference[i]);
     }
     // Every N-th round by number, so every member includes the moments in the same rounds
     // (rounds are numbered by the clock) and the rings for them meet.
     const bool with_state =
-        !averaged_state.empty() && window % static_cast<std::uint64_t>(config.job.average_optimizer_state_every) == 0;
+        !averaged_state.empty() &&
+        window % static_cast<std::uint64_t>(config.job.average_optimizer_state_every) == 0;
     if (with_state) {
-      for (const auto& name : averaged_state) buffers.push_back({name, optimizer->state_buffer(name)});
+      for (const auto& name : averaged_state)
+        buffers.push_back({name, optimizer->state_buffer(name)});
     }
     averager->start(window, std::move(buffers), std::max<std::int64_t>(1, samples_since_average));
-    spdlog::debug("averaging round {} started after {} steps ({} samples){}", window, steps, samples_since_average,
-                  with_state ? ", with the optimizer state" : "");
+    spdlog::debug("averaging round {} started after {} steps ({} samples){}", window, steps,
+                  samples_since_average, with_state ? ", with the optimizer state" : "");
     samples_since_average = 0;
   }
 
@@ -484,18 +501,23 @@ struct StageRuntime::Impl {
       publish_version();
       state_applied = apply_optimizer_state(*result);
     }
-    spdlog::debug("averaging round {} {} in {:.3f} s", result->round, partnered ? "applied" : "found no partner",
-                  result->seconds);
-    const std::vector<reduce::PeerExclusion::Tally> tallies{aggregation_tally->counts(), state_tally->counts()};
+    spdlog::debug("averaging round {} {} in {:.3f} s", result->round,
+                  partnered ? "applied" : "found no partner", result->seconds);
+    const std::vector<reduce::PeerExclusion::Tally> tallies{aggregation_tally->counts(),
+                                                            state_tally->counts()};
     for (const auto& member : exclusion->end_round(tallies)) {
       if (member == identity.public_key) {
-        spdlog::warn("averaging: this stage's own weights are far from all its partners' (clipped hard in 3 rounds in "
-                     "a row); it leaves them out of its slices and takes the partners' average");
+        spdlog::warn(
+            "averaging: this stage's own weights are far from all its partners' (clipped hard in 3 "
+            "rounds in "
+            "a row); it leaves them out of its slices and takes the partners' average");
         continue;
       }
-      spdlog::warn("averaging: excluding ring partner {} (its contributions were clipped hard or rejected in every "
-                   "slice of 3 rounds in a row)",
-                   net::short_key(member));
+      spdlog::warn(
+          "averaging: excluding ring partner {} (its contributions were clipped hard or rejected "
+          "in every "
+          "slice of 3 rounds in a row)",
+          net::short_key(member));
     }
     std::lock_guard lock(mutex);
     stats.excluded_peers = exclusion->excluded_members();
@@ -522,22 +544,25 @@ struct StageRuntime::Impl {
         result.apply_to(name, current);
         if (name.ends_with("_sq") && averaged->values.size() == current.size()) {
           for (std::size_t i = 0; i < current.size(); ++i) {
-            current[i] = std::max(current[i], std::max(0.0f, std::min(own[i], averaged->values[i])));
+            current[i] =
+                std::max(current[i], std::max(0.0f, std::min(own[i], averaged->values[i])));
           }
         }
         optimizer->write_state_buffer(name, 0, current, optimizer->moment_step());
         any = true;
       } catch (const std::exception& e) {
-        spdlog::warn("averaging round {}: the averaged optimizer state '{}' is not usable ({}); keeping this stage's own",
-                     result.round, name, e.what());
+        spdlog::warn(
+            "averaging round {}: the averaged optimizer state '{}' is not usable ({}); keeping "
+            "this stage's own",
+            result.round, name, e.what());
       }
     }
     return any;
   }
 
   // ---- messages ----
-  void send_forward(std::uint64_t mb, std::int64_t first_sample, std::int64_t samples, torch::Tensor activations,
-                    torch::Tensor targets, std::uint32_t pipeline) {
+  void send_forward(std::uint64_t mb, std::int64_t first_sample, std::int64_t samples,
+                    torch::Tensor activations, torch::Tensor targets, std::uint32_t pipeline) {
     auto job_id = config.job.id;
     net::PeerAddress me{endpoint, identity.public_key};
     const auto c = codec;
@@ -569,15 +594,16 @@ struct StageRuntime::Impl {
     });
   }
 
-  void send_backward(const net::PeerAddress& to, std::uint64_t mb, std::int64_t samples, double loss, torch::Tensor grad,
-                     std::uint32_t pipeline) {
+  void send_backward(const net::PeerAddress& to, std::uint64_t mb, std::int64_t samples,
+                     double loss, torch::Tensor grad, std::uint32_t pipeline) {
     auto job_id = config.job.id;
     const auto c = codec;
     if (corrupts_gradients(config.fault)) {
       torch::NoGradGuard no_grad;
       grad = grad * -10;
     }
-    remember_sent_gradient(mb, to.key, grad);  // what it sent, lie or not: a witness tells the truth about it
+    remember_sent_gradient(mb, to.key,
+                           grad);  // what it sent, lie or not: a witness tells the truth about it
     sender->send(to, [=]() {
       wire::pb::Envelope h;
       h.set_job_id(job_id);
@@ -603,10 +629,12 @@ struct StageRuntime::Impl {
     Inbound in;
     in.sender = req.peer_key;
     try {
-      if (msg.header.job_id() != config.job.id) throw std::runtime_error("message for job '" + msg.header.job_id() + "'");
+      if (msg.header.job_id() != config.job.id)
+        throw std::runtime_error("message for job '" + msg.header.job_id() + "'");
       if (msg.header.has_spot_check_request() || msg.header.has_spot_check_input() ||
           msg.header.has_recompute_request() || msg.header.has_recompute_result()) {
-        if (!checks_ready) throw std::runtime_error("spot-check message before this stage is ready");
+        if (!checks_ready)
+          throw std::runtime_error("spot-check message before this stage is ready");
         receive_spot_check(req.peer_key, msg);
         return std::nullopt;
       }
@@ -619,11 +647,13 @@ struct StageRuntime::Impl {
         const auto* act = msg.tensor("activations");
         const auto* tgt = msg.tensor("targets");
         if (!act || !tgt) throw std::runtime_error("forward without activations or targets");
-        if (f.samples() <= 0 || act->shape().empty() || act->shape()[0] != f.samples() || tgt->shape().empty() ||
-            tgt->shape()[0] != f.samples()) {
-          throw std::runtime_error("forward's tensors do not hold " + std::to_string(f.samples()) + " samples");
+        if (f.samples() <= 0 || act->shape().empty() || act->shape()[0] != f.samples() ||
+            tgt->shape().empty() || tgt->shape()[0] != f.samples()) {
+          throw std::runtime_error("forward's tensors do not hold " + std::to_string(f.samples()) +
+                                   " samples");
         }
-        if (!net::is_z85_key(f.return_to().key()) || f.return_to().endpoint().rfind("tcp://", 0) != 0) {
+        if (!net::is_z85_key(f.return_to().key()) ||
+            f.return_to().endpoint().rfind("tcp://", 0) != 0) {
           throw std::runtime_error("forward without a valid return address");
         }
         in.micro_batch = f.micro_batch();
@@ -633,7 +663,8 @@ struct StageRuntime::Impl {
         in.return_to = {f.return_to().endpoint(), f.return_to().key()};
         in.tensor = decode_tensor(*act, device);
         in.targets = decode_tensor(*tgt, device);
-        if (in.tensor.scalar_type() != torch::kFloat32 || in.targets.scalar_type() != torch::kInt64) {
+        if (in.tensor.scalar_type() != torch::kFloat32 ||
+            in.targets.scalar_type() != torch::kInt64) {
           throw std::runtime_error("activations must be f32 and targets int64");
         }
       } else if (msg.header.has_backward()) {
@@ -649,7 +680,8 @@ struct StageRuntime::Impl {
         in.samples = b.samples();
         in.loss = b.loss();
         in.tensor = decode_tensor(*g, device);
-        if (in.tensor.scalar_type() != torch::kFloat32) throw std::runtime_error("gradient must be f32");
+        if (in.tensor.scalar_type() != torch::kFloat32)
+          throw std::runtime_error("gradient must be f32");
       } else {
         throw std::runtime_error("not a pipeline message");
       }
@@ -659,13 +691,15 @@ struct StageRuntime::Impl {
       spdlog::warn("stage rejected a message from {}: {}", net::short_key(req.peer_key), e.what());
       return std::nullopt;
     }
-    if (checks_ready && maybe_spot_check(req.peer_key, in)) return std::nullopt;  // held until the verdict
+    if (checks_ready && maybe_spot_check(req.peer_key, in))
+      return std::nullopt;  // held until the verdict
     {
       std::lock_guard lock(mutex);
       auto& q = in.backward ? backwards : forwards;
       if (q.size() >= inbox_capacity) {
         ++stats.rejected;
-        spdlog::warn("stage inbox full ({} waiting): dropped a message from {}", q.size(), net::short_key(req.peer_key));
+        spdlog::warn("stage inbox full ({} waiting): dropped a message from {}", q.size(),
+                     net::short_key(req.peer_key));
         return std::nullopt;
       }
       q.push_back(std::move(in));
@@ -675,7 +709,9 @@ struct StageRuntime::Impl {
   }
 
   // ---- spot-checks (spot_check.hpp) ----
-  CheckBook& book(CheckedWork work) { return work == wire::pb::CHECKED_GRADIENTS ? gradient_checks : activation_checks; }
+  CheckBook& book(CheckedWork work) {
+    return work == wire::pb::CHECKED_GRADIENTS ? gradient_checks : activation_checks;
+  }
 
   // Other holders of exactly `sender`'s blocks, up to two, at random; those blocks; and the
   // address `sender` is listed under.
@@ -688,8 +724,8 @@ struct StageRuntime::Impl {
     listed = it->address;
     std::vector<net::PeerAddress> v;
     for (const auto& h : config.holders) {
-      if (h.blocks.first == blocks.first && h.blocks.last == blocks.last && h.address.key != sender &&
-          h.address.key != identity.public_key) {
+      if (h.blocks.first == blocks.first && h.blocks.last == blocks.last &&
+          h.address.key != sender && h.address.key != identity.public_key) {
         v.push_back(h.address);
       }
     }
@@ -741,7 +777,8 @@ struct StageRuntime::Impl {
     if (!in.backward) return;
     in.discard = true;
     in.tensor = torch::Tensor();
-    backwards.push_back(std::move(in));  // beyond inbox_capacity: one per refused micro-batch in flight
+    backwards.push_back(
+        std::move(in));  // beyond inbox_capacity: one per refused micro-batch in flight
     inbox_cv.notify_one();
   }
 
@@ -751,7 +788,8 @@ struct StageRuntime::Impl {
   // takes a few round trips; after probation only a `rate` share of micro-batches waits for
   // one). Returns whether it took the micro-batch.
   bool maybe_spot_check(const std::string& sender, Inbound& in) {
-    const CheckedWork work = in.backward ? wire::pb::CHECKED_GRADIENTS : wire::pb::CHECKED_ACTIVATIONS;
+    const CheckedWork work =
+        in.backward ? wire::pb::CHECKED_GRADIENTS : wire::pb::CHECKED_ACTIVATIONS;
     auto& b = book(work);
     const auto micro_batch = in.micro_batch;
     if (!b.checker || (!in.backward && in.return_to.key != sender)) return false;
@@ -767,9 +805,12 @@ struct StageRuntime::Impl {
       sent = it->second;
     }
     switch (b.checker->decide(sender)) {
-      case SpotDecision::Use: return false;
-      case SpotDecision::Check: break;
-      case SpotDecision::Refuse: {  // a suspect with every check slot taken: its work waits for none
+      case SpotDecision::Use:
+        return false;
+      case SpotDecision::Check:
+        break;
+      case SpotDecision::
+          Refuse: {  // a suspect with every check slot taken: its work waits for none
         std::lock_guard lock(mutex);
         refuse_locked(std::move(in));
         return true;
@@ -782,7 +823,8 @@ struct StageRuntime::Impl {
     {
       std::lock_guard lock(mutex);
       auto received = in.tensor;
-      b.checks[micro_batch] = CheckMaterial{std::move(received), std::move(verifiers), blocks, {}, std::move(in), sent, {}};
+      b.checks[micro_batch] = CheckMaterial{
+          std::move(received), std::move(verifiers), blocks, {}, std::move(in), sent, {}};
     }
     if (work == wire::pb::CHECKED_GRADIENTS && blocks.last == chain.block_count()) {
       // A last stage's gradient follows from the activations and the targets, both ours.
@@ -802,14 +844,17 @@ struct StageRuntime::Impl {
 
   // Gradients: the checked stage says whose gradient it ran backward from; that stage must hold
   // the blocks after it. It is asked what it sent, and that is what the verifiers start from.
-  void ask_witness(std::uint64_t mb, const std::string& checked, model::BlockRange blocks, const std::string& named) {
-    const auto it = std::find_if(config.holders.begin(), config.holders.end(), [&](const StageHolder& h) {
-      return h.address.key == named && h.blocks.first == blocks.last && named != checked;
-    });
+  void ask_witness(std::uint64_t mb, const std::string& checked, model::BlockRange blocks,
+                   const std::string& named) {
+    const auto it =
+        std::find_if(config.holders.begin(), config.holders.end(), [&](const StageHolder& h) {
+          return h.address.key == named && h.blocks.first == blocks.last && named != checked;
+        });
     if (it == config.holders.end()) {
       end_check(wire::pb::CHECKED_GRADIENTS, mb, SpotVerdict::Failed,
                 named.empty() ? "named nobody as the sender of its gradient"
-                              : "named a stage that does not hold the blocks after it as the sender of its gradient");
+                              : "named a stage that does not hold the blocks after it as the "
+                                "sender of its gradient");
       return;
     }
     {
@@ -847,7 +892,8 @@ struct StageRuntime::Impl {
       tensors = {{"input", declared}};
     } else {
       tensors = {{"input", sent.activations}};
-      tensors.emplace_back(declared.defined() ? "grad_output" : "targets", declared.defined() ? declared : sent.targets);
+      tensors.emplace_back(declared.defined() ? "grad_output" : "targets",
+                           declared.defined() ? declared : sent.targets);
     }
     for (const auto& v : verifiers) {
       wire::pb::Envelope h;
@@ -866,7 +912,8 @@ struct StageRuntime::Impl {
   // belong to a check (counted as rejected by the caller).
   void receive_spot_check(const std::string& peer, wire::Message& msg) {
     const auto& header = msg.header;
-    if (header.has_spot_check_request()) {  // we are the checked stage: show what the work came from
+    if (header
+            .has_spot_check_request()) {  // we are the checked stage: show what the work came from
       const auto& r = header.spot_check_request();
       if (r.return_to().key() != peer || r.return_to().endpoint().rfind("tcp://", 0) != 0) {
         throw std::runtime_error("spot-check request whose return address is not its sender's");
@@ -879,11 +926,13 @@ struct StageRuntime::Impl {
       {
         std::lock_guard lock(mutex);
         if (r.work() != wire::pb::CHECKED_GRADIENTS) {  // our input
-          if (const auto it = declared_inputs.find(r.micro_batch()); it != declared_inputs.end()) input = it->second;
+          if (const auto it = declared_inputs.find(r.micro_batch()); it != declared_inputs.end())
+            input = it->second;
         } else if (!r.sent_to().empty()) {  // a witness: the gradient we sent that stage
           const auto* g = sent_gradients.find(r.micro_batch());
           if (g && g->to == r.sent_to()) input = g->grad;
-        } else if (const auto* from = gradient_senders.find(r.micro_batch())) {  // whose gradient we used
+        } else if (const auto* from =
+                       gradient_senders.find(r.micro_batch())) {  // whose gradient we used
           answer->set_received_from(*from);
         }
       }
@@ -903,7 +952,8 @@ struct StageRuntime::Impl {
       if (r.first_block() != config.blocks.first || r.last_block() != config.blocks.last) {
         refusal = "this stage holds other blocks";
       } else if (!t || (gradients && !extra)) {
-        refusal = gradients ? (last() ? "no input or targets" : "no input or output gradient") : "no input";
+        refusal = gradients ? (last() ? "no input or targets" : "no input or output gradient")
+                            : "no input";
       } else {
         Recompute job{r.micro_batch(), r.work(), decode_tensor(*t, device), {}, {}, back};
         if (gradients) (last() ? job.targets : job.grad_output) = decode_tensor(*extra, device);
@@ -925,7 +975,9 @@ struct StageRuntime::Impl {
     if (header.has_spot_check_input()) {  // what the checked stage declared: ask the verifiers
       const auto work = header.spot_check_input().work();
       auto& b = book(work);
-      if (!b.checker) throw std::runtime_error(std::string("spot-check answer, but this stage checks no ") + work_name(work));
+      if (!b.checker)
+        throw std::runtime_error(std::string("spot-check answer, but this stage checks no ") +
+                                 work_name(work));
       const auto mb = header.spot_check_input().micro_batch();
       const auto p = b.checker->pending(mb);
       torch::Tensor received;
@@ -954,7 +1006,7 @@ struct StageRuntime::Impl {
       if (t) input = decode_tensor(*t, torch::kCPU);
       if (!input.defined() || input.dim() == 0 || input.size(0) != received.size(0)) {
         end_check(work, mb, SpotVerdict::Failed,
-                  from_witness ? "the stage it named does not confirm sending it a gradient"
+                  from_witness      ? "the stage it named does not confirm sending it a gradient"
                   : input.defined() ? "showed an input of another shape"
                                     : "showed no input for a micro-batch it sent");
         return;
@@ -966,7 +1018,9 @@ struct StageRuntime::Impl {
     // A verifier's recomputation.
     const auto work = header.recompute_result().work();
     auto& b = book(work);
-    if (!b.checker) throw std::runtime_error(std::string("recomputation, but this stage checks no ") + work_name(work));
+    if (!b.checker)
+      throw std::runtime_error(std::string("recomputation, but this stage checks no ") +
+                               work_name(work));
     const auto mb = header.recompute_result().micro_batch();
     const auto p = b.checker->pending(mb);
     if (!p || std::find(p->second.begin(), p->second.end(), peer) == p->second.end()) {
@@ -1000,13 +1054,14 @@ struct StageRuntime::Impl {
     }
     std::vector<double> to_checked;
     for (const auto& out : outputs) {
-      to_checked.push_back(
-          relative_distance((received - out).norm().item<double>(), received_norm, out.norm().item<double>()));
+      to_checked.push_back(relative_distance((received - out).norm().item<double>(), received_norm,
+                                             out.norm().item<double>()));
     }
     double between = 0;
     if (outputs.size() == 2) {
-      between = relative_distance((outputs[0] - outputs[1]).norm().item<double>(), outputs[0].norm().item<double>(),
-                                  outputs[1].norm().item<double>());
+      between =
+          relative_distance((outputs[0] - outputs[1]).norm().item<double>(),
+                            outputs[0].norm().item<double>(), outputs[1].norm().item<double>());
     }
     const auto verdict = judge(to_checked, between, config.job.spot_checks.tolerance);
     std::string detail = "distance to the verifiers";
@@ -1024,13 +1079,15 @@ struct StageRuntime::Impl {
     if (!p) return;
     const bool caught = b.checker->finish(mb, verdict);
     release_held(work, mb, verdict, std::move(material));
-    const char* what = verdict == SpotVerdict::Passed ? "passed" : verdict == SpotVerdict::Failed ? "FAILED" : "inconclusive";
+    const char* what = verdict == SpotVerdict::Passed   ? "passed"
+                       : verdict == SpotVerdict::Failed ? "FAILED"
+                                                        : "inconclusive";
     if (verdict == SpotVerdict::Failed) {
-      spdlog::warn("spot-check of {}'s {} for micro-batch {:x} failed: {}", net::short_key(p->first), work_name(work), mb,
-                   detail);
+      spdlog::warn("spot-check of {}'s {} for micro-batch {:x} failed: {}",
+                   net::short_key(p->first), work_name(work), mb, detail);
     } else {
-      spdlog::debug("spot-check of {}'s {} for micro-batch {:x} {}: {}", net::short_key(p->first), work_name(work), mb,
-                    what, detail);
+      spdlog::debug("spot-check of {}'s {} for micro-batch {:x} {}: {}", net::short_key(p->first),
+                    work_name(work), mb, what, detail);
     }
     if (caught) announce_caught(work, p->first);
   }
@@ -1057,8 +1114,10 @@ struct StageRuntime::Impl {
   }
 
   void announce_caught(CheckedWork work, const std::string& key) {
-    spdlog::warn("stage {} failed {} spot-checks of its {}: its {} are refused from now on, and reported",
-                 net::short_key(key), config.job.spot_checks.failures_to_catch, work_name(work), work_name(work));
+    spdlog::warn(
+        "stage {} failed {} spot-checks of its {}: its {} are refused from now on, and reported",
+        net::short_key(key), config.job.spot_checks.failures_to_catch, work_name(work),
+        work_name(work));
     if (work != wire::pb::CHECKED_GRADIENTS) return;
     std::lock_guard lock(mutex);
     caught_next_hops.push_back(key);  // the compute thread routes around it
@@ -1081,10 +1140,12 @@ struct StageRuntime::Impl {
         torch::NoGradGuard no_grad;
         out = current->shard.forward(r.input).detach();
       }
-    } catch (const std::exception& e) {  // LibTorch's errors, and the blocks' own checks of their input
-      reason = std::string(gradients ? "the input, output gradient or targets do not fit these blocks ("
-                                     : "the input does not fit these blocks (") +
-               brief(e) + ")";
+    } catch (
+        const std::exception& e) {  // LibTorch's errors, and the blocks' own checks of their input
+      reason =
+          std::string(gradients ? "the input, output gradient or targets do not fit these blocks ("
+                                : "the input does not fit these blocks (") +
+          brief(e) + ")";
       out = torch::Tensor();
     }
     if (out.defined()) {
@@ -1138,8 +1199,9 @@ struct StageRuntime::Impl {
   }
 
   // The last stage (or a one-stage pipeline): loss, backward, step, gradient back.
-  void finish_last(StageWork& w, std::uint64_t mb, const std::shared_ptr<WeightVersion>& v, torch::Tensor input,
-                   torch::Tensor output, torch::Tensor targets, std::int64_t samples, const net::PeerAddress& return_to,
+  void finish_last(StageWork& w, std::uint64_t mb, const std::shared_ptr<WeightVersion>& v,
+                   torch::Tensor input, torch::Tensor output, torch::Tensor targets,
+                   std::int64_t samples, const net::PeerAddress& return_to,
                    std::uint32_t pipeline) {
     auto loss = v->shard.loss(output, targets);
     loss.backward();
@@ -1187,7 +1249,8 @@ struct StageRuntime::Impl {
     }
     remember_declared_input(mb, inputs);
     send_forward(mb, first_sample, n, out.detach(), targets, config.pipeline);
-    in_flight.emplace(mb, InFlight{v, inputs, out, {}, first_sample, n, Clock::now(), config.pipeline});
+    in_flight.emplace(mb,
+                      InFlight{v, inputs, out, {}, first_sample, n, Clock::now(), config.pipeline});
   }
 
   // The input of a micro-batch this stage sends on, kept (shared, not copied) while it is in
@@ -1210,7 +1273,8 @@ struct StageRuntime::Impl {
   }
 
   // The peer's work reached this stage and was used: a receipt for the coordinator's ledger.
-  void give_receipt(const std::string& peer, std::int64_t forward_samples, std::int64_t backward_samples) {
+  void give_receipt(const std::string& peer, std::int64_t forward_samples,
+                    std::int64_t backward_samples) {
     if (peer.empty()) return;
     std::lock_guard lock(mutex);
     auto& r = stats.receipts[peer];
@@ -1224,36 +1288,42 @@ struct StageRuntime::Impl {
     torch::Tensor out;
     try {
       out = v->shard.forward(x);
-    } catch (const std::exception& e) {  // LibTorch's errors, and the blocks' own checks of their input
+    } catch (
+        const std::exception& e) {  // LibTorch's errors, and the blocks' own checks of their input
       release(v);
       std::lock_guard lock(mutex);
       ++stats.rejected;
-      spdlog::warn("stage rejected micro-batch {:x}: activations do not fit this shard ({})", in.micro_batch, brief(e));
+      spdlog::warn("stage rejected micro-batch {:x}: activations do not fit this shard ({})",
+                   in.micro_batch, brief(e));
       return;
     }
     count_forward(w, in.samples);
     give_receipt(in.sender, in.samples, 0);
     if (last()) {
       try {
-        finish_last(w, in.micro_batch, v, x, out, in.targets, in.samples, in.return_to, in.pipeline);
+        finish_last(w, in.micro_batch, v, x, out, in.targets, in.samples, in.return_to,
+                    in.pipeline);
       } catch (const std::exception& e) {
         std::lock_guard lock(mutex);
         ++stats.rejected;
-        spdlog::warn("stage rejected micro-batch {:x}: targets do not fit ({})", in.micro_batch, brief(e));
+        spdlog::warn("stage rejected micro-batch {:x}: targets do not fit ({})", in.micro_batch,
+                     brief(e));
       }
       return;
     }
     remember_declared_input(in.micro_batch, x.detach());
-    send_forward(in.micro_batch, in.first_sample, in.samples, out.detach(), in.targets, in.pipeline);
-    in_flight.emplace(in.micro_batch,
-                      InFlight{v, x, out, in.return_to, in.first_sample, in.samples, Clock::now(), in.pipeline});
+    send_forward(in.micro_batch, in.first_sample, in.samples, out.detach(), in.targets,
+                 in.pipeline);
+    in_flight.emplace(in.micro_batch, InFlight{v, x, out, in.return_to, in.first_sample, in.samples,
+                                               Clock::now(), in.pipeline});
   }
 
   void backward(StageWork& w, Inbound& in) {
     auto it = in_flight.find(in.micro_batch);
     if (it == in_flight.end()) {
       std::lock_guard lock(mutex);
-      if (!in.discard) ++stats.unknown_backwards;  // dropped after a timeout, or from before a restart
+      if (!in.discard)
+        ++stats.unknown_backwards;  // dropped after a timeout, or from before a restart
       return;
     }
     if (in.discard) {  // its gradient failed a spot-check, or came from a stage caught lying
@@ -1275,7 +1345,9 @@ struct StageRuntime::Impl {
       release(f.version);
       std::lock_guard lock(mutex);
       ++stats.rejected;
-      spdlog::warn("stage rejected the gradient of micro-batch {:x}: shape does not match its activations", in.micro_batch);
+      spdlog::warn(
+          "stage rejected the gradient of micro-batch {:x}: shape does not match its activations",
+          in.micro_batch);
       return;
     }
     f.output.backward(in.tensor);
@@ -1283,7 +1355,8 @@ struct StageRuntime::Impl {
     release(f.version);
     give_receipt(in.sender, 0, f.samples);
     remember_gradient_sender(in.micro_batch, in.sender);
-    if (!first()) send_backward(f.return_to, in.micro_batch, f.samples, in.loss, f.input.grad(), f.pipeline);
+    if (!first())
+      send_backward(f.return_to, in.micro_batch, f.samples, in.loss, f.input.grad(), f.pipeline);
     complete_backward(w, f.samples, in.loss);
   }
 
@@ -1295,9 +1368,11 @@ struct StageRuntime::Impl {
       for (const auto& e : b.checker->expire(now)) {
         release_held(work, e.micro_batch, e.verdict);
         if (e.verdict == SpotVerdict::Unanswered) {
-          spdlog::info("spot-check of {}'s {} for micro-batch {:x} went unanswered: that work is dropped, nobody is "
-                       "blamed, and its next micro-batches wait for a check",
-                       net::short_key(e.checked), work_name(work), e.micro_batch);
+          spdlog::info(
+              "spot-check of {}'s {} for micro-batch {:x} went unanswered: that work is dropped, "
+              "nobody is "
+              "blamed, and its next micro-batches wait for a check",
+              net::short_key(e.checked), work_name(work), e.micro_batch);
         }
       }
     }
@@ -1311,8 +1386,9 @@ struct StageRuntime::Impl {
     }
     for (auto it = in_flight.begin(); it != in_flight.end();) {
       if (now - it->second.started > config.micro_batch_timeout) {
-        spdlog::warn("micro-batch {:x} got no gradient within {} ms: dropped (a peer is slow or gone)", it->first,
-                     config.micro_batch_timeout.count());
+        spdlog::warn(
+            "micro-batch {:x} got no gradient within {} ms: dropped (a peer is slow or gone)",
+            it->first, config.micro_batch_timeout.count());
         release(it->second.version);
         if (router) router->forgotten(it->first);
         forget_declared_input(it->first);
@@ -1350,21 +1426,25 @@ struct StageRuntime::Impl {
       c.next_sample = stats.next_sample;
     }
     save_checkpoint(config.checkpoint_path, master, *optimizer, c);
-    spdlog::debug("checkpoint after {} steps; measured gradient delay {:.2f} steps", steps, delay_ema);
+    spdlog::debug("checkpoint after {} steps; measured gradient delay {:.2f} steps", steps,
+                  delay_ema);
     last_checkpoint = Clock::now();
     std::lock_guard lock(mutex);
     ++stats.checkpoints;
   }
 };
 
-StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& identity, StageConfig config)
+StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& identity,
+                           StageConfig config)
     : impl_(std::make_unique<Impl>(ctx, identity, std::move(config))) {
   auto& m = *impl_;
   const auto& job = m.config.job;
-  if (m.config.blocks.first < 0 || m.config.blocks.last > m.chain.block_count() || m.config.blocks.size() <= 0) {
+  if (m.config.blocks.first < 0 || m.config.blocks.last > m.chain.block_count() ||
+      m.config.blocks.size() <= 0) {
     throw std::invalid_argument("stage blocks out of range");
   }
-  if (!m.last() && m.config.next.empty() && m.config.next_candidates.empty()) throw std::invalid_argument("a stage that is not last needs a next stage");
+  if (!m.last() && m.config.next.empty() && m.config.next_candidates.empty())
+    throw std::invalid_argument("a stage that is not last needs a next stage");
   m.master.to(m.device);
   m.master.set_training(true);
   for (auto& p : m.master.parameters()) {
@@ -1383,13 +1463,14 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
   m.incarnation = static_cast<std::uint64_t>(rd()) << 32;
 
   if (!m.config.checkpoint_path.empty() && std::filesystem::exists(m.config.checkpoint_path)) {
-    auto c = load_checkpoint(m.config.checkpoint_path, m.master, *m.optimizer, job.id, m.config.blocks);
+    auto c =
+        load_checkpoint(m.config.checkpoint_path, m.master, *m.optimizer, job.id, m.config.blocks);
     m.stats.backwards = c.micro_batches;
     m.stats.samples = c.samples;
     m.stats.optimizer_steps = m.optimizer->steps_taken();
     if (m.first()) m.stats.next_sample = c.next_sample;
-    spdlog::info("resumed from checkpoint {}: {} optimizer steps, {} samples", m.config.checkpoint_path.string(),
-                 m.optimizer->steps_taken(), c.samples);
+    spdlog::info("resumed from checkpoint {}: {} optimizer steps, {} samples",
+                 m.config.checkpoint_path.string(), m.optimizer->steps_taken(), c.samples);
   }
   m.current = m.new_version();
   m.copy_master_into(*m.current);
@@ -1398,7 +1479,8 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
   m.ctx.auth().replace(net::kPeerDomain, m.config.peer_keys);
   net::SocketOptions sock;
   sock.send_hwm = sock.recv_hwm = static_cast<int>(2 * job.staleness + 4);
-  m.sender = std::make_unique<net::PeerSender>(m.ctx, m.identity, static_cast<std::size_t>(job.staleness + 2), sock);
+  m.sender = std::make_unique<net::PeerSender>(m.ctx, m.identity,
+                                               static_cast<std::size_t>(job.staleness + 2), sock);
   if (!m.last()) {
     auto candidates = m.config.next_candidates;
     if (candidates.empty()) candidates.push_back(m.config.next);
@@ -1408,9 +1490,9 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
   rc.endpoint = m.config.listen;
   rc.domain = net::kPeerDomain;
   rc.socket = sock;
-  m.server = std::make_unique<net::RpcServer>(m.ctx, &m.identity, rc, [this](const net::RequestContext& r, wire::Message& msg) {
-    return impl_->receive(r, msg);
-  });
+  m.server = std::make_unique<net::RpcServer>(
+      m.ctx, &m.identity, rc,
+      [this](const net::RequestContext& r, wire::Message& msg) { return impl_->receive(r, msg); });
   m.endpoint = m.config.advertise.empty() ? m.server->endpoint() : m.config.advertise;
   if (m.config.averaging.enabled()) m.start_averaging();
   // Spot-checks need a deterministic forward (dropout draws differ) and other holders of a
@@ -1425,10 +1507,13 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
       m.keeps_gradient_evidence = true;
       if (!m.first()) m.activation_checks.checker = std::make_unique<SpotChecker>(checks);
       if (!m.last()) m.gradient_checks.checker = std::make_unique<SpotChecker>(checks);
-      spdlog::info("spot-checking the {} this stage receives: each sender's first {}, then {:.1f}%, "
-                   "recomputed by other holders of its blocks",
-                   m.first() ? "gradients" : m.last() ? "activations" : "activations and gradients", checks.probation,
-                   100.0 * checks.rate);
+      spdlog::info(
+          "spot-checking the {} this stage receives: each sender's first {}, then {:.1f}%, "
+          "recomputed by other holders of its blocks",
+          m.first()  ? "gradients"
+          : m.last() ? "activations"
+                     : "activations and gradients",
+          checks.probation, 100.0 * checks.rate);
     }
   }
   m.ready.store(true, std::memory_order_release);
@@ -1445,7 +1530,8 @@ StageWork StageRuntime::run_once(std::chrono::milliseconds wait) {
   m.expire();
   m.apply_finished_average();
   m.maybe_start_average();
-  if (!m.config.checkpoint_path.empty() && Clock::now() - m.last_checkpoint > m.config.checkpoint_interval) {
+  if (!m.config.checkpoint_path.empty() &&
+      Clock::now() - m.last_checkpoint > m.config.checkpoint_interval) {
     try {
       m.checkpoint();
     } catch (const std::exception& e) {
@@ -1458,7 +1544,8 @@ StageWork StageRuntime::run_once(std::chrono::milliseconds wait) {
   {
     std::unique_lock lock(m.mutex);
     auto ready = [&] {
-      return !m.backwards.empty() || !m.recomputes.empty() || (!m.forwards.empty() && m.can_forward()) || m.can_feed();
+      return !m.backwards.empty() || !m.recomputes.empty() ||
+             (!m.forwards.empty() && m.can_forward()) || m.can_feed();
     };
     if (!ready()) m.inbox_cv.wait_for(lock, m.until_next_window(wait), ready);
     // Backward first: it frees memory and a weight version, and unblocks the first stage.
@@ -1498,16 +1585,21 @@ StageWork StageRuntime::run_once(std::chrono::milliseconds wait) {
 
 void StageRuntime::checkpoint_now() { impl_->checkpoint(); }
 
-std::vector<float> StageRuntime::parameters() const { return reduce::flatten_parameters(impl_->master); }
+std::vector<float> StageRuntime::parameters() const {
+  return reduce::flatten_parameters(impl_->master);
+}
 
 std::int64_t StageRuntime::optimizer_steps() const { return impl_->optimizer->steps_taken(); }
 
-std::vector<std::string> StageRuntime::optimizer_state_names() const { return impl_->optimizer->state_buffer_names(); }
+std::vector<std::string> StageRuntime::optimizer_state_names() const {
+  return impl_->optimizer->state_buffer_names();
+}
 
 OptimizerState StageRuntime::optimizer_state() const {
   OptimizerState s;
   s.moment_step = impl_->optimizer->moment_step();
-  for (const auto& name : impl_->optimizer->state_buffer_names()) s.buffers.emplace_back(name, impl_->optimizer->state_buffer(name));
+  for (const auto& name : impl_->optimizer->state_buffer_names())
+    s.buffers.emplace_back(name, impl_->optimizer->state_buffer(name));
   return s;
 }
 
@@ -1520,15 +1612,18 @@ void StageRuntime::load_blocks(std::int64_t first, std::int64_t last, std::span<
   }
   const auto counts = reduce::block_parameter_counts(m.config.job.model);
   std::int64_t offset = 0, size = 0;
-  for (auto b = m.config.blocks.first; b < last; ++b) (b < first ? offset : size) += counts.at(static_cast<std::size_t>(b));
+  for (auto b = m.config.blocks.first; b < last; ++b)
+    (b < first ? offset : size) += counts.at(static_cast<std::size_t>(b));
   if (static_cast<std::int64_t>(values.size()) != size) {
-    throw std::invalid_argument("blocks [" + std::to_string(first) + ", " + std::to_string(last) + ") have " +
-                                std::to_string(size) + " parameters, not " + std::to_string(values.size()));
+    throw std::invalid_argument("blocks [" + std::to_string(first) + ", " + std::to_string(last) +
+                                ") have " + std::to_string(size) + " parameters, not " +
+                                std::to_string(values.size()));
   }
   // The optimizer state is checked whole before anything changes.
   const auto names = m.optimizer->state_buffer_names();
   if (state) {
-    if (state->moment_step < 0) throw std::invalid_argument("optimizer state with a negative moment step");
+    if (state->moment_step < 0)
+      throw std::invalid_argument("optimizer state with a negative moment step");
     for (const auto& [name, v] : state->buffers) {
       if (std::find(names.begin(), names.end(), name) == names.end()) {
         throw std::invalid_argument("this stage's optimizer keeps no state buffer '" + name + "'");
@@ -1538,14 +1633,16 @@ void StageRuntime::load_blocks(std::int64_t first, std::int64_t last, std::span<
       const auto* v = state->find(name);
       if (!v) throw std::invalid_argument("optimizer state without buffer '" + name + "'");
       if (static_cast<std::int64_t>(v->size()) != size) {
-        throw std::invalid_argument("optimizer state '" + name + "' has " + std::to_string(v->size()) +
-                                    " values, the blocks have " + std::to_string(size) + " parameters");
+        throw std::invalid_argument("optimizer state '" + name + "' has " +
+                                    std::to_string(v->size()) + " values, the blocks have " +
+                                    std::to_string(size) + " parameters");
       }
       const bool second_moment = name.ends_with("_sq");
       for (const float x : *v) {
         if (!std::isfinite(x) || (second_moment && x < 0)) {
-          throw std::invalid_argument("optimizer state '" + name + "' holds " + std::to_string(x) +
-                                      (second_moment ? " (second moments are finite and >= 0)" : " (not finite)"));
+          throw std::invalid_argument(
+              "optimizer state '" + name + "' holds " + std::to_string(x) +
+              (second_moment ? " (second moments are finite and >= 0)" : " (not finite)"));
         }
       }
     }
@@ -1557,7 +1654,8 @@ void StageRuntime::load_blocks(std::int64_t first, std::int64_t last, std::span<
   // bias-correction step (write_state_buffer gives it to parameters without state).
   m.optimizer->reset_state(offset, size);
   if (state) {
-    for (const auto& name : names) m.optimizer->write_state_buffer(name, offset, *state->find(name), state->moment_step);
+    for (const auto& name : names)
+      m.optimizer->write_state_buffer(name, offset, *state->find(name), state->moment_step);
   }
   for (auto& u : m.last_update) {
     if (u.defined()) u.zero_();  // no prediction across a jump in the weights
@@ -1587,7 +1685,8 @@ void StageRuntime::restrict_peers(const std::vector<std::string>& members) {
     if (listed.count(key)) {
       keep.push_back(key);
     } else {
-      spdlog::warn("peer {} is no longer a member of the job: refused from now on", net::short_key(key));
+      spdlog::warn("peer {} is no longer a member of the job: refused from now on",
+                   net::short_key(key));
     }
   }
   auth.replace(net::kPeerDomain, keep);
@@ -1605,7 +1704,8 @@ StageStats StageRuntime::stats() const {
     s.spot_checks_inconclusive += c.inconclusive;
     s.spot_checks_unanswered += c.unanswered;
     for (const auto& k : c.caught) {
-      if (std::find(s.caught_peers.begin(), s.caught_peers.end(), k) == s.caught_peers.end()) s.caught_peers.push_back(k);
+      if (std::find(s.caught_peers.begin(), s.caught_peers.end(), k) == s.caught_peers.end())
+        s.caught_peers.push_back(k);
     }
   }
   return s;
@@ -1618,14 +1718,17 @@ const StageConfig& StageRuntime::config() const { return impl_->config; }
 
 bool StageRuntime::finished() const {
   const auto& m = *impl_;
-  return m.first() && m.config.max_micro_batches > 0 && m.fed >= m.config.max_micro_batches && m.in_flight.empty();
+  return m.first() && m.config.max_micro_batches > 0 && m.fed >= m.config.max_micro_batches &&
+         m.in_flight.empty();
 }
 
 std::string StageRuntime::description() const {
   const auto& m = *impl_;
-  return "training blocks [" + std::to_string(m.config.blocks.first) + ", " + std::to_string(m.config.blocks.last) +
-         ") of " + std::to_string(m.chain.block_count()) + " in pipeline " + std::to_string(m.config.pipeline) + " of '" +
-         (m.config.job.name.empty() ? m.config.job.id : m.config.job.name) + "' on " + m.config.device;
+  return "training blocks [" + std::to_string(m.config.blocks.first) + ", " +
+         std::to_string(m.config.blocks.last) + ") of " + std::to_string(m.chain.block_count()) +
+         " in pipeline " + std::to_string(m.config.pipeline) + " of '" +
+         (m.config.job.name.empty() ? m.config.job.id : m.config.job.name) + "' on " +
+         m.config.device;
 }
 
 }  // namespace rookery::pipeline

@@ -42,12 +42,13 @@ namespace rookery::pipeline {
 
 // Averaging with the stages of other pipelines that hold the same parameters.
 struct AveragingConfig {
-  std::vector<reduce::PipelinePartition> pipelines;  // every pipeline, in plan order; fewer than 2: off
-  std::map<std::string, std::string> endpoints;      // member key -> its reduce endpoint (tcp://)
-  std::string listen;                                // this stage's reduce endpoint
-  std::chrono::milliseconds interval{10000};         // round r starts at r x interval, Unix time
-  std::chrono::milliseconds timeout{5000};           // each wait inside a ring (at most interval / 6)
-  std::uint32_t max_attempts = 2;                    // a failed member is excluded, then one retry
+  std::vector<reduce::PipelinePartition>
+      pipelines;                                 // every pipeline, in plan order; fewer than 2: off
+  std::map<std::string, std::string> endpoints;  // member key -> its reduce endpoint (tcp://)
+  std::string listen;                            // this stage's reduce endpoint
+  std::chrono::milliseconds interval{10000};     // round r starts at r x interval, Unix time
+  std::chrono::milliseconds timeout{5000};       // each wait inside a ring (at most interval / 6)
+  std::uint32_t max_attempts = 2;                // a failed member is excluded, then one retry
   bool enabled() const { return pipelines.size() >= 2; }
 };
 
@@ -60,8 +61,12 @@ enum class Fault {
   CorruptWork,         // both: whatever its seat sends, forward or back, is wrong
 };
 
-inline bool corrupts_activations(Fault f) { return f == Fault::CorruptActivations || f == Fault::CorruptWork; }
-inline bool corrupts_gradients(Fault f) { return f == Fault::CorruptGradients || f == Fault::CorruptWork; }
+inline bool corrupts_activations(Fault f) {
+  return f == Fault::CorruptActivations || f == Fault::CorruptWork;
+}
+inline bool corrupts_gradients(Fault f) {
+  return f == Fault::CorruptGradients || f == Fault::CorruptWork;
+}
 
 // A stage somewhere in the swarm: who holds which blocks (spot-checks find verifiers here).
 struct StageHolder {
@@ -73,21 +78,21 @@ struct StageConfig {
   job::JobSpec job;
   std::uint32_t pipeline = 0;
   model::BlockRange blocks;
-  std::string listen = "tcp://127.0.0.1:0";   // where this stage receives
-  std::string advertise;                      // what peers should connect to (default: the bound endpoint)
-  net::PeerAddress next;                      // empty for the last stage
+  std::string listen = "tcp://127.0.0.1:0";  // where this stage receives
+  std::string advertise;  // what peers should connect to (default: the bound endpoint)
+  net::PeerAddress next;  // empty for the last stage
   // SWARM's wiring: every node that holds the next blocks, in any pipeline whose cut matches
   // (next among them). Micro-batches go to them by weighted round-robin (NextHopRouter).
   std::vector<net::PeerAddress> next_candidates;
   // Micro-batches may come from, and their gradients go back to, other pipelines' stages.
   bool cross_pipeline = false;
-  std::vector<std::string> peer_keys;         // keys allowed to send to this stage
+  std::vector<std::string> peer_keys;  // keys allowed to send to this stage
   std::string device = "cpu";
-  std::filesystem::path checkpoint_path;      // empty: no checkpoints
+  std::filesystem::path checkpoint_path;  // empty: no checkpoints
   std::chrono::seconds checkpoint_interval{300};
   std::chrono::milliseconds micro_batch_timeout{20000};  // in flight longer: dropped and counted
-  std::int64_t max_micro_batches = 0;         // first stage: stop feeding after this many; 0 = unbounded
-  std::int64_t first_sample = 0;              // first stage: where sample ids start (unless resumed)
+  std::int64_t max_micro_batches = 0;  // first stage: stop feeding after this many; 0 = unbounded
+  std::int64_t first_sample = 0;       // first stage: where sample ids start (unless resumed)
   // First stage: 0 runs Ravnest's schedule (never flush). N > 0 runs GPipe's synchronous
   // schedule instead: feed N micro-batches, then wait until all are back before feeding
   // more (with grad_accumulation = N, one step per flush). The baseline in benchmarks.
@@ -106,16 +111,16 @@ struct StageConfig {
 };
 
 struct StageStats {
-  std::int64_t forwards = 0;          // micro-batches forwarded by this stage
-  std::int64_t backwards = 0;         // micro-batches whose backward finished here
-  std::int64_t samples = 0;           // samples whose backward finished here
+  std::int64_t forwards = 0;   // micro-batches forwarded by this stage
+  std::int64_t backwards = 0;  // micro-batches whose backward finished here
+  std::int64_t samples = 0;    // samples whose backward finished here
   std::int64_t optimizer_steps = 0;
-  std::int64_t dropped = 0;           // timed out in flight (a peer died or stalled)
-  std::int64_t rejected = 0;          // malformed or unusable messages
-  std::int64_t unknown_backwards = 0; // gradients for micro-batches no longer in flight
+  std::int64_t dropped = 0;            // timed out in flight (a peer died or stalled)
+  std::int64_t rejected = 0;           // malformed or unusable messages
+  std::int64_t unknown_backwards = 0;  // gradients for micro-batches no longer in flight
   std::int64_t in_flight = 0;
-  std::int64_t live_versions = 0;     // weight versions held for in-flight micro-batches
-  std::int64_t stash_bytes = 0;       // memory those versions take
+  std::int64_t live_versions = 0;  // weight versions held for in-flight micro-batches
+  std::int64_t stash_bytes = 0;    // memory those versions take
   std::int64_t next_sample = 0;
   double last_loss = -1;
   double forward_flops = 0, backward_flops = 0;
@@ -123,27 +128,30 @@ struct StageStats {
   std::uint64_t bytes_sent = 0;
   std::int64_t checkpoints = 0;
   // Multi-ring averaging with the other pipelines.
-  std::int64_t averaging_rings = 0;     // rings this stage sits in
-  std::int64_t averaging_rounds = 0;    // rounds applied in which at least one partner took part
-  std::int64_t averaging_alone = 0;     // rounds in which no partner could be reached
-  std::int64_t averaging_skipped = 0;   // periods that passed while the previous round still ran
-  std::int64_t averaging_state_rounds = 0;  // applied rounds that averaged the optimizer's moments too
+  std::int64_t averaging_rings = 0;    // rings this stage sits in
+  std::int64_t averaging_rounds = 0;   // rounds applied in which at least one partner took part
+  std::int64_t averaging_alone = 0;    // rounds in which no partner could be reached
+  std::int64_t averaging_skipped = 0;  // periods that passed while the previous round still ran
+  std::int64_t averaging_state_rounds =
+      0;  // applied rounds that averaged the optimizer's moments too
   std::uint64_t averaging_last_round = 0;
-  double averaging_seconds = 0;         // the last applied round, start to finish
+  double averaging_seconds = 0;             // the last applied round, start to finish
   std::vector<std::string> excluded_peers;  // ring partners left out of this stage's aggregates
   struct RingPartner {
     std::string key, endpoint;
     std::uint32_t pipeline = 0;
     std::int64_t shared_values = 0, rings = 0;
   };
-  std::vector<RingPartner> ring_partners;    // who this stage averages with, by pipeline
+  std::vector<RingPartner> ring_partners;  // who this stage averages with, by pipeline
   // Spot-checks of the activations and gradients this stage receives (spot_check.hpp).
   std::int64_t spot_checks_passed = 0;
   std::int64_t spot_checks_failed = 0;
   std::int64_t spot_checks_inconclusive = 0;
-  std::int64_t spot_checks_unanswered = 0;  // the input never came: that work dropped, nobody blamed
-  std::int64_t recomputes = 0;              // recomputations this stage ran for other checkers
-  std::vector<std::string> caught_peers;    // senders caught sending wrong activations or gradients: refused
+  std::int64_t spot_checks_unanswered =
+      0;                        // the input never came: that work dropped, nobody blamed
+  std::int64_t recomputes = 0;  // recomputations this stage ran for other checkers
+  std::vector<std::string>
+      caught_peers;  // senders caught sending wrong activations or gradients: refused
   // Receipts: of each peer's work, the samples this stage consumed (its activations trained
   // on here, its gradients applied here), by the peer's key. The coordinator credits a node
   // with the work its consumers confirm, not with what it claims (issue 8's ledger).
@@ -157,8 +165,8 @@ struct StageStats {
 // (model::Optimizer's state buffers, flat): what travels with the parameters when a shard
 // moves to another node.
 struct OptimizerState {
-  std::int64_t moment_step = 0;   // AdamW's bias-correction step of these moments (0 for SGD)
-  std::vector<std::pair<std::string, std::vector<float>>> buffers;   // name -> values
+  std::int64_t moment_step = 0;  // AdamW's bias-correction step of these moments (0 for SGD)
+  std::vector<std::pair<std::string, std::vector<float>>> buffers;  // name -> values
   const std::vector<float>* find(std::string_view name) const {
     for (const auto& [n, v] : buffers) {
       if (n == name) return &v;
@@ -171,8 +179,8 @@ struct StageWork {
   bool did_work = false;
   double flops = 0;
   double seconds = 0;
-  std::int64_t samples = 0;   // samples completed (backward) in this call
-  double loss = -1;           // the loss of a micro-batch completed in this call, if any
+  std::int64_t samples = 0;  // samples completed (backward) in this call
+  double loss = -1;          // the loss of a micro-batch completed in this call, if any
 };
 
 class StageRuntime {
@@ -205,11 +213,11 @@ class StageRuntime {
   // without, they start fresh (as a new optimizer's). Compute thread only. Throws
   // std::invalid_argument on a size or range mismatch, a missing or unknown buffer, or a
   // moment that is not finite (or a negative second moment), without changing anything.
-  void load_blocks(std::int64_t first, std::int64_t last, std::span<const float> values, std::int64_t optimizer_steps,
-                   const OptimizerState* state = nullptr);
+  void load_blocks(std::int64_t first, std::int64_t last, std::span<const float> values,
+                   std::int64_t optimizer_steps, const OptimizerState* state = nullptr);
 
   StageStats stats() const;
-  std::string endpoint() const;      // the address peers send to
+  std::string endpoint() const;  // the address peers send to
   bool is_first() const;
   bool is_last() const;
   // First stage with max_micro_batches set: all fed and none left in flight.

@@ -16,7 +16,9 @@ wire::Payload payload_of(const at::Tensor& cpu_contiguous) {
   return p;
 }
 
-std::vector<std::int64_t> shape_of(const at::Tensor& t) { return {t.sizes().begin(), t.sizes().end()}; }
+std::vector<std::int64_t> shape_of(const at::Tensor& t) {
+  return {t.sizes().begin(), t.sizes().end()};
+}
 
 // int8 blockwise: [scales (f32) | values (int8)], the layout of wire::encode_f32.
 at::Tensor encode_int8(const at::Tensor& flat, std::uint32_t block) {
@@ -27,10 +29,14 @@ at::Tensor encode_int8(const at::Tensor& flat, std::uint32_t block) {
   auto view = padded.view({blocks, static_cast<std::int64_t>(block)});
   auto absmax = view.abs().amax(1);
   auto finite = torch::isfinite(view).all(1);
-  auto scale = torch::where(finite, absmax / 127.f, torch::full_like(absmax, std::numeric_limits<float>::quiet_NaN()));
+  auto scale = torch::where(finite, absmax / 127.f,
+                            torch::full_like(absmax, std::numeric_limits<float>::quiet_NaN()));
   auto inv = torch::where(finite & (absmax > 0), 127.f / absmax, torch::zeros_like(absmax));
   auto q = torch::round(view * inv.unsqueeze(1)).clamp(-127, 127);
-  q = torch::where(finite.unsqueeze(1), q, torch::zeros_like(q)).to(torch::kInt8).view({-1}).narrow(0, 0, n);
+  q = torch::where(finite.unsqueeze(1), q, torch::zeros_like(q))
+          .to(torch::kInt8)
+          .view({-1})
+          .narrow(0, 0, n);
   auto out = torch::empty({blocks * 4 + n}, flat.options().dtype(torch::kUInt8));
   out.narrow(0, 0, blocks * 4).copy_(scale.contiguous().view(torch::kUInt8));
   out.narrow(0, blocks * 4, n).copy_(q.view(torch::kUInt8));
@@ -43,16 +49,22 @@ at::Tensor decode_int8(const at::Tensor& bytes, std::int64_t n, std::uint32_t bl
   auto q = bytes.narrow(0, blocks * 4, n).view(torch::kInt8).to(torch::kFloat32);
   auto padded = torch::zeros({blocks * static_cast<std::int64_t>(block)}, q.options());
   padded.narrow(0, 0, n).copy_(q);
-  return (padded.view({blocks, static_cast<std::int64_t>(block)}) * scale.unsqueeze(1)).view({-1}).narrow(0, 0, n);
+  return (padded.view({blocks, static_cast<std::int64_t>(block)}) * scale.unsqueeze(1))
+      .view({-1})
+      .narrow(0, 0, n);
 }
 }  // namespace
 
 wire::Codec to_wire_codec(int job_codec) {
   switch (job_codec) {
-    case 1: return wire::Codec::Fp16;
-    case 2: return wire::Codec::Bf16;
-    case 3: return wire::Codec::Int8Block;
-    default: return wire::Codec::None;
+    case 1:
+      return wire::Codec::Fp16;
+    case 2:
+      return wire::Codec::Bf16;
+    case 3:
+      return wire::Codec::Int8Block;
+    default:
+      return wire::Codec::None;
   }
 }
 
@@ -60,9 +72,11 @@ wire::OutgoingTensor encode_tensor(std::string name, const at::Tensor& t, wire::
   torch::NoGradGuard no_grad;
   auto x = t.detach();
   if (x.scalar_type() == torch::kInt64) {
-    return wire::OutgoingTensor::raw(std::move(name), wire::DType::I64, shape_of(x), payload_of(x.to(torch::kCPU).contiguous()));
+    return wire::OutgoingTensor::raw(std::move(name), wire::DType::I64, shape_of(x),
+                                     payload_of(x.to(torch::kCPU).contiguous()));
   }
-  if (x.scalar_type() != torch::kFloat32) throw std::runtime_error("encode_tensor: only f32 and int64 tensors travel");
+  if (x.scalar_type() != torch::kFloat32)
+    throw std::runtime_error("encode_tensor: only f32 and int64 tensors travel");
   wire::OutgoingTensor out;
   out.name = std::move(name);
   out.dtype = wire::DType::F32;
@@ -70,10 +84,18 @@ wire::OutgoingTensor encode_tensor(std::string name, const at::Tensor& t, wire::
   out.codec = codec;
   at::Tensor encoded;
   switch (codec) {
-    case wire::Codec::None: encoded = x.contiguous(); break;
-    case wire::Codec::Fp16: encoded = x.to(torch::kHalf).contiguous(); break;
-    case wire::Codec::Bf16: encoded = x.to(torch::kBFloat16).contiguous(); break;
-    case wire::Codec::Int8Block: encoded = encode_int8(x.contiguous().view({-1}), out.block_size); break;
+    case wire::Codec::None:
+      encoded = x.contiguous();
+      break;
+    case wire::Codec::Fp16:
+      encoded = x.to(torch::kHalf).contiguous();
+      break;
+    case wire::Codec::Bf16:
+      encoded = x.to(torch::kBFloat16).contiguous();
+      break;
+    case wire::Codec::Int8Block:
+      encoded = encode_int8(x.contiguous().view({-1}), out.block_size);
+      break;
   }
   out.bytes = payload_of(encoded.to(torch::kCPU).contiguous());
   return out;
@@ -87,16 +109,25 @@ at::Tensor decode_tensor(const wire::IncomingTensor& t, c10::Device device) {
   std::vector<std::int64_t> shape(t.shape().begin(), t.shape().end());
   if (t.dtype() == wire::DType::I64) return raw.view(torch::kInt64).view(shape).to(device);
   if (t.dtype() != wire::DType::F32) {
-    throw std::runtime_error("tensor '" + t.name() + "' has dtype " + std::string(wire::dtype_name(t.dtype())) +
+    throw std::runtime_error("tensor '" + t.name() + "' has dtype " +
+                             std::string(wire::dtype_name(t.dtype())) +
                              "; stages take f32 activations and int64 ids");
   }
   raw = raw.to(device);
   at::Tensor values;
   switch (t.codec()) {
-    case wire::Codec::None: values = raw.view(torch::kFloat32); break;
-    case wire::Codec::Fp16: values = raw.view(torch::kHalf).to(torch::kFloat32); break;
-    case wire::Codec::Bf16: values = raw.view(torch::kBFloat16).to(torch::kFloat32); break;
-    case wire::Codec::Int8Block: values = decode_int8(raw, t.numel(), t.block_size()); break;
+    case wire::Codec::None:
+      values = raw.view(torch::kFloat32);
+      break;
+    case wire::Codec::Fp16:
+      values = raw.view(torch::kHalf).to(torch::kFloat32);
+      break;
+    case wire::Codec::Bf16:
+      values = raw.view(torch::kBFloat16).to(torch::kFloat32);
+      break;
+    case wire::Codec::Int8Block:
+      values = decode_int8(raw, t.numel(), t.block_size());
+      break;
   }
   return values.view(shape);
 }

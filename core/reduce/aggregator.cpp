@@ -13,10 +13,12 @@ void add_scaled(float* out, const float* in, float w, std::size_t n) {
 }
 }  // namespace
 
-void WeightedMean::aggregate(std::span<const Contribution> contributions, std::span<float> out) const {
+void WeightedMean::aggregate(std::span<const Contribution> contributions,
+                             std::span<float> out) const {
   double total = 0;
   for (const auto& c : contributions) {
-    if (c.values.size() != out.size()) throw std::invalid_argument("weighted mean: slices differ in length");
+    if (c.values.size() != out.size())
+      throw std::invalid_argument("weighted mean: slices differ in length");
     total += c.weight;
   }
   if (!(total > 0)) throw std::invalid_argument("weighted mean: total weight must be positive");

@@ -11,7 +11,7 @@ namespace rookery::reduce {
 
 struct Contribution {
   std::string_view member;
-  double weight = 0;                // samples this member processed since the last average
+  double weight = 0;  // samples this member processed since the last average
   std::span<const float> values;
   // The caller's own values. A robust aggregator may centre its arithmetic on them: an honest
   // caller trusts itself (CenteredClip then needs no coordinate-wise median).
@@ -27,7 +27,8 @@ class Aggregator {
   virtual bool is_weighted_mean() const { return false; }
   // Writes the aggregate of `contributions` (in ring order, all the same length) into `out`.
   // Called on the slice's owner, from a ring's thread: must be thread-safe.
-  virtual void aggregate(std::span<const Contribution> contributions, std::span<float> out) const = 0;
+  virtual void aggregate(std::span<const Contribution> contributions,
+                         std::span<float> out) const = 0;
 };
 
 class WeightedMean final : public Aggregator {

@@ -18,9 +18,11 @@ const FlatBuffer* AveragingResult::find(std::string_view name, bool averaged_val
 void AveragingResult::apply_to(std::string_view buffer, std::span<float> current) const {
   const FlatBuffer* avg = find(buffer, true);
   const FlatBuffer* snap = find(buffer, false);
-  if (!avg || !snap) throw std::invalid_argument("averaging result has no buffer '" + std::string(buffer) + "'");
+  if (!avg || !snap)
+    throw std::invalid_argument("averaging result has no buffer '" + std::string(buffer) + "'");
   if (current.size() != snap->values.size()) {
-    throw std::invalid_argument("buffer '" + std::string(buffer) + "' changed size during the round");
+    throw std::invalid_argument("buffer '" + std::string(buffer) +
+                                "' changed size during the round");
   }
   for (std::size_t i = 0; i < current.size(); ++i) current[i] += avg->values[i] - snap->values[i];
 }
@@ -54,11 +56,13 @@ void Averager::start(std::uint64_t round, std::vector<FlatBuffer> buffers, std::
   const std::size_t shard = ranges_.shard_last - ranges_.shard_first;
   for (const auto& b : buffers) {
     if (b.values.size() != shard) {
-      throw std::invalid_argument("averager: buffer '" + b.name + "' has " + std::to_string(b.values.size()) +
-                                  " values, the shard has " + std::to_string(shard));
+      throw std::invalid_argument("averager: buffer '" + b.name + "' has " +
+                                  std::to_string(b.values.size()) + " values, the shard has " +
+                                  std::to_string(shard));
     }
   }
-  queue_.push_back({round, std::move(buffers), double(std::max<std::int64_t>(samples, 1)), ranges_});
+  queue_.push_back(
+      {round, std::move(buffers), double(std::max<std::int64_t>(samples, 1)), ranges_});
   changed_.notify_all();
 }
 
@@ -106,18 +110,20 @@ AveragingResult Averager::average(Request& request) {
       const auto& range = report.range;
       const std::size_t first = range.first - request.ranges.shard_first;
       std::span<float> values = std::span<float>(it->values).subspan(first, range.size());
-      const SharedValues mine{std::span<const float>((*input)[std::size_t(it - result.averaged.begin())].values)
-                                  .subspan(first, range.size()),
-                              input};
+      const SharedValues mine{
+          std::span<const float>((*input)[std::size_t(it - result.averaged.begin())].values)
+              .subspan(first, range.size()),
+          input};
       const auto own = buffer_rings_.find(report.buffer);
       RingAllReduce& ring = own == buffer_rings_.end() ? ring_ : *own->second;
       try {
         report.outcome = ring.run({ring_key(report.buffer, range.first, range.last), range.members},
-                                   request.round, mine, values, request.weight);
+                                  request.round, mine, values, request.weight);
       } catch (const std::exception& e) {
-        spdlog::error("averaging round {} of '{}' [{}, {}) failed: {}", request.round, report.buffer, range.first,
-                      range.last, e.what());
-        std::copy(mine.values.begin(), mine.values.end(), values.begin());   // whatever the round had written
+        spdlog::error("averaging round {} of '{}' [{}, {}) failed: {}", request.round,
+                      report.buffer, range.first, range.last, e.what());
+        std::copy(mine.values.begin(), mine.values.end(),
+                  values.begin());  // whatever the round had written
         report.outcome.contributors = {transport_.self()};
       }
     });

@@ -35,7 +35,7 @@ namespace rookery::reduce {
 // A node's values for its whole shard, flat, in the shard's parameter order (offset 0 is
 // the shard's first value, NodeRanges::shard_first in whole-model offsets).
 struct FlatBuffer {
-  std::string name;            // "params", "adam.exp_avg", ...: same name on every node
+  std::string name;  // "params", "adam.exp_avg", ...: same name on every node
   std::vector<float> values;
 };
 
@@ -48,8 +48,8 @@ struct RangeReport {
 struct AveragingResult {
   std::uint64_t round = 0;
   double seconds = 0;
-  std::vector<FlatBuffer> snapshot;   // the values handed to start()
-  std::vector<FlatBuffer> averaged;   // snapshot with every ring's range replaced by its average
+  std::vector<FlatBuffer> snapshot;  // the values handed to start()
+  std::vector<FlatBuffer> averaged;  // snapshot with every ring's range replaced by its average
   std::vector<RangeReport> rings;
 
   const FlatBuffer* find(std::string_view name, bool averaged_values = true) const;
@@ -59,7 +59,7 @@ struct AveragingResult {
 };
 
 struct AveragerConfig {
-  NodeRanges ranges;     // MultiRingPlan::for_node(self)
+  NodeRanges ranges;  // MultiRingPlan::for_node(self)
   RingOptions ring;
   // Buffers aggregated by another aggregator than ring.aggregator, by name (a stage gives its
   // optimizer state a CenteredClip of its own, so its verdicts are tallied apart from the
@@ -70,7 +70,7 @@ struct AveragerConfig {
 class Averager {
  public:
   Averager(Transport& transport, AveragerConfig config);
-  ~Averager();   // finishes the running and queued rounds (each bounded by its timeouts)
+  ~Averager();  // finishes the running and queued rounds (each bounded by its timeouts)
   Averager(const Averager&) = delete;
   Averager& operator=(const Averager&) = delete;
 

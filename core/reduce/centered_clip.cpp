@@ -13,7 +13,7 @@ namespace rookery::reduce {
 
 namespace {
 
-constexpr std::size_t kBlock = 256;   // coordinates per block: n rows of it stay in L1
+constexpr std::size_t kBlock = 256;  // coordinates per block: n rows of it stay in L1
 static_assert(kBlock % kLanes == 0);
 
 using Comparators = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
@@ -29,7 +29,8 @@ Comparators median_network(std::uint32_t n) {
     for (std::uint32_t k = p; k >= 1; k >>= 1) {
       for (std::uint32_t j = k % p; j + k < size; j += 2 * k) {
         for (std::uint32_t i = 0; i < k && i + j + k < size; ++i) {
-          if ((i + j) / (2 * p) == (i + j + k) / (2 * p) && i + j + k < n) all.emplace_back(i + j, i + j + k);
+          if ((i + j) / (2 * p) == (i + j + k) / (2 * p) && i + j + k < n)
+            all.emplace_back(i + j, i + j + k);
         }
       }
     }
@@ -49,12 +50,12 @@ Comparators median_network(std::uint32_t n) {
 
 // Per-call working memory, reused across calls on the same thread (the ring's threads).
 struct Scratch {
-  std::vector<float> rows;     // n4 x kBlock (n4 = n rounded up to 4; the padding rows stay 0)
-  std::vector<float> median;   // the slice's coordinate-wise median (when it is the centre)
-  std::vector<double> gram;    // n4 x n4, the upper triangle valid
+  std::vector<float> rows;        // n4 x kBlock (n4 = n rounded up to 4; the padding rows stay 0)
+  std::vector<float> median;      // the slice's coordinate-wise median (when it is the centre)
+  std::vector<double> gram;       // n4 x n4, the upper triangle valid
   std::vector<float> gram_lanes;  // n4 x n4 x kLanes, accumulate_gram's lane-wise partial sums
-  std::size_t stride = 0;      // n4
-  std::vector<double> norm2;   // n
+  std::size_t stride = 0;         // n4
+  std::vector<double> norm2;      // n
 };
 
 std::size_t round_up4(std::size_t n) { return (n + 3) & ~std::size_t(3); }
@@ -65,7 +66,8 @@ std::size_t round_up4(std::size_t n) { return (n + 3) & ~std::size_t(3); }
 // block). Register tiles of 2 rows x 4 rows: six loads feed eight multiply-adds. Entries a
 // little below the diagonal inside a tile are computed too and never read.
 template <std::size_t kTileRows>
-[[gnu::always_inline]] inline void accumulate_gram(const float* rows, std::size_t n4, std::size_t vecs, float* acc) {
+[[gnu::always_inline]] inline void accumulate_gram(const float* rows, std::size_t n4,
+                                                   std::size_t vecs, float* acc) {
   for (std::size_t a = 0; a < n4; a += kTileRows) {
     for (std::size_t b = a & ~std::size_t(3); b < n4; b += 4) {
       const float* rb = rows + b * kBlock;
@@ -78,7 +80,10 @@ template <std::size_t kTileRows>
                  y3 = load(rb + 3 * kBlock + o);
         for (std::size_t i = 0; i < kTileRows; ++i) {
           const f8 x = load(rows + (a + i) * kBlock + o);
-          s[i][0] += x * y0; s[i][1] += x * y1; s[i][2] += x * y2; s[i][3] += x * y3;
+          s[i][0] += x * y0;
+          s[i][1] += x * y1;
+          s[i][2] += x * y2;
+          s[i][3] += x * y3;
         }
       }
       for (std::size_t i = 0; i < kTileRows; ++i)
@@ -88,7 +93,8 @@ template <std::size_t kTileRows>
 }
 
 // 4 x 4 register tiles where there are 32 vector registers (AVX-512), 2 x 4 where there are 16.
-[[gnu::always_inline]] inline void accumulate_gram(const float* rows, std::size_t n4, std::size_t vecs, float* acc) {
+[[gnu::always_inline]] inline void accumulate_gram(const float* rows, std::size_t n4,
+                                                   std::size_t vecs, float* acc) {
 #if defined(__x86_64__) && defined(__GNUC__)
   static const bool wide = __builtin_cpu_supports("avx512f");
   if (wide) return accumulate_gram<4>(rows, n4, vecs, acc);
@@ -124,8 +130,8 @@ constexpr std::size_t kFlushBlocks = 16;
 // per member the squared norm and the Gram matrix of (g_i - centre). No sorting: the
 // coordinate-wise median is not needed when the centre is known to be honest.
 ROOKERY_SIMD_CLONES
-void gram_about(std::span<const Contribution> c, const std::vector<std::uint32_t>& active, const float* centre,
-                std::size_t len_total, Scratch& s) {
+void gram_about(std::span<const Contribution> c, const std::vector<std::uint32_t>& active,
+                const float* centre, std::size_t len_total, Scratch& s) {
   const std::size_t n = active.size(), n4 = s.stride;
   float* rows = s.rows.data();
   for (std::size_t k0 = 0; k0 < len_total; k0 += kBlock) {
@@ -149,7 +155,8 @@ void gram_about(std::span<const Contribution> c, const std::vector<std::uint32_t
       s.norm2[a] += block_norm2(src, len, acc);
     }
     accumulate_gram(rows, n4, vecs, s.gram_lanes.data());
-    if (k0 / kBlock % kFlushBlocks == kFlushBlocks - 1) flush_gram(s.gram_lanes.data(), n4, s.gram.data());
+    if (k0 / kBlock % kFlushBlocks == kFlushBlocks - 1)
+      flush_gram(s.gram_lanes.data(), n4, s.gram.data());
   }
   flush_gram(s.gram_lanes.data(), n4, s.gram.data());
 }
@@ -199,7 +206,7 @@ bool median_and_gram(std::span<const Contribution> c, const std::vector<std::uin
       for (std::size_t v = 0; v < vecs; ++v) {
         const f8 m = (load(rl + v * kLanes) + load(rh + v * kLanes)) * 0.5f;
         store(mblock + v * kLanes, m);
-        check += m - m;   // NaN where m is not finite
+        check += m - m;  // NaN where m is not finite
       }
       if (!(hsum(check) == 0.f)) finite_median = false;
       std::memcpy(s.median.data() + k0, mblock, len * sizeof(float));
@@ -209,11 +216,14 @@ bool median_and_gram(std::span<const Contribution> c, const std::vector<std::uin
     for (std::size_t a = 0; a < n; ++a) {
       const float* src = c[active[a]].values.data() + k0;
       float* row = rows + a * kBlock;
-      for (std::size_t v = 0; v < full; ++v) store(row + v * kLanes, load(src + v * kLanes) - load(mblock + v * kLanes));
-      for (std::size_t k = full * kLanes; k < vecs * kLanes; ++k) row[k] = k < len ? src[k] - mblock[k] : 0.f;
+      for (std::size_t v = 0; v < full; ++v)
+        store(row + v * kLanes, load(src + v * kLanes) - load(mblock + v * kLanes));
+      for (std::size_t k = full * kLanes; k < vecs * kLanes; ++k)
+        row[k] = k < len ? src[k] - mblock[k] : 0.f;
     }
     accumulate_gram(rows, n4, vecs, s.gram_lanes.data());
-    if (k0 / kBlock % kFlushBlocks == kFlushBlocks - 1) flush_gram(s.gram_lanes.data(), n4, s.gram.data());
+    if (k0 / kBlock % kFlushBlocks == kFlushBlocks - 1)
+      flush_gram(s.gram_lanes.data(), n4, s.gram.data());
   }
   flush_gram(s.gram_lanes.data(), n4, s.gram.data());
   return finite_median;
@@ -223,8 +233,8 @@ bool median_and_gram(std::span<const Contribution> c, const std::vector<std::uin
 // centre (its term is 0 and skipped, so out may be that member's storage).
 ROOKERY_SIMD_CLONES
 void combine(std::span<const Contribution> c, const std::vector<std::uint32_t>& active,
-             const std::vector<double>& beta, const float* centre, std::optional<std::uint32_t> centre_member,
-             std::span<float> out) {
+             const std::vector<double>& beta, const float* centre,
+             std::optional<std::uint32_t> centre_member, std::span<float> out) {
   const std::size_t len_total = out.size();
   for (std::size_t k0 = 0; k0 < len_total; k0 += kBlock) {
     const std::size_t len = std::min(kBlock, len_total - k0), full = len / kLanes;
@@ -262,12 +272,15 @@ void validate(const CenteredClipOptions& o) {
   auto need = [](bool ok, const char* field, const std::string& what) {
     if (!ok) throw std::invalid_argument(std::string("centered clip: ") + field + " " + what);
   };
-  need(std::isfinite(o.tau) && o.tau > 0, "tau", "must be a positive finite number, got " + std::to_string(o.tau));
+  need(std::isfinite(o.tau) && o.tau > 0, "tau",
+       "must be a positive finite number, got " + std::to_string(o.tau));
   need(o.max_iterations >= 1, "max_iterations", "must be >= 1");
   need(std::isfinite(o.tolerance) && o.tolerance > 0, "tolerance",
        "must be a positive finite number, got " + std::to_string(o.tolerance));
-  need(std::isfinite(o.reject_norm_factor) && (o.reject_norm_factor == 0 || o.reject_norm_factor >= 1),
-       "reject_norm_factor", "must be 0 (off) or >= 1, got " + std::to_string(o.reject_norm_factor));
+  need(std::isfinite(o.reject_norm_factor) &&
+           (o.reject_norm_factor == 0 || o.reject_norm_factor >= 1),
+       "reject_norm_factor",
+       "must be 0 (off) or >= 1, got " + std::to_string(o.reject_norm_factor));
   need(std::isfinite(o.weight_cap) && (o.weight_cap == 0 || o.weight_cap >= 1), "weight_cap",
        "must be 0 (off) or >= 1, got " + std::to_string(o.weight_cap));
   need(o.hard_clip_factor > 0 && o.hard_clip_factor <= 1, "hard_clip_factor",
@@ -276,12 +289,18 @@ void validate(const CenteredClipOptions& o) {
 
 std::string_view to_string(Verdict v) {
   switch (v) {
-    case Verdict::accepted: return "accepted";
-    case Verdict::clipped: return "clipped";
-    case Verdict::clipped_hard: return "clipped-hard";
-    case Verdict::rejected_non_finite: return "rejected-non-finite";
-    case Verdict::rejected_weight: return "rejected-weight";
-    case Verdict::rejected_norm: return "rejected-norm";
+    case Verdict::accepted:
+      return "accepted";
+    case Verdict::clipped:
+      return "clipped";
+    case Verdict::clipped_hard:
+      return "clipped-hard";
+    case Verdict::rejected_non_finite:
+      return "rejected-non-finite";
+    case Verdict::rejected_weight:
+      return "rejected-weight";
+    case Verdict::rejected_norm:
+      return "rejected-norm";
   }
   return "?";
 }
@@ -308,19 +327,23 @@ std::uint64_t AggregationTally::calls() const {
   return calls_;
 }
 
-CenteredClip::CenteredClip(CenteredClipOptions options, std::shared_ptr<AggregationObserver> observer)
+CenteredClip::CenteredClip(CenteredClipOptions options,
+                           std::shared_ptr<AggregationObserver> observer)
     : options_(options), observer_(std::move(observer)) {
   validate(options_);
 }
 
-void CenteredClip::aggregate(std::span<const Contribution> contributions, std::span<float> out) const {
+void CenteredClip::aggregate(std::span<const Contribution> contributions,
+                             std::span<float> out) const {
   (void)aggregate_with_report(contributions, out);
 }
 
-AggregationReport CenteredClip::aggregate_with_report(std::span<const Contribution> c, std::span<float> out) const {
+AggregationReport CenteredClip::aggregate_with_report(std::span<const Contribution> c,
+                                                      std::span<float> out) const {
   if (c.empty()) throw std::invalid_argument("centered clip: no contributions");
   for (const auto& x : c) {
-    if (x.values.size() != out.size()) throw std::invalid_argument("centered clip: slices differ in length");
+    if (x.values.size() != out.size())
+      throw std::invalid_argument("centered clip: slices differ in length");
   }
   const std::size_t total = c.size(), len = out.size();
   AggregationReport report;
@@ -375,7 +398,7 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
       if (std::isfinite(m.norm)) finite_norms.push_back(m.norm);
     }
     report.median_norm = median_of(finite_norms);
-    std::vector<std::size_t> keep;   // positions in `active`
+    std::vector<std::size_t> keep;  // positions in `active`
     for (std::size_t a = 0; a < active.size(); ++a) {
       auto& m = report.members[active[a]];
       if (!std::isfinite(m.norm)) {
@@ -388,10 +411,12 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
       }
     }
     for (auto a : keep) accepted.push_back(active[a]);
-    const bool own_rejected = about_own && std::find(accepted.begin(), accepted.end(), *own) == accepted.end();
-    if (own_rejected) about_own = false;   // our own values failed the checks: trust the median
+    const bool own_rejected =
+        about_own && std::find(accepted.begin(), accepted.end(), *own) == accepted.end();
+    if (own_rejected) about_own = false;  // our own values failed the checks: trust the median
     if (!accepted.empty() &&
-        (own_rejected || (!about_own && (!finite_median || accepted.size() < active.size() / 2 + 1)))) {
+        (own_rejected ||
+         (!about_own && (!finite_median || accepted.size() < active.size() / 2 + 1)))) {
       // The rejected were a majority somewhere: the median and Gram of the accepted alone.
       pass(accepted, about_own);
     } else if (accepted.size() < active.size()) {
@@ -416,7 +441,8 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
     for (std::size_t q = p; q < n; ++q) H[p * n + q] = H[q * n + p] = s.gram[p * s.stride + q];
   }
   for (double h : H) {
-    if (!std::isfinite(h)) throw std::invalid_argument("centered clip: values too large for f32 products");
+    if (!std::isfinite(h))
+      throw std::invalid_argument("centered clip: values too large for f32 products");
   }
 
   // Weights, capped at weight_cap x the median weight.
@@ -441,7 +467,8 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
       Hb[p] = acc;
       bHb += beta[p] * acc;
     }
-    for (std::size_t p = 0; p < n; ++p) dist[p] = std::sqrt(std::max(0.0, H[p * n + p] - 2 * Hb[p] + bHb));
+    for (std::size_t p = 0; p < n; ++p)
+      dist[p] = std::sqrt(std::max(0.0, H[p * n + p] - 2 * Hb[p] + bHb));
   };
   // ||sum_p v_p h_p|| = sqrt(v' H v): how far a step in coefficient space moves x.
   auto length = [&](const std::vector<double>& v) {
@@ -453,7 +480,7 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
     }
     return std::sqrt(std::max(0.0, norm2));
   };
-  distances();   // from the centre (beta = 0)
+  distances();  // from the centre (beta = 0)
   if (about_own) {
     // The start: the weighted geometric median, by Weiszfeld's iteration in coefficient space
     // from the weighted mean (n x n work per step, nothing read again; not from a member's
@@ -504,7 +531,7 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
   }
   const float* centre = about_own ? c[*own].values.data() : s.median.data();
   if (about_own && centre < out.data() + out.size() && out.data() < centre + len) {
-    s.median.assign(centre, centre + len);   // out is our own values: combine from a copy
+    s.median.assign(centre, centre + len);  // out is our own values: combine from a copy
     centre = s.median.data();
   }
   combine(c, accepted, beta, centre, about_own ? own : std::nullopt, out);
@@ -515,12 +542,15 @@ AggregationReport CenteredClip::aggregate_with_report(std::span<const Contributi
 std::shared_ptr<const Aggregator> make_aggregator(const job::AggregatorSpec& spec,
                                                   std::shared_ptr<AggregationObserver> observer) {
   switch (spec.kind) {
-    case job::AggregatorKind::mean: return std::make_shared<WeightedMean>();
+    case job::AggregatorKind::mean:
+      return std::make_shared<WeightedMean>();
     case job::AggregatorKind::centered_clip: {
       CenteredClipOptions o;
       o.tau = spec.tau;
-      if (spec.iterations < 1 || spec.iterations > std::int64_t(std::numeric_limits<std::uint32_t>::max()))
-        throw std::invalid_argument("centered clip: iterations must be >= 1, got " + std::to_string(spec.iterations));
+      if (spec.iterations < 1 ||
+          spec.iterations > std::int64_t(std::numeric_limits<std::uint32_t>::max()))
+        throw std::invalid_argument("centered clip: iterations must be >= 1, got " +
+                                    std::to_string(spec.iterations));
       o.max_iterations = std::uint32_t(spec.iterations);
       o.reject_norm_factor = spec.reject_norm_factor;
       o.weight_cap = spec.weight_cap;

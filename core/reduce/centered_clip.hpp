@@ -45,24 +45,24 @@
 namespace rookery::reduce {
 
 struct CenteredClipOptions {
-  double tau = 1.0;                  // clip radius, x the median distance of the inputs from their median
+  double tau = 1.0;  // clip radius, x the median distance of the inputs from their median
   std::uint32_t max_iterations = 50;
-  double tolerance = 1e-5;           // stop when the step is at most tolerance x the clip radius
-  double reject_norm_factor = 100;   // reject ||g_i|| > this x the median norm; 0 disables the check
-  double weight_cap = 1.0;           // weights capped at this x the median weight; 0: no cap
-  double hard_clip_factor = 0.5;     // clipped hard: scaled by less than this at the result
+  double tolerance = 1e-5;          // stop when the step is at most tolerance x the clip radius
+  double reject_norm_factor = 100;  // reject ||g_i|| > this x the median norm; 0 disables the check
+  double weight_cap = 1.0;          // weights capped at this x the median weight; 0: no cap
+  double hard_clip_factor = 0.5;    // clipped hard: scaled by less than this at the result
 };
 
 // Throws std::invalid_argument naming the bad field (tau must be > 0, and so on).
 void validate(const CenteredClipOptions& options);
 
 enum class Verdict : std::uint8_t {
-  accepted,           // entered the aggregate unscaled
-  clipped,            // entered it scaled by clip_factor in [hard_clip_factor, 1)
-  clipped_hard,       // scaled by less than hard_clip_factor
+  accepted,      // entered the aggregate unscaled
+  clipped,       // entered it scaled by clip_factor in [hard_clip_factor, 1)
+  clipped_hard,  // scaled by less than hard_clip_factor
   rejected_non_finite,
-  rejected_weight,    // weight not a positive finite number
-  rejected_norm,      // norm above reject_norm_factor x the median norm
+  rejected_weight,  // weight not a positive finite number
+  rejected_norm,    // norm above reject_norm_factor x the median norm
 };
 std::string_view to_string(Verdict v);
 inline bool is_rejected(Verdict v) { return v >= Verdict::rejected_non_finite; }
@@ -70,19 +70,19 @@ inline bool is_rejected(Verdict v) { return v >= Verdict::rejected_non_finite; }
 struct MemberReport {
   std::string member;
   Verdict verdict = Verdict::accepted;
-  double weight = 0;        // the weight used (after the cap); 0 when rejected
-  double norm = 0;          // ||g_i|| (inf or NaN when non-finite)
-  double distance = 0;      // ||g_i - x|| at the result (0 when rejected)
-  double clip_factor = 1;   // min(1, tau_abs / distance) at the result
+  double weight = 0;       // the weight used (after the cap); 0 when rejected
+  double norm = 0;         // ||g_i|| (inf or NaN when non-finite)
+  double distance = 0;     // ||g_i - x|| at the result (0 when rejected)
+  double clip_factor = 1;  // min(1, tau_abs / distance) at the result
 };
 
 struct AggregationReport {
-  std::size_t values = 0;       // length of the slice
+  std::size_t values = 0;  // length of the slice
   double median_norm = 0;
-  double tau = 0;               // the absolute clip radius used
+  double tau = 0;  // the absolute clip radius used
   std::uint32_t iterations = 0;
-  bool converged = false;       // the last step was below the tolerance
-  std::vector<MemberReport> members;   // in contribution order
+  bool converged = false;             // the last step was below the tolerance
+  std::vector<MemberReport> members;  // in contribution order
 };
 
 // Called once per aggregate() call, possibly from several ring threads at once.
@@ -112,13 +112,15 @@ class AggregationTally final : public AggregationObserver {
 
 class CenteredClip final : public Aggregator {
  public:
-  explicit CenteredClip(CenteredClipOptions options = {}, std::shared_ptr<AggregationObserver> observer = {});
+  explicit CenteredClip(CenteredClipOptions options = {},
+                        std::shared_ptr<AggregationObserver> observer = {});
   std::string_view name() const override { return "centered-clip"; }
   // Throws std::invalid_argument when there are no contributions, their lengths differ from
   // out's, or every contribution is rejected.
   void aggregate(std::span<const Contribution> contributions, std::span<float> out) const override;
   // The same, also returning the report (and passing it to the observer).
-  AggregationReport aggregate_with_report(std::span<const Contribution> contributions, std::span<float> out) const;
+  AggregationReport aggregate_with_report(std::span<const Contribution> contributions,
+                                          std::span<float> out) const;
 
   const CenteredClipOptions& options() const { return options_; }
 
@@ -129,7 +131,7 @@ class CenteredClip final : public Aggregator {
 
 // The aggregator a job asks for (job.aggregator): CenteredClip with the spec's knobs, or the
 // plain WeightedMean. The observer, if any, receives CenteredClip's per-call reports.
-std::shared_ptr<const Aggregator> make_aggregator(const job::AggregatorSpec& spec,
-                                                  std::shared_ptr<AggregationObserver> observer = {});
+std::shared_ptr<const Aggregator> make_aggregator(
+    const job::AggregatorSpec& spec, std::shared_ptr<AggregationObserver> observer = {});
 
 }  // namespace rookery::reduce

@@ -29,8 +29,10 @@ void LocalFabric::route(const std::string& from, const std::string& to, Outgoing
   {
     std::lock_guard lock(mutex_);
     if (auto it = sends_left_.find(from); it != sends_left_.end()) {
-      if (it->second == 0) cut_off_.insert(from);
-      else --it->second;
+      if (it->second == 0)
+        cut_off_.insert(from);
+      else
+        --it->second;
     }
     if (cut_off_.count(from) || cut_off_.count(to)) return;
     auto it = members_.find(to);

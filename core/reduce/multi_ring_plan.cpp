@@ -6,7 +6,8 @@
 
 namespace rookery::reduce {
 
-MultiRingPlan::MultiRingPlan(std::vector<std::int64_t> block_values, std::vector<PipelinePartition> pipelines)
+MultiRingPlan::MultiRingPlan(std::vector<std::int64_t> block_values,
+                             std::vector<PipelinePartition> pipelines)
     : pipelines_(std::move(pipelines)) {
   const auto blocks = std::int64_t(block_values.size());
   if (blocks == 0) throw std::invalid_argument("multi-ring plan: the model has no blocks");
@@ -22,14 +23,18 @@ MultiRingPlan::MultiRingPlan(std::vector<std::int64_t> block_values, std::vector
     const auto& b = part.boundaries;
     const std::string where = "multi-ring plan: pipeline " + std::to_string(p) + ": ";
     if (b.size() < 2 || b.front() != 0 || b.back() != blocks) {
-      throw std::invalid_argument(where + "boundaries must run from 0 to " + std::to_string(blocks));
+      throw std::invalid_argument(where + "boundaries must run from 0 to " +
+                                  std::to_string(blocks));
     }
-    if (part.nodes.size() + 1 != b.size()) throw std::invalid_argument(where + "one node per stage expected");
+    if (part.nodes.size() + 1 != b.size())
+      throw std::invalid_argument(where + "one node per stage expected");
     for (std::size_t s = 0; s + 1 < b.size(); ++s) {
-      if (b[s] >= b[s + 1]) throw std::invalid_argument(where + "stages must be non-empty and in order");
+      if (b[s] >= b[s + 1])
+        throw std::invalid_argument(where + "stages must be non-empty and in order");
     }
     for (const auto& n : part.nodes) {
-      if (n.empty() || !seen.insert(n).second) throw std::invalid_argument(where + "node '" + n + "' is empty or repeated");
+      if (n.empty() || !seen.insert(n).second)
+        throw std::invalid_argument(where + "node '" + n + "' is empty or repeated");
     }
     cuts.insert(b.begin(), b.end());
   }
@@ -67,7 +72,8 @@ NodeRanges MultiRingPlan::for_node(const std::string& node) const {
       out.shard_first = offsets_[std::size_t(part.boundaries[s])];
       out.shard_last = offsets_[std::size_t(part.boundaries[s + 1])];
       for (const auto& r : rings()) {
-        if (std::find(r.members.begin(), r.members.end(), node) != r.members.end()) out.ranges.push_back(r);
+        if (std::find(r.members.begin(), r.members.end(), node) != r.members.end())
+          out.ranges.push_back(r);
       }
       return out;
     }

@@ -21,9 +21,9 @@ struct PipelinePartition {
 };
 
 struct ReduceRange {
-  std::int64_t first_block = 0, last_block = 0;   // blocks [first, last)
-  std::uint64_t first = 0, last = 0;              // flat parameter offsets [first, last) in the whole model
-  std::vector<std::string> members;               // one owner per pipeline, in pipeline order
+  std::int64_t first_block = 0, last_block = 0;  // blocks [first, last)
+  std::uint64_t first = 0, last = 0;  // flat parameter offsets [first, last) in the whole model
+  std::vector<std::string> members;   // one owner per pipeline, in pipeline order
   std::uint64_t size() const { return last - first; }
   friend bool operator==(const ReduceRange&, const ReduceRange&) = default;
 };
@@ -31,8 +31,9 @@ struct ReduceRange {
 // What one node averages: its shard's flat span and the ranges (rings) inside it.
 struct NodeRanges {
   std::string node;
-  std::uint64_t shard_first = 0, shard_last = 0;  // the node's flat parameters, in whole-model offsets
-  std::vector<ReduceRange> ranges;                // rings it sits in; local offset = first - shard_first
+  std::uint64_t shard_first = 0,
+                shard_last = 0;     // the node's flat parameters, in whole-model offsets
+  std::vector<ReduceRange> ranges;  // rings it sits in; local offset = first - shard_first
 };
 
 class MultiRingPlan {
@@ -42,14 +43,14 @@ class MultiRingPlan {
   // with non-empty stages, or a node that appears twice.
   MultiRingPlan(std::vector<std::int64_t> block_values, std::vector<PipelinePartition> pipelines);
 
-  const std::vector<ReduceRange>& ranges() const { return ranges_; }   // all ranges, in order
-  std::vector<ReduceRange> rings() const;                              // ranges with >= 2 members
-  NodeRanges for_node(const std::string& node) const;                  // throws if `node` is unknown
+  const std::vector<ReduceRange>& ranges() const { return ranges_; }  // all ranges, in order
+  std::vector<ReduceRange> rings() const;                             // ranges with >= 2 members
+  NodeRanges for_node(const std::string& node) const;                 // throws if `node` is unknown
   std::uint64_t total_values() const { return offsets_.back(); }
   std::uint64_t block_offset(std::int64_t block) const { return offsets_.at(std::size_t(block)); }
 
  private:
-  std::vector<std::uint64_t> offsets_;   // offsets_[b]: flat offset of block b; back() = total
+  std::vector<std::uint64_t> offsets_;  // offsets_[b]: flat offset of block b; back() = total
   std::vector<PipelinePartition> pipelines_;
   std::vector<ReduceRange> ranges_;
 };

@@ -10,14 +10,16 @@ PeerExclusion::PeerExclusion(std::uint32_t strikes, std::uint32_t exclusion_roun
   if (strikes_ == 0) throw std::invalid_argument("peer exclusion: strikes must be at least 1");
 }
 
-std::vector<std::string> PeerExclusion::end_round(const std::map<std::string, AggregationTally::Counts>& counts) {
+std::vector<std::string> PeerExclusion::end_round(
+    const std::map<std::string, AggregationTally::Counts>& counts) {
   return end_round(std::span<const Tally>(&counts, 1));
 }
 
 std::vector<std::string> PeerExclusion::end_round(std::span<const Tally> tallies) {
   std::lock_guard lock(mutex_);
   std::vector<std::string> newly;
-  std::map<std::string, std::vector<const AggregationTally::Counts*>> now;  // member -> its counts in each tally
+  std::map<std::string, std::vector<const AggregationTally::Counts*>>
+      now;  // member -> its counts in each tally
   for (std::size_t t = 0; t < tallies.size(); ++t) {
     for (const auto& [name, c] : tallies[t]) {
       auto& v = now[name];
@@ -76,10 +78,12 @@ std::vector<std::string> PeerExclusion::excluded_members() const {
 ExcludingAggregator::ExcludingAggregator(std::shared_ptr<const Aggregator> inner,
                                          std::shared_ptr<const PeerExclusion> exclusion)
     : inner_(std::move(inner)), exclusion_(std::move(exclusion)) {
-  if (!inner_ || !exclusion_) throw std::invalid_argument("ExcludingAggregator needs an aggregator and an exclusion list");
+  if (!inner_ || !exclusion_)
+    throw std::invalid_argument("ExcludingAggregator needs an aggregator and an exclusion list");
 }
 
-void ExcludingAggregator::aggregate(std::span<const Contribution> contributions, std::span<float> out) const {
+void ExcludingAggregator::aggregate(std::span<const Contribution> contributions,
+                                    std::span<float> out) const {
   std::vector<Contribution> kept;
   kept.reserve(contributions.size());
   for (const auto& c : contributions) {

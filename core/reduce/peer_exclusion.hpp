@@ -45,10 +45,11 @@ class PeerExclusion {
 
  private:
   struct Member {
-    std::vector<AggregationTally::Counts> seen_before;   // each tally's counts at the previous round's end
+    std::vector<AggregationTally::Counts>
+        seen_before;  // each tally's counts at the previous round's end
     std::uint32_t strikes = 0;
-    std::uint32_t excluded_for = 0;         // rounds of exclusion left
-    std::uint32_t offenses = 0;             // exclusions so far
+    std::uint32_t excluded_for = 0;  // rounds of exclusion left
+    std::uint32_t offenses = 0;      // exclusions so far
   };
   const std::uint32_t strikes_, exclusion_rounds_;
   mutable std::mutex mutex_;
@@ -59,7 +60,8 @@ class PeerExclusion {
 // contributions: CenteredClip). Never leaves out everyone: with nobody left it keeps all.
 class ExcludingAggregator final : public Aggregator {
  public:
-  ExcludingAggregator(std::shared_ptr<const Aggregator> inner, std::shared_ptr<const PeerExclusion> exclusion);
+  ExcludingAggregator(std::shared_ptr<const Aggregator> inner,
+                      std::shared_ptr<const PeerExclusion> exclusion);
   std::string_view name() const override { return inner_->name(); }
   void aggregate(std::span<const Contribution> contributions, std::span<float> out) const override;
 

@@ -63,7 +63,7 @@ struct RingAllReduce::Attempt {
   std::size_t n = 0, r = 0;
   std::string next, prev;
   double weight = 0;
-  std::span<const float> values;     // the round's input: every attempt starts from it
+  std::span<const float> values;  // the round's input: every attempt starts from it
   // The input as it may be sent without a copy, with its owner: out of place the input
   // itself; in place, for the gathering aggregators, a copy; else empty (no owner).
   SharedValues sendable;
@@ -72,10 +72,10 @@ struct RingAllReduce::Attempt {
   std::span<float> output;
   bool in_place = false;
   std::shared_ptr<std::vector<float>> work;
-  std::vector<std::size_t> bounds;   // chunk c is [bounds[c], bounds[c+1])
+  std::vector<std::size_t> bounds;  // chunk c is [bounds[c], bounds[c+1])
   // In place, the other owners' results, kept as they arrived (their frames) until the commit
   // decodes them straight into the caller's values: one copy fewer than decoding them into `work`.
-  std::vector<std::pair<std::size_t, IncomingSegment>> gathered;   // (first value, segment)
+  std::vector<std::pair<std::size_t, IncomingSegment>> gathered;  // (first value, segment)
   std::size_t segment_values = 0;
   bool voted = false;
 
@@ -85,36 +85,45 @@ struct RingAllReduce::Attempt {
   std::vector<Range> segments(std::size_t c) const {
     const std::size_t b = bounds[c], len = bounds[c + 1] - bounds[c];
     if (len == 0) return {};
-    const std::size_t count =
-        std::max<std::size_t>((len + segment_values - 1) / segment_values, std::min<std::size_t>(2, len));
+    const std::size_t count = std::max<std::size_t>((len + segment_values - 1) / segment_values,
+                                                    std::min<std::size_t>(2, len));
     std::vector<Range> out(count);
-    for (std::size_t i = 0; i < count; ++i) out[i] = {b + len * i / count, b + len * (i + 1) / count};
+    for (std::size_t i = 0; i < count; ++i)
+      out[i] = {b + len * i / count, b + len * (i + 1) / count};
     return out;
   }
   SegmentTag tag(Phase phase, std::uint32_t step, std::uint32_t segment) const {
     return {ring->key, round, number, view_id, phase, step, segment};
   }
-  std::span<float> slice(Range s) const { return std::span<float>(*work).subspan(s.first, s.last - s.first); }
-  std::size_t offset(std::span<const float> in_work) const { return std::size_t(in_work.data() - work->data()); }
-  std::size_t owner_of(std::size_t chunk) const { return (chunk + n - 1) % n; }  // member r owns chunk r+1
+  std::span<float> slice(Range s) const {
+    return std::span<float>(*work).subspan(s.first, s.last - s.first);
+  }
+  std::size_t offset(std::span<const float> in_work) const {
+    return std::size_t(in_work.data() - work->data());
+  }
+  std::size_t owner_of(std::size_t chunk) const {
+    return (chunk + n - 1) % n;
+  }  // member r owns chunk r+1
 };
 
 RingAllReduce::RingAllReduce(Transport& transport, RingOptions options)
     : transport_(transport), options_(std::move(options)) {
   if (!options_.aggregator) options_.aggregator = std::make_shared<WeightedMean>();
-  if (options_.segment_values == 0) throw std::invalid_argument("ring all-reduce: segment_values must be > 0");
+  if (options_.segment_values == 0)
+    throw std::invalid_argument("ring all-reduce: segment_values must be > 0");
   if (options_.max_attempts == 0) options_.max_attempts = 1;
 }
 
 std::shared_ptr<std::vector<float>> RingAllReduce::take_buffer(std::size_t size) {
-  constexpr std::size_t kPooled = 16;   // buffers kept for reuse
+  constexpr std::size_t kPooled = 16;  // buffers kept for reuse
   std::shared_ptr<std::vector<float>> buffer;
   {
     std::lock_guard lock(pool_mutex_);
     // A free buffer at least as large, the smallest such; else a free one to grow.
     for (auto& b : pool_) {
       if (b.use_count() != 1) continue;
-      if (!buffer || (b->capacity() >= size && (buffer->capacity() < size || b->capacity() < buffer->capacity()))) {
+      if (!buffer || (b->capacity() >= size &&
+                      (buffer->capacity() < size || b->capacity() < buffer->capacity()))) {
         buffer = b;
       }
     }
@@ -128,7 +137,8 @@ std::shared_ptr<std::vector<float>> RingAllReduce::take_buffer(std::size_t size)
 }
 
 void RingAllReduce::send_values(Attempt& a, const std::string& to, SegmentTag tag, double weight,
-                                std::span<const float> values, const std::shared_ptr<const void>& owner) {
+                                std::span<const float> values,
+                                const std::shared_ptr<const void>& owner) {
   OutgoingSegment out;
   out.tag = tag;
   out.weight = weight;
@@ -138,7 +148,8 @@ void RingAllReduce::send_values(Attempt& a, const std::string& to, SegmentTag ta
   if (options_.codec == wire::Codec::None) {
     out.bytes = {values.data(), values.size_bytes(), owner};  // zero-copy from the working buffer
   } else {
-    std::vector<std::byte> encoded(wire::encoded_bytes(options_.codec, values.size(), options_.int8_block));
+    std::vector<std::byte> encoded(
+        wire::encoded_bytes(options_.codec, values.size(), options_.int8_block));
     wire::encode_f32(options_.codec, values, encoded, options_.int8_block);
     out.bytes = wire::Payload::own(std::move(encoded));
   }
@@ -164,11 +175,12 @@ void RingAllReduce::send_vote(Attempt& a, bool ok) {
 // hop. With a codec it keeps the decoded bytes it sends, so it matches everyone else bit for bit.
 // Out of place the result also goes to the output now (the segment is still in cache); in
 // place it waits in `work` for the commit. `placed`: the caller has done both already.
-void RingAllReduce::finish_segment(Attempt& a, std::span<float> seg, double total_weight, std::uint32_t index,
-                                   bool placed) {
+void RingAllReduce::finish_segment(Attempt& a, std::span<float> seg, double total_weight,
+                                   std::uint32_t index, bool placed) {
   if (options_.aggregator->is_weighted_mean() && !placed) divide(seg, total_weight);
   const auto publish = [&] {
-    if (!a.in_place && !placed) std::copy(seg.begin(), seg.end(), a.output.begin() + long(a.offset(seg)));
+    if (!a.in_place && !placed)
+      std::copy(seg.begin(), seg.end(), a.output.begin() + long(a.offset(seg)));
   };
   if (a.n < 2) return publish();
   OutgoingSegment out;
@@ -180,7 +192,8 @@ void RingAllReduce::finish_segment(Attempt& a, std::span<float> seg, double tota
   if (options_.codec == wire::Codec::None) {
     out.bytes = {seg.data(), seg.size_bytes(), a.work};
   } else {
-    std::vector<std::byte> encoded(wire::encoded_bytes(options_.codec, seg.size(), options_.int8_block));
+    std::vector<std::byte> encoded(
+        wire::encoded_bytes(options_.codec, seg.size(), options_.int8_block));
     wire::encode_f32(options_.codec, seg, encoded, options_.int8_block);
     wire::decode_f32(options_.codec, encoded, seg, options_.int8_block);
     out.bytes = wire::Payload::own(std::move(encoded));
@@ -217,12 +230,13 @@ bool RingAllReduce::reduce_scatter_ring(Attempt& a) {
     const std::size_t c = (r + 2 * n - k - 1) % n;
     const auto segs = a.segments(c);
     for (std::uint32_t i = 0; i < segs.size(); ++i) {
-      auto got = transport_.mailbox().take(a.prev, a.tag(Phase::ReduceScatter, k, i), Clock::now() + timeout);
+      auto got = transport_.mailbox().take(a.prev, a.tag(Phase::ReduceScatter, k, i),
+                                           Clock::now() + timeout);
       if (got.status != Mailbox::TakeStatus::Ok) return false;
       // Weights multiply values (in f32) and divide sums: a peer's must be a positive f32.
       if (!(got.segment->weight > 0 && got.segment->weight <= std::numeric_limits<float>::max())) {
-        throw std::invalid_argument("reduce segment from " + got.segment->from + " carries weight " +
-                                    std::to_string(got.segment->weight));
+        throw std::invalid_argument("reduce segment from " + got.segment->from +
+                                    " carries weight " + std::to_string(got.segment->weight));
       }
       auto seg = a.slice(segs[i]);
       const double sum_weight = got.segment->weight + a.weight;
@@ -232,14 +246,16 @@ bool RingAllReduce::reduce_scatter_ring(Attempt& a) {
       if (k + 2 < n) {
         got.segment->decode_add(seg, w, mine, theirs);
         send_values(a, a.next, a.tag(Phase::ReduceScatter, k + 1, i), sum_weight, seg, a.work);
-      } else if (got.segment->codec == wire::Codec::None && options_.aggregator->is_weighted_mean()) {
+      } else if (got.segment->codec == wire::Codec::None &&
+                 options_.aggregator->is_weighted_mean()) {
         // The chunk's last sum, then its division and its copy to the output, a cache-sized
         // piece at a time: they read what the sum just wrote from L1, not from memory.
         got.segment->check_size(seg.size());
         float* placed = a.in_place ? nullptr : a.output.data() + segs[i].first;
         for (std::size_t p = 0; p < seg.size(); p += kCachePiece) {
           const auto len = std::min(kCachePiece, seg.size() - p);
-          wire::decode_add_f32(wire::Codec::None, got.segment->bytes.subspan(p * sizeof(float), len * sizeof(float)),
+          wire::decode_add_f32(wire::Codec::None,
+                               got.segment->bytes.subspan(p * sizeof(float), len * sizeof(float)),
                                seg.subspan(p, len), 0, w, mine + p, theirs);
           divide(seg.subspan(p, len), sum_weight);
           if (placed) std::copy_n(seg.data() + p, len, placed + p);
@@ -280,7 +296,8 @@ bool RingAllReduce::reduce_scatter_gather(Attempt& a) {
       if (j == r) {
         contributions[j] = {a.view[j], a.weight, mine.subspan(segs[i].first, len), true};
       } else {
-        auto got = transport_.mailbox().take(a.view[j], a.tag(Phase::Gather, 0, i), Clock::now() + timeout);
+        auto got = transport_.mailbox().take(a.view[j], a.tag(Phase::Gather, 0, i),
+                                             Clock::now() + timeout);
         if (got.status != Mailbox::TakeStatus::Ok) return false;
         theirs[j].resize(len);
         got.segment->decode_into(theirs[j]);
@@ -301,7 +318,8 @@ bool RingAllReduce::all_gather(Attempt& a) {
     const std::size_t c = (r + n - k) % n;
     const auto segs = a.segments(c);
     for (std::uint32_t i = 0; i < segs.size(); ++i) {
-      auto got = transport_.mailbox().take(a.prev, a.tag(Phase::AllGather, k, i), Clock::now() + options_.timeout);
+      auto got = transport_.mailbox().take(a.prev, a.tag(Phase::AllGather, k, i),
+                                           Clock::now() + options_.timeout);
       if (got.status != Mailbox::TakeStatus::Ok) return false;
       got.segment->check_size(segs[i].last - segs[i].first);
       if (k + 2 < n) {
@@ -316,7 +334,7 @@ bool RingAllReduce::all_gather(Attempt& a) {
         transport_.send(a.next, std::move(out));
       }
       if (a.in_place) {
-        a.gathered.emplace_back(segs[i].first, std::move(*got.segment));   // decoded at the commit
+        a.gathered.emplace_back(segs[i].first, std::move(*got.segment));  // decoded at the commit
       } else {
         got.segment->decode_into(a.output.subspan(segs[i].first, segs[i].last - segs[i].first));
       }
@@ -349,19 +367,22 @@ bool RingAllReduce::run_attempt(Attempt& a) {
 // exactly the view's members: the contributors every committing member reports are the same.
 // (The one window left open, as in any protocol without a further round: a member that
 // dies between sending its "ok" to some members and to others.)
-RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, std::span<float> values, double weight) {
+RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, std::span<float> values,
+                               double weight) {
   return run_round(ring, round, {values, nullptr}, values, /*in_place=*/true, weight);
 }
 
-RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, SharedValues input, std::span<float> output,
-                               double weight) {
-  if (!input.owner) throw std::invalid_argument("ring all-reduce: an input shared out of place needs its owner");
+RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, SharedValues input,
+                               std::span<float> output, double weight) {
+  if (!input.owner)
+    throw std::invalid_argument("ring all-reduce: an input shared out of place needs its owner");
   if (input.values.size() != output.size()) {
     throw std::invalid_argument("ring all-reduce: the output has " + std::to_string(output.size()) +
                                 " values, the input " + std::to_string(input.values.size()));
   }
   const float* in = input.values.data();
-  if (!output.empty() && in < output.data() + output.size() && output.data() < in + input.values.size()) {
+  if (!output.empty() && in < output.data() + output.size() &&
+      output.data() < in + input.values.size()) {
     throw std::invalid_argument("ring all-reduce: the output overlaps the input");
   }
   return run_round(ring, round, std::move(input), output, /*in_place=*/false, weight);
@@ -425,7 +446,8 @@ RingOutcome RingAllReduce::run_round(const RingSpec& ring, std::uint64_t round, 
         total += weight;
         continue;
       }
-      auto vote = transport_.mailbox().take(m, {ring.key, round, number, 0, Phase::Vote, 0, 0}, deadline, false);
+      auto vote = transport_.mailbox().take(m, {ring.key, round, number, 0, Phase::Vote, 0, 0},
+                                            deadline, false);
       if (vote.status != Mailbox::TakeStatus::Ok) {
         all_ok = false;
         continue;
@@ -438,17 +460,19 @@ RingOutcome RingAllReduce::run_round(const RingSpec& ring, std::uint64_t round, 
       if (in_place) {
         // Ours: the chunk we own, finished in `work`; the others: decoded from their frames.
         const std::size_t owned = (a.r + 1) % a.n;
-        std::copy(a.work->begin() + long(a.bounds[owned]), a.work->begin() + long(a.bounds[owned + 1]),
+        std::copy(a.work->begin() + long(a.bounds[owned]),
+                  a.work->begin() + long(a.bounds[owned + 1]),
                   output.begin() + long(a.bounds[owned]));
-        for (const auto& [first, segment] : a.gathered) segment.decode_into(output.subspan(first, segment.count));
+        for (const auto& [first, segment] : a.gathered)
+          segment.decode_into(output.subspan(first, segment.count));
       }
       committed = true;
       outcome.contributors = view;
       outcome.total_weight = total;
       break;
     }
-    spdlog::info("ring {:016x} round {} attempt {}: {} of {} members voted; retrying among them", ring.key, round,
-                 number, heard.size(), view.size());
+    spdlog::info("ring {:016x} round {} attempt {}: {} of {} members voted; retrying among them",
+                 ring.key, round, number, heard.size(), view.size());
     view = std::move(heard);
   }
   // Out of place, an attempt that did not commit may have written part of the output.

@@ -30,23 +30,23 @@
 namespace rookery::reduce {
 
 struct RingOptions {
-  wire::Codec codec = wire::Codec::None;        // compression of reduction traffic (f32 accumulation)
+  wire::Codec codec = wire::Codec::None;  // compression of reduction traffic (f32 accumulation)
   std::uint32_t int8_block = wire::kDefaultInt8Block;
-  std::size_t segment_values = 256 * 1024;      // at most 1 MiB of f32 per segment
-  std::chrono::milliseconds timeout{10000};     // every wait: a segment, a vote
+  std::size_t segment_values = 256 * 1024;   // at most 1 MiB of f32 per segment
+  std::chrono::milliseconds timeout{10000};  // every wait: a segment, a vote
   std::uint32_t max_attempts = 6;
-  std::shared_ptr<const Aggregator> aggregator; // null: WeightedMean
+  std::shared_ptr<const Aggregator> aggregator;  // null: WeightedMean
 };
 
 struct RingSpec {
-  std::uint64_t key = 0;              // same on every member: ring_key(buffer, range)
-  std::vector<std::string> members;   // ring order, the same on every member; includes self
+  std::uint64_t key = 0;             // same on every member: ring_key(buffer, range)
+  std::vector<std::string> members;  // ring order, the same on every member; includes self
 };
 
 struct RingOutcome {
   std::vector<std::string> contributors;  // whose values are in the result, in ring order
   double total_weight = 0;
-  std::uint32_t attempts = 0;             // 1 when nobody failed
+  std::uint32_t attempts = 0;  // 1 when nobody failed
   double seconds = 0;
   bool averaged() const { return contributors.size() > 1; }
 };
@@ -79,7 +79,8 @@ class RingAllReduce {
   // written only at the commit, once every member has voted: our own chunk is copied from
   // the working buffer and the others' decoded from the frames they came in, a pass over the
   // whole range after the network has gone quiet.
-  RingOutcome run(const RingSpec& ring, std::uint64_t round, std::span<float> values, double weight);
+  RingOutcome run(const RingSpec& ring, std::uint64_t round, std::span<float> values,
+                  double weight);
 
   // The same round out of place: reads `input` and leaves the aggregate in `output`, which is
   // as long and does not overlap it. Two passes fewer than in place:
@@ -90,23 +91,23 @@ class RingAllReduce {
   // the input when no other member could be reached. The Averager, which keeps the round's
   // input as its snapshot anyway, runs this. Throws std::invalid_argument for a null owner,
   // unequal sizes or overlapping buffers.
-  RingOutcome run(const RingSpec& ring, std::uint64_t round, SharedValues input, std::span<float> output,
-                  double weight);
+  RingOutcome run(const RingSpec& ring, std::uint64_t round, SharedValues input,
+                  std::span<float> output, double weight);
 
   const RingOptions& options() const { return options_; }
 
  private:
   struct Attempt;
-  RingOutcome run_round(const RingSpec& ring, std::uint64_t round, SharedValues input, std::span<float> output,
-                        bool in_place, double weight);
+  RingOutcome run_round(const RingSpec& ring, std::uint64_t round, SharedValues input,
+                        std::span<float> output, bool in_place, double weight);
   bool run_attempt(Attempt& a);
   bool reduce_scatter_ring(Attempt& a);
   bool reduce_scatter_gather(Attempt& a);
   bool all_gather(Attempt& a);
   void finish_segment(Attempt& a, std::span<float> seg, double total_weight, std::uint32_t index,
                       bool placed = false);
-  void send_values(Attempt& a, const std::string& to, SegmentTag tag, double weight, std::span<const float> values,
-                   const std::shared_ptr<const void>& owner);
+  void send_values(Attempt& a, const std::string& to, SegmentTag tag, double weight,
+                   std::span<const float> values, const std::shared_ptr<const void>& owner);
   void send_vote(Attempt& a, bool ok);
 
   // The round's buffers (the working one, the copy the gathering aggregators send from) come

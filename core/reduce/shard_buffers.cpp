@@ -13,11 +13,13 @@ void for_each_slice(const model::Shard& shard, std::size_t total, F&& f) {
   std::size_t offset = 0;
   for (const auto& p : shard.parameters()) {
     const auto n = static_cast<std::size_t>(p.tensor.numel());
-    if (offset + n > total) throw std::invalid_argument("flat buffer is smaller than the shard's parameters");
+    if (offset + n > total)
+      throw std::invalid_argument("flat buffer is smaller than the shard's parameters");
     f(p.tensor, offset, n);
     offset += n;
   }
-  if (offset != total) throw std::invalid_argument("flat buffer is larger than the shard's parameters");
+  if (offset != total)
+    throw std::invalid_argument("flat buffer is larger than the shard's parameters");
 }
 }  // namespace
 
@@ -40,8 +42,8 @@ std::vector<float> flatten_parameters(const model::Shard& shard) {
 void write_parameters(model::Shard& shard, std::span<const float> values) {
   torch::NoGradGuard no_grad;
   for_each_slice(shard, values.size(), [&](const at::Tensor& t, std::size_t offset, std::size_t n) {
-    auto src = torch::from_blob(const_cast<float*>(values.data() + offset), {static_cast<std::int64_t>(n)},
-                                torch::kFloat32);
+    auto src = torch::from_blob(const_cast<float*>(values.data() + offset),
+                                {static_cast<std::int64_t>(n)}, torch::kFloat32);
     const_cast<at::Tensor&>(t).copy_(src.view(t.sizes()));
   });
 }
@@ -49,8 +51,8 @@ void write_parameters(model::Shard& shard, std::span<const float> values) {
 void add_to_parameters(model::Shard& shard, std::span<const float> delta) {
   torch::NoGradGuard no_grad;
   for_each_slice(shard, delta.size(), [&](const at::Tensor& t, std::size_t offset, std::size_t n) {
-    auto src = torch::from_blob(const_cast<float*>(delta.data() + offset), {static_cast<std::int64_t>(n)},
-                                torch::kFloat32);
+    auto src = torch::from_blob(const_cast<float*>(delta.data() + offset),
+                                {static_cast<std::int64_t>(n)}, torch::kFloat32);
     const_cast<at::Tensor&>(t).add_(src.view(t.sizes()).to(t.device()));
   });
 }

@@ -9,12 +9,14 @@ namespace rookery::reduce {
 
 void IncomingSegment::check_size(std::size_t values) const {
   if (count != values || bytes.size() != wire::encoded_bytes(codec, values, block_size)) {
-    throw std::invalid_argument("reduce segment from " + from + " carries " + std::to_string(count) +
-                                " values, expected " + std::to_string(values));
+    throw std::invalid_argument("reduce segment from " + from + " carries " +
+                                std::to_string(count) + " values, expected " +
+                                std::to_string(values));
   }
 }
 
-void IncomingSegment::decode_add(std::span<float> acc, float scale, const float* base, float src_scale) const {
+void IncomingSegment::decode_add(std::span<float> acc, float scale, const float* base,
+                                 float src_scale) const {
   check_size(acc.size());
   wire::decode_add_f32(codec, bytes, acc, block_size, scale, base, src_scale);
 }
@@ -38,7 +40,8 @@ void Mailbox::deliver(IncomingSegment segment) {
     }
     if (kept_bytes_ + segment.bytes.size() > limits_.max_bytes) {
       ++dropped_;
-      spdlog::warn("reduce mailbox full ({} bytes kept); segment from {} dropped", kept_bytes_, segment.from);
+      spdlog::warn("reduce mailbox full ({} bytes kept); segment from {} dropped", kept_bytes_,
+                   segment.from);
       return;
     }
     if (t.phase == Phase::Vote && !segment.ok) aborted_.insert({t.ring, t.round, t.attempt});
@@ -54,8 +57,8 @@ void Mailbox::deliver(IncomingSegment segment) {
   arrived_.notify_all();
 }
 
-Mailbox::Taken Mailbox::take(const std::string& from, const SegmentTag& tag, Clock::time_point deadline,
-                             bool abortable) {
+Mailbox::Taken Mailbox::take(const std::string& from, const SegmentTag& tag,
+                             Clock::time_point deadline, bool abortable) {
   std::unique_lock lock(mutex_);
   const Key key{from, tag};
   const AttemptKey attempt{tag.ring, tag.round, tag.attempt};
@@ -89,7 +92,8 @@ void Mailbox::finish(std::uint64_t ring, std::uint64_t round) {
     }
   }
   for (auto it = aborted_.begin(); it != aborted_.end();) {
-    it = (std::get<0>(*it) == ring && std::get<1>(*it) <= round) ? aborted_.erase(it) : std::next(it);
+    it = (std::get<0>(*it) == ring && std::get<1>(*it) <= round) ? aborted_.erase(it)
+                                                                 : std::next(it);
   }
 }
 

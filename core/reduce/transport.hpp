@@ -29,10 +29,10 @@ enum class Phase : std::uint8_t { ReduceScatter = 1, AllGather = 2, Gather = 3, 
 
 // Names one message of one ring's round. Every concurrent operation has its own tag.
 struct SegmentTag {
-  std::uint64_t ring = 0;     // hash of (buffer name, range)
+  std::uint64_t ring = 0;  // hash of (buffer name, range)
   std::uint64_t round = 0;
   std::uint32_t attempt = 0;
-  std::uint64_t view = 0;     // hash of the attempt's member list; 0 for votes
+  std::uint64_t view = 0;  // hash of the attempt's member list; 0 for votes
   Phase phase = Phase::ReduceScatter;
   std::uint32_t step = 0;
   std::uint32_t segment = 0;
@@ -41,13 +41,13 @@ struct SegmentTag {
 
 struct OutgoingSegment {
   SegmentTag tag;
-  double weight = 0;          // samples summed into this slice so far
-  bool ok = true;             // votes
+  double weight = 0;              // samples summed into this slice so far
+  bool ok = true;                 // votes
   std::uint64_t sender_view = 0;  // votes
   wire::Codec codec = wire::Codec::None;
   std::uint32_t block_size = wire::kDefaultInt8Block;
-  std::uint64_t count = 0;    // f32 values the bytes decode to
-  wire::Payload bytes;        // zero-copy: `bytes.owner` keeps them alive while in flight
+  std::uint64_t count = 0;  // f32 values the bytes decode to
+  wire::Payload bytes;      // zero-copy: `bytes.owner` keeps them alive while in flight
 };
 
 struct IncomingSegment {
@@ -60,7 +60,7 @@ struct IncomingSegment {
   std::uint32_t block_size = wire::kDefaultInt8Block;
   std::uint64_t count = 0;
   std::span<const std::byte> bytes;
-  std::shared_ptr<const void> owner;   // keeps `bytes` alive (a ZeroMQ frame, a sender's buffer)
+  std::shared_ptr<const void> owner;  // keeps `bytes` alive (a ZeroMQ frame, a sender's buffer)
 
   // The same bytes, ready to forward without a copy or a re-encode (all-gather).
   wire::Payload payload() const { return {bytes.data(), bytes.size(), owner}; }
@@ -68,7 +68,8 @@ struct IncomingSegment {
   void check_size(std::size_t values) const;
   // acc = base * scale + decoded values * src_scale (base: acc itself when null); throws
   // std::invalid_argument when the sizes disagree.
-  void decode_add(std::span<float> acc, float scale = 1.f, const float* base = nullptr, float src_scale = 1.f) const;
+  void decode_add(std::span<float> acc, float scale = 1.f, const float* base = nullptr,
+                  float src_scale = 1.f) const;
   void decode_into(std::span<float> out) const;
 };
 
@@ -91,7 +92,8 @@ class Mailbox {
   };
   // Waits for the segment tagged `tag` from `from` until `deadline`. When `abortable`, also
   // returns as soon as any member has voted "failed" for tag's (ring, round, attempt).
-  Taken take(const std::string& from, const SegmentTag& tag, Clock::time_point deadline, bool abortable = true);
+  Taken take(const std::string& from, const SegmentTag& tag, Clock::time_point deadline,
+             bool abortable = true);
 
   // The ring has finished `round`: drop what is kept for it and refuse late arrivals.
   void finish(std::uint64_t ring, std::uint64_t round);
@@ -107,7 +109,7 @@ class Mailbox {
   std::condition_variable arrived_;
   std::map<Key, IncomingSegment> kept_;
   std::set<AttemptKey> aborted_;
-  std::map<std::uint64_t, std::uint64_t> finished_;   // ring -> last finished round + 1
+  std::map<std::uint64_t, std::uint64_t> finished_;  // ring -> last finished round + 1
   std::size_t kept_bytes_ = 0;
   std::uint64_t dropped_ = 0;
 };

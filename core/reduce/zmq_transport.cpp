@@ -28,7 +28,7 @@ void keep_freed_segments_for_reuse() {
 #if defined(__GLIBC__)
   static std::once_flag once;
   std::call_once(once, [] {
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);    // glibc's largest: blocks below it come from the heap
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest: blocks below it come from the heap
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
   });
 #endif
@@ -45,17 +45,20 @@ void drain(int fd) {
 }
 }  // namespace
 
-ZmqTransport::ZmqTransport(net::SecureContext& ctx, const net::CurveKeyPair& identity, ZmqTransportConfig config)
+ZmqTransport::ZmqTransport(net::SecureContext& ctx, const net::CurveKeyPair& identity,
+                           ZmqTransportConfig config)
     : ctx_(ctx), identity_(identity), config_(std::move(config)) {
   keep_freed_segments_for_reuse();
   id_ = config_.curve ? identity_.public_key : config_.id;
   config_.limits.checksums = !config_.curve && config_.plaintext_checksums;
-  if (id_.empty()) throw std::invalid_argument("zmq transport: a member id is needed when CURVE is off");
+  if (id_.empty())
+    throw std::invalid_argument("zmq transport: a member id is needed when CURVE is off");
   net::SocketOptions opts;
   opts.recv_hwm = config_.hwm * 4;
   opts.send_hwm = config_.hwm;
   if (config_.curve) {
-    router_ = net::bind_curve_server(ctx_, zmq::socket_type::router, config_.listen, identity_, net::kPeerDomain, opts);
+    router_ = net::bind_curve_server(ctx_, zmq::socket_type::router, config_.listen, identity_,
+                                     net::kPeerDomain, opts);
   } else {
     router_ = zmq::socket_t(ctx_.zmq(), zmq::socket_type::router);
     router_.set(zmq::sockopt::linger, 0);
@@ -134,23 +137,26 @@ void ZmqTransport::send(const std::string& to, OutgoingSegment segment) {
 void ZmqTransport::receive_loop() {
   std::vector<zmq::message_t> frames;
   for (;;) {
-    zmq::pollitem_t items[] = {{router_.handle(), 0, ZMQ_POLLIN, 0}, {nullptr, stop_fd_, ZMQ_POLLIN, 0}};
+    zmq::pollitem_t items[] = {{router_.handle(), 0, ZMQ_POLLIN, 0},
+                               {nullptr, stop_fd_, ZMQ_POLLIN, 0}};
     zmq::poll(items, 2, std::chrono::milliseconds(-1));
     if (items[1].revents & ZMQ_POLLIN) break;
     for (;;) {
       bool truncated = false;
-      if (!net::recv_multipart_bounded(router_, frames, config_.limits.max_frames + 1, truncated)) break;
+      if (!net::recv_multipart_bounded(router_, frames, config_.limits.max_frames + 1, truncated))
+        break;
       if (truncated || frames.size() < 2) {
         ++rejected_;
         continue;
       }
       std::string from = config_.curve ? net::sender_key(frames[1]) : std::string();
-      frames.erase(frames.begin());   // the ROUTER's routing id
+      frames.erase(frames.begin());  // the ROUTER's routing id
       auto decoded = wire::decode(std::move(frames), config_.limits);
       frames.clear();
       if (!decoded || !decoded.message().header.has_reduce()) {
         ++rejected_;
-        spdlog::warn("reduce: rejected a message: {}", decoded ? "not a reduce message" : decoded.error().what);
+        spdlog::warn("reduce: rejected a message: {}",
+                     decoded ? "not a reduce message" : decoded.error().what);
         continue;
       }
       auto msg = std::make_shared<wire::Message>(std::move(decoded.message()));
@@ -165,7 +171,8 @@ void ZmqTransport::receive_loop() {
       }
       IncomingSegment in;
       in.from = std::move(from);
-      in.tag = {m.ring(), m.round(), m.attempt(), m.view(), static_cast<Phase>(phase), m.step(), m.segment()};
+      in.tag = {m.ring(), m.round(),  m.attempt(), m.view(), static_cast<Phase>(phase),
+                m.step(), m.segment()};
       in.weight = m.weight();
       in.ok = m.ok();
       in.sender_view = m.sender_view();
@@ -210,7 +217,8 @@ void ZmqTransport::send_loop() {
         opts.send_hwm = config_.hwm;
         zmq::socket_t s;
         if (config_.curve) {
-          s = net::connect_curve_client(ctx_, zmq::socket_type::dealer, endpoint, identity_, o.to, opts);
+          s = net::connect_curve_client(ctx_, zmq::socket_type::dealer, endpoint, identity_, o.to,
+                                        opts);
         } else {
           s = zmq::socket_t(ctx_.zmq(), zmq::socket_type::dealer);
           s.set(zmq::sockopt::linger, 0);
@@ -241,17 +249,20 @@ void ZmqTransport::send_loop() {
         auto& frames = link.pending.front();
         if (link.deadlines.front() < now) {
           ++send_dropped_;
-          spdlog::warn("reduce: member {} did not take a segment within the send timeout; dropped", net::short_key(to));
+          spdlog::warn("reduce: member {} did not take a segment within the send timeout; dropped",
+                       net::short_key(to));
         } else {
           std::uint64_t bytes = 0;
           for (auto& f : frames) bytes += f.size();
-          if (!link.socket.send(frames[0], frames.size() > 1 ? zmq::send_flags::sndmore | zmq::send_flags::dontwait
-                                                              : zmq::send_flags::dontwait)) {
+          if (!link.socket.send(frames[0], frames.size() > 1 ? zmq::send_flags::sndmore |
+                                                                   zmq::send_flags::dontwait
+                                                             : zmq::send_flags::dontwait)) {
             break;  // the pipe is full: wait for POLLOUT
           }
           // The first part is queued, so ZeroMQ takes the rest of the multipart message.
           for (std::size_t i = 1; i < frames.size(); ++i) {
-            link.socket.send(frames[i], i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+            link.socket.send(frames[i], i + 1 < frames.size() ? zmq::send_flags::sndmore
+                                                              : zmq::send_flags::none);
           }
           bytes_sent_ += bytes;
         }

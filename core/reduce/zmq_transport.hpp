@@ -31,21 +31,22 @@ struct ZmqTransportConfig {
   // CURVE on every link. Off only for benchmarks against unencrypted baselines (Gloo);
   // then a member's id is whatever it claims, so never in a swarm.
   bool curve = true;
-  std::string id;                  // member id when curve is off (with CURVE it is the public key)
+  std::string id;  // member id when curve is off (with CURVE it is the public key)
   // XXH3 checksums on segment frames, in plaintext only. With CURVE there are none: its MAC
   // authenticates every frame, so a checksum would only cost a pass over the bytes each way.
   // Off in plaintext, the bytes have TCP's checksum alone, as Gloo's do.
   bool plaintext_checksums = true;
-  int hwm = 512;                   // messages queued per peer pipe before the sender waits
-  int socket_buffer_bytes = 4 << 20;   // kernel send/receive buffers (SO_SNDBUF/SO_RCVBUF)
+  int hwm = 512;                      // messages queued per peer pipe before the sender waits
+  int socket_buffer_bytes = 4 << 20;  // kernel send/receive buffers (SO_SNDBUF/SO_RCVBUF)
   std::chrono::milliseconds send_timeout{10000};
-  int linger_ms = 2000;            // on shutdown, how long ZeroMQ keeps flushing queued segments
+  int linger_ms = 2000;  // on shutdown, how long ZeroMQ keeps flushing queued segments
   wire::Limits limits{.max_frames = 2};
 };
 
 class ZmqTransport final : public Transport {
  public:
-  ZmqTransport(net::SecureContext& ctx, const net::CurveKeyPair& identity, ZmqTransportConfig config = {});
+  ZmqTransport(net::SecureContext& ctx, const net::CurveKeyPair& identity,
+               ZmqTransportConfig config = {});
   ~ZmqTransport() override;
   ZmqTransport(const ZmqTransport&) = delete;
   ZmqTransport& operator=(const ZmqTransport&) = delete;
@@ -78,10 +79,10 @@ class ZmqTransport final : public Transport {
   std::string id_;
   std::string endpoint_;
   zmq::socket_t router_;
-  int stop_fd_ = -1;     // eventfd: stop the receiver
-  int wake_fd_ = -1;     // eventfd: new outgoing messages (or stop) for the sender
+  int stop_fd_ = -1;  // eventfd: stop the receiver
+  int wake_fd_ = -1;  // eventfd: new outgoing messages (or stop) for the sender
   std::mutex mutex_;
-  std::map<std::string, std::string> peers_;    // id -> endpoint
+  std::map<std::string, std::string> peers_;  // id -> endpoint
   std::deque<Outgoing> outbox_;
   bool stopping_ = false;
   std::atomic<std::uint64_t> bytes_sent_{0}, send_dropped_{0}, rejected_{0};

@@ -8,14 +8,16 @@ namespace rookery::store {
 
 namespace {
 std::int64_t unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 }  // namespace
 
 // --- Statement ---
 
-Statement::Statement(Statement&& o) noexcept : db_(o.db_), lock_(std::move(o.lock_)), stmt_(o.stmt_) {
+Statement::Statement(Statement&& o) noexcept
+    : db_(o.db_), lock_(std::move(o.lock_)), stmt_(o.stmt_) {
   o.stmt_ = nullptr;
 }
 
@@ -24,7 +26,8 @@ Statement::~Statement() {
 }
 
 Statement& Statement::bind(int index, const std::string& value) {
-  const int rc = sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+  const int rc = sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()),
+                                   SQLITE_TRANSIENT);
   if (rc != SQLITE_OK) db_->fail("bind", rc);
   return *this;
 }
@@ -62,7 +65,8 @@ Statement& Statement::reset() {
 
 std::string Statement::text(int column) const {
   const auto* p = sqlite3_column_text(stmt_, column);
-  return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)))
+  return p ? std::string(reinterpret_cast<const char*>(p),
+                         static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)))
            : std::string();
 }
 
@@ -70,15 +74,19 @@ std::int64_t Statement::integer(int column) const { return sqlite3_column_int64(
 
 double Statement::real(int column) const { return sqlite3_column_double(stmt_, column); }
 
-bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+bool Statement::is_null(int column) const {
+  return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
 
 // --- Database ---
 
 Database::Database(const std::filesystem::path& path) : Database(path, schema_migrations()) {}
 
-Database::Database(const std::filesystem::path& path, const std::vector<Migration>& migrations) : path_(path) {
-  const int rc = sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                                 nullptr);
+Database::Database(const std::filesystem::path& path, const std::vector<Migration>& migrations)
+    : path_(path) {
+  const int rc =
+      sqlite3_open_v2(path.c_str(), &db_,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     const std::string why = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     if (db_) sqlite3_close(db_);
@@ -117,7 +125,8 @@ void Database::fail(const std::string& what, int code) const {
   std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(code);
   const int primary = code & 0xff;
   if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT) {
-    throw StoreError("the state database " + path_.string() + " is damaged or not a Rookery database (" + msg +
+    throw StoreError("the state database " + path_.string() +
+                     " is damaged or not a Rookery database (" + msg +
                      "); it was left as it is: move it aside to start with fresh state");
   }
   throw StoreError("state database " + path_.string() + ": " + msg + " (in: " + what + ")");
@@ -171,13 +180,16 @@ void Database::migrate(const std::vector<Migration>& migrations) {
   int newest = 0;
   for (const auto& m : migrations) newest = std::max(newest, m.version);
   if (have > newest) {
-    throw StoreError("the state database " + path_.string() + " has schema version " + std::to_string(have) +
-                     ", newer than this Rookery knows (" + std::to_string(newest) +
+    throw StoreError("the state database " + path_.string() + " has schema version " +
+                     std::to_string(have) + ", newer than this Rookery knows (" +
+                     std::to_string(newest) +
                      "): it was written by a newer version and was left as it is");
   }
   int previous = 0;
   for (const auto& m : migrations) {
-    if (m.version <= previous) throw StoreError("state schema migrations out of order at version " + std::to_string(m.version));
+    if (m.version <= previous)
+      throw StoreError("state schema migrations out of order at version " +
+                       std::to_string(m.version));
     previous = m.version;
     if (m.version <= have) continue;
     transaction([&](Database& db) {

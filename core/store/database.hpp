@@ -29,9 +29,9 @@ class StoreError : public std::runtime_error {
 };
 
 struct Migration {
-  int version;         // 1, 2, 3 ...: each applied once, in order
-  std::string name;    // "settings", "contribution ledger"
-  std::string sql;     // one or more statements
+  int version;       // 1, 2, 3 ...: each applied once, in order
+  std::string name;  // "settings", "contribution ledger"
+  std::string sql;   // one or more statements
 };
 
 // The migrations of Rookery's state database (schema.cpp); new parts append here.

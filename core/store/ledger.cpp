@@ -14,7 +14,8 @@ constexpr std::int64_t kQuarterSeconds = 900;
 
 std::int64_t quarter_of(std::int64_t unix_ms) {
   const std::int64_t s = unix_ms >= 0 ? unix_ms / 1000 : -((-unix_ms + 999) / 1000);
-  const std::int64_t q = s >= 0 ? s / kQuarterSeconds : -((-s + kQuarterSeconds - 1) / kQuarterSeconds);
+  const std::int64_t q =
+      s >= 0 ? s / kQuarterSeconds : -((-s + kQuarterSeconds - 1) / kQuarterSeconds);
   return q * kQuarterSeconds;
 }
 
@@ -43,7 +44,8 @@ LedgerSums read_sums(const Statement& s, int first) {
 
 // --- BOINC's averages ---
 
-void update_average(double now, double work_start, double work, double half_life, double& avg, double& avg_time) {
+void update_average(double now, double work_start, double work, double half_life, double& avg,
+                    double& avg_time) {
   if (avg_time > 0) {
     // As BOINC: imagine the new work was done evenly since avg_time, which gives a rate R';
     // replace the average R by a weighted mean of R and R', weighted so that R halves in
@@ -99,16 +101,19 @@ double LedgerTotals::rac_at(std::int64_t now_unix_ms) const {
 
 // --- Ledger ---
 
-Ledger::Ledger(Database& db, std::chrono::hours unit_retention) : db_(db), retention_(unit_retention) {
-  if (db_.schema_version() < 2) throw StoreError("the state database has no contribution ledger (schema < 2)");
+Ledger::Ledger(Database& db, std::chrono::hours unit_retention)
+    : db_(db), retention_(unit_retention) {
+  if (db_.schema_version() < 2)
+    throw StoreError("the state database has no contribution ledger (schema < 2)");
 }
 
 void Ledger::append(const std::vector<LedgerUnit>& units) {
   if (units.empty()) return;
   for (const auto& u : units) {
     if (!LedgerWriter::valid(u)) {
-      throw StoreError("ledger: refusing a unit with negative or non-finite amounts (flops " + std::to_string(u.flops) +
-                       ", seconds " + std::to_string(u.seconds) + ", samples " + std::to_string(u.samples) + ")");
+      throw StoreError("ledger: refusing a unit with negative or non-finite amounts (flops " +
+                       std::to_string(u.flops) + ", seconds " + std::to_string(u.seconds) +
+                       ", samples " + std::to_string(u.samples) + ")");
     }
   }
   LedgerSums batch;
@@ -122,7 +127,8 @@ void Ledger::append(const std::vector<LedgerUnit>& units) {
 
   db_.transaction([&](Database& db) {
     auto insert = db.prepare(
-        "INSERT INTO ledger_units (finished_unix_ms, job_id, samples, flops, seconds, bytes_sent, bytes_received, credit)"
+        "INSERT INTO ledger_units (finished_unix_ms, job_id, samples, flops, seconds, bytes_sent, "
+        "bytes_received, credit)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     for (const auto& u : units) {
       insert.bind(1, u.finished_unix_ms)
@@ -140,7 +146,8 @@ void Ledger::append(const std::vector<LedgerUnit>& units) {
     std::vector<std::pair<std::int64_t, LedgerSums>> quarters;
     for (const auto& u : units) {
       const auto q = quarter_of(u.finished_unix_ms);
-      auto it = std::find_if(quarters.begin(), quarters.end(), [q](const auto& p) { return p.first == q; });
+      auto it = std::find_if(quarters.begin(), quarters.end(),
+                             [q](const auto& p) { return p.first == q; });
       if (it == quarters.end()) {
         quarters.emplace_back(q, LedgerSums{});
         it = std::prev(quarters.end());
@@ -148,11 +155,14 @@ void Ledger::append(const std::vector<LedgerUnit>& units) {
       it->second.add(u);
     }
     auto upsert = db.prepare(
-        "INSERT INTO ledger_quarters (start_unix_s, units, samples, flops, seconds, bytes_sent, bytes_received, credit)"
+        "INSERT INTO ledger_quarters (start_unix_s, units, samples, flops, seconds, bytes_sent, "
+        "bytes_received, credit)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(start_unix_s) DO UPDATE SET"
-        " units = units + excluded.units, samples = samples + excluded.samples, flops = flops + excluded.flops,"
+        " units = units + excluded.units, samples = samples + excluded.samples, flops = flops + "
+        "excluded.flops,"
         " seconds = seconds + excluded.seconds, bytes_sent = bytes_sent + excluded.bytes_sent,"
-        " bytes_received = bytes_received + excluded.bytes_received, credit = credit + excluded.credit");
+        " bytes_received = bytes_received + excluded.bytes_received, credit = credit + "
+        "excluded.credit");
     for (const auto& [q, s] : quarters) {
       upsert.bind(1, q)
           .bind(2, s.units)
@@ -173,9 +183,12 @@ void Ledger::append(const std::vector<LedgerUnit>& units) {
       update_average(newest / 1000.0, work_start, batch.credit, kRacHalfLifeSeconds, rac, rac_time);
     }
     db.prepare(
-          "UPDATE ledger_totals SET units = units + ?, samples = samples + ?, flops = flops + ?, seconds = seconds + ?,"
-          " bytes_sent = bytes_sent + ?, bytes_received = bytes_received + ?, credit = credit + ?, rac = ?,"
-          " rac_unix_ms = ?, first_unix_ms = CASE WHEN first_unix_ms = 0 THEN ? ELSE first_unix_ms END,"
+          "UPDATE ledger_totals SET units = units + ?, samples = samples + ?, flops = flops + ?, "
+          "seconds = seconds + ?,"
+          " bytes_sent = bytes_sent + ?, bytes_received = bytes_received + ?, credit = credit + ?, "
+          "rac = ?,"
+          " rac_unix_ms = ?, first_unix_ms = CASE WHEN first_unix_ms = 0 THEN ? ELSE first_unix_ms "
+          "END,"
           " last_unix_ms = MAX(last_unix_ms, ?) WHERE id = 1")
         .bind(1, batch.units)
         .bind(2, batch.samples)
@@ -189,14 +202,16 @@ void Ledger::append(const std::vector<LedgerUnit>& units) {
         .bind(10, first.finished_unix_ms)
         .bind(11, newest)
         .step();
-    const auto horizon = newest - std::chrono::duration_cast<std::chrono::milliseconds>(retention_).count();
+    const auto horizon =
+        newest - std::chrono::duration_cast<std::chrono::milliseconds>(retention_).count();
     db.prepare("DELETE FROM ledger_units WHERE finished_unix_ms < ?").bind(1, horizon).step();
   });
 }
 
 LedgerTotals Ledger::totals() {
   auto s = db_.prepare(
-      "SELECT units, samples, flops, seconds, bytes_sent, bytes_received, credit, rac, rac_unix_ms, first_unix_ms,"
+      "SELECT units, samples, flops, seconds, bytes_sent, bytes_received, credit, rac, "
+      "rac_unix_ms, first_unix_ms,"
       " last_unix_ms FROM ledger_totals WHERE id = 1");
   LedgerTotals t;
   if (!s.step()) throw StoreError("the ledger's totals row is missing from " + db_.path().string());
@@ -208,7 +223,8 @@ LedgerTotals Ledger::totals() {
   return t;
 }
 
-std::vector<LedgerPeriod> Ledger::history(LedgerPeriodKind kind, int count, std::int64_t now_unix_ms) {
+std::vector<LedgerPeriod> Ledger::history(LedgerPeriodKind kind, int count,
+                                          std::int64_t now_unix_ms) {
   std::vector<LedgerPeriod> periods;
   if (count <= 0) return periods;
   const std::int64_t now_s = now_unix_ms / 1000;
@@ -243,7 +259,8 @@ std::vector<LedgerPeriod> Ledger::history(LedgerPeriodKind kind, int count, std:
     periods.push_back(p);
   }
   auto s = db_.prepare(
-      "SELECT start_unix_s, units, samples, flops, seconds, bytes_sent, bytes_received, credit FROM ledger_quarters"
+      "SELECT start_unix_s, units, samples, flops, seconds, bytes_sent, bytes_received, credit "
+      "FROM ledger_quarters"
       " WHERE start_unix_s >= ? AND start_unix_s < ? ORDER BY start_unix_s");
   s.bind(1, starts.front()).bind(2, end);
   std::size_t at = 0;
@@ -259,7 +276,8 @@ std::vector<LedgerPeriod> Ledger::history(LedgerPeriodKind kind, int count, std:
 std::vector<LedgerUnit> Ledger::units(std::int64_t since_unix_ms) {
   std::vector<LedgerUnit> out;
   auto s = db_.prepare(
-      "SELECT finished_unix_ms, job_id, samples, flops, seconds, bytes_sent, bytes_received FROM ledger_units"
+      "SELECT finished_unix_ms, job_id, samples, flops, seconds, bytes_sent, bytes_received FROM "
+      "ledger_units"
       " WHERE finished_unix_ms >= ? ORDER BY id");
   s.bind(1, since_unix_ms);
   while (s.step()) {
@@ -279,16 +297,21 @@ std::vector<LedgerUnit> Ledger::units(std::int64_t since_unix_ms) {
 // --- LedgerWriter ---
 
 LedgerWriter::LedgerWriter(Database& db, std::chrono::milliseconds flush_interval)
-    : ledger_(db), interval_(flush_interval), totals_(ledger_.totals()), last_flush_(Clock::now()) {}
+    : ledger_(db),
+      interval_(flush_interval),
+      totals_(ledger_.totals()),
+      last_flush_(Clock::now()) {}
 
 bool LedgerWriter::valid(const LedgerUnit& u) {
-  return std::isfinite(u.flops) && std::isfinite(u.seconds) && u.flops >= 0 && u.seconds >= 0 && u.samples >= 0;
+  return std::isfinite(u.flops) && std::isfinite(u.seconds) && u.flops >= 0 && u.seconds >= 0 &&
+         u.samples >= 0;
 }
 
 bool LedgerWriter::record(LedgerUnit unit) {
   if (!valid(unit)) {
-    spdlog::error("ledger: dropping a unit with impossible amounts (flops {}, seconds {}, samples {})", unit.flops,
-                  unit.seconds, unit.samples);
+    spdlog::error(
+        "ledger: dropping a unit with impossible amounts (flops {}, seconds {}, samples {})",
+        unit.flops, unit.seconds, unit.samples);
     return false;
   }
   std::lock_guard lock(mutex_);
@@ -344,13 +367,15 @@ bool LedgerWriter::write(Clock::time_point now) {
   } catch (const std::exception& e) {
     std::lock_guard lock(mutex_);
     // Nothing of the batch was written: it goes back in front of what came since.
-    batch.insert(batch.end(), std::make_move_iterator(pending_.begin()), std::make_move_iterator(pending_.end()));
+    batch.insert(batch.end(), std::make_move_iterator(pending_.begin()),
+                 std::make_move_iterator(pending_.end()));
     pending_ = std::move(batch);
     const bool changed = last_error_ != e.what();
     last_error_ = e.what();
     const auto logged = Clock::now();
     if (changed || logged - last_error_logged_ > std::chrono::minutes(1)) {
-      spdlog::error("ledger: cannot record {} unit(s) of work, kept in memory to retry: {}", pending_.size(), e.what());
+      spdlog::error("ledger: cannot record {} unit(s) of work, kept in memory to retry: {}",
+                    pending_.size(), e.what());
       last_error_logged_ = logged;
     }
     return false;

@@ -25,7 +25,7 @@
 namespace rookery::store {
 
 inline constexpr double kSecondsPerDay = 86400.0;
-inline constexpr double kCreditPerFlop = 200.0 / 86400e9;         // BOINC's COBBLESTONE_SCALE
+inline constexpr double kCreditPerFlop = 200.0 / 86400e9;          // BOINC's COBBLESTONE_SCALE
 inline constexpr double kRacHalfLifeSeconds = 7 * kSecondsPerDay;  // BOINC's CREDIT_HALF_LIFE
 
 inline double credit_for_flops(double flops) { return flops * kCreditPerFlop; }
@@ -40,16 +40,17 @@ inline double credit_for_flops(double flops) { return flops * kCreditPerFlop; }
 // (a grant right after the previous one), and avg = work / ((now - work_start) / 1 day) the
 // first time (the span taken as at least a second, where BOINC would divide by zero). The
 // ledger makes each written batch one grant, at the time its newest unit finished.
-void update_average(double now, double work_start, double work, double half_life, double& avg, double& avg_time);
+void update_average(double now, double work_start, double work, double half_life, double& avg,
+                    double& avg_time);
 // BOINC's decay_average: `avg` (as of `avg_time`) as it stands at `now` with no new work.
 double decay_average(double avg, double avg_time, double now, double half_life);
 
 struct LedgerUnit {
   std::int64_t finished_unix_ms = 0;
-  double seconds = 0;                // compute time of the unit
-  std::int64_t samples = 0;          // samples whose backward completed in the unit
-  double flops = 0;                  // from the cost model
-  std::uint64_t bytes_sent = 0;      // pipeline traffic since the previous unit
+  double seconds = 0;            // compute time of the unit
+  std::int64_t samples = 0;      // samples whose backward completed in the unit
+  double flops = 0;              // from the cost model
+  std::uint64_t bytes_sent = 0;  // pipeline traffic since the previous unit
   std::uint64_t bytes_received = 0;
   std::string job_id;
 };
@@ -144,8 +145,8 @@ class LedgerWriter {
 
   Ledger ledger_;
   const std::chrono::milliseconds interval_;
-  mutable std::mutex mutex_;       // pending_, totals_, error state
-  std::mutex write_mutex_;         // one write at a time
+  mutable std::mutex mutex_;  // pending_, totals_, error state
+  std::mutex write_mutex_;    // one write at a time
   std::vector<LedgerUnit> pending_;
   LedgerTotals totals_;
   std::string last_error_;

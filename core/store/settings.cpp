@@ -6,14 +6,16 @@ namespace rookery::store {
 
 namespace {
 std::int64_t unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
 // The first key after every key that starts with `prefix` (prefix with its last byte raised).
 std::string prefix_end(std::string prefix) {
   while (!prefix.empty() && static_cast<unsigned char>(prefix.back()) == 0xff) prefix.pop_back();
-  if (!prefix.empty()) prefix.back() = static_cast<char>(static_cast<unsigned char>(prefix.back()) + 1);
+  if (!prefix.empty())
+    prefix.back() = static_cast<char>(static_cast<unsigned char>(prefix.back()) + 1);
   return prefix;
 }
 }  // namespace
@@ -42,7 +44,8 @@ void Settings::set(const std::map<std::string, std::string>& values) {
     for (const auto& [k, v] : values) {
       db.prepare(
             "INSERT INTO settings (key, value, updated_unix_ms) VALUES (?, ?, ?)"
-            " ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_unix_ms = excluded.updated_unix_ms")
+            " ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_unix_ms = "
+            "excluded.updated_unix_ms")
           .bind(1, k)
           .bind(2, v)
           .bind(3, now)
@@ -51,14 +54,19 @@ void Settings::set(const std::map<std::string, std::string>& values) {
   });
 }
 
-void Settings::erase(const std::string& key) { db_.prepare("DELETE FROM settings WHERE key = ?").bind(1, key).step(); }
+void Settings::erase(const std::string& key) {
+  db_.prepare("DELETE FROM settings WHERE key = ?").bind(1, key).step();
+}
 
 void Settings::erase_prefix(const std::string& prefix) {
   const auto end = prefix_end(prefix);
   if (end.empty()) {
     db_.prepare("DELETE FROM settings WHERE key >= ?").bind(1, prefix).step();
   } else {
-    db_.prepare("DELETE FROM settings WHERE key >= ? AND key < ?").bind(1, prefix).bind(2, end).step();
+    db_.prepare("DELETE FROM settings WHERE key >= ? AND key < ?")
+        .bind(1, prefix)
+        .bind(2, end)
+        .step();
   }
 }
 

@@ -12,10 +12,14 @@ namespace rookery::wire {
 
 std::string_view codec_name(Codec c) {
   switch (c) {
-    case Codec::None: return "none";
-    case Codec::Fp16: return "fp16";
-    case Codec::Bf16: return "bf16";
-    case Codec::Int8Block: return "int8";
+    case Codec::None:
+      return "none";
+    case Codec::Fp16:
+      return "fp16";
+    case Codec::Bf16:
+      return "bf16";
+    case Codec::Int8Block:
+      return "int8";
   }
   return "unknown";
 }
@@ -25,14 +29,17 @@ Codec codec_from_name(std::string_view name) {
   if (name == "fp16") return Codec::Fp16;
   if (name == "bf16") return Codec::Bf16;
   if (name == "int8") return Codec::Int8Block;
-  throw std::invalid_argument("unknown codec '" + std::string(name) + "' (expected none, fp16, bf16 or int8)");
+  throw std::invalid_argument("unknown codec '" + std::string(name) +
+                              "' (expected none, fp16, bf16 or int8)");
 }
 
 std::size_t encoded_bytes(Codec codec, std::size_t count, std::uint32_t block_size) {
   switch (codec) {
-    case Codec::None: return count * 4;
+    case Codec::None:
+      return count * 4;
     case Codec::Fp16:
-    case Codec::Bf16: return count * 2;
+    case Codec::Bf16:
+      return count * 2;
     case Codec::Int8Block: {
       if (block_size == 0) throw std::invalid_argument("int8 codec: block size must be > 0");
       const std::size_t blocks = (count + block_size - 1) / block_size;
@@ -47,11 +54,13 @@ std::uint16_t f32_to_f16(float f) {
   const std::uint32_t sign = (x >> 16) & 0x8000u;
   const std::uint32_t absx = x & 0x7fffffffu;
   if (absx >= 0x7f800000u) {  // Inf or NaN
-    return static_cast<std::uint16_t>(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u | ((absx >> 13) & 0x3ffu) : 0u));
+    return static_cast<std::uint16_t>(sign | 0x7c00u |
+                                      (absx > 0x7f800000u ? 0x200u | ((absx >> 13) & 0x3ffu) : 0u));
   }
   if (absx >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // rounds to Inf
   if (absx < 0x38800000u) {  // subnormal half (or zero)
-    if (absx < 0x33000000u) return static_cast<std::uint16_t>(sign);  // below half of the smallest subnormal
+    if (absx < 0x33000000u)
+      return static_cast<std::uint16_t>(sign);  // below half of the smallest subnormal
     const std::uint32_t e = absx >> 23;
     const std::uint32_t m = (absx & 0x7fffffu) | 0x800000u;
     const std::uint32_t shift = 126u - e;  // 113 - e + 13
@@ -77,7 +86,10 @@ float f16_to_f32(std::uint16_t h) {
       bits = sign;
     } else {  // subnormal: normalise
       int shift = 0;
-      while ((m & 0x400u) == 0) { m <<= 1; ++shift; }
+      while ((m & 0x400u) == 0) {
+        m <<= 1;
+        ++shift;
+      }
       m &= 0x3ffu;
       bits = sign | (static_cast<std::uint32_t>(113 - shift) << 23) | (m << 13);
     }
@@ -91,27 +103,30 @@ float f16_to_f32(std::uint16_t h) {
 
 std::uint16_t f32_to_bf16(float f) {
   std::uint32_t x = std::bit_cast<std::uint32_t>(f);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((x >> 16) | 0x40u);  // quiet NaN
+  if ((x & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<std::uint16_t>((x >> 16) | 0x40u);  // quiet NaN
   x += 0x7fffu + ((x >> 16) & 1u);
   return static_cast<std::uint16_t>(x >> 16);
 }
 
-float bf16_to_f32(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
+float bf16_to_f32(std::uint16_t b) {
+  return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16);
+}
 
 namespace {
 
 void check_sizes(Codec codec, std::size_t count, std::size_t bytes, std::uint32_t block_size) {
   const std::size_t want = encoded_bytes(codec, count, block_size);
   if (bytes != want) {
-    throw std::invalid_argument("codec " + std::string(codec_name(codec)) + ": " + std::to_string(count) +
-                                " values need " + std::to_string(want) + " bytes, buffer has " +
-                                std::to_string(bytes));
+    throw std::invalid_argument("codec " + std::string(codec_name(codec)) + ": " +
+                                std::to_string(count) + " values need " + std::to_string(want) +
+                                " bytes, buffer has " + std::to_string(bytes));
   }
 }
 
 template <typename Sink>
-void decode_with(Codec codec, std::span<const std::byte> src, std::size_t count, std::uint32_t block_size,
-                 Sink&& sink) {
+void decode_with(Codec codec, std::span<const std::byte> src, std::size_t count,
+                 std::uint32_t block_size, Sink&& sink) {
   check_sizes(codec, count, src.size(), block_size);
   const auto* p = reinterpret_cast<const unsigned char*>(src.data());
   switch (codec) {
@@ -148,7 +163,8 @@ void decode_with(Codec codec, std::span<const std::byte> src, std::size_t count,
 
 }  // namespace
 
-void encode_f32(Codec codec, std::span<const float> src, std::span<std::byte> dst, std::uint32_t block_size) {
+void encode_f32(Codec codec, std::span<const float> src, std::span<std::byte> dst,
+                std::uint32_t block_size) {
   check_sizes(codec, src.size(), dst.size(), block_size);
   auto* p = reinterpret_cast<unsigned char*>(dst.data());
   switch (codec) {
@@ -191,21 +207,24 @@ void encode_f32(Codec codec, std::span<const float> src, std::span<std::byte> ds
   }
 }
 
-void decode_f32(Codec codec, std::span<const std::byte> src, std::span<float> dst, std::uint32_t block_size) {
+void decode_f32(Codec codec, std::span<const std::byte> src, std::span<float> dst,
+                std::uint32_t block_size) {
   decode_with(codec, src, dst.size(), block_size, [&](std::size_t i, float v) { dst[i] = v; });
 }
 
-void decode_add_f32(Codec codec, std::span<const std::byte> src, std::span<float> acc, std::uint32_t block_size,
-                    float scale, const float* base, float src_scale) {
+void decode_add_f32(Codec codec, std::span<const std::byte> src, std::span<float> acc,
+                    std::uint32_t block_size, float scale, const float* base, float src_scale) {
   float* out = acc.data();
   const float* in = base ? base : out;
   if (src_scale != 1.f) {
     decode_with(codec, src, acc.size(), block_size,
                 [&](std::size_t i, float v) { out[i] = in[i] * scale + v * src_scale; });
   } else if (scale == 1.f) {
-    decode_with(codec, src, acc.size(), block_size, [&](std::size_t i, float v) { out[i] = in[i] + v; });
+    decode_with(codec, src, acc.size(), block_size,
+                [&](std::size_t i, float v) { out[i] = in[i] + v; });
   } else {
-    decode_with(codec, src, acc.size(), block_size, [&](std::size_t i, float v) { out[i] = in[i] * scale + v; });
+    decode_with(codec, src, acc.size(), block_size,
+                [&](std::size_t i, float v) { out[i] = in[i] * scale + v; });
   }
 }
 

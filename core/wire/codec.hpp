@@ -18,7 +18,8 @@ std::string_view codec_name(Codec c);
 Codec codec_from_name(std::string_view name);
 
 // Bytes that `count` f32 values take once encoded with `codec`.
-std::size_t encoded_bytes(Codec codec, std::size_t count, std::uint32_t block_size = kDefaultInt8Block);
+std::size_t encoded_bytes(Codec codec, std::size_t count,
+                          std::uint32_t block_size = kDefaultInt8Block);
 
 // Encodes `src` into `dst` (exactly encoded_bytes(...) long).
 void encode_f32(Codec codec, std::span<const float> src, std::span<std::byte> dst,
@@ -31,8 +32,8 @@ void decode_f32(Codec codec, std::span<const std::byte> src, std::span<float> ds
 // receiver's own values in the same pass, `base` reads them from where they are without a
 // copy, and `src_scale` weights values that were sent unweighted.
 void decode_add_f32(Codec codec, std::span<const std::byte> src, std::span<float> acc,
-                    std::uint32_t block_size = kDefaultInt8Block, float scale = 1.f, const float* base = nullptr,
-                    float src_scale = 1.f);
+                    std::uint32_t block_size = kDefaultInt8Block, float scale = 1.f,
+                    const float* base = nullptr, float src_scale = 1.f);
 
 // Scalar conversions (round to nearest even; NaN and infinities preserved).
 std::uint16_t f32_to_f16(float f);

@@ -20,14 +20,23 @@ namespace rookery::wire {
 
 inline constexpr std::uint32_t kProtocolVersion = 1;
 
-enum class DType : std::uint8_t { F32 = 1, F16 = 2, BF16 = 3, I64 = 4, I32 = 5, U16 = 6, U8 = 7, I8 = 8 };
+enum class DType : std::uint8_t {
+  F32 = 1,
+  F16 = 2,
+  BF16 = 3,
+  I64 = 4,
+  I32 = 5,
+  U16 = 6,
+  U8 = 7,
+  I8 = 8
+};
 std::size_t dtype_size(DType d);
 std::string_view dtype_name(DType d);
 
 // Bounds the decoder enforces, so a hostile or broken peer cannot make us allocate or read
 // without limit. Each socket passes the limits that fit its traffic.
 struct Limits {
-  std::size_t max_frames = 65;                       // header + 64 tensors
+  std::size_t max_frames = 65;  // header + 64 tensors
   std::size_t max_header_bytes = 256 * 1024;
   std::size_t max_tensor_bytes = std::size_t{1} << 30;  // 1 GiB per tensor frame
   std::size_t max_total_bytes = std::size_t{2} << 30;   // all frames together
@@ -60,10 +69,12 @@ struct OutgoingTensor {
   Payload bytes;
 
   // An f32 tensor, encoded with `codec` (a copy is made: the encoded buffer).
-  static OutgoingTensor encode(std::string name, std::vector<std::int64_t> shape, std::span<const float> values,
-                               Codec codec = Codec::None, std::uint32_t block_size = kDefaultInt8Block);
+  static OutgoingTensor encode(std::string name, std::vector<std::int64_t> shape,
+                               std::span<const float> values, Codec codec = Codec::None,
+                               std::uint32_t block_size = kDefaultInt8Block);
   // Raw bytes of any dtype, sent as they are (zero-copy through `bytes.owner`).
-  static OutgoingTensor raw(std::string name, DType dtype, std::vector<std::int64_t> shape, Payload bytes);
+  static OutgoingTensor raw(std::string name, DType dtype, std::vector<std::int64_t> shape,
+                            Payload bytes);
 };
 
 // A received, validated tensor. Its bytes live in the ZeroMQ frame (no copy).

@@ -18,7 +18,8 @@ class TestControlNode : public QObject {
     return control::ControlEndpoints::in(n.runtime_dir().toStdString());
   }
 
-  static bool wait_state(control::ControlClient& c, pb::NodeState want, pb::NodeSnapshot* out = nullptr) {
+  static bool wait_state(control::ControlClient& c, pb::NodeState want,
+                         pb::NodeSnapshot* out = nullptr) {
     for (int i = 0; i < 150; ++i) {
       auto a = c.status(1s);
       if (a.ok && a.snapshot.state() == want) {
@@ -93,13 +94,15 @@ class TestControlNode : public QObject {
     QVERIFY(client.request(pb::ControlRequest::CONTRIBUTE).ok);
     bool saw_state_change = false;
     QTRY_VERIFY_WITH_TIMEOUT(([&] {
-      for (auto& r : client.wait_events(100ms)) {
-        if (r.event.kind() == pb::ControlEvent::STATE_CHANGED && r.event.snapshot().state() == pb::CONTRIBUTING) {
-          saw_state_change = true;
-        }
-      }
-      return saw_state_change;
-    }()), 5000);
+                               for (auto& r : client.wait_events(100ms)) {
+                                 if (r.event.kind() == pb::ControlEvent::STATE_CHANGED &&
+                                     r.event.snapshot().state() == pb::CONTRIBUTING) {
+                                   saw_state_change = true;
+                                 }
+                               }
+                               return saw_state_change;
+                             }()),
+                             5000);
 
     // Drop off the feed for a while (a suspended GUI, a reconnect): events are missed.
     const auto before = client.stream().last_seq();
@@ -108,11 +111,12 @@ class TestControlNode : public QObject {
     client.subscribe();
     std::optional<control::EventStream::Gap> gap;
     QTRY_VERIFY_WITH_TIMEOUT(([&] {
-      for (auto& r : client.wait_events(100ms)) {
-        if (r.gap) gap = r.gap;
-      }
-      return gap.has_value();
-    }()), 5000);
+                               for (auto& r : client.wait_events(100ms)) {
+                                 if (r.gap) gap = r.gap;
+                               }
+                               return gap.has_value();
+                             }()),
+                             5000);
     QCOMPARE(gap->expected, before + 1);
     QVERIFY(gap->received > before + 1);
     QCOMPARE(client.stream().gaps(), std::uint64_t{1});
@@ -135,7 +139,8 @@ class TestControlNode : public QObject {
     QVERIFY(wait_state(client, pb::PAUSED));
     QProcess second;
     second.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    second.start(testing::node_bin(), {"--runtime-dir", first.runtime_dir(), "--data-dir", first.data_dir()});
+    second.start(testing::node_bin(),
+                 {"--runtime-dir", first.runtime_dir(), "--data-dir", first.data_dir()});
     QVERIFY(second.waitForFinished(10000));
     QCOMPARE(second.exitCode(), 3);
     QVERIFY(client.status().ok);  // the first one is unharmed

@@ -27,8 +27,8 @@ class TestEventStream : public QObject {
   void resyncCoversEventsInTheSnapshot() {
     EventStream s;
     s.accept(1);
-    s.resync(7);           // a snapshot taken at seq 7
-    QVERIFY(!s.accept(7)); // already covered
+    s.resync(7);            // a snapshot taken at seq 7
+    QVERIFY(!s.accept(7));  // already covered
     QVERIFY(!s.accept(8));
     QCOMPARE(s.gaps(), std::uint64_t{0});
   }

@@ -35,10 +35,12 @@ class TestCoordinatorBan : public SwarmTest {
       j.micro_batch_size = 8;
       j.staleness = 1;
     }));
-    QVERIFY2(start_swarm(dir_.path(), {"--job", job_path, "--heartbeat-ms", "300", "--averaging-interval-ms", "1000"}),
+    QVERIFY2(start_swarm(dir_.path(), {"--job", job_path, "--heartbeat-ms", "300",
+                                       "--averaging-interval-ms", "1000"}),
              "the coordinator did not start");
     for (int i = 0; i < 4; ++i) {
-      QVERIFY(volunteers_.add("ban-demo", i == 3 ? QStringList{"--fault", "sign-flip-averaging"} : QStringList{}));
+      QVERIFY(volunteers_.add(
+          "ban-demo", i == 3 ? QStringList{"--fault", "sign-flip-averaging"} : QStringList{}));
     }
     const auto liar = volunteers_.keys[3].toStdString();
     QElapsedTimer t;

@@ -56,7 +56,7 @@ struct Volunteer {
   net::CurveKeyPair identity = net::CurveKeyPair::generate();
   std::uint64_t plan_version = 0;  // the plan it "runs": the last one the coordinator sent it
   int port = 0;
-  std::string dataset_digest;      // it "holds" the job's data from its join on (nothing is fetched)
+  std::string dataset_digest;  // it "holds" the job's data from its join on (nothing is fetched)
 };
 
 }  // namespace
@@ -87,9 +87,10 @@ class CoordinatorWithFakeVolunteers : public QObject {
 
   std::optional<pb::JoinReply> join(int i) {
     auto& v = volunteers_[std::size_t(i)];
-    const auto memory = static_cast<std::int64_t>(
-        memory_factor_ * static_cast<double>(cluster::model_memory_bytes(coordinator::block_profiles(job_),
-                                                                         coordinator::training_settings(job_))));
+    const auto memory =
+        static_cast<std::int64_t>(memory_factor_ * static_cast<double>(cluster::model_memory_bytes(
+                                                       coordinator::block_profiles(job_),
+                                                       coordinator::training_settings(job_))));
     auto e = join_request(job_.id, v.port, 50e9, memory, 1e9, 1e-4);
     e.mutable_join()->set_plan_version(v.plan_version);
     const auto r = ask(v.identity, std::move(e));
@@ -149,7 +150,8 @@ class CoordinatorWithFakeVolunteers : public QObject {
   }
 
   // Seated volunteers by key: {pipeline, first block, last block}.
-  static std::map<std::string, std::tuple<int, std::int64_t, std::int64_t>> seats(const pb::RunStatus& s) {
+  static std::map<std::string, std::tuple<int, std::int64_t, std::int64_t>> seats(
+      const pb::RunStatus& s) {
     std::map<std::string, std::tuple<int, std::int64_t, std::int64_t>> out;
     for (const auto& n : s.nodes()) {
       if (n.pipeline() >= 0) out[n.key()] = {n.pipeline(), n.first_block(), n.last_block()};
@@ -287,7 +289,8 @@ class TestCoordinatorBanVote : public CoordinatorWithFakeVolunteers {
     QVERIFY(s);
     QCOMPARE(s->banned_size(), 1);
     QCOMPARE(s->banned(0).key(), key_of(kLiar));
-    QCOMPARE(s->banned(0).reason(), std::string("2 of its 3 ring partners reject its averaging contributions"));
+    QCOMPARE(s->banned(0).reason(),
+             std::string("2 of its 3 ring partners reject its averaging contributions"));
     QVERIFY(!is_banned(*s, key_of(kHonest)));
 
     // The liar is out: not known to heartbeats, refused when it joins again, and planned out;
@@ -298,7 +301,8 @@ class TestCoordinatorBanVote : public CoordinatorWithFakeVolunteers {
     const auto again = join(kLiar);
     QVERIFY(again);
     QVERIFY(!again->accepted());
-    QVERIFY2(QString::fromStdString(again->reason()).startsWith("banned from this job: 2 of its 3 ring partners"),
+    QVERIFY2(QString::fromStdString(again->reason())
+                 .startsWith("banned from this job: 2 of its 3 ring partners"),
              again->reason().c_str());
     bool replanned = false;
     for (int t = 0; t < 100 && !replanned; ++t) {
@@ -328,8 +332,8 @@ class TestCoordinatorSpotCheckBan : public CoordinatorWithFakeVolunteers {
 
  private:
   Side side_;
-  int accused_ = -1;            // a first stage (activations) or a second stage (gradients)
-  std::vector<int> checkers_;   // the stages on the other side of it (by index)
+  int accused_ = -1;           // a first stage (activations) or a second stage (gradients)
+  std::vector<int> checkers_;  // the stages on the other side of it (by index)
 
  private Q_SLOTS:
   void initTestCase() {
@@ -368,10 +372,13 @@ class TestCoordinatorSpotCheckBan : public CoordinatorWithFakeVolunteers {
     QVERIFY(s);
     QCOMPARE(s->banned_size(), 1);
     QCOMPARE(s->banned(0).key(), key_of(accused_));
-    QCOMPARE(s->banned(0).reason(),
-             std::string(side_ == Side::Gradients
-                             ? "2 of the 3 stages it returns gradients to caught its gradients wrong in spot-checks"
-                             : "2 of the 3 stages it sends to caught its activations wrong in spot-checks"));
+    QCOMPARE(
+        s->banned(0).reason(),
+        std::string(
+            side_ == Side::Gradients
+                ? "2 of the 3 stages it returns gradients to caught its gradients wrong in "
+                  "spot-checks"
+                : "2 of the 3 stages it sends to caught its activations wrong in spot-checks"));
   }
 
   void cleanupTestCase() { stop(); }
@@ -418,7 +425,8 @@ class TestCoordinatorMeasuredSpeed : public CoordinatorWithFakeVolunteers {
     if (it == all.end()) return 0;
     const auto blocks = coordinator::block_profiles(job_);
     double f = 0;
-    for (auto b = std::get<1>(it->second); b < std::get<2>(it->second); ++b) f += blocks[std::size_t(b)].flops_per_sample;
+    for (auto b = std::get<1>(it->second); b < std::get<2>(it->second); ++b)
+      f += blocks[std::size_t(b)].flops_per_sample;
     return f;
   }
 
@@ -430,7 +438,8 @@ class TestCoordinatorMeasuredSpeed : public CoordinatorWithFakeVolunteers {
     const auto s = settle(1);
     QVERIFY2(s, "the six volunteers were not planned into one pipeline");
     for (int i : everyone()) {
-      if (slow_ < 0 || work_of(*s, i) > work_of(*s, slow_)) slow_ = i;  // the one with the most compute
+      if (slow_ < 0 || work_of(*s, i) > work_of(*s, slow_))
+        slow_ = i;  // the one with the most compute
     }
     QVERIFY(work_of(*s, slow_) > 0);
     QVERIFY(beat_for(1000));  // readings on the plan they run: each one's own speed on its blocks
@@ -462,9 +471,12 @@ class TestCoordinatorMeasuredSpeed : public CoordinatorWithFakeVolunteers {
       replanned = s->plan_version() > plan && work_of(*s, slow_) < 0.5 * work;
     }
     QCOMPARE(planned_flops_of(*s, slow_), 0.2 * kBenchmark);
-    qInfo("re-planned after %.1f s: the slow volunteer's seat asks %.2f MFLOP per sample of it instead of %.2f "
-          "(%lld block(s))",
-          t.elapsed() / 1000.0, work_of(*s, slow_) / 1e6, work / 1e6, static_cast<long long>(blocks_of(*s, slow_)));
+    qInfo(
+        "re-planned after %.1f s: the slow volunteer's seat asks %.2f MFLOP per sample of it "
+        "instead of %.2f "
+        "(%lld block(s))",
+        t.elapsed() / 1000.0, work_of(*s, slow_) / 1e6, work / 1e6,
+        static_cast<long long>(blocks_of(*s, slow_)));
     QVERIFY2(replanned, "the pipeline was not re-cut around the slow volunteer");
     // And it stays so: on its cheap seat its speed says little (per-operation overheads), so
     // the coordinator keeps what it showed before instead of moving it back.

@@ -36,7 +36,8 @@ namespace verdict = coordinator::verdict;
 
 namespace {
 std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 }  // namespace
@@ -52,7 +53,9 @@ class TestCoordinatorInvites : public QObject {
   net::SecureContext ctx_{1};
   int next_port_ = 0;
 
-  std::filesystem::path state_path() const { return dir_.filePath("coordinator/coordinator.db").toStdString(); }
+  std::filesystem::path state_path() const {
+    return dir_.filePath("coordinator/coordinator.db").toStdString();
+  }
 
   // A new volunteer (a key of its own) asks to join with `token`: the coordinator's answer.
   std::optional<pb::JoinReply> join(const std::string& token) {
@@ -68,7 +71,9 @@ class TestCoordinatorInvites : public QObject {
   void refused(const std::string& token, const std::string& why) {
     const auto r = join(token);
     QVERIFY2(r, "the coordinator did not answer a join");
-    QVERIFY2(!r->accepted(), qPrintable(QString("a join with '%1' was admitted").arg(QString::fromStdString(token))));
+    QVERIFY2(
+        !r->accepted(),
+        qPrintable(QString("a join with '%1' was admitted").arg(QString::fromStdString(token))));
     QCOMPARE(r->reason(), why);
   }
 
@@ -76,7 +81,8 @@ class TestCoordinatorInvites : public QObject {
     const auto r = join(token);
     QVERIFY2(r, "the coordinator did not answer a join");
     QVERIFY2(r->accepted(), qPrintable(QString("a join with '%1' was refused: %2")
-                                           .arg(QString::fromStdString(token), QString::fromStdString(r->reason()))));
+                                           .arg(QString::fromStdString(token),
+                                                QString::fromStdString(r->reason()))));
   }
 
   QString run_cli(const QStringList& args, int* exit_code) {
@@ -116,7 +122,8 @@ class TestCoordinatorInvites : public QObject {
     s.add_invite("week", 1000, 1000 + 7 * 86400000ll);
     s.add_invite("forever", 1000, 0);
     QVERIFY(s.has_invites());
-    QVERIFY_THROWS_EXCEPTION(store::StoreError, s.add_invite("week", 2000, 0));  // tokens are unique
+    QVERIFY_THROWS_EXCEPTION(store::StoreError,
+                             s.add_invite("week", 2000, 0));  // tokens are unique
     QCOMPARE(s.invite_status("week", 5000), coordinator::InviteStatus::Valid);
     QCOMPARE(s.invite_status("week", 1000 + 7 * 86400000ll), coordinator::InviteStatus::Expired);
     QCOMPARE(s.invite_status("forever", 1ll << 50), coordinator::InviteStatus::Valid);
@@ -152,8 +159,8 @@ class TestCoordinatorInvites : public QObject {
     QTemporaryDir data;
     int code = -1;
     const QString out =
-        run_cli({"--data-dir", data.path(), "invite", "--expires-in-hours", "24", "--link", "tcp://10.0.0.1:7461",
-                 "--job", dir_.filePath("job.json")},
+        run_cli({"--data-dir", data.path(), "invite", "--expires-in-hours", "24", "--link",
+                 "tcp://10.0.0.1:7461", "--job", dir_.filePath("job.json")},
                 &code);
     QCOMPARE(code, 0);
     const QStringList lines = out.trimmed().split('\n');
@@ -163,14 +170,16 @@ class TestCoordinatorInvites : public QObject {
     QVERIFY2(lines[1].startsWith("rookery://join?coordinator=tcp://10.0.0.1:7461&key=") &&
                  lines[1].endsWith("&job=invites&token=" + token),
              qPrintable(lines[1]));
-    QVERIFY(run_cli({"--data-dir", data.path(), "invites"}, &code).contains(token + "  valid until "));
+    QVERIFY(
+        run_cli({"--data-dir", data.path(), "invites"}, &code).contains(token + "  valid until "));
     QCOMPARE(code, 0);
     run_cli({"--data-dir", data.path(), "revoke-invite", token}, &code);
     QCOMPARE(code, 0);
     QVERIFY(run_cli({"--data-dir", data.path(), "invites"}, &code).contains(token + "  revoked "));
     run_cli({"--data-dir", data.path(), "revoke-invite", "no-such-token"}, &code);
     QCOMPARE(code, 1);
-    coordinator::CoordinatorState s(std::filesystem::path(data.path().toStdString()) / "coordinator.db");
+    coordinator::CoordinatorState s(std::filesystem::path(data.path().toStdString()) /
+                                    "coordinator.db");
     QCOMPARE(s.invite_status(token.toStdString(), now_ms()), coordinator::InviteStatus::Revoked);
   }
 
@@ -203,10 +212,11 @@ class TestCommandLineInvite : public QObject {
     QVERIFY(address);
     net::SecureContext ctx{1};
     const auto ask = [&](const std::string& token) {
-      const auto r = coordinator_request(ctx, net::CurveKeyPair::generate(), address->endpoint.toStdString(),
-                                         address->key.toStdString(),
-                                         join_request(job.id, 1, 50e9, 1ll << 32, 1e9, 1e-4, token));
-      return r && r->has_join_reply() ? std::optional<pb::JoinReply>(r->join_reply()) : std::nullopt;
+      const auto r = coordinator_request(
+          ctx, net::CurveKeyPair::generate(), address->endpoint.toStdString(),
+          address->key.toStdString(), join_request(job.id, 1, 50e9, 1ll << 32, 1e9, 1e-4, token));
+      return r && r->has_join_reply() ? std::optional<pb::JoinReply>(r->join_reply())
+                                      : std::nullopt;
     };
     const auto ok = ask("owner-token");
     const auto no = ask("");

@@ -41,7 +41,8 @@ class TestCoordinatorSlowVolunteer : public SwarmTest {
     for (const auto& n : s.nodes()) {
       if (n.key() != key || n.pipeline() < 0) continue;
       double f = 0;
-      for (auto b = n.first_block(); b < n.last_block(); ++b) f += blocks[static_cast<std::size_t>(b)].flops_per_sample;
+      for (auto b = n.first_block(); b < n.last_block(); ++b)
+        f += blocks[static_cast<std::size_t>(b)].flops_per_sample;
       return f;
     }
     return 0;
@@ -60,23 +61,28 @@ class TestCoordinatorSlowVolunteer : public SwarmTest {
     {
       QProcess probe;
       probe.start("taskset", {"-p", QString::number(QCoreApplication::applicationPid())});
-      if (!probe.waitForFinished(5000) || probe.exitCode() != 0) QSKIP("needs taskset (util-linux)");
+      if (!probe.waitForFinished(5000) || probe.exitCode() != 0)
+        QSKIP("needs taskset (util-linux)");
     }
     QVERIFY(dir_.isValid());
-    const auto job = write_demo_job(dir_.filePath("job.json"), "slow-volunteer", [](job::JobSpec& j) {
-      j.micro_batch_size = 8;
-      j.staleness = 2;
-    });
+    const auto job =
+        write_demo_job(dir_.filePath("job.json"), "slow-volunteer", [](job::JobSpec& j) {
+          j.micro_batch_size = 8;
+          j.staleness = 2;
+        });
     QVERIFY(job);
     job_ = *job;
-    QVERIFY(start_swarm(dir_.filePath("volunteers"), {"--job", dir_.filePath("job.json"), "--heartbeat-ms", "300", "--dead-after-ms",
-                                "5000", "--planner", "ours"}));
+    QVERIFY(start_swarm(dir_.filePath("volunteers"),
+                        {"--job", dir_.filePath("job.json"), "--heartbeat-ms", "300",
+                         "--dead-after-ms", "5000", "--planner", "ours"}));
   }
 
   void aVolunteerWhoseCoreIsTakenIsMovedToCheaperBlocks() {
     // Each may hold half the model: three form one pipeline.
-    const auto need = cluster::model_memory_bytes(coordinator::block_profiles(job_), coordinator::training_settings(job_));
-    const auto mb = QString::number(std::max<std::int64_t>(1, static_cast<std::int64_t>(0.5 * double(need)) >> 20));
+    const auto need = cluster::model_memory_bytes(coordinator::block_profiles(job_),
+                                                  coordinator::training_settings(job_));
+    const auto mb = QString::number(
+        std::max<std::int64_t>(1, static_cast<std::int64_t>(0.5 * double(need)) >> 20));
     // Their benchmarks one after the other and long enough to agree: the planner's view of the
     // two others must not be skewed by a 50 ms benchmark run while the others start.
     volunteers_.benchmark_seconds = "0.5";
@@ -108,8 +114,10 @@ class TestCoordinatorSlowVolunteer : public SwarmTest {
     }
     QVERIFY(victim >= 0);
     const auto victim_key = volunteers_.keys[std::size_t(victim)].toStdString();
-    for (int i = 0; i < 3; ++i) QVERIFY(pin(volunteers_.processes[std::size_t(i)]->processId(), i == victim ? 1 : 0));
-    qInfo("victim %s holds blocks costing %.2f MFLOP/sample (plan %llu)", victim_key.substr(0, 8).c_str(), most / 1e6,
+    for (int i = 0; i < 3; ++i)
+      QVERIFY(pin(volunteers_.processes[std::size_t(i)]->processId(), i == victim ? 1 : 0));
+    qInfo("victim %s holds blocks costing %.2f MFLOP/sample (plan %llu)",
+          victim_key.substr(0, 8).c_str(), most / 1e6,
           static_cast<unsigned long long>(planned->plan_version()));
     // Its speed alone on its core: the readings its slowdown is judged against.
     QTest::qWait(15000);
@@ -120,7 +128,8 @@ class TestCoordinatorSlowVolunteer : public SwarmTest {
     t.restart();
     std::optional<pb::RunStatus> moved;
     while (t.elapsed() < 120000 && !moved) {
-      if (const auto s = status(); s && s->plan_version() > planned->plan_version() && seat_flops(*s, victim_key) < most) {
+      if (const auto s = status();
+          s && s->plan_version() > planned->plan_version() && seat_flops(*s, victim_key) < most) {
         moved = s;
       }
       QTest::qWait(500);
@@ -135,12 +144,15 @@ class TestCoordinatorSlowVolunteer : public SwarmTest {
       }
       return 0.0;
     };
-    qInfo("planned with %.2f GFLOP/s (was %.2f)", planned_speed(*moved) / 1e9, planned_speed(*planned) / 1e9);
+    qInfo("planned with %.2f GFLOP/s (was %.2f)", planned_speed(*moved) / 1e9,
+          planned_speed(*planned) / 1e9);
     QVERIFY(planned_speed(*moved) < 0.5 * planned_speed(*planned));
     const double now = seat_flops(*moved, victim_key);
-    qInfo("%.1f s after its core was taken: plan %llu, the victim on blocks costing %.2f MFLOP/sample (was %.2f)%s",
-          double(t.elapsed()) / 1000, static_cast<unsigned long long>(moved->plan_version()), now / 1e6, most / 1e6,
-          now == 0 ? ", a spare" : "");
+    qInfo(
+        "%.1f s after its core was taken: plan %llu, the victim on blocks costing %.2f "
+        "MFLOP/sample (was %.2f)%s",
+        double(t.elapsed()) / 1000, static_cast<unsigned long long>(moved->plan_version()),
+        now / 1e6, most / 1e6, now == 0 ? ", a spare" : "");
   }
 
   void cleanupTestCase() {

@@ -62,14 +62,18 @@ class TestCoordinatorSpotBan : public SwarmTest {
     });
     QVERIFY(job);
     // Half of what the whole model needs: three volunteers make a pipeline.
-    const auto need = cluster::model_memory_bytes(coordinator::block_profiles(*job), coordinator::training_settings(*job));
-    const auto memory_mb = std::max<std::int64_t>(1, static_cast<std::int64_t>(0.5 * static_cast<double>(need)) >> 20);
-    QVERIFY2(start_swarm(dir_.path(), {"--job", job_path, "--heartbeat-ms", "300", "--averaging-interval-ms", "1000",
-                                 "--planner", "uniform"}),
+    const auto need = cluster::model_memory_bytes(coordinator::block_profiles(*job),
+                                                  coordinator::training_settings(*job));
+    const auto memory_mb =
+        std::max<std::int64_t>(1, static_cast<std::int64_t>(0.5 * static_cast<double>(need)) >> 20);
+    QVERIFY2(start_swarm(dir_.path(), {"--job", job_path, "--heartbeat-ms", "300",
+                                       "--averaging-interval-ms", "1000", "--planner", "uniform"}),
              "the coordinator did not start");
     for (int i = 0; i < kVolunteers; ++i) {
       QStringList extra{"--memory-limit-mb", QString::number(memory_mb)};
-      if (i == kLiar) extra << "--fault" << "corrupt-work";
+      if (i == kLiar)
+        extra << "--fault"
+              << "corrupt-work";
       QVERIFY(volunteers_.add("spot-ban-demo", extra));
     }
     const auto liar = volunteers_.keys[kLiar].toStdString();
@@ -94,8 +98,8 @@ class TestCoordinatorSpotBan : public SwarmTest {
     QVERIFY2(banned, "the lying stage was not banned within 150 s");
     QCOMPARE(s->banned_size(), 1);  // nobody honest
     const QString reason = QString::fromStdString(s->banned(0).reason());
-    qInfo("the liar (pipeline %d, stage %d of 3) was banned after %.1f s: %s", seat_pipeline + 1, seat_stage + 1,
-          t.elapsed() / 1000.0, qPrintable(reason));
+    qInfo("the liar (pipeline %d, stage %d of 3) was banned after %.1f s: %s", seat_pipeline + 1,
+          seat_stage + 1, t.elapsed() / 1000.0, qPrintable(reason));
     QVERIFY2(seat_stage >= 0, "the liar was never seated");
     QVERIFY2(reason.contains("spot-checks"), "banned for something else than its spot-checks");
     // Which side caught it follows from its seat: a first stage sends only activations, a last
@@ -115,7 +119,8 @@ class TestCoordinatorSpotBan : public SwarmTest {
     const std::int64_t before = total_samples(*s);
     s = wait_for([&](const pb::RunStatus& st) { return total_samples(st) > before; }, 30000);
     QVERIFY2(s, "the honest volunteers stopped training");
-    QTRY_VERIFY_WITH_TIMEOUT(QString::fromUtf8(volunteers_.output[kLiar]).contains("banned from this job"), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        QString::fromUtf8(volunteers_.output[kLiar]).contains("banned from this job"), 10000);
   }
 };
 

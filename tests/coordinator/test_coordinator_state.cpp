@@ -48,7 +48,8 @@ class TestCoordinatorState : public QObject {
       s.save_plan(b, 2000);
       s.record_progress(key_of('a'), 100, 10, 1e12, 1000);
       s.record_progress(key_of('a'), 250, 25, 2.5e12, 2000);
-      s.record_progress(key_of('a'), 40, 4, 4e11, 3000);  // the node restarted: its counters start over
+      s.record_progress(key_of('a'), 40, 4, 4e11,
+                        3000);  // the node restarted: its counters start over
       s.ban(key_of('x'), "3 of its 3 ring partners reject its averaging contributions", 4000);
       s.add_loss(1000, 5.5);
       s.add_loss(2000, 4.25);
@@ -141,7 +142,8 @@ class TestCoordinatorState : public QObject {
     {
       store::Database old(path, {all[0], all[1]});
       QCOMPARE(old.schema_version(), 2);
-      old.execute("INSERT INTO contributions VALUES ('" + key_of('o') + "', 640, 80, '1.5e11', 64, 8, '1.5e10', 1, 2)");
+      old.execute("INSERT INTO contributions VALUES ('" + key_of('o') +
+                  "', 640, 80, '1.5e11', 64, 8, '1.5e10', 1, 2)");
     }
     CoordinatorState s(path);
     const auto before = s.contributions();
@@ -162,7 +164,8 @@ class TestCoordinatorState : public QObject {
   }
 
   void aStoredPlanThatIsNotJsonIsAnError() {
-    QVERIFY_THROWS_EXCEPTION(store::StoreError, coordinator::assignment_from_json("{\"version\": 1}"));
+    QVERIFY_THROWS_EXCEPTION(store::StoreError,
+                             coordinator::assignment_from_json("{\"version\": 1}"));
     QVERIFY_THROWS_EXCEPTION(store::StoreError, coordinator::assignment_from_json("not json"));
     Assignment a;
     a.version = 7;

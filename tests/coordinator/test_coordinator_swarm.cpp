@@ -51,7 +51,7 @@ class TestCoordinatorSwarm : public QObject {
   int port_ = 0;
   std::int64_t memory_mb_ = 0;
   std::unique_ptr<QProcess> coordinator_;
-  QByteArray coordinator_output_;   // what it logged (also forwarded to our stderr)
+  QByteArray coordinator_output_;  // what it logged (also forwarded to our stderr)
   std::string coordinator_key_;
   std::vector<Volunteer> volunteers_;
   net::SecureContext ctx_{1};
@@ -70,10 +70,11 @@ class TestCoordinatorSwarm : public QObject {
       coordinator_output_ += bytes;
       std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stderr);
     });
-    coordinator_->start(coordinator_bin(), {"--bind", QString::fromStdString(endpoint()), "--data-dir",
-                                            dir_.filePath("coordinator"), "--ready-file", ready, "--job", job_path_,
-                                            "--heartbeat-ms", "300", "--dead-after-ms", "2000",
-                                            "--averaging-interval-ms", "1000", "--planner", "uniform"});
+    coordinator_->start(
+        coordinator_bin(),
+        {"--bind", QString::fromStdString(endpoint()), "--data-dir", dir_.filePath("coordinator"),
+         "--ready-file", ready, "--job", job_path_, "--heartbeat-ms", "300", "--dead-after-ms",
+         "2000", "--averaging-interval-ms", "1000", "--planner", "uniform"});
     if (!coordinator_->waitForStarted(5000)) return false;
     const auto address = wait_for_coordinator_ready(ready, 5000, coordinator_.get());
     if (!address) return false;
@@ -85,12 +86,27 @@ class TestCoordinatorSwarm : public QObject {
     v.process = std::make_unique<QProcess>();
     v.process->setProcessChannelMode(QProcess::MergedChannels);
     auto* raw = &v;
-    connect(v.process.get(), &QProcess::readyRead, this, [raw] { raw->output += raw->process->readAll(); });
-    const QStringList args{"--data-dir", v.dir, "--runtime-dir", v.dir + "/run", "--join", "coordinated-demo",
-                           "--coordinator", QString::fromStdString(endpoint()), "--coordinator-key",
-                           QString::fromStdString(coordinator_key_), "--memory-limit-mb",
-                           QString::number(memory_mb_), "--contribute", "--threads", "1",
-                           "--benchmark-seconds", "0.05", "--telemetry-ms", "200"};
+    connect(v.process.get(), &QProcess::readyRead, this,
+            [raw] { raw->output += raw->process->readAll(); });
+    const QStringList args{"--data-dir",
+                           v.dir,
+                           "--runtime-dir",
+                           v.dir + "/run",
+                           "--join",
+                           "coordinated-demo",
+                           "--coordinator",
+                           QString::fromStdString(endpoint()),
+                           "--coordinator-key",
+                           QString::fromStdString(coordinator_key_),
+                           "--memory-limit-mb",
+                           QString::number(memory_mb_),
+                           "--contribute",
+                           "--threads",
+                           "1",
+                           "--benchmark-seconds",
+                           "0.05",
+                           "--telemetry-ms",
+                           "200"};
     v.process->start(node_bin(), args + extra);
     return v.process->waitForStarted(5000);
   }
@@ -106,7 +122,9 @@ class TestCoordinatorSwarm : public QObject {
     return start_volunteer(volunteers_.back(), extra);
   }
 
-  std::optional<pb::RunStatus> status() { return run_status(ctx_, me_, endpoint(), coordinator_key_, 100); }
+  std::optional<pb::RunStatus> status() {
+    return run_status(ctx_, me_, endpoint(), coordinator_key_, 100);
+  }
 
   // Samples that every pipeline's first stage has completed, from the coordinator's view.
   static std::int64_t seated_samples(const pb::RunStatus& s) {
@@ -166,8 +184,10 @@ class TestCoordinatorSwarm : public QObject {
     f.write(QByteArray::fromStdString(job::to_json(job)));
     f.close();
     // Each volunteer may use half of what the whole model needs: three make a pipeline (two cannot: no cut of the demo model into two halves fits).
-    const auto need = cluster::model_memory_bytes(coordinator::block_profiles(job), coordinator::training_settings(job));
-    memory_mb_ = std::max<std::int64_t>(1, static_cast<std::int64_t>(0.5 * static_cast<double>(need)) >> 20);
+    const auto need = cluster::model_memory_bytes(coordinator::block_profiles(job),
+                                                  coordinator::training_settings(job));
+    memory_mb_ =
+        std::max<std::int64_t>(1, static_cast<std::int64_t>(0.5 * static_cast<double>(need)) >> 20);
     qInfo("the model needs %.1f MiB in one place; each volunteer offers %lld MiB", need / 1048576.0,
           static_cast<long long>(memory_mb_));
     port_ = free_tcp_port();
@@ -187,15 +207,16 @@ class TestCoordinatorSwarm : public QObject {
         90000);
     QVERIFY2(s, "six volunteers did not form two training pipelines within 90 s");
     for (const auto& n : s->nodes()) QVERIFY(n.stage() >= 0 && n.stage() < 3);
-    qInfo("plan %llu: 2 pipelines of 3, %.1f samples/s", static_cast<unsigned long long>(s->plan_version()),
-          s->samples_per_s());
+    qInfo("plan %llu: 2 pipelines of 3, %.1f samples/s",
+          static_cast<unsigned long long>(s->plan_version()), s->samples_per_s());
     // Each measured its links to the peers its join named, and the coordinator has them
     // (all but the first to join: its join named no peers).
     const auto reported = [&] {
       int n = 0;
       for (const auto& v : volunteers_) {
-        n += coordinator_output_.contains("volunteer " + QByteArray::fromStdString(net::short_key(v.key.toStdString())) +
-                                          " measured its links to");
+        n += coordinator_output_.contains(
+            "volunteer " + QByteArray::fromStdString(net::short_key(v.key.toStdString())) +
+            " measured its links to");
       }
       return n;
     };
@@ -257,8 +278,11 @@ class TestCoordinatorSwarm : public QObject {
       QTest::qWait(100);
     }
     QVERIFY2(replanned, "the swarm did not train again within 30 s of losing a volunteer");
-    qInfo("SIGKILL of a middle stage -> re-planned (plan %llu, %u pipeline(s)) and training again after %.1f s",
-          static_cast<unsigned long long>(replanned->plan_version()), replanned->pipelines(), resumed_s);
+    qInfo(
+        "SIGKILL of a middle stage -> re-planned (plan %llu, %u pipeline(s)) and training again "
+        "after %.1f s",
+        static_cast<unsigned long long>(replanned->plan_version()), replanned->pipelines(),
+        resumed_s);
     QVERIFY2(resumed_s <= 10.0, qPrintable(QString("took %1 s, more than 10 s").arg(resumed_s)));
     for (const auto& n : replanned->nodes()) QVERIFY(QString::fromStdString(n.key()) != victim);
     QVERIFY(samples_at_kill > 0);
@@ -282,14 +306,19 @@ class TestCoordinatorSwarm : public QObject {
     QTest::qWait(500);
     const QString out = QString::fromUtf8(v.output);
     QVERIFY2(out.contains("fetched blocks"), "the newcomer did not fetch its shard from a peer");
-    QVERIFY2(!out.contains("start from the job's initial weights"), "the newcomer started blocks from scratch");
+    QVERIFY2(!out.contains("start from the job's initial weights"),
+             "the newcomer started blocks from scratch");
     // Issue 5: the AdamW moments came with the parameters (verified like them), none of its
     // blocks restarted from fresh moments.
-    QVERIFY2(out.contains("with its optimizer state"), "the newcomer's blocks came without their optimizer state");
+    QVERIFY2(out.contains("with its optimizer state"),
+             "the newcomer's blocks came without their optimizer state");
     QVERIFY2(!out.contains("optimizer state not usable"), "a holder's optimizer state was refused");
-    QVERIFY2(out.contains(" 0 with fresh moments"), "some of the newcomer's blocks started from fresh moments");
-    qInfo("newcomer seated in plan %llu and trained; it fetched its blocks from peers, with their optimizer state",
-          static_cast<unsigned long long>(s->plan_version()));
+    QVERIFY2(out.contains(" 0 with fresh moments"),
+             "some of the newcomer's blocks started from fresh moments");
+    qInfo(
+        "newcomer seated in plan %llu and trained; it fetched its blocks from peers, with their "
+        "optimizer state",
+        static_cast<unsigned long long>(s->plan_version()));
   }
 
   void theSwarmOutlivesItsCoordinator() {
@@ -300,7 +329,8 @@ class TestCoordinatorSwarm : public QObject {
     coordinator_->waitForFinished(5000);
     // While it is down the volunteers go on training on their last plan.
     std::vector<std::uint64_t> at_kill;
-    for (const auto& v : volunteers_) at_kill.push_back(v.process->state() == QProcess::Running ? node_samples(v) : 0);
+    for (const auto& v : volunteers_)
+      at_kill.push_back(v.process->state() == QProcess::Running ? node_samples(v) : 0);
     QTest::qWait(4000);
     int gained = 0, running = 0;
     for (std::size_t i = 0; i < volunteers_.size(); ++i) {
@@ -311,7 +341,8 @@ class TestCoordinatorSwarm : public QObject {
     qInfo("coordinator down 4 s: %d of %d volunteers gained samples", gained, running);
     QCOMPARE(gained, running);
     QVERIFY(start_coordinator());
-    const auto after = wait_for([&](const pb::RunStatus& s) { return s.nodes_size() == before->nodes_size(); }, 15000);
+    const auto after = wait_for(
+        [&](const pb::RunStatus& s) { return s.nodes_size() == before->nodes_size(); }, 15000);
     QVERIFY2(after, "the volunteers did not re-register with the restarted coordinator");
     QTest::qWait(3000);  // a re-plan would happen by now if the coordinator had lost its state
     const auto later = status();
@@ -330,8 +361,9 @@ class TestCoordinatorSwarm : public QObject {
   void aLongPauseIsPlannedAroundAndTheVolunteerComesBack() {
     // Its owner pauses a volunteer: after 10 s its pipeline stops waiting for it. (Any one
     // still running: the volunteer killed above may be the first.)
-    const auto running = std::find_if(volunteers_.begin(), volunteers_.end(),
-                                      [](const Volunteer& x) { return x.process->state() == QProcess::Running; });
+    const auto running =
+        std::find_if(volunteers_.begin(), volunteers_.end(),
+                     [](const Volunteer& x) { return x.process->state() == QProcess::Running; });
     QVERIFY(running != volunteers_.end());
     auto& v = *running;
     const auto key = v.key.toStdString();
@@ -349,13 +381,17 @@ class TestCoordinatorSwarm : public QObject {
     // switching to may take a few seconds to feed).
     const auto before = samples_of_others(*s, key);
     const auto during = wait_for(
-        [&](const pb::RunStatus& st) { return seated(st, false) && samples_of_others(st, key) > before; }, 15000);
+        [&](const pb::RunStatus& st) {
+          return seated(st, false) && samples_of_others(st, key) > before;
+        },
+        15000);
     QVERIFY2(during, "the others did not train while it was paused");
     // Back to contributing: planned in again.
     QVERIFY(c.request(pb::ControlRequest::CONTRIBUTE).ok);
     s = wait_for([&](const pb::RunStatus& st) { return seated(st, true); }, 40000);
     QVERIFY2(s, "the volunteer was not planned in again after it resumed");
-    qInfo("paused volunteer planned around, then back in plan %llu", static_cast<unsigned long long>(s->plan_version()));
+    qInfo("paused volunteer planned around, then back in plan %llu",
+          static_cast<unsigned long long>(s->plan_version()));
   }
 
   // Receipts (issue 8): the run credits each volunteer with the work the stages that consumed
@@ -364,8 +400,9 @@ class TestCoordinatorSwarm : public QObject {
   void creditIsWhatTheConsumersConfirm() {
     // It takes the seat of a volunteer that stops: each holds about half the model, so with
     // six again both pipelines need all three of theirs and none can wait as a spare.
-    const auto leaving = std::find_if(volunteers_.begin(), volunteers_.end(),
-                                      [](const Volunteer& x) { return x.process->state() == QProcess::Running; });
+    const auto leaving =
+        std::find_if(volunteers_.begin(), volunteers_.end(),
+                     [](const Volunteer& x) { return x.process->state() == QProcess::Running; });
     QVERIFY(leaving != volunteers_.end());
     leaving->process->terminate();
     QVERIFY(leaving->process->waitForFinished(20000));
@@ -386,9 +423,11 @@ class TestCoordinatorSwarm : public QObject {
     QVERIFY2(s, "the claiming volunteer was not seated with 200 confirmed samples within 90 s");
     const auto* liar = find(*s);
     const auto own = static_cast<std::int64_t>(node_samples(volunteers_.back()));
-    qInfo("claiming volunteer: claims %lld samples, its own count %lld, confirmed by its consumers %lld",
-          static_cast<long long>(liar->samples()), static_cast<long long>(own),
-          static_cast<long long>(liar->confirmed_samples()));
+    qInfo(
+        "claiming volunteer: claims %lld samples, its own count %lld, confirmed by its consumers "
+        "%lld",
+        static_cast<long long>(liar->samples()), static_cast<long long>(own),
+        static_cast<long long>(liar->confirmed_samples()));
     QVERIFY(liar->samples() >= 5 * liar->confirmed_samples());
     // Read after the status: the node's own count has only grown since.
     QVERIFY(liar->confirmed_samples() <= own + 2 * 8);

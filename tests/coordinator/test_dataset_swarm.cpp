@@ -25,13 +25,14 @@ namespace pb = wire::pb;
 
 namespace {
 
-constexpr std::size_t kDatasetBytes = 12 << 20;   // 12 chunks of 1 MiB
+constexpr std::size_t kDatasetBytes = 12 << 20;  // 12 chunks of 1 MiB
 constexpr double kCoordinatorMBs = 2.0;
 
 // English-like bytes for the byte-level GPT: words from a small vocabulary, seeded.
 QByteArray generated_text(std::size_t bytes) {
-  static const char* words[] = {"the", "swarm", "trains", "a", "model", "together", "volunteers", "share", "their",
-                                "pipelines", "and", "rings", "of", "peers", "average", "gradients"};
+  static const char* words[] = {"the",        "swarm", "trains",  "a",         "model", "together",
+                                "volunteers", "share", "their",   "pipelines", "and",   "rings",
+                                "of",         "peers", "average", "gradients"};
   std::mt19937 rng(11);
   QByteArray out;
   out.reserve(static_cast<qsizetype>(bytes + 16));
@@ -71,7 +72,8 @@ class TestDatasetSwarm : public SwarmTest {
   }
 
   QByteArray copy_of(int i) const {
-    const auto job = job::load_job_spec((volunteers_.dir(i) + "/jobs/data-swarm.json").toStdString());
+    const auto job =
+        job::load_job_spec((volunteers_.dir(i) + "/jobs/data-swarm.json").toStdString());
     QFile f(QString::fromStdString(job.dataset.path.string()));
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
   }
@@ -90,8 +92,10 @@ class TestDatasetSwarm : public SwarmTest {
       j.dataset.path = corpus;
       j.micro_batch_size = 8;
     }));
-    QVERIFY(start_swarm(dir_.filePath("volunteers"), {"--job", dir_.filePath("job.json"), "--heartbeat-ms", "200", "--dead-after-ms", "3000",
-                                "--data-rate-mb", QString::number(kCoordinatorMBs)}));
+    QVERIFY(
+        start_swarm(dir_.filePath("volunteers"),
+                    {"--job", dir_.filePath("job.json"), "--heartbeat-ms", "200", "--dead-after-ms",
+                     "3000", "--data-rate-mb", QString::number(kCoordinatorMBs)}));
   }
 
   void twoVolunteersFetchTheDataAndArePlanned() {
@@ -112,19 +116,24 @@ class TestDatasetSwarm : public SwarmTest {
     const std::string out = volunteers_.output[2].toStdString();
     // The liar was caught by the hash and named.
     const auto liar = volunteers_.keys[1].left(8).toStdString();
-    QVERIFY2(out.find("peer " + liar + " served a chunk whose SHA-256 is not the manifest's") != std::string::npos,
+    QVERIFY2(out.find("peer " + liar + " served a chunk whose SHA-256 is not the manifest's") !=
+                 std::string::npos,
              out.c_str());
     // Where the chunks came from: the honest peer served some, the capped coordinator not all.
     std::smatch m;
-    QVERIFY2(std::regex_search(out, m, std::regex("the job's dataset is complete: ([0-9.]+) MB in ([0-9.]+) s; chunks from ([^\n]*)")),
+    QVERIFY2(std::regex_search(out, m,
+                               std::regex("the job's dataset is complete: ([0-9.]+) MB in "
+                                          "([0-9.]+) s; chunks from ([^\n]*)")),
              out.c_str());
     const std::string from = m[3];
-    qInfo("newcomer: %s MB in %s s; chunks from %s", m[1].str().c_str(), m[2].str().c_str(), from.c_str());
+    qInfo("newcomer: %s MB in %s s; chunks from %s", m[1].str().c_str(), m[2].str().c_str(),
+          from.c_str());
     const auto honest = volunteers_.keys[0].left(8).toStdString();
     QVERIFY2(from.find("peer " + honest + ": ") != std::string::npos, from.c_str());
     QVERIFY2(from.find("peer " + liar + ": ") == std::string::npos, from.c_str());
     std::smatch c;
-    if (std::regex_search(from, c, std::regex("the coordinator: ([0-9]+)"))) QVERIFY(std::stoi(c[1]) < 12);
+    if (std::regex_search(from, c, std::regex("the coordinator: ([0-9]+)")))
+      QVERIFY(std::stoi(c[1]) < 12);
   }
 };
 

@@ -61,7 +61,8 @@ class TestMembershipCutoff : public QObject {
   bool member_heartbeat() {
     pb::Envelope e;
     e.mutable_heartbeat()->set_contributing(true);
-    const auto r = coordinator_request(ctx_, member_, coordinator_.endpoint, coordinator_.key, std::move(e));
+    const auto r =
+        coordinator_request(ctx_, member_, coordinator_.endpoint, coordinator_.key, std::move(e));
     return r && r->has_heartbeat_reply() && r->heartbeat_reply().known();
   }
 
@@ -80,19 +81,25 @@ class TestMembershipCutoff : public QObject {
     node_key_ = QString::fromUtf8(id.readAllStandardOutput()).trimmed().toStdString();
     node_.setProcessChannelMode(QProcess::MergedChannels);
     connect(&node_, &QProcess::readyRead, this, [this] { node_output_ += node_.readAll(); });
-    node_.start(node_bin(), {"--data-dir", dir_.filePath("node"), "--runtime-dir", dir_.filePath("node/run"), "--join",
-                             "members", "--coordinator", QString::fromStdString(coordinator_.endpoint),
-                             "--coordinator-key", QString::fromStdString(coordinator_.key), "--contribute",
-                             "--threads", "1", "--benchmark-seconds", "0.05"});
+    node_.start(node_bin(), {"--data-dir", dir_.filePath("node"), "--runtime-dir",
+                             dir_.filePath("node/run"), "--join", "members", "--coordinator",
+                             QString::fromStdString(coordinator_.endpoint), "--coordinator-key",
+                             QString::fromStdString(coordinator_.key), "--contribute", "--threads",
+                             "1", "--benchmark-seconds", "0.05"});
     QVERIFY(node_.waitForStarted(5000));
     // Its shard server's endpoint, from its log line on joining.
     const QRegularExpression shards(QStringLiteral("shards (tcp://127\\.0\\.0\\.1:[0-9]+)"));
-    QVERIFY2(QTest::qWaitFor([&] { return shards.match(QString::fromUtf8(node_output_)).hasMatch(); }, 30000),
+    QVERIFY2(QTest::qWaitFor(
+                 [&] { return shards.match(QString::fromUtf8(node_output_)).hasMatch(); }, 30000),
              node_output_.constData());
     shard_endpoint_ = shards.match(QString::fromUtf8(node_output_)).captured(1).toStdString();
     // Seated and training: it serves its shard from then on.
-    QVERIFY2(QTest::qWaitFor([&] { return node_output_.contains("progress:") || node_output_.contains("training blocks"); },
-                             60000),
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                   return node_output_.contains("progress:") ||
+                          node_output_.contains("training blocks");
+                 },
+                 60000),
              node_output_.constData());
   }
 
@@ -118,15 +125,19 @@ class TestMembershipCutoff : public QObject {
     QVERIFY(fetches(member_, &open_connection));
     pb::Envelope e;
     e.mutable_leave()->set_job_id(job_.id);
-    const auto r = coordinator_request(ctx_, member_, coordinator_.endpoint, coordinator_.key, std::move(e));
+    const auto r =
+        coordinator_request(ctx_, member_, coordinator_.endpoint, coordinator_.key, std::move(e));
     QVERIFY(r && r->has_leave_reply() && r->leave_reply().left());
     // The node's next heartbeat carries the new member list: a heartbeat after it left the
     // member is refused (checked after three, for a node slowed by the machine's load).
     QTest::qWait(3 * kHeartbeatMs);
-    QVERIFY2(!fetches(member_, &open_connection), "a removed member was still served on its open connection");
+    QVERIFY2(!fetches(member_, &open_connection),
+             "a removed member was still served on its open connection");
     QVERIFY2(!fetches(member_), "a removed member was still served on a new connection");
-    qInfo("a member that left was refused %d ms (three heartbeats) after it left, on its open connection and a new one",
-          3 * kHeartbeatMs);
+    qInfo(
+        "a member that left was refused %d ms (three heartbeats) after it left, on its open "
+        "connection and a new one",
+        3 * kHeartbeatMs);
   }
 
   // Profiling against peers (issue 5): a second volunteer joins; the coordinator names the
@@ -137,19 +148,23 @@ class TestMembershipCutoff : public QObject {
     QByteArray output;
     second.setProcessChannelMode(QProcess::MergedChannels);
     connect(&second, &QProcess::readyRead, this, [&] { output += second.readAll(); });
-    second.start(node_bin(), {"--data-dir", dir_.filePath("second"), "--runtime-dir", dir_.filePath("second/run"),
-                              "--join", "members", "--coordinator", QString::fromStdString(coordinator_.endpoint),
-                              "--coordinator-key", QString::fromStdString(coordinator_.key), "--contribute",
-                              "--threads", "1", "--benchmark-seconds", "0.05"});
+    second.start(node_bin(), {"--data-dir", dir_.filePath("second"), "--runtime-dir",
+                              dir_.filePath("second/run"), "--join", "members", "--coordinator",
+                              QString::fromStdString(coordinator_.endpoint), "--coordinator-key",
+                              QString::fromStdString(coordinator_.key), "--contribute", "--threads",
+                              "1", "--benchmark-seconds", "0.05"});
     QVERIFY(second.waitForStarted(5000));
-    QVERIFY2(QTest::qWaitFor([&] { return output.contains("link to peer "); }, 30000), output.constData());
+    QVERIFY2(QTest::qWaitFor([&] { return output.contains("link to peer "); }, 30000),
+             output.constData());
     net::CurveKeyPair dashboard = net::CurveKeyPair::generate();
     std::uint32_t measured = 0;
     QVERIFY2(QTest::qWaitFor(
                  [&] {
-                   const auto s = run_status(ctx_, dashboard, coordinator_.endpoint, coordinator_.key);
+                   const auto s =
+                       run_status(ctx_, dashboard, coordinator_.endpoint, coordinator_.key);
                    for (int i = 0; s && i < s->nodes_size(); ++i) {
-                     if (s->nodes(i).key() != node_key_) measured = std::max(measured, s->nodes(i).profile().peers_measured());
+                     if (s->nodes(i).key() != node_key_)
+                       measured = std::max(measured, s->nodes(i).profile().peers_measured());
                    }
                    return measured >= 1;
                  },

@@ -33,8 +33,9 @@ pipeline::OptimizerState holder_state(std::size_t n) {
 }
 
 // A shard reply as the holder sends it, for values [offset, offset + size) of its shard.
-std::vector<zmq::message_t> reply_frames(const pipeline::OptimizerState& state, std::int64_t offset, std::int64_t size,
-                                         const std::function<void(pb::Envelope&, std::vector<wire::OutgoingTensor>&)>& tamper = {}) {
+std::vector<zmq::message_t> reply_frames(
+    const pipeline::OptimizerState& state, std::int64_t offset, std::int64_t size,
+    const std::function<void(pb::Envelope&, std::vector<wire::OutgoingTensor>&)>& tamper = {}) {
   pb::Envelope h;
   auto* r = h.mutable_shard_reply();
   r->set_first_block(1);
@@ -93,8 +94,12 @@ class TestShardHandover : public QObject {
     auto state = holder_state(50);
     auto tamper = [&](pb::Envelope& h, std::vector<wire::OutgoingTensor>& t) {
       switch (lie) {
-        case 0: t.resize(1); break;
-        case 1: t.pop_back(); break;
+        case 0:
+          t.resize(1);
+          break;
+        case 1:
+          t.pop_back();
+          break;
         case 2: {
           const std::vector<float> m(50, 0.1f);
           t.push_back(wire::OutgoingTensor::encode("sgd.momentum", {50}, m));
@@ -107,11 +112,15 @@ class TestShardHandover : public QObject {
         }
         case 4: {
           std::vector<std::byte> bytes(50 * 8);
-          t[1] = wire::OutgoingTensor::raw("adamw.exp_avg", wire::DType::I64, {50}, wire::Payload::own(std::move(bytes)));
+          t[1] = wire::OutgoingTensor::raw("adamw.exp_avg", wire::DType::I64, {50},
+                                           wire::Payload::own(std::move(bytes)));
           break;
         }
-        case 8: h.mutable_shard_reply()->set_moment_step(-5); break;
-        default: break;
+        case 8:
+          h.mutable_shard_reply()->set_moment_step(-5);
+          break;
+        default:
+          break;
       }
     };
     if (lie == 5) state.buffers[0].second[17] = std::numeric_limits<float>::quiet_NaN();
@@ -128,7 +137,7 @@ class TestShardHandover : public QObject {
 
   void aCorruptedStateFrameFailsItsChecksum() {
     auto frames = reply_frames(holder_state(50), 0, 50);
-    QCOMPARE(int(frames.size()), 4);   // header, parameters, exp_avg, exp_avg_sq
+    QCOMPARE(int(frames.size()), 4);  // header, parameters, exp_avg, exp_avg_sq
     static_cast<std::byte*>(frames[3].data())[17] ^= std::byte{0x40};
     auto decoded = wire::decode(std::move(frames));
     QVERIFY(!decoded.ok());

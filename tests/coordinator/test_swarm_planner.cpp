@@ -17,7 +17,9 @@ using coordinator::Member;
 
 namespace {
 
-job::JobSpec demo_job() { return job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json"); }
+job::JobSpec demo_job() {
+  return job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
+}
 
 // A Z85-looking key per index (40 characters, unique).
 std::string key_of(int i) {
@@ -53,8 +55,8 @@ std::map<std::string, Member> by_key(const std::vector<Member>& v) {
 std::int64_t share_of_model(double share) {
   const auto job = demo_job();
   return static_cast<std::int64_t>(
-      share * static_cast<double>(cluster::model_memory_bytes(coordinator::block_profiles(job),
-                                                              coordinator::training_settings(job))));
+      share * static_cast<double>(cluster::model_memory_bytes(
+                  coordinator::block_profiles(job), coordinator::training_settings(job))));
 }
 
 void check_covers_model(const Assignment& a, std::int64_t blocks) {
@@ -89,7 +91,8 @@ class TestSwarmPlanner : public QObject {
 
   void theUniformPlannerGivesReplicasTheSameCuts() {
     const auto job = demo_job();
-    const auto plan = coordinator::plan_swarm(members(6, share_of_model(0.5)), job, coordinator::Planner::uniform);
+    const auto plan = coordinator::plan_swarm(members(6, share_of_model(0.5)), job,
+                                              coordinator::Planner::uniform);
     QCOMPARE(plan.pipelines.size(), std::size_t(2));
     for (std::size_t s = 0; s < 3; ++s) {
       QCOMPARE(plan.pipelines[0][s].first_block, plan.pipelines[1][s].first_block);
@@ -102,20 +105,20 @@ class TestSwarmPlanner : public QObject {
   void aVolunteerIsPlannedWithTheSpeedItShowsWhenMarkedlySlow() {
     using coordinator::planned_flops;
     QCOMPARE(planned_flops(40e9, 1.0), 40e9);
-    QCOMPARE(planned_flops(40e9, 0.55), 40e9);                // above half: noise
-    QCOMPARE(planned_flops(40e9, 0.2), 8e9);                  // a fifth of its old self: what it shows
-    QCOMPARE(planned_flops(40e9, 0.0), 40e9);                 // unmeasured
+    QCOMPARE(planned_flops(40e9, 0.55), 40e9);  // above half: noise
+    QCOMPARE(planned_flops(40e9, 0.2), 8e9);    // a fifth of its old self: what it shows
+    QCOMPARE(planned_flops(40e9, 0.0), 40e9);   // unmeasured
     coordinator::SpeedHistory h;
     QCOMPARE(h.observe(2, 4, 0.3), 1.0);
-    QCOMPARE(h.observe(2, 4, 0.25), 0.25 / 0.3);              // noise below its best
-    QCOMPARE(h.observe(2, 4, 0.06), 0.2);                     // its owner's programs took the cores
+    QCOMPARE(h.observe(2, 4, 0.25), 0.25 / 0.3);  // noise below its best
+    QCOMPARE(h.observe(2, 4, 0.06), 0.2);         // its owner's programs took the cores
     // Moved onto other blocks while slow: it stays as slow as it came ...
     QCOMPARE(h.observe(0, 1, 0.01), 0.2);
     QCOMPARE(h.observe(0, 1, 0.01), 0.2);
-    QCOMPARE(h.observe(0, 1, 0.025), 0.5);                    // ... until it speeds up
-    QCOMPARE(h.observe(0, 1, 0.05), 1.0);                     // its old self again
-    QCOMPARE(h.observe(0, 1, 0.04), 0.8);                     // judged by its best there from now on
-    QCOMPARE(h.observe(0, 1, 0.0), 0.8);                      // no reading: unchanged
+    QCOMPARE(h.observe(0, 1, 0.025), 0.5);  // ... until it speeds up
+    QCOMPARE(h.observe(0, 1, 0.05), 1.0);   // its old self again
+    QCOMPARE(h.observe(0, 1, 0.04), 0.8);   // judged by its best there from now on
+    QCOMPARE(h.observe(0, 1, 0.0), 0.8);    // no reading: unchanged
   }
 
   void aVolunteerThatSlowsDownMakesAFreshPlanWorthIt() {
@@ -138,8 +141,8 @@ class TestSwarmPlanner : public QObject {
     }
     const double now_rate = coordinator::predicted_rate(plan, by_key(m), job);
     const auto fresh = coordinator::plan_swarm(m, job);
-    qInfo("current seats %.1f -> %.1f samples/s after the slowdown; a fresh plan %.1f", planned, now_rate,
-          fresh.predicted_samples_per_s);
+    qInfo("current seats %.1f -> %.1f samples/s after the slowdown; a fresh plan %.1f", planned,
+          now_rate, fresh.predicted_samples_per_s);
     QVERIFY(now_rate < planned);
     QVERIFY(coordinator::worth_replanning(now_rate, fresh.predicted_samples_per_s));
     QVERIFY(!coordinator::worth_replanning(planned, planned * 1.1));
@@ -192,16 +195,21 @@ class TestSwarmPlanner : public QObject {
         const auto sources = coordinator::shard_sources(before, after, seat.key, live);
         const auto [op, os] = before.find(seat.key);
         for (auto b = seat.first_block; b < seat.last_block; ++b) {
-          bool own = op >= 0 && before.pipelines[std::size_t(op)][std::size_t(os)].first_block <= b &&
+          bool own = op >= 0 &&
+                     before.pipelines[std::size_t(op)][std::size_t(os)].first_block <= b &&
                      b < before.pipelines[std::size_t(op)][std::size_t(os)].last_block;
-          bool offered = std::any_of(sources.begin(), sources.end(),
-                                     [&](const auto& s) { return s.first_block <= b && b < s.last_block; });
-          QVERIFY2(own || offered, qPrintable(QString("block %1 of %2 has no holder").arg(b).arg(seat.key.c_str())));
+          bool offered = std::any_of(sources.begin(), sources.end(), [&](const auto& s) {
+            return s.first_block <= b && b < s.last_block;
+          });
+          QVERIFY2(
+              own || offered,
+              qPrintable(QString("block %1 of %2 has no holder").arg(b).arg(seat.key.c_str())));
         }
         for (const auto& s : sources) {
           QVERIFY(s.key != dead);
           QVERIFY(s.key != seat.key);
-          QVERIFY(s.first_block >= seat.first_block && s.last_block <= seat.last_block && s.first_block < s.last_block);
+          QVERIFY(s.first_block >= seat.first_block && s.last_block <= seat.last_block &&
+                  s.first_block < s.last_block);
           QCOMPARE(s.endpoint, live.at(s.key).shard_endpoint);
         }
       }
@@ -230,10 +238,12 @@ class TestSwarmPlanner : public QObject {
         const auto& a = parsed.pipelines[p][s];
         QCOMPARE(a.key, plan.pipelines[p][s].key);
         QCOMPARE(a.first_block, plan.pipelines[p][s].first_block);
-        QCOMPARE(a.endpoint, m[std::size_t(std::stoi(a.key.substr(4, a.key.find('x') - 4)))].stage_endpoint);
+        QCOMPARE(a.endpoint,
+                 m[std::size_t(std::stoi(a.key.substr(4, a.key.find('x') - 4)))].stage_endpoint);
       }
     }
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, coordinator::plan_json(plan, {}, "demo.json", 2000));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             coordinator::plan_json(plan, {}, "demo.json", 2000));
   }
 
   void aFasterVolunteerTakesMoreBlocks() {

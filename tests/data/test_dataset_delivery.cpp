@@ -48,7 +48,8 @@ job::DatasetSpec text_spec(const fs::path& path) {
 }
 
 // Every chunk of the manifest from the original files, into the store.
-void put_all(data::DatasetStore& store, const pb::DatasetManifest& m, const std::vector<fs::path>& files) {
+void put_all(data::DatasetStore& store, const pb::DatasetManifest& m,
+             const std::vector<fs::path>& files) {
   for (const auto& id : store.missing()) {
     const auto bytes = data::read_chunk(files[id.file], m, id.file, id.chunk);
     QCOMPARE(store.put(id, bytes), data::DatasetStore::Put::Stored);
@@ -73,16 +74,19 @@ struct ChunkServer {
   std::unique_ptr<net::RpcServer> server;
   std::atomic<int> served{0};
 
-  ChunkServer(const pb::DatasetManifest& m, std::string digest, std::vector<fs::path> files, bool corrupt) {
+  ChunkServer(const pb::DatasetManifest& m, std::string digest, std::vector<fs::path> files,
+              bool corrupt) {
     ctx.auth().set_open("rookery.test", true);
     net::RpcServer::Config rc;
     rc.endpoint = "tcp://127.0.0.1:0";
     rc.domain = "rookery.test";
-    server = std::make_unique<net::RpcServer>(ctx, &identity, rc,
+    server = std::make_unique<net::RpcServer>(
+        ctx, &identity, rc,
         [=, this](const net::RequestContext&, wire::Message& msg) -> std::optional<net::Reply> {
           net::Reply reply;
           const auto& q = msg.header.data_chunk_request();
-          if (!msg.header.has_data_chunk_request() || q.dataset_digest() != digest || q.file() >= files.size()) {
+          if (!msg.header.has_data_chunk_request() || q.dataset_digest() != digest ||
+              q.file() >= files.size()) {
             reply.header.mutable_error()->set_message("no such chunk");
             return reply;
           }
@@ -118,14 +122,16 @@ class TestDatasetDelivery : public QObject {
     QCOMPARE(m.files(0).size(), std::uint64_t(bytes.size()));
     QCOMPARE(m.files(0).chunk_sha256_size(), 3);
     QVERIFY(!m.folder());
-    QCOMPARE(m.files(0).chunk_sha256(2), std::string(data::as_bytes(data::sha256(bytes.substr(2 * kChunk)))));
+    QCOMPARE(m.files(0).chunk_sha256(2),
+             std::string(data::as_bytes(data::sha256(bytes.substr(2 * kChunk)))));
     // Its chunks, read back from the original.
     const auto last = data::read_chunk(dir() / "a.txt", m, 0, 2);
     QCOMPARE(last.size(), std::size_t(100));
     QVERIFY_THROWS_EXCEPTION(data::DatasetError, data::read_chunk(dir() / "a.txt", m, 0, 3));
-    write_file(dir() / "a.txt", bytes.substr(0, kChunk));   // shortened under the coordinator
+    write_file(dir() / "a.txt", bytes.substr(0, kChunk));  // shortened under the coordinator
     QVERIFY_THROWS_EXCEPTION(data::DatasetError, data::read_chunk(dir() / "a.txt", m, 0, 2));
-    QVERIFY_THROWS_EXCEPTION(data::DatasetError, data::build_manifest(text_spec(dir() / "missing.txt"), kChunk));
+    QVERIFY_THROWS_EXCEPTION(data::DatasetError,
+                             data::build_manifest(text_spec(dir() / "missing.txt"), kChunk));
   }
 
   void aFolderIsWhatTheLoaderReads() {
@@ -147,7 +153,8 @@ class TestDatasetDelivery : public QObject {
     QVERIFY(store.complete());
     const auto local = store.localized(text_spec(folder)).path;
     std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(local)) names.push_back(e.path().filename().string());
+    for (const auto& e : fs::directory_iterator(local))
+      names.push_back(e.path().filename().string());
     std::sort(names.begin(), names.end());
     QCOMPARE(names, (std::vector<std::string>{"a.txt", "b.txt", "empty.txt"}));
     QCOMPARE(read_file(local / "b.txt"), read_file(folder / "b.txt"));
@@ -176,14 +183,16 @@ class TestDatasetDelivery : public QObject {
     const auto good = data::build_manifest(text_spec(dir() / "c.txt"), kChunk);
     std::string error;
     QVERIFY(data::check_manifest(good, error));
-    const auto refused = [&](const std::function<void(pb::DatasetManifest&)>& change, const char* fragment) {
+    const auto refused = [&](const std::function<void(pb::DatasetManifest&)>& change,
+                             const char* fragment) {
       auto m = good;
       change(m);
       std::string why;
       QVERIFY2(!data::check_manifest(m, why), fragment);
       QVERIFY2(why.find(fragment) != std::string::npos, why.c_str());
       // A store refuses it before it writes anything.
-      QVERIFY_THROWS_EXCEPTION(data::DatasetError, data::DatasetStore(dir() / "refused", m.SerializeAsString()));
+      QVERIFY_THROWS_EXCEPTION(data::DatasetError,
+                               data::DatasetStore(dir() / "refused", m.SerializeAsString()));
     };
     refused([](auto& m) { m.mutable_files(0)->set_name("../../etc/passwd"); }, "plain file name");
     refused([](auto& m) { m.mutable_files(0)->set_name("/etc/passwd"); }, "plain file name");
@@ -195,7 +204,8 @@ class TestDatasetDelivery : public QObject {
     refused([](auto& m) { m.set_chunk_bytes(16); }, "chunk size");
     refused([](auto& m) { *m.add_files() = m.files(0); }, "two files");
     refused([](auto& m) { m.mutable_files(0)->set_size(std::uint64_t(1) << 50); }, "1 TiB");
-    QVERIFY_THROWS_EXCEPTION(data::DatasetError, data::DatasetStore(dir() / "refused", "not a manifest \xff\xff"));
+    QVERIFY_THROWS_EXCEPTION(data::DatasetError,
+                             data::DatasetStore(dir() / "refused", "not a manifest \xff\xff"));
     QVERIFY(!fs::exists(dir() / "refused") || fs::is_empty(dir() / "refused"));
   }
 
@@ -211,7 +221,7 @@ class TestDatasetDelivery : public QObject {
     wrong[100] ^= std::byte{4};
     using Put = data::DatasetStore::Put;
     QCOMPARE(store.put({0, 1}, wrong), Put::WrongHash);
-    QCOMPARE(store.put({0, 2}, chunk), Put::WrongHash);   // the right bytes at the wrong place
+    QCOMPARE(store.put({0, 2}, chunk), Put::WrongHash);  // the right bytes at the wrong place
     QCOMPARE(store.put({0, 3}, chunk), Put::WrongSize);
     QCOMPARE(store.put({0, 9}, chunk), Put::NoSuchChunk);
     QCOMPARE(store.put({1, 0}, chunk), Put::NoSuchChunk);
@@ -219,7 +229,7 @@ class TestDatasetDelivery : public QObject {
     QCOMPARE(store.put({0, 1}, chunk), Put::Stored);
     QCOMPARE(store.put({0, 1}, chunk), Put::AlreadyHeld);
     QCOMPARE(store.bytes_held(), std::uint64_t(kChunk));
-    QVERIFY(store.read({0, 1}) == chunk);    // a peer may have it from us already
+    QVERIFY(store.read({0, 1}) == chunk);  // a peer may have it from us already
     QVERIFY(!store.complete());
     put_all(store, m, {dir() / "d.txt"});
     QVERIFY(store.complete());
@@ -236,11 +246,12 @@ class TestDatasetDelivery : public QObject {
     {
       data::DatasetStore store(root, m.SerializeAsString());
       for (std::uint64_t c : {0, 2, 3, 5}) {
-        QCOMPARE(store.put({0, c}, data::read_chunk(dir() / "e.txt", m, 0, c)), data::DatasetStore::Put::Stored);
+        QCOMPARE(store.put({0, c}, data::read_chunk(dir() / "e.txt", m, 0, c)),
+                 data::DatasetStore::Put::Stored);
       }
       partial = store.dir() / "partial" / "0";
-    }  // the process is killed here
-    flip_byte(partial, 3 * kChunk + 10);   // and the disk damaged one chunk it had written
+    }                                     // the process is killed here
+    flip_byte(partial, 3 * kChunk + 10);  // and the disk damaged one chunk it had written
     {
       data::DatasetStore store(root, m.SerializeAsString());
       std::vector<std::uint64_t> missing;
@@ -275,7 +286,8 @@ class TestDatasetDelivery : public QObject {
     ChunkServer honest(m, digest, {dir() / "f.txt"}, false);
     ChunkServer liar(m, digest, {dir() / "f.txt"}, true);
     // A CURVE server key nobody listens for: requests time out.
-    const node::DataSource silent{net::CurveKeyPair::generate().public_key, "tcp://127.0.0.1:9", false};
+    const node::DataSource silent{net::CurveKeyPair::generate().public_key, "tcp://127.0.0.1:9",
+                                  false};
 
     data::DatasetStore store(dir() / "copies-f", manifest_bytes);
     net::SecureContext ctx(1);
@@ -290,7 +302,7 @@ class TestDatasetDelivery : public QObject {
     QVERIFY(report.complete);
     QCOMPARE(read_file(store.localized(text_spec(dir() / "f.txt")).path), bytes);
     QCOMPARE(report.caught, std::vector<std::string>{liar.identity.public_key});
-    QCOMPARE(liar.served.load(), 1);   // asked once, never again
+    QCOMPARE(liar.served.load(), 1);  // asked once, never again
     QVERIFY(honest.served.load() >= 40);
   }
 
@@ -305,9 +317,11 @@ class TestDatasetDelivery : public QObject {
     node::DatasetFetchOptions options;
     options.first_answer_timeout = std::chrono::milliseconds(200);
     node::DatasetFetcher fetcher(ctx, me, store, options);
-    const node::DataSource coordinator{net::CurveKeyPair::generate().public_key, "tcp://127.0.0.1:9", true};
+    const node::DataSource coordinator{net::CurveKeyPair::generate().public_key,
+                                       "tcp://127.0.0.1:9", true};
     const auto stop_at = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-    const auto report = fetcher.run({coordinator}, [&] { return std::chrono::steady_clock::now() > stop_at; });
+    const auto report =
+        fetcher.run({coordinator}, [&] { return std::chrono::steady_clock::now() > stop_at; });
     QVERIFY(!report.complete);
     QVERIFY(std::chrono::steady_clock::now() < stop_at + std::chrono::seconds(2));
     QCOMPARE(store.missing().size(), std::size_t(3));

@@ -18,7 +18,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   static const std::filesystem::path path =
-      std::filesystem::temp_directory_path() / ("rookery-fuzz-checkpoint-" + std::to_string(::getpid()));
+      std::filesystem::temp_directory_path() /
+      ("rookery-fuzz-checkpoint-" + std::to_string(::getpid()));
   std::string bytes;
   const char* body = reinterpret_cast<const char*>(data + 1);
   const std::size_t body_size = size - 1;
@@ -33,11 +34,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else {
     bytes.assign(body, body_size);
   }
-  std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), std::streamsize(bytes.size()));
+  std::ofstream(path, std::ios::binary | std::ios::trunc)
+      .write(bytes.data(), std::streamsize(bytes.size()));
   try {
     rookery::pipeline::CheckpointCounters counters;
     (void)rookery::pipeline::read_checkpoint_parameters(path, &counters);
-  } catch (const rookery::pipeline::CheckpointError&) {
-  }
+  } catch (const rookery::pipeline::CheckpointError&) {}
   return 0;
 }

@@ -13,7 +13,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using rookery::ui::InviteLink;
-  const QString text = QString::fromUtf8(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
+  const QString text =
+      QString::fromUtf8(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
   QString error;
   const auto invite = InviteLink::parse(text, &error);
   if (!invite) {
@@ -21,8 +22,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   if (!error.isEmpty()) std::abort();
-  if (!InviteLink::checkCoordinator(invite->coordinator()).isEmpty() || !InviteLink::checkKey(invite->key()).isEmpty() ||
-      !InviteLink::checkJob(invite->job()).isEmpty() || !InviteLink::checkToken(invite->token()).isEmpty()) {
+  if (!InviteLink::checkCoordinator(invite->coordinator()).isEmpty() ||
+      !InviteLink::checkKey(invite->key()).isEmpty() ||
+      !InviteLink::checkJob(invite->job()).isEmpty() ||
+      !InviteLink::checkToken(invite->token()).isEmpty()) {
     std::abort();
   }
   if (invite->host().isEmpty() || invite->port() < 1 || invite->port() > 65535) std::abort();

@@ -10,14 +10,13 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
-    const auto plan = rookery::pipeline::parse_stage_plan(text, ROOKERY_SOURCE_DIR "/resources/demo");
+    const auto plan =
+        rookery::pipeline::parse_stage_plan(text, ROOKERY_SOURCE_DIR "/resources/demo");
     for (std::int64_t blocks : {1, 4, 6}) {
       try {
         plan.validate(blocks);
-      } catch (const std::runtime_error&) {
-      }
+      } catch (const std::runtime_error&) {}
     }
-  } catch (const std::runtime_error&) {
-  }
+  } catch (const std::runtime_error&) {}
   return 0;
 }

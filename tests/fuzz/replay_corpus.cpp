@@ -29,7 +29,8 @@ class ReplayCorpus : public QObject {
         if (e.is_regular_file() && e.path().filename() != ".gitkeep") files.push_back(e.path());
       std::sort(files.begin(), files.end());
       for (const auto& f : files) {
-        QTest::newRow((std::string(dir) + "/" + f.filename().string()).c_str()) << QString::fromStdString(f.string());
+        QTest::newRow((std::string(dir) + "/" + f.filename().string()).c_str())
+            << QString::fromStdString(f.string());
         if (std::string(dir) == "corpus") ++seeds;
       }
     }
@@ -39,8 +40,11 @@ class ReplayCorpus : public QObject {
     QFETCH(QString, file);
     std::ifstream in(file.toStdString(), std::ios::binary);
     QVERIFY(in);
-    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    QCOMPARE(LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), 0);
+    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
+                                  std::istreambuf_iterator<char>());
+    QCOMPARE(
+        LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()),
+        0);
   }
 };
 

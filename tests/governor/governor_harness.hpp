@@ -19,9 +19,9 @@ namespace rookery::testing {
 
 namespace pb = rookery::wire::pb;
 
-inline control::ControlClient::Answer set_preferences(control::ControlClient& c,
-                                                       const std::map<std::string, std::string>& values,
-                                                       pb::ControlReply* reply = nullptr) {
+inline control::ControlClient::Answer set_preferences(
+    control::ControlClient& c, const std::map<std::string, std::string>& values,
+    pb::ControlReply* reply = nullptr) {
   pb::ControlRequest r;
   r.set_kind(pb::ControlRequest::SET_PREFERENCES);
   for (const auto& [k, v] : values) {
@@ -43,8 +43,9 @@ inline std::map<std::string, std::string> get_preferences(control::ControlClient
 }
 
 // What the GUI reports: the owner's input idleness (0: typing now).
-inline control::ControlClient::Answer report_presence(control::ControlClient& c, double idle_seconds,
-                                                       bool fullscreen = false) {
+inline control::ControlClient::Answer report_presence(control::ControlClient& c,
+                                                      double idle_seconds,
+                                                      bool fullscreen = false) {
   pb::ControlRequest r;
   r.set_kind(pb::ControlRequest::REPORT_PRESENCE);
   auto* p = r.mutable_presence();
@@ -93,7 +94,8 @@ inline bool wait_until(const std::function<bool()>& cond, int timeout_ms) {
 
 // A small GPT job over the demo text, for bandwidth tests between two stages.
 inline QString small_gpt_job(const QString& id) {
-  return QString(R"({"id": "%1", "model": {"kind": "gpt", "vocab": 256, "context": 32, "width": 64, "depth": 2,
+  return QString(
+             R"({"id": "%1", "model": {"kind": "gpt", "vocab": 256, "context": 32, "width": 64, "depth": 2,
     "heads": 2, "mlp_ratio": 4, "dropout": 0.0},
     "dataset": {"kind": "text", "path": "%2", "stride": 1, "shuffle": true},
     "optimizer": {"kind": "adamw", "lr": 0.003, "betas": [0.9, 0.95], "eps": 1e-8, "weight_decay": 0.1,

@@ -16,7 +16,9 @@ using governor::Decision;
 using State = governor::Decision::State;
 
 namespace {
-governor::Preferences prefs(std::map<std::string, std::string> v = {}) { return governor::Preferences::from_values(v); }
+governor::Preferences prefs(std::map<std::string, std::string> v = {}) {
+  return governor::Preferences::from_values(v);
+}
 
 // A desktop PC: 8 cores, 16 GB, mains, no full-screen app, nothing listed running, idle
 // state known.
@@ -70,7 +72,8 @@ class TestGovernor : public QObject {
     QVERIFY(d.user_active);
     QCOMPARE(d.threads, 4);
     QVERIFY(!d.use_gpu);
-    d = g.decide(prefs({{"in_use.cpu_time_percent", "30"}, {"in_use.cpu_cores_percent", "25"}}), busy_pc());
+    d = g.decide(prefs({{"in_use.cpu_time_percent", "30"}, {"in_use.cpu_cores_percent", "25"}}),
+                 busy_pc());
     QCOMPARE(d.reason, std::string("user active: 2 of 8 cores, 30% CPU time"));
     QCOMPARE(d.cpu_time_percent, 30);
     d = g.decide(prefs({{"in_use.run", "false"}}), busy_pc());
@@ -101,7 +104,8 @@ class TestGovernor : public QObject {
 
   void idleProfileCapsApply() {
     governor::Governor g(clock_);
-    const auto d = g.decide(prefs({{"idle.cpu_time_percent", "75"}, {"idle.cpu_cores_percent", "50"}}), idle_pc());
+    const auto d = g.decide(
+        prefs({{"idle.cpu_time_percent", "75"}, {"idle.cpu_cores_percent", "50"}}), idle_pc());
     QCOMPARE(d.state, State::Slowed);
     QCOMPARE(d.reason, std::string("PC idle: 4 of 8 cores, 75% CPU time"));
   }
@@ -162,7 +166,8 @@ class TestGovernor : public QObject {
     r.gpu_temperature_c = 78;  // warming again, still under the cap: keeps running
     QCOMPARE(g.decide(prefs(), r).state, State::Running);
     r.gpu_temperature_c = 95;
-    QCOMPARE(g.decide(prefs({{"gpu_max_temperature_c", "0"}}), r).state, State::Running);  // no limit
+    QCOMPARE(g.decide(prefs({{"gpu_max_temperature_c", "0"}}), r).state,
+             State::Running);  // no limit
     QCOMPARE(g.decide(prefs({{"gpu_max_temperature_c", "99"}}), r).state, State::Running);
     // A CPU-only node is not paused for the GPU's temperature.
     governor::Governor cpu(clock_);
@@ -236,7 +241,8 @@ class TestGovernor : public QObject {
     QCOMPARE(g.decide(p, idle_pc()).state, State::Paused);
     clock_.set(5, 13, 0);  // Saturday
     QCOMPARE(g.decide(p, idle_pc()).state, State::Running);
-    clock_.set(0, 7, 0);  // Monday morning: Sunday's window ended at midnight, Friday's does not reach
+    clock_.set(0, 7,
+               0);  // Monday morning: Sunday's window ended at midnight, Friday's does not reach
     QCOMPARE(g.decide(p, idle_pc()).state, State::Paused);
     // The schedule is local time.
     clock_.utc_offset_minutes = 120;
@@ -247,7 +253,9 @@ class TestGovernor : public QObject {
   void snoozeAndItsExpiry() {
     clock_.set(2, 13, 5);
     governor::Governor g(clock_);
-    g.snooze_until(clock_.now + std::chrono::duration_cast<std::chrono::milliseconds>(governor::Governor::kSnoozeLength).count());
+    g.snooze_until(clock_.now + std::chrono::duration_cast<std::chrono::milliseconds>(
+                                    governor::Governor::kSnoozeLength)
+                                    .count());
     auto d = g.decide(prefs(), idle_pc());
     QCOMPARE(d.state, State::Paused);
     QCOMPARE(d.reason, std::string("snoozed until 14:05"));
@@ -268,7 +276,8 @@ class TestGovernor : public QObject {
 
   void bandwidthCaps() {
     governor::Governor g(clock_);
-    const auto d = g.decide(prefs({{"upload_kib_per_s", "256"}, {"download_kib_per_s", "1024"}}), idle_pc());
+    const auto d =
+        g.decide(prefs({{"upload_kib_per_s", "256"}, {"download_kib_per_s", "1024"}}), idle_pc());
     QCOMPARE(d.upload_bytes_per_s, std::uint64_t{256 * 1024});
     QCOMPARE(d.download_bytes_per_s, std::uint64_t{1024 * 1024});
     QCOMPARE(d.state, State::Running);  // bandwidth caps do not slow compute
@@ -285,7 +294,8 @@ class TestGovernor : public QObject {
   void preferenceValidation() {
     QCOMPARE(governor::validate_preference("in_use.use_gpu", " Yes "), std::string("true"));
     QCOMPARE(governor::validate_preference("idle.cpu_time_percent", "075"), std::string("75"));
-    QCOMPARE(governor::validate_preference("exclusive_programs", "steam,, blender ,steam"), std::string("steam, blender"));
+    QCOMPARE(governor::validate_preference("exclusive_programs", "steam,, blender ,steam"),
+             std::string("steam, blender"));
     auto refused = [](const std::string& k, const std::string& v) -> std::string {
       try {
         governor::validate_preference(k, v);
@@ -294,20 +304,27 @@ class TestGovernor : public QObject {
       }
       return {};
     };
-    QCOMPARE(refused("in_use.cpu_time_percent", "150"), std::string("in_use.cpu_time_percent: 150 is outside 1-100 % of the time"));
-    QCOMPARE(refused("in_use.cpu_time_percent", "0"), std::string("in_use.cpu_time_percent: 0 is outside 1-100 % of the time"));
-    QCOMPARE(refused("in_use.cpu_time_percent", "12abc"), std::string("in_use.cpu_time_percent: \"12abc\" is not a whole number"));
-    QCOMPARE(refused("in_use.cpu_time_percent", "99999999999999999999"),
-             std::string("in_use.cpu_time_percent: \"99999999999999999999\" is not a whole number"));
-    QCOMPARE(refused("pause_on_battery", "maybe"), std::string("pause_on_battery: \"maybe\" is not true or false"));
+    QCOMPARE(refused("in_use.cpu_time_percent", "150"),
+             std::string("in_use.cpu_time_percent: 150 is outside 1-100 % of the time"));
+    QCOMPARE(refused("in_use.cpu_time_percent", "0"),
+             std::string("in_use.cpu_time_percent: 0 is outside 1-100 % of the time"));
+    QCOMPARE(refused("in_use.cpu_time_percent", "12abc"),
+             std::string("in_use.cpu_time_percent: \"12abc\" is not a whole number"));
+    QCOMPARE(
+        refused("in_use.cpu_time_percent", "99999999999999999999"),
+        std::string("in_use.cpu_time_percent: \"99999999999999999999\" is not a whole number"));
+    QCOMPARE(refused("pause_on_battery", "maybe"),
+             std::string("pause_on_battery: \"maybe\" is not true or false"));
     QCOMPARE(refused("no_such_thing", "1"), std::string("unknown setting \"no_such_thing\""));
-    QVERIFY(refused("schedule", "mon-fri 25:00-08:00").find("no such time of day") != std::string::npos);
+    QVERIFY(refused("schedule", "mon-fri 25:00-08:00").find("no such time of day") !=
+            std::string::npos);
     QVERIFY(refused("schedule", "someday 10:00-11:00").find("unknown day") != std::string::npos);
     QVERIFY(refused("schedule", "mon 10:00").find("HH:MM-HH:MM") != std::string::npos);
     QVERIFY(refused("exclusive_programs", "bin/steam").find("absolute path") != std::string::npos);
     // Every entry of the table has a valid default and a label.
     for (const auto& spec : governor::preference_table()) {
-      QCOMPARE(governor::validate_preference(spec.key, spec.default_value), std::string(spec.default_value));
+      QCOMPARE(governor::validate_preference(spec.key, spec.default_value),
+               std::string(spec.default_value));
       QVERIFY(*spec.label);
     }
   }
@@ -321,8 +338,9 @@ class TestGovernor : public QObject {
       governor::PreferenceStore store(settings);
       store.set({{"in_use.cpu_time_percent", "40"}, {"schedule", "daily 20:00-06:00"}});
       // One bad value refuses the whole change.
-      QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                               store.set({{"in_use.cpu_time_percent", "60"}, {"idle.cpu_cores_percent", "101"}}));
+      QVERIFY_THROWS_EXCEPTION(
+          std::invalid_argument,
+          store.set({{"in_use.cpu_time_percent", "60"}, {"idle.cpu_cores_percent", "101"}}));
       QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.set({{"nonsense", "1"}}));
       QCOMPARE(store.values().at("in_use.cpu_time_percent"), std::string("40"));
       // A value stored by another version that no longer validates falls back to the default, reported.
@@ -337,7 +355,8 @@ class TestGovernor : public QObject {
     QCOMPARE(p.idle.cpu_time_percent, 100);
     QCOMPARE(p.schedule_text, std::string("daily 20:00-06:00"));
     QCOMPARE(problems.size(), std::size_t{1});
-    QCOMPARE(*settings.get("governor.idle.cpu_time_percent"), std::string("250"));  // kept, not deleted
+    QCOMPARE(*settings.get("governor.idle.cpu_time_percent"),
+             std::string("250"));  // kept, not deleted
     store.reset();
     QCOMPARE(store.load().in_use.cpu_time_percent, 100);
   }

@@ -23,12 +23,16 @@ class TestGovernorNode : public QObject {
     return control::ControlEndpoints::in(n.runtime_dir().toStdString());
   }
   static bool ready(control::ControlClient& c) {
-    return testing::wait_until([&] {
-      auto a = c.status(1s);
-      return a.ok && a.snapshot.state() != pb::STARTING;
-    }, 30000);
+    return testing::wait_until(
+        [&] {
+          auto a = c.status(1s);
+          return a.ok && a.snapshot.state() != pb::STARTING;
+        },
+        30000);
   }
-  static std::uint64_t units(control::ControlClient& c) { return c.status().snapshot.work().work_units(); }
+  static std::uint64_t units(control::ControlClient& c) {
+    return c.status().snapshot.work().work_units();
+  }
 
  private Q_SLOTS:
   void preferencesRoundTripAndSurviveARestart() {
@@ -43,21 +47,25 @@ class TestGovernorNode : public QObject {
 
     // One bad value: the whole change is refused with the reason, nothing changes.
     pb::ControlReply reply;
-    auto a = testing::set_preferences(client, {{"in_use.cpu_time_percent", "40"}, {"idle.cpu_cores_percent", "250"}}, &reply);
+    auto a = testing::set_preferences(
+        client, {{"in_use.cpu_time_percent", "40"}, {"idle.cpu_cores_percent", "250"}}, &reply);
     QVERIFY(!a.ok);
-    QVERIFY2(a.error.find("idle.cpu_cores_percent: 250 is outside 1-100") != std::string::npos, a.error.c_str());
+    QVERIFY2(a.error.find("idle.cpu_cores_percent: 250 is outside 1-100") != std::string::npos,
+             a.error.c_str());
     QCOMPARE(testing::get_preferences(client).at("in_use.cpu_time_percent"), std::string("100"));
     a = testing::set_preferences(client, {{"no.such.setting", "1"}});
     QVERIFY(!a.ok);
     QVERIFY2(a.error.find("unknown setting") != std::string::npos, a.error.c_str());
 
-    a = testing::set_preferences(client, {{"in_use.cpu_time_percent", "40"}, {"schedule", "mon-sun 00:00-24:00"},
+    a = testing::set_preferences(client, {{"in_use.cpu_time_percent", "40"},
+                                          {"schedule", "mon-sun 00:00-24:00"},
                                           {"exclusive_programs", "blender"}});
     QVERIFY2(a.ok, a.error.c_str());
     a = testing::snooze(client, 3600);
     QVERIFY(a.ok);
     QCOMPARE(a.snapshot.governor().decision(), pb::GovernorSnapshot::PAUSED);
-    QVERIFY2(a.snapshot.governor().reason().rfind("snoozed until ", 0) == 0, a.snapshot.governor().reason().c_str());
+    QVERIFY2(a.snapshot.governor().reason().rfind("snoozed until ", 0) == 0,
+             a.snapshot.governor().reason().c_str());
     QVERIFY(a.snapshot.governor().sensors_size() >= 6);
 
     QVERIFY(client.request(pb::ControlRequest::QUIT).ok);
@@ -151,7 +159,8 @@ class TestGovernorNode : public QObject {
     // Thread cap: LibTorch's intra-op thread count follows the preference at the next unit.
     if (cores >= 2) {
       QVERIFY(testing::set_preferences(client, {{"idle.cpu_cores_percent", "50"}}).ok);
-      QTRY_COMPARE_WITH_TIMEOUT(client.status().snapshot.device().compute_threads(), cores / 2, 30000);
+      QTRY_COMPARE_WITH_TIMEOUT(client.status().snapshot.device().compute_threads(), cores / 2,
+                                30000);
       QVERIFY(testing::set_preferences(client, {{"idle.cpu_cores_percent", "100"}}).ok);
       QTRY_COMPARE_WITH_TIMEOUT(client.status().snapshot.device().compute_threads(), cores, 30000);
     }
@@ -168,7 +177,8 @@ class TestGovernorNode : public QObject {
     QElapsedTimer t;
     t.start();
     QTest::qWait(4000);
-    const double cpu_share = (testing::process_cpu_seconds(node.process.processId()) - cpu0) / (t.elapsed() / 1000.0);
+    const double cpu_share =
+        (testing::process_cpu_seconds(node.process.processId()) - cpu0) / (t.elapsed() / 1000.0);
     const double duty = client.status().snapshot.governor().duty_cycle_measured();
     qInfo("cap 30%%: duty cycle %.2f, process CPU %.2f of one core", duty, cpu_share);
     QVERIFY2(duty > 0.2 && duty < 0.4, qPrintable(QString::number(duty)));
@@ -196,14 +206,16 @@ class TestGovernorNode : public QObject {
     };
     const double free_rate = rate_over(3000);
     const double cap = 48 * 1024;
-    QVERIFY2(free_rate > 2 * cap, qPrintable(QString("uncapped rate %1 B/s is too slow to show a cap").arg(free_rate)));
+    QVERIFY2(free_rate > 2 * cap,
+             qPrintable(QString("uncapped rate %1 B/s is too slow to show a cap").arg(free_rate)));
     QVERIFY(testing::set_preferences(c0, {{"upload_kib_per_s", "48"}}).ok);
     QCOMPARE(c0.status().snapshot.governor().upload_bytes_per_s(), std::uint64_t{48 * 1024});
     QTest::qWait(2000);  // the bucket's burst and queued messages pass
     const double capped = rate_over(6000);
     qInfo("upload: %.0f B/s uncapped, %.0f B/s under a %.0f B/s cap", free_rate, capped, cap);
     QVERIFY2(capped < cap * 1.25, qPrintable(QString::number(capped)));
-    QVERIFY2(capped > cap * 0.5, qPrintable(QString::number(capped)));  // still training, not stalled
+    QVERIFY2(capped > cap * 0.5,
+             qPrintable(QString::number(capped)));  // still training, not stalled
     QVERIFY(h.quit_all());
   }
 };

@@ -26,7 +26,9 @@ using namespace std::chrono_literals;
 namespace {
 
 std::int64_t now_us() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 // org.freedesktop.login1 on the test's bus, answering from two atomics on its own thread.
@@ -37,7 +39,8 @@ class FakeLogind {
 
   bool start() {
     if (sd_bus_open_system(&bus_) < 0) return false;
-    if (sd_bus_add_object_vtable(bus_, &slot_, "/org/freedesktop/login1", "org.freedesktop.login1.Manager", kVtable, this) < 0)
+    if (sd_bus_add_object_vtable(bus_, &slot_, "/org/freedesktop/login1",
+                                 "org.freedesktop.login1.Manager", kVtable, this) < 0)
       return false;
     if (sd_bus_request_name(bus_, "org.freedesktop.login1", 0) < 0) return false;
     thread_ = std::thread([this] {
@@ -57,10 +60,13 @@ class FakeLogind {
   }
 
  private:
-  static int get_idle(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply, void* self, sd_bus_error*) {
-    return sd_bus_message_append(reply, "b", static_cast<int>(static_cast<FakeLogind*>(self)->idle.load()));
+  static int get_idle(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply,
+                      void* self, sd_bus_error*) {
+    return sd_bus_message_append(reply, "b",
+                                 static_cast<int>(static_cast<FakeLogind*>(self)->idle.load()));
   }
-  static int get_since(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply, void* self, sd_bus_error*) {
+  static int get_since(sd_bus*, const char*, const char*, const char*, sd_bus_message* reply,
+                       void* self, sd_bus_error*) {
     return sd_bus_message_append(reply, "t", static_cast<FakeLogind*>(self)->idle_since_us.load());
   }
   static constexpr sd_bus_vtable kVtable[] = {
@@ -86,14 +92,19 @@ class TestLogindIdle : public QObject {
  private Q_SLOTS:
   void initTestCase() {
     const QString daemon = QStandardPaths::findExecutable(QStringLiteral("dbus-daemon"));
-    if (daemon.isEmpty()) QSKIP("dbus-daemon is not installed (Debian package dbus-daemon; scripts/install-deps.sh installs it)");
+    if (daemon.isEmpty())
+      QSKIP(
+          "dbus-daemon is not installed (Debian package dbus-daemon; scripts/install-deps.sh "
+          "installs it)");
     const QString address = QStringLiteral("unix:path=") + dir_.filePath(QStringLiteral("bus"));
     bus_.setProgram(daemon);
-    bus_.setArguments({QStringLiteral("--session"), QStringLiteral("--nofork"), QStringLiteral("--nopidfile"),
-                       QStringLiteral("--address=") + address, QStringLiteral("--print-address=1")});
+    bus_.setArguments({QStringLiteral("--session"), QStringLiteral("--nofork"),
+                       QStringLiteral("--nopidfile"), QStringLiteral("--address=") + address,
+                       QStringLiteral("--print-address=1")});
     bus_.start();
     QVERIFY(bus_.waitForStarted(5000));
-    QVERIFY(QTest::qWaitFor([&] { return bus_.canReadLine() || bus_.waitForReadyRead(100); }, 10000));
+    QVERIFY(
+        QTest::qWaitFor([&] { return bus_.canReadLine() || bus_.waitForReadyRead(100); }, 10000));
     const QString printed = QString::fromUtf8(bus_.readLine()).trimmed();
     QVERIFY2(printed.startsWith(QStringLiteral("unix:path=")), qPrintable(printed));
     qputenv("DBUS_SYSTEM_BUS_ADDRESS", printed.toUtf8());
@@ -166,15 +177,18 @@ class TestLogindIdle : public QObject {
       return wire::pb::SensorStatus{};
     };
     using Decision = wire::pb::GovernorSnapshot;
-    QVERIFY(QTest::qWaitFor([&] { return status().governor().decision() == Decision::PAUSED; }, 30000));
+    QVERIFY(
+        QTest::qWaitFor([&] { return status().governor().decision() == Decision::PAUSED; }, 30000));
     QCOMPARE(status().governor().reason(), std::string("user active"));
     QCOMPARE(idleness(status()).detail(), std::string("logind: a session is in use"));
 
     logind.idle_since_us = static_cast<std::uint64_t>(now_us() - 600'000'000LL);  // idle for 10 min
     logind.idle = true;
-    QVERIFY(QTest::qWaitFor([&] { return status().governor().decision() == Decision::RUNNING; }, 10000));
+    QVERIFY(QTest::qWaitFor([&] { return status().governor().decision() == Decision::RUNNING; },
+                            10000));
     const auto s = status();
-    QVERIFY2(idleness(s).working() && idleness(s).detail().starts_with("logind: all sessions idle for 6"),
+    QVERIFY2(idleness(s).working() &&
+                 idleness(s).detail().starts_with("logind: all sessions idle for 6"),
              idleness(s).detail().c_str());
     QVERIFY(QTest::qWaitFor([&] { return status().work().work_units() >= 2; }, 60000));
 
@@ -187,7 +201,8 @@ class TestLogindIdle : public QObject {
       wire::pb::ControlRequest r;
       r.set_kind(wire::pb::ControlRequest::REPORT_PRESENCE);
       r.mutable_presence()->set_input_idle_seconds(3600);
-      r.mutable_presence()->set_idle_source(covers_session ? "X11 screensaver extension" : "this window's input only");
+      r.mutable_presence()->set_idle_source(covers_session ? "X11 screensaver extension"
+                                                           : "this window's input only");
       r.mutable_presence()->set_idle_covers_session(covers_session);
       r.mutable_presence()->set_valid_for_ms(600000);
       return client.request(r);
@@ -198,7 +213,8 @@ class TestLogindIdle : public QObject {
     // logind idle too: both agree, the PC is idle.
     logind.idle_since_us = static_cast<std::uint64_t>(now_us() - 600'000'000LL);
     logind.idle = true;
-    QVERIFY(QTest::qWaitFor([&] { return status().governor().decision() == Decision::RUNNING; }, 10000));
+    QVERIFY(QTest::qWaitFor([&] { return status().governor().decision() == Decision::RUNNING; },
+                            10000));
     // A report that covers the whole session (X11) is taken as it is, whatever logind says.
     logind.idle = false;
     a = report(true);
@@ -207,7 +223,8 @@ class TestLogindIdle : public QObject {
   }
 
   void busGone() {
-    qputenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=" + dir_.filePath(QStringLiteral("no-such-bus")).toUtf8());
+    qputenv("DBUS_SYSTEM_BUS_ADDRESS",
+            "unix:path=" + dir_.filePath(QStringLiteral("no-such-bus")).toUtf8());
     governor::LogindIdle reader;
     const auto r = reader.read();
     QVERIFY(!r.idle_seconds.has_value());

@@ -20,7 +20,8 @@ void write(const fs::path& p, const std::string& text) {
 }
 void write_bytes(const fs::path& p, const std::string& bytes) {
   fs::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(p, std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 }  // namespace
 
@@ -76,7 +77,8 @@ class TestGovernorSensors : public QObject {
     r = governor::find_programs({"gimp"}, proc);
     QVERIFY(r.running->empty());
     QCOMPARE(r.detail, std::string("none of the listed programs runs"));
-    QCOMPARE(*governor::find_programs({"steamwebhelper"}, proc).running, std::vector<std::string>{"steamwebhelper"});
+    QCOMPARE(*governor::find_programs({"steamwebhelper"}, proc).running,
+             std::vector<std::string>{"steamwebhelper"});
     QCOMPARE(*governor::find_programs({"/opt/steam/steamwebhelper"}, proc).running,
              std::vector<std::string>{"/opt/steam/steamwebhelper"});
     QVERIFY(governor::find_programs({"/usr/bin/steamwebhelper"}, proc).running->empty());

@@ -58,7 +58,8 @@ inline void stopNode(const std::filesystem::path& runtime_dir, qint64 pid) {
   if (!processAlive(pid)) return;
   control::ControlClient client(control::ControlEndpoints::in(runtime_dir));
   client.request(pb::ControlRequest::QUIT, std::chrono::milliseconds(1000));
-  if (!QTest::qWaitFor([pid] { return !processAlive(pid); }, 10000)) ::kill(static_cast<pid_t>(pid), SIGKILL);
+  if (!QTest::qWaitFor([pid] { return !processAlive(pid); }, 10000))
+    ::kill(static_cast<pid_t>(pid), SIGKILL);
 }
 
 // A node the test starts as its child.
@@ -76,8 +77,9 @@ class TestNode {
   bool start(const QTemporaryDir& dir, const QStringList& extra = {}) {
     runtime_dir_ = runtimeDirIn(dir);
     process_.setProcessChannelMode(QProcess::ForwardedChannels);
-    process_.start(nodeProgram(), fastNodeArguments(dir) << QStringLiteral("--runtime-dir")
-                                                         << QString::fromStdString(runtime_dir_.string()) << extra);
+    process_.start(nodeProgram(), fastNodeArguments(dir)
+                                      << QStringLiteral("--runtime-dir")
+                                      << QString::fromStdString(runtime_dir_.string()) << extra);
     return process_.waitForStarted(5000);
   }
 
@@ -114,14 +116,17 @@ class TestPipeline {
     }
   }
 
-  static QString demoJob() { return QStringLiteral(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json"); }
+  static QString demoJob() {
+    return QStringLiteral(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
+  }
 
   // Blocks of the demo job's model, counted as the model library does (GPT: embedding,
   // depth layers, head).
   static int demoBlocks() {
     QFile f(demoJob());
     if (!f.open(QIODevice::ReadOnly)) return 0;
-    const auto model = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("model")).toObject();
+    const auto model =
+        QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("model")).toObject();
     return model.value(QStringLiteral("depth")).toInt() + 2;
   }
 
@@ -132,7 +137,8 @@ class TestPipeline {
     QJsonArray plan_stages;
     for (int i = 0; i < stages; ++i) {
       QProcess identity;
-      identity.start(nodeProgram(), {QStringLiteral("--data-dir"), dataDir(i), QStringLiteral("--print-identity")});
+      identity.start(nodeProgram(), {QStringLiteral("--data-dir"), dataDir(i),
+                                     QStringLiteral("--print-identity")});
       if (!identity.waitForFinished(10000) || identity.exitCode() != 0) return false;
       const int port = rookery::testing::free_tcp_port();
       if (port == 0) return false;
@@ -156,13 +162,20 @@ class TestPipeline {
       auto p = std::make_unique<QProcess>();
       p->setProcessChannelMode(QProcess::MergedChannels);
       p->setStandardOutputFile(QDir(dir_).filePath(QStringLiteral("stage%1.log").arg(i)));
-      QStringList args{QStringLiteral("--data-dir"),   dataDir(i),
-                       QStringLiteral("--runtime-dir"), QString::fromStdString(runtimeDir(i).string()),
-                       QStringLiteral("--plan"),       planPath(),
-                       QStringLiteral("--stage"),      QString::number(i),
-                       QStringLiteral("--benchmark-seconds"), QStringLiteral("0.1"),
-                       QStringLiteral("--telemetry-ms"), QStringLiteral("200"),
-                       QStringLiteral("--threads"),    QStringLiteral("1")};
+      QStringList args{QStringLiteral("--data-dir"),
+                       dataDir(i),
+                       QStringLiteral("--runtime-dir"),
+                       QString::fromStdString(runtimeDir(i).string()),
+                       QStringLiteral("--plan"),
+                       planPath(),
+                       QStringLiteral("--stage"),
+                       QString::number(i),
+                       QStringLiteral("--benchmark-seconds"),
+                       QStringLiteral("0.1"),
+                       QStringLiteral("--telemetry-ms"),
+                       QStringLiteral("200"),
+                       QStringLiteral("--threads"),
+                       QStringLiteral("1")};
       if (i > 0) args << QStringLiteral("--contribute");
       p->start(nodeProgram(), args);
       if (!p->waitForStarted(5000)) return false;
@@ -177,7 +190,8 @@ class TestPipeline {
         [this] {
           for (std::size_t i = 0; i < processes_.size(); ++i) {
             auto a = askNode(runtimeDir(static_cast<int>(i)));
-            if (!a.ok || a.snapshot.state() == pb::STARTING || !a.snapshot.has_stage()) return false;
+            if (!a.ok || a.snapshot.state() == pb::STARTING || !a.snapshot.has_stage())
+              return false;
           }
           return true;
         },
@@ -189,13 +203,18 @@ class TestPipeline {
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
   }
 
-  QString dataDir(int stage) const { return QDir(dir_).filePath(QStringLiteral("stage%1").arg(stage)); }
+  QString dataDir(int stage) const {
+    return QDir(dir_).filePath(QStringLiteral("stage%1").arg(stage));
+  }
   std::filesystem::path runtimeDir(int stage) const {
-    return std::filesystem::path(QDir(dir_).filePath(QStringLiteral("run%1").arg(stage)).toStdString());
+    return std::filesystem::path(
+        QDir(dir_).filePath(QStringLiteral("run%1").arg(stage)).toStdString());
   }
   QString planPath() const { return QDir(dir_).filePath(QStringLiteral("plan.json")); }
   QString endpoint(int stage) const { return endpoints_.value(stage); }
-  std::pair<int, int> blocks(int stage) const { return blocks_.at(static_cast<std::size_t>(stage)); }
+  std::pair<int, int> blocks(int stage) const {
+    return blocks_.at(static_cast<std::size_t>(stage));
+  }
   int blockCount() const { return block_count_; }
   QProcess& process(int stage) { return *processes_.at(static_cast<std::size_t>(stage)); }
 
@@ -220,9 +239,10 @@ class TestCoordinator {
     const QString ready = dir.filePath(QStringLiteral("coordinator.ready"));
     process_.setProgram(QStringLiteral(ROOKERY_BINARY_DIR "/app/rookery-coordinator"));
     process_.setArguments(QStringList{QStringLiteral("--bind"), QStringLiteral("tcp://127.0.0.1:0"),
-                                      QStringLiteral("--data-dir"), dir.filePath(QStringLiteral("coordinator")),
-                                      QStringLiteral("--ready-file"), ready, QStringLiteral("--job"),
-                                      TestPipeline::demoJob()} +
+                                      QStringLiteral("--data-dir"),
+                                      dir.filePath(QStringLiteral("coordinator")),
+                                      QStringLiteral("--ready-file"), ready,
+                                      QStringLiteral("--job"), TestPipeline::demoJob()} +
                           extra);
     process_.setProcessChannelMode(QProcess::MergedChannels);
     process_.start();
@@ -235,8 +255,14 @@ class TestCoordinator {
   }
   // What a node needs to join its job (rookery-node's options).
   QStringList joinArguments(const QString& job = QStringLiteral("demo-bytes-gpt")) const {
-    return {QStringLiteral("--join"), job, QStringLiteral("--coordinator"), endpoint, QStringLiteral("--coordinator-key"),
-            key, QStringLiteral("--host"), QStringLiteral("127.0.0.1")};
+    return {QStringLiteral("--join"),
+            job,
+            QStringLiteral("--coordinator"),
+            endpoint,
+            QStringLiteral("--coordinator-key"),
+            key,
+            QStringLiteral("--host"),
+            QStringLiteral("127.0.0.1")};
   }
   // Its log so far.
   QString log() {

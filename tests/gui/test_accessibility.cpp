@@ -28,14 +28,17 @@ using namespace rookery::gui_test;
 namespace {
 
 QString describe(const QWidget* w) {
-  return QStringLiteral("%1 \"%2\"").arg(QString::fromLatin1(w->metaObject()->className()), w->objectName());
+  return QStringLiteral("%1 \"%2\"")
+      .arg(QString::fromLatin1(w->metaObject()->className()), w->objectName());
 }
 
 // The controls a keyboard user reaches with Tab, as Qt decides it.
 QList<QWidget*> tabStops(QWidget& top) {
   QList<QWidget*> out;
   for (auto* w : top.findChildren<QWidget*>()) {
-    if (w->isVisibleTo(&top) && w->isEnabled() && (w->focusPolicy() & Qt::TabFocus) && !w->focusProxy()) out << w;
+    if (w->isVisibleTo(&top) && w->isEnabled() && (w->focusPolicy() & Qt::TabFocus) &&
+        !w->focusProxy())
+      out << w;
   }
   return out;
 }
@@ -78,7 +81,8 @@ QList<QAbstractButton*> exclusiveSiblings(QWidget* w) {
 void checkNamesAndTabs(QWidget& top, QWidget* start) {
   const auto stops = tabStops(top);
   QVERIFY(!stops.isEmpty());
-  for (auto* w : stops) QVERIFY2(!accessibleName(w).isEmpty(), qPrintable(describe(w) + " has no accessible name"));
+  for (auto* w : stops)
+    QVERIFY2(!accessibleName(w).isEmpty(), qPrintable(describe(w) + " has no accessible name"));
   const auto seen = tabAround(start, 4 * static_cast<int>(stops.size()) + 4);
   QCOMPARE(QApplication::focusWidget(), start);  // round the whole chain and back
   for (auto* w : stops) {
@@ -125,7 +129,8 @@ class TestAccessibility : public QObject {
 
  private Q_SLOTS:
   void initTestCase() {
-    if (!qEnvironmentVariableIsEmpty("ROOKERY_GUI_SCREENSHOTS")) installTranslations(*qApp, QLocale());
+    if (!qEnvironmentVariableIsEmpty("ROOKERY_GUI_SCREENSHOTS"))
+      installTranslations(*qApp, QLocale());
   }
 
   void keyboardAndNames() {
@@ -147,12 +152,14 @@ class TestAccessibility : public QObject {
     // The keyboard alone: Space on Contribute, and the node contributes.
     window.contributeButton()->setFocus(Qt::TabFocusReason);
     QTest::keyClick(window.contributeButton(), Qt::Key_Space);
-    QVERIFY(QTest::qWaitFor([&] { return askNode(node.runtimeDir()).snapshot.state() == pb::CONTRIBUTING; }, 10000));
+    QVERIFY(QTest::qWaitFor(
+        [&] { return askNode(node.runtimeDir()).snapshot.state() == pb::CONTRIBUTING; }, 10000));
 
     // Settings, by keyboard: every control named and reachable; Escape closes it.
     window.settingsButton()->setFocus(Qt::TabFocusReason);
     QTest::keyClick(window.settingsButton(), Qt::Key_Space);
-    QVERIFY(QTest::qWaitFor([&] { return window.settingsDialog() && window.settingsDialog()->isVisible(); }, 5000));
+    QVERIFY(QTest::qWaitFor(
+        [&] { return window.settingsDialog() && window.settingsDialog()->isVisible(); }, 5000));
     SettingsDialog* settings = window.settingsDialog();
     QVERIFY(activate(settings));
     QWidget* first = tabStops(*settings).value(0);

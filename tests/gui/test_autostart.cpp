@@ -57,7 +57,8 @@ class TestAutostart : public QObject {
   }
 
   void location() {
-    QCOMPARE(Autostart::location(), dir_->filePath(QStringLiteral("config/autostart/org.rookery.Rookery.desktop")));
+    QCOMPARE(Autostart::location(),
+             dir_->filePath(QStringLiteral("config/autostart/org.rookery.Rookery.desktop")));
   }
 
   void enableThenDisable() {
@@ -107,7 +108,8 @@ class TestAutostart : public QObject {
 
   // An administrator's entry in $XDG_CONFIG_DIRS/autostart: the user's Hidden=true overrides it.
   void systemEntry() {
-    const QString system = dir_->filePath(QStringLiteral("xdg/autostart/org.rookery.Rookery.desktop"));
+    const QString system =
+        dir_->filePath(QStringLiteral("xdg/autostart/org.rookery.Rookery.desktop"));
     writeAll(system, Autostart::desktopEntry(program_).toUtf8());
     QVERIFY(Autostart::isEnabled());
     QString error;
@@ -123,13 +125,19 @@ class TestAutostart : public QObject {
   void execArgument_data() {
     QTest::addColumn<QString>("argument");
     QTest::addColumn<QString>("exec");
-    QTest::newRow("plain") << "/usr/bin/rookery" << "/usr/bin/rookery";
-    QTest::newRow("space") << "/opt/My Apps/rookery" << "\"/opt/My Apps/rookery\"";
-    QTest::newRow("percent") << "/opt/100%/rookery" << "/opt/100%%/rookery";
+    QTest::newRow("plain") << "/usr/bin/rookery"
+                           << "/usr/bin/rookery";
+    QTest::newRow("space") << "/opt/My Apps/rookery"
+                           << "\"/opt/My Apps/rookery\"";
+    QTest::newRow("percent") << "/opt/100%/rookery"
+                             << "/opt/100%%/rookery";
     // Quoting escapes " ` $ \ with a backslash; the string escape then doubles every backslash.
-    QTest::newRow("dollar") << "/opt/$x/rookery" << "\"/opt/\\\\$x/rookery\"";
-    QTest::newRow("quote") << "/opt/a\"b/rookery" << "\"/opt/a\\\\\"b/rookery\"";
-    QTest::newRow("backslash") << "/opt/a\\b/rookery" << "\"/opt/a\\\\\\\\b/rookery\"";
+    QTest::newRow("dollar") << "/opt/$x/rookery"
+                            << "\"/opt/\\\\$x/rookery\"";
+    QTest::newRow("quote") << "/opt/a\"b/rookery"
+                           << "\"/opt/a\\\\\"b/rookery\"";
+    QTest::newRow("backslash") << "/opt/a\\b/rookery"
+                               << "\"/opt/a\\\\\\\\b/rookery\"";
   }
   void execArgument() {
     QFETCH(QString, argument);
@@ -166,7 +174,8 @@ class TestAutostart : public QObject {
 
   // The Settings dialog's checkbox shows the entry and Save applies it, node or no node.
   void settingsDialogCheckbox() {
-    rookery::ui::SettingsDialog dialog(std::filesystem::path(dir_->filePath(QStringLiteral("run")).toStdString()));
+    rookery::ui::SettingsDialog dialog(
+        std::filesystem::path(dir_->filePath(QStringLiteral("run")).toStdString()));
     dialog.setAutostartProgram(program_);
     QCheckBox* box = dialog.autostartCheckBox();
     QVERIFY(box);
@@ -175,9 +184,11 @@ class TestAutostart : public QObject {
     box->setChecked(true);
     QVERIFY2(dialog.save(), qPrintable(dialog.errorText()));
     QVERIFY(Autostart::isEnabled());
-    QVERIFY(readAll(Autostart::location()).contains(QStringLiteral("\nExec=%1 --minimized\n").arg(program_)));
+    QVERIFY(readAll(Autostart::location())
+                .contains(QStringLiteral("\nExec=%1 --minimized\n").arg(program_)));
 
-    rookery::ui::SettingsDialog again(std::filesystem::path(dir_->filePath(QStringLiteral("run")).toStdString()));
+    rookery::ui::SettingsDialog again(
+        std::filesystem::path(dir_->filePath(QStringLiteral("run")).toStdString()));
     again.setAutostartProgram(program_);
     QVERIFY(again.autostartCheckBox()->isChecked());
     again.autostartCheckBox()->setChecked(false);

@@ -118,11 +118,11 @@ class TestCards : public QObject {
 
   void deviceCardKeepsALiveHistory() {
     DeviceCard card;
-    card.setHistoryInterval(std::chrono::milliseconds(0));   // every snapshot is a sample
+    card.setHistoryInterval(std::chrono::milliseconds(0));  // every snapshot is a sample
     card.resize(420, 420);
     card.show();
     Sparkline* history = card.history();
-    QVERIFY(!history->isVisibleTo(&card));   // nothing to draw before the node answers
+    QVERIFY(!history->isVisibleTo(&card));  // nothing to draw before the node answers
     pb::DeviceSnapshot d;
     d.set_compute_device("cpu");
     d.set_cpu_model("Intel(R) Core(TM) i5-8250U CPU @ 1.60GHz");
@@ -137,8 +137,10 @@ class TestCards : public QObject {
     QCOMPARE(history->size(), 3);
     QCOMPARE(history->series(0), (std::deque<double>{0.10, 0.80, 0.40}));
     QCOMPARE(history->series(1), (std::deque<double>{0.05, 0.40, 0.20}));
-    QVERIFY2(card.summaryText().contains(QStringLiteral("PC load: now 40 %, highest 80 %")), qPrintable(card.summaryText()));
-    QVERIFY(history->accessibleDescription().contains(QStringLiteral("Rookery's share: now 20 %, highest 40 %")));
+    QVERIFY2(card.summaryText().contains(QStringLiteral("PC load: now 40 %, highest 80 %")),
+             qPrintable(card.summaryText()));
+    QVERIFY(history->accessibleDescription().contains(
+        QStringLiteral("Rookery's share: now 20 %, highest 40 %")));
 
     // While the node is away, a gap; at most `capacity` samples are kept.
     card.showDisconnected();
@@ -146,7 +148,7 @@ class TestCards : public QObject {
     QVERIFY(std::isnan(history->series(0).back()));
     for (int i = 0; i < history->capacity() + 10; ++i) card.showSnapshot(d);
     QCOMPARE(history->size(), history->capacity());
-    QCOMPARE(history->highest(0), 0.40);   // the 80 % sample has scrolled out
+    QCOMPARE(history->highest(0), 0.40);  // the 80 % sample has scrolled out
 
     // On a GPU the history follows the GPU, starting afresh.
     card.showSnapshot(gpuMachine());
@@ -163,7 +165,7 @@ class TestCards : public QObject {
     card.setHistoryInterval(std::chrono::milliseconds(200));
     pb::DeviceSnapshot d;
     d.set_compute_device("cpu");
-    for (int i = 0; i < 5; ++i) card.showSnapshot(d);   // a burst of snapshots: one sample
+    for (int i = 0; i < 5; ++i) card.showSnapshot(d);  // a burst of snapshots: one sample
     QCOMPARE(card.history()->size(), 1);
     QTest::qWait(250);
     card.showSnapshot(d);
@@ -217,9 +219,11 @@ class TestCards : public QObject {
     SwarmCard card;
     card.show();
     card.showSnapshot(s);
-    QCOMPARE(valueOf(card, "ringPartners"), QStringLiteral("none: no other pipeline averages with this one"));
+    QCOMPARE(valueOf(card, "ringPartners"),
+             QStringLiteral("none: no other pipeline averages with this one"));
     const std::string liar(40, 'x');
-    for (const auto& [key, pipeline, values] : {std::tuple{std::string(40, 'p'), 1u, 209152}, std::tuple{liar, 2u, 52288}}) {
+    for (const auto& [key, pipeline, values] :
+         {std::tuple{std::string(40, 'p'), 1u, 209152}, std::tuple{liar, 2u, 52288}}) {
       auto* r = st->add_ring_partners();
       r->set_key(key);
       r->set_endpoint("tcp://10.0.0." + std::to_string(pipeline + 4) + ":7101");
@@ -229,8 +233,9 @@ class TestCards : public QObject {
     }
     st->add_excluded_peers(liar);
     card.showSnapshot(s);
-    QCOMPARE(valueOf(card, "ringPartners"), QStringLiteral("pipeline 2 · 10.0.0.5:7101 · 209,152 values shared\n"
-                                                           "pipeline 3 · 10.0.0.6:7101 · 52,288 values shared · excluded"));
+    QCOMPARE(valueOf(card, "ringPartners"),
+             QStringLiteral("pipeline 2 · 10.0.0.5:7101 · 209,152 values shared\n"
+                            "pipeline 3 · 10.0.0.6:7101 · 52,288 values shared · excluded"));
     QVERIFY(card.summaryText().contains(QStringLiteral("10.0.0.6:7101")));
     maybeSave(card, QStringLiteral("swarm-card-partners"));
   }
@@ -310,10 +315,12 @@ class TestCards : public QObject {
     QVERIFY(swarm[1][1].mine && !swarm[1][0].mine && !swarm[0][0].mine);
     QCOMPARE(swarm[0][0].samples_per_s, 33.5);
     const QString words = card.diagram()->accessibleDescription();
-    QVERIFY2(words.contains("2 pipeline(s)") && words.contains("Pipeline 2, this PC's: 2 stage(s), 32.5 samples/s") &&
+    QVERIFY2(words.contains("2 pipeline(s)") &&
+                 words.contains("Pipeline 2, this PC's: 2 stage(s), 32.5 samples/s") &&
                  words.contains("Pipeline 1: 2 stage(s), 33.5 samples/s"),
              qPrintable(words));
-    QVERIFY(card.diagram()->sizeHint().height() > rookery::ui::PipelineDiagram().sizeHint().height());
+    QVERIFY(card.diagram()->sizeHint().height() >
+            rookery::ui::PipelineDiagram().sizeHint().height());
     card.resize(520, card.sizeHint().height());
     maybeSave(card, QStringLiteral("swarm-card-run"));
   }

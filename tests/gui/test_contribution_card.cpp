@@ -55,7 +55,9 @@ pb::NodeSnapshot snapshotWithLedger() {
   return s;
 }
 
-bool near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max({1e-12, std::abs(a), std::abs(b)}); }
+bool near(double a, double b) {
+  return std::abs(a - b) <= 1e-9 * std::max({1e-12, std::abs(a), std::abs(b)});
+}
 
 double barSum(const ContributionCard& card) {
   double sum = 0;
@@ -115,7 +117,8 @@ class TestContributionCard : public QObject {
     me->set_confirmed_samples(120000);
     me->set_confirmed_flops(1.08e12);
     card.showSnapshot(s);
-    QCOMPARE(valueOf(card, "contributionConfirmed"), QStringLiteral("120,000 samples · 2.50 credits"));
+    QCOMPARE(valueOf(card, "contributionConfirmed"),
+             QStringLiteral("120,000 samples · 2.50 credits"));
   }
 
   void saysWhyNothingIsThere() {
@@ -124,12 +127,14 @@ class TestContributionCard : public QObject {
     benchmark.set_state(pb::CONTRIBUTING);
     benchmark.mutable_ledger()->set_available(true);
     card.showSnapshot(benchmark);
-    QVERIFY2(card.emptyMessage().contains(QStringLiteral("earns no credit")), qPrintable(card.emptyMessage()));
+    QVERIFY2(card.emptyMessage().contains(QStringLiteral("earns no credit")),
+             qPrintable(card.emptyMessage()));
     QVERIFY(card.summaryText().contains(QStringLiteral("Credit: 0")));
 
     pb::NodeSnapshot old;  // a node without a ledger
     card.showSnapshot(old);
-    QVERIFY2(card.summaryText().contains(QStringLiteral("keeps no ledger")), qPrintable(card.summaryText()));
+    QVERIFY2(card.summaryText().contains(QStringLiteral("keeps no ledger")),
+             qPrintable(card.summaryText()));
 
     auto failing = snapshotWithLedger();
     failing.mutable_ledger()->set_error("state database: database or disk is full");
@@ -137,7 +142,9 @@ class TestContributionCard : public QObject {
     card.show();
     card.showSnapshot(failing);
     const QString status = valueOf(card, "contributionStatus");
-    QVERIFY2(status.contains(QStringLiteral("disk is full")) && status.contains(QStringLiteral("42")), qPrintable(status));
+    QVERIFY2(
+        status.contains(QStringLiteral("disk is full")) && status.contains(QStringLiteral("42")),
+        qPrintable(status));
   }
 
   void isKeyboardAccessibleAndFollowsThePalette() {
@@ -146,12 +153,14 @@ class TestContributionCard : public QObject {
     card.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&card));
     QCOMPARE(card.accessibleName(), QStringLiteral("Your contribution"));
-    for (QWidget* w : std::initializer_list<QWidget*>{card.perDayButton(), card.perHourButton(), card.chartView()}) {
+    for (QWidget* w : std::initializer_list<QWidget*>{card.perDayButton(), card.perHourButton(),
+                                                      card.chartView()}) {
       QVERIFY2(!w->accessibleName().isEmpty(), qPrintable(w->objectName()));
     }
     QVERIFY(card.chartView()->focusPolicy() & Qt::TabFocus);
-    for (const char* name : {"contributionCredit", "contributionRac", "contributionSamples", "contributionCompute",
-                             "contributionHours", "contributionSent", "contributionReceived"}) {
+    for (const char* name :
+         {"contributionCredit", "contributionRac", "contributionSamples", "contributionCompute",
+          "contributionHours", "contributionSent", "contributionReceived"}) {
       auto* label = card.findChild<QLabel*>(QString::fromLatin1(name));
       QVERIFY2(label && !label->accessibleName().isEmpty(), name);
     }
@@ -193,14 +202,16 @@ class TestContributionCard : public QObject {
     card->setHistoryInterval(0);
 
     // Train until the ledger holds some work, then pause so the numbers hold still.
-    QVERIFY(QTest::qWaitFor([&] { return node.ask().snapshot.ledger().total().work_units() >= 20; }, 60000));
+    QVERIFY(QTest::qWaitFor([&] { return node.ask().snapshot.ledger().total().work_units() >= 20; },
+                            60000));
     control::ControlClient client(control::ControlEndpoints::in(node.runtimeDir()));
     QVERIFY(client.request(pb::ControlRequest::PAUSE).ok);
     pb::LedgerTotals still;
     QVERIFY(QTest::qWaitFor(
         [&] {
           const auto a = node.ask().snapshot.ledger();
-          const bool settled = a.pending_units() == 0 && a.total().work_units() == still.total().work_units() &&
+          const bool settled = a.pending_units() == 0 &&
+                               a.total().work_units() == still.total().work_units() &&
                                a.total().work_units() > 0;
           still = a;
           QTest::qWait(150);
@@ -224,8 +235,10 @@ class TestContributionCard : public QObject {
     QVERIFY(t.credit() > 0);
 
     // The card shows the snapshot.
-    QTRY_COMPARE_WITH_TIMEOUT(valueOf(*card, "contributionCredit"), ContributionCard::creditText(t.credit()), 5000);
-    QCOMPARE(valueOf(*card, "contributionSamples"), QLocale().toString(static_cast<qulonglong>(t.samples())));
+    QTRY_COMPARE_WITH_TIMEOUT(valueOf(*card, "contributionCredit"),
+                              ContributionCard::creditText(t.credit()), 5000);
+    QCOMPARE(valueOf(*card, "contributionSamples"),
+             QLocale().toString(static_cast<qulonglong>(t.samples())));
     QCOMPARE(valueOf(*card, "contributionCompute"), ContributionCard::computeText(t.flops()));
     QCOMPARE(valueOf(*card, "contributionHours"), ContributionCard::hoursText(t.busy_seconds()));
     QVERIFY(valueOf(*card, "contributionRac").contains(QStringLiteral("per day")));
@@ -235,7 +248,8 @@ class TestContributionCard : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(card->chartShown(), 5000);
     QCOMPARE(card->barSet()->count(), ContributionCard::kDays);
     QCOMPARE(card->barLabels().size(), ContributionCard::kDays);
-    QVERIFY2(near(barSum(*card), t.credit()), qPrintable(QStringLiteral("%1 vs %2").arg(barSum(*card)).arg(t.credit())));
+    QVERIFY2(near(barSum(*card), t.credit()),
+             qPrintable(QStringLiteral("%1 vs %2").arg(barSum(*card)).arg(t.credit())));
     QTest::mouseClick(card->perHourButton(), Qt::LeftButton);
     QCOMPARE(card->period(), ContributionCard::Period::Hours);
     QCOMPARE(card->barSet()->count(), ContributionCard::kHours);
@@ -246,7 +260,8 @@ class TestContributionCard : public QObject {
     QVERIFY(card->categoryAxis()->count() >= 2);
     QCOMPARE(card->categoryAxis()->categoriesLabels().last(), card->barLabels().back());
     QCOMPARE(card->barLabels().back(),
-             QDateTime::fromMSecsSinceEpoch(card->history().back().start_unix_ms()).toString(QStringLiteral("HH")));
+             QDateTime::fromMSecsSinceEpoch(card->history().back().start_unix_ms())
+                 .toString(QStringLiteral("HH")));
     // The chart is reached by keyboard from the toggle.
     window.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&window));
@@ -256,9 +271,9 @@ class TestContributionCard : public QObject {
     // The newest bar is this hour's, as the ledger file has it.
     {
       store::Database db(node.stateDb());
-      const auto hours =
-          store::Ledger(db).history(store::LedgerPeriodKind::Hour, ContributionCard::kHours,
-                                    card->history().back().end_unix_ms() - 1);  // the card's hour, even past it
+      const auto hours = store::Ledger(db).history(
+          store::LedgerPeriodKind::Hour, ContributionCard::kHours,
+          card->history().back().end_unix_ms() - 1);  // the card's hour, even past it
       QCOMPARE(card->history().back().start_unix_ms(), hours.back().start_unix_ms);
       QVERIFY(near(card->barSet()->at(ContributionCard::kHours - 1), hours.back().credit));
     }
@@ -269,7 +284,8 @@ class TestContributionCard : public QObject {
       card->setPeriod(ContributionCard::Period::Days);
       QApplication::setPalette(ui::theme::darkPalette());
       QCoreApplication::processEvents();
-      card->grab().save(QDir(dir_screens).filePath(QStringLiteral("contribution-card-days-dark.png")));
+      card->grab().save(
+          QDir(dir_screens).filePath(QStringLiteral("contribution-card-days-dark.png")));
       QApplication::setPalette(QApplication::style()->standardPalette());
       card->setPeriod(ContributionCard::Period::Hours);
     }

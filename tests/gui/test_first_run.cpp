@@ -37,7 +37,8 @@ namespace {
 class Coordinator {
  public:
   static QStringList demoJob() {
-    return {QStringLiteral("--job"), QStringLiteral(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json")};
+    return {QStringLiteral("--job"),
+            QStringLiteral(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json")};
   }
   bool start(const QTemporaryDir& dir, const QString& name, const QStringList& extra = demoJob()) {
     const QString ready = dir.filePath(name + QStringLiteral(".ready"));
@@ -61,7 +62,9 @@ class Coordinator {
     if (!process_.waitForFinished(5000)) process_.kill();
     process_.waitForFinished(2000);
   }
-  InviteLink invite(const QString& job = QStringLiteral("demo-bytes-gpt")) const { return {endpoint_, key_, job}; }
+  InviteLink invite(const QString& job = QStringLiteral("demo-bytes-gpt")) const {
+    return {endpoint_, key_, job};
+  }
 
  private:
   QProcess process_;
@@ -69,7 +72,8 @@ class Coordinator {
 };
 
 // Runs a probe on a thread while this one keeps serving events (test servers need them).
-CoordinatorProbe probeAsync(const InviteLink& link, const rookery::net::CurveKeyPair& identity, int timeout_ms) {
+CoordinatorProbe probeAsync(const InviteLink& link, const rookery::net::CurveKeyPair& identity,
+                            int timeout_ms) {
   CoordinatorProbe result;
   std::atomic<bool> done{false};
   std::thread t([&] {
@@ -88,7 +92,9 @@ quint16 unusedPort() {
 }
 
 QString print(const CoordinatorProbe& p, const InviteLink& link) {
-  return QStringLiteral("outcome %1: %2 (%3)").arg(static_cast<int>(p.outcome)).arg(p.message(link), p.detail);
+  return QStringLiteral("outcome %1: %2 (%3)")
+      .arg(static_cast<int>(p.outcome))
+      .arg(p.message(link), p.detail);
 }
 
 }  // namespace
@@ -114,17 +120,19 @@ class TestFirstRun : public QObject {
   }
 
   void probeNobodyListening() {
-    const InviteLink link(QStringLiteral("tcp://127.0.0.1:%1").arg(unusedPort()), open_.invite().key(),
-                          QStringLiteral("j"));
+    const InviteLink link(QStringLiteral("tcp://127.0.0.1:%1").arg(unusedPort()),
+                          open_.invite().key(), QStringLiteral("j"));
     const auto p = probeAsync(link, me_, 1500);
     QCOMPARE(p.outcome, Outcome::Unreachable);
-    QVERIFY2(p.message(link).startsWith(QStringLiteral("Cannot reach the coordinator at tcp://127.0.0.1:")),
+    QVERIFY2(p.message(link).startsWith(
+                 QStringLiteral("Cannot reach the coordinator at tcp://127.0.0.1:")),
              qPrintable(p.message(link)));
   }
 
   void probeWrongKey() {
     const InviteLink good = open_.invite();
-    const InviteLink link(good.coordinator(), QString::fromStdString(rookery::net::CurveKeyPair::generate().public_key),
+    const InviteLink link(good.coordinator(),
+                          QString::fromStdString(rookery::net::CurveKeyPair::generate().public_key),
                           good.job());
     const auto p = probeAsync(link, me_, 3000);
     QVERIFY2(p.outcome == Outcome::KeyMismatch, qPrintable(print(p, link)));
@@ -134,9 +142,10 @@ class TestFirstRun : public QObject {
   void probeRefusedByAllowList() {
     const auto member = rookery::net::CurveKeyPair::generate();
     Coordinator closed;
-    QVERIFY(closed.start(dir_, QStringLiteral("closed"),
-                         Coordinator::demoJob() + QStringList{QStringLiteral("--allow-key"),
-                                                              QString::fromStdString(member.public_key)}));
+    QVERIFY(closed.start(
+        dir_, QStringLiteral("closed"),
+        Coordinator::demoJob() +
+            QStringList{QStringLiteral("--allow-key"), QString::fromStdString(member.public_key)}));
     const InviteLink link = closed.invite();
     const auto refused = probeAsync(link, me_, 3000);
     QVERIFY2(refused.outcome == Outcome::Refused, qPrintable(print(refused, link)));
@@ -151,7 +160,8 @@ class TestFirstRun : public QObject {
     const auto p = probeAsync(wrong, me_, 4000);
     QVERIFY2(p.outcome == Outcome::WrongJob, qPrintable(print(p, wrong)));
     QCOMPARE(p.detail, QStringLiteral("demo-bytes-gpt"));
-    QVERIFY(p.message(wrong).contains(QStringLiteral("runs the job “demo-bytes-gpt”, not “another-run”")));
+    QVERIFY(p.message(wrong).contains(
+        QStringLiteral("runs the job “demo-bytes-gpt”, not “another-run”")));
     // A coordinator that runs no job yet.
     Coordinator idle;
     QVERIFY(idle.start(dir_, QStringLiteral("idle"), {}));
@@ -171,8 +181,8 @@ class TestFirstRun : public QObject {
         s->disconnectFromHost();
       }
     });
-    const InviteLink link(QStringLiteral("tcp://127.0.0.1:%1").arg(web.serverPort()), open_.invite().key(),
-                          QStringLiteral("j"));
+    const InviteLink link(QStringLiteral("tcp://127.0.0.1:%1").arg(web.serverPort()),
+                          open_.invite().key(), QStringLiteral("j"));
     const auto p = probeAsync(link, me_, 2000);
     QVERIFY2(p.outcome == Outcome::KeyMismatch, qPrintable(print(p, link)));
   }
@@ -187,12 +197,14 @@ class TestFirstRun : public QObject {
     const QString node_key = QString::fromUtf8(node.readAllStandardOutput()).trimmed();
     QCOMPARE(node_key.size(), 40);
     Coordinator closed;
-    QVERIFY(closed.start(dir_, QStringLiteral("closed-for-node"),
-                         Coordinator::demoJob() + QStringList{QStringLiteral("--allow-key"), node_key}));
+    QVERIFY(closed.start(
+        dir_, QStringLiteral("closed-for-node"),
+        Coordinator::demoJob() + QStringList{QStringLiteral("--allow-key"), node_key}));
     CoordinatorProbe p;
     std::atomic<bool> done{false};
     std::thread t([&] {
-      p = CoordinatorProbe::runAsNode(closed.invite(), data.toStdString(), std::chrono::milliseconds(3000));
+      p = CoordinatorProbe::runAsNode(closed.invite(), data.toStdString(),
+                                      std::chrono::milliseconds(3000));
       done = true;
     });
     (void)QTest::qWaitFor([&] { return done.load(); }, 10000);
@@ -222,22 +234,25 @@ class TestFirstRun : public QObject {
   void dialogJoinsOnlyWhenTheCoordinatorAnswers() {
     const auto me = me_;
     FirstRunDialog::Options options;
-    options.probe = [me](const InviteLink& link) { return CoordinatorProbe::run(link, me, std::chrono::milliseconds(1500)); };
+    options.probe = [me](const InviteLink& link) {
+      return CoordinatorProbe::run(link, me, std::chrono::milliseconds(1500));
+    };
     FirstRunDialog dialog(options);
     dialog.show();
     QSignalSpy accepted(&dialog, &QDialog::accepted);
 
     // Nobody there: the dialog stays and says so.
-    dialog.linkEdit()->setText(
-        InviteLink(QStringLiteral("tcp://127.0.0.1:%1").arg(unusedPort()), open_.invite().key(), QStringLiteral("j"))
-            .toString());
+    dialog.linkEdit()->setText(InviteLink(QStringLiteral("tcp://127.0.0.1:%1").arg(unusedPort()),
+                                          open_.invite().key(), QStringLiteral("j"))
+                                   .toString());
     dialog.joinButton()->click();
     QVERIFY(dialog.busy());
     QVERIFY(!dialog.linkEdit()->isEnabled());
     QTRY_VERIFY_WITH_TIMEOUT(!dialog.busy(), 8000);
     QCOMPARE(accepted.count(), 0);
     QVERIFY(dialog.isVisible());
-    QVERIFY2(dialog.statusLabel()->text().startsWith(QStringLiteral("Cannot reach")), qPrintable(dialog.statusLabel()->text()));
+    QVERIFY2(dialog.statusLabel()->text().startsWith(QStringLiteral("Cannot reach")),
+             qPrintable(dialog.statusLabel()->text()));
     QVERIFY(dialog.linkEdit()->isEnabled());
 
     // The real coordinator: joined.
@@ -253,7 +268,9 @@ class TestFirstRun : public QObject {
     const auto me = me_;
     std::atomic<bool> fail{true};
     FirstRunDialog::Options options;
-    options.probe = [me](const InviteLink& link) { return CoordinatorProbe::run(link, me, std::chrono::milliseconds(3000)); };
+    options.probe = [me](const InviteLink& link) {
+      return CoordinatorProbe::run(link, me, std::chrono::milliseconds(3000));
+    };
     const InviteLink demo = open_.invite();
     options.start_demo = [&fail, demo](QString* error) -> std::optional<InviteLink> {
       if (fail) {
@@ -269,7 +286,8 @@ class TestFirstRun : public QObject {
     QVERIFY(dialog.busy());
     QVERIFY(!dialog.demoButton()->isEnabled());
     QTRY_VERIFY_WITH_TIMEOUT(!dialog.busy(), 8000);
-    QVERIFY(dialog.statusLabel()->text().contains(QStringLiteral("rookery-coordinator was not found")));
+    QVERIFY(
+        dialog.statusLabel()->text().contains(QStringLiteral("rookery-coordinator was not found")));
     QVERIFY(dialog.isVisible());
     QVERIFY(dialog.demoButton()->isEnabled());
     fail = false;
@@ -286,8 +304,10 @@ class TestFirstRun : public QObject {
     // swarm; stopped, all gone.
     qputenv("ROOKERY_DEMO_JOB", ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
     const QString data = dir_.filePath(QStringLiteral("gui-node"));
-    const DemoSwarm::Setup setup = DemoSwarm::locate(QStringLiteral(ROOKERY_BINARY_DIR "/app/rookery-node"), data);
-    QCOMPARE(setup.coordinator_program, QStringLiteral(ROOKERY_BINARY_DIR "/app/rookery-coordinator"));
+    const DemoSwarm::Setup setup =
+        DemoSwarm::locate(QStringLiteral(ROOKERY_BINARY_DIR "/app/rookery-node"), data);
+    QCOMPARE(setup.coordinator_program,
+             QStringLiteral(ROOKERY_BINARY_DIR "/app/rookery-coordinator"));
     QVERIFY(setup.job.endsWith(QStringLiteral("resources/demo/demo-job.json")));
     QCOMPARE(setup.dir, QDir(data).filePath(QStringLiteral("demo")));
     // The helpers run detached: whatever happens below, they do not outlive the test.
@@ -314,9 +334,12 @@ class TestFirstRun : public QObject {
       rookery::control::ControlClient peer(rookery::control::ControlEndpoints::in(
           QDir(setup.dir).filePath(QStringLiteral("run-peer%1").arg(i)).toStdString()));
       rookery::control::ControlClient::Answer answer;
-      QVERIFY2(QTest::qWaitFor([&] { return (answer = peer.status(std::chrono::milliseconds(500))).ok; }, 30000),
-               qPrintable(QStringLiteral("volunteer %1 does not answer").arg(i)));
-      QCOMPARE(QString::fromStdString(answer.snapshot.coordinator().endpoint()), first->invite.coordinator());
+      QVERIFY2(
+          QTest::qWaitFor([&] { return (answer = peer.status(std::chrono::milliseconds(500))).ok; },
+                          30000),
+          qPrintable(QStringLiteral("volunteer %1 does not answer").arg(i)));
+      QCOMPARE(QString::fromStdString(answer.snapshot.coordinator().endpoint()),
+               first->invite.coordinator());
     }
     // Again: nothing new is started.
     const auto again = DemoSwarm::start(setup, &error);
@@ -349,7 +372,8 @@ class TestFirstRun : public QObject {
     demo.insert(QStringLiteral("ROOKERY_COORDINATOR"), QStringLiteral("tcp://127.0.0.1:7461"));
     QVERIFY(!firstRunNeeded(demo, settings, nullptr));
     QProcessEnvironment plan;
-    plan.insert(QStringLiteral("ROOKERY_NODE_ARGS"), QStringLiteral("--plan '/tmp/my plan.json' --stage 0"));
+    plan.insert(QStringLiteral("ROOKERY_NODE_ARGS"),
+                QStringLiteral("--plan '/tmp/my plan.json' --stage 0"));
     QVERIFY(environmentNamesSwarm(plan));
     QVERIFY(!firstRunNeeded(plan, settings, nullptr));
     QProcessEnvironment threads;

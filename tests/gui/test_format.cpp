@@ -29,7 +29,9 @@ class TestFormat : public QObject {
     QCOMPARE(Format::bytes(bytes), text);
   }
 
-  void bytesOf() { QCOMPARE(Format::bytesOf(3ull << 30, 24ull << 30), QStringLiteral("3.0 / 24.0 GiB")); }
+  void bytesOf() {
+    QCOMPARE(Format::bytesOf(3ull << 30, 24ull << 30), QStringLiteral("3.0 / 24.0 GiB"));
+  }
 
   void duration_data() {
     QTest::addColumn<double>("seconds");
@@ -62,7 +64,8 @@ class TestFormat : public QObject {
   }
 
   void blasNames() {
-    QCOMPARE(Format::blas("OpenBLAS (OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH) at /usr/lib/x86_64-linux-gnu/libblas.so.3"),
+    QCOMPARE(Format::blas("OpenBLAS (OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH) at "
+                          "/usr/lib/x86_64-linux-gnu/libblas.so.3"),
              QStringLiteral("OpenBLAS 0.3.21"));
     QCOMPARE(Format::blas("Intel MKL"), QStringLiteral("Intel MKL"));
     QCOMPARE(Format::blas("no BLAS loaded (sgemm_ not found)"), QStringLiteral("no BLAS loaded"));
@@ -79,25 +82,34 @@ class TestFormat : public QObject {
 
   void translationsLoadForTheLocale() {
     // A language Rookery has no translation for (or the C locale) gets English plurals.
-    QVERIFY(rookery::ui::installTranslations(*QCoreApplication::instance(), QLocale::c()).isEmpty());
-    QCOMPARE(QCoreApplication::translate("rookery::ui::SwarmCard", "%n micro-batch(es)", nullptr, 1),
-             QStringLiteral("1 micro-batch"));
-    QCOMPARE(QCoreApplication::translate("rookery::ui::SwarmCard", "%n micro-batch(es)", nullptr, 3),
-             QStringLiteral("3 micro-batches"));
+    QVERIFY(
+        rookery::ui::installTranslations(*QCoreApplication::instance(), QLocale::c()).isEmpty());
+    QCOMPARE(
+        QCoreApplication::translate("rookery::ui::SwarmCard", "%n micro-batch(es)", nullptr, 1),
+        QStringLiteral("1 micro-batch"));
+    QCOMPARE(
+        QCoreApplication::translate("rookery::ui::SwarmCard", "%n micro-batch(es)", nullptr, 3),
+        QStringLiteral("3 micro-batches"));
     // English carries only plural forms; the other languages are still being translated.
-    QVERIFY(rookery::ui::installTranslations(*QCoreApplication::instance(), QLocale(QLocale::English))
-                .startsWith(QStringLiteral("en")));
-    QCOMPARE(QCoreApplication::translate("rookery::ui::DeviceCard", "%n logical core(s)", nullptr, 1),
-             QStringLiteral("1 logical core"));
-    QCOMPARE(QCoreApplication::translate("rookery::ui::DeviceCard", "%n logical core(s)", nullptr, 8),
-             QStringLiteral("8 logical cores"));
-    QVERIFY(rookery::ui::installTranslations(*QCoreApplication::instance(), QLocale(QLocale::Welsh)).isEmpty());
+    QVERIFY(
+        rookery::ui::installTranslations(*QCoreApplication::instance(), QLocale(QLocale::English))
+            .startsWith(QStringLiteral("en")));
+    QCOMPARE(
+        QCoreApplication::translate("rookery::ui::DeviceCard", "%n logical core(s)", nullptr, 1),
+        QStringLiteral("1 logical core"));
+    QCOMPARE(
+        QCoreApplication::translate("rookery::ui::DeviceCard", "%n logical core(s)", nullptr, 8),
+        QStringLiteral("8 logical cores"));
+    QVERIFY(rookery::ui::installTranslations(*QCoreApplication::instance(), QLocale(QLocale::Welsh))
+                .isEmpty());
   }
 
   void resourcesAreCompiledIn() {
     rookery::ui::initResources();
-    for (const char* name : {":/icons/rookery.svg", ":/icons/tray-contributing.svg", ":/icons/tray-paused.svg",
-                             ":/icons/tray-error.svg", ":/i18n/rookery_de.qm", ":/i18n/rookery_en.qm", ":/i18n/rookery_zh_CN.qm"}) {
+    for (const char* name :
+         {":/icons/rookery.svg", ":/icons/tray-contributing.svg", ":/icons/tray-paused.svg",
+          ":/icons/tray-error.svg", ":/i18n/rookery_de.qm", ":/i18n/rookery_en.qm",
+          ":/i18n/rookery_zh_CN.qm"}) {
       QVERIFY2(QFile::exists(QString::fromLatin1(name)), name);
     }
   }

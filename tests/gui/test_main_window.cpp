@@ -62,10 +62,12 @@ void TestMainWindow::saveScreenshots(const QString& name) {
   if (dir.isEmpty()) return;
   const QPalette light = QApplication::palette();
   const QPalette dark = ui::theme::darkPalette();
-  for (const auto& [suffix, palette] : {std::pair{QStringLiteral("light"), light}, std::pair{QStringLiteral("dark"), dark}}) {
+  for (const auto& [suffix, palette] :
+       {std::pair{QStringLiteral("light"), light}, std::pair{QStringLiteral("dark"), dark}}) {
     QApplication::setPalette(palette);
     QCoreApplication::processEvents();
-    window_->grab().save(QDir(dir).filePath(name + QLatin1Char('-') + suffix + QStringLiteral(".png")));
+    window_->grab().save(
+        QDir(dir).filePath(name + QLatin1Char('-') + suffix + QStringLiteral(".png")));
   }
   QApplication::setPalette(light);
 }
@@ -95,7 +97,8 @@ void TestMainWindow::deviceCardShowsTheNodesDevice() {
   QTRY_COMPARE_WITH_TIMEOUT(window_->deviceCard()->deviceName(), expected, 5000);
   const QString shown = window_->deviceCard()->summaryText();
   QVERIFY2(shown.contains(QString::number(device.cpu_cores())), qPrintable(shown));
-  if (device.gpus().empty()) QVERIFY2(shown.contains(ui::Format::blas(device.blas())), qPrintable(shown));
+  if (device.gpus().empty())
+    QVERIFY2(shown.contains(ui::Format::blas(device.blas())), qPrintable(shown));
 }
 
 void TestMainWindow::contributeButtonStartsAndPausesTheNode() {
@@ -123,7 +126,8 @@ void TestMainWindow::contributeButtonStartsAndPausesTheNode() {
   const auto units_at_pause = nodeSays().work().work_units();
   QVERIFY(waitSnapshots(5));
   const auto units_later = nodeSays().work().work_units();
-  QVERIFY2(units_later <= units_at_pause + 1, qPrintable(QStringLiteral("%1 -> %2").arg(units_at_pause).arg(units_later)));
+  QVERIFY2(units_later <= units_at_pause + 1,
+           qPrintable(QStringLiteral("%1 -> %2").arg(units_at_pause).arg(units_later)));
   QVERIFY(waitSnapshots(5));
   QCOMPARE(nodeSays().work().work_units(), units_later);
 }

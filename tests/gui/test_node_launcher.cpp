@@ -39,17 +39,21 @@ void TestNodeLauncher::argumentsFromTheEnvironment_data() {
   QTest::addColumn<QString>("nodeArgs");
   QTest::addColumn<QString>("dataDir");
   QTest::addColumn<QStringList>("expected");
-  QTest::newRow("nothing") << "" << "" << QStringList{};
-  QTest::newRow("data dir only") << "" << "/d" << QStringList{"--data-dir", "/d"};
+  QTest::newRow("nothing") << ""
+                           << "" << QStringList{};
+  QTest::newRow("data dir only") << ""
+                                 << "/d" << QStringList{"--data-dir", "/d"};
   QTest::newRow("stage, quoted path")
-      << "--plan '/my plans/p.json' --stage 0" << "/d"
-      << QStringList{"--plan", "/my plans/p.json", "--stage", "0", "--data-dir", "/d"};
+      << "--plan '/my plans/p.json' --stage 0"
+      << "/d" << QStringList{"--plan", "/my plans/p.json", "--stage", "0", "--data-dir", "/d"};
   QTest::newRow("double quotes, escapes")
-      << R"(--plan "/a \"b\"/p.json" --stage\ x '' --n)" << ""
-      << QStringList{"--plan", R"(/a "b"/p.json)", "--stage x", "", "--n"};
+      << R"(--plan "/a \"b\"/p.json" --stage\ x '' --n)"
+      << "" << QStringList{"--plan", R"(/a "b"/p.json)", "--stage x", "", "--n"};
   QTest::newRow("data dir given twice: the arguments win")
-      << "--data-dir /a --stage 1" << "/d" << QStringList{"--data-dir", "/a", "--stage", "1"};
-  QTest::newRow("--data-dir=") << "--data-dir=/a" << "/d" << QStringList{"--data-dir=/a"};
+      << "--data-dir /a --stage 1"
+      << "/d" << QStringList{"--data-dir", "/a", "--stage", "1"};
+  QTest::newRow("--data-dir=") << "--data-dir=/a"
+                               << "/d" << QStringList{"--data-dir=/a"};
 }
 
 void TestNodeLauncher::argumentsFromTheEnvironment() {
@@ -69,7 +73,8 @@ void TestNodeLauncher::initTestCase() {
   options.extra_arguments = fastNodeArguments(dir_);
   launcher_ = std::make_unique<ui::NodeLauncher>(*connection_, options);
   QCOMPARE(launcher_->program(), nodeProgram());
-  connect(launcher_.get(), &ui::NodeLauncher::launched, this, [this](qint64 pid) { launched_pids_ << pid; });
+  connect(launcher_.get(), &ui::NodeLauncher::launched, this,
+          [this](qint64 pid) { launched_pids_ << pid; });
   connection_->start();
 }
 

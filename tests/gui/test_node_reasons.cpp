@@ -78,7 +78,8 @@ class TestNodeReasons : public QObject {
     };
     const std::string refused = "the coordinator refused: ", unseated = "not in the plan: ";
     const std::vector<Case> cases = {
-        {refused + v::kNoJob, pb::COORDINATOR_REFUSED, pb::VERDICT_NO_JOB, "the coordinator runs no job"},
+        {refused + v::kNoJob, pb::COORDINATOR_REFUSED, pb::VERDICT_NO_JOB,
+         "the coordinator runs no job"},
         {refused + v::wrong_job("gpt-2", "mine"), pb::COORDINATOR_REFUSED, pb::VERDICT_WRONG_JOB,
          "the coordinator runs another job (“gpt-2”)"},
         {refused + v::kInviteNotValid, pb::COORDINATOR_REFUSED, pb::VERDICT_INVITE_NOT_VALID,
@@ -92,24 +93,29 @@ class TestNodeReasons : public QObject {
         {refused + v::kImplausibleProfile, pb::COORDINATOR_REFUSED, pb::VERDICT_IMPLAUSIBLE_PROFILE,
          "this PC's measured speed, memory or network look implausible"},
         {refused + v::kBanned + v::ring_partners_reject(3, 4), pb::COORDINATOR_BANNED,
-         pb::VERDICT_RING_PARTNERS_REJECT, "3 of its 4 ring partner(s) reject its averaging contributions"},
+         pb::VERDICT_RING_PARTNERS_REJECT,
+         "3 of its 4 ring partner(s) reject its averaging contributions"},
         {refused + v::kBanned + v::caught_in_spot_checks(2, 3), pb::COORDINATOR_BANNED,
-         pb::VERDICT_CAUGHT_IN_SPOT_CHECKS, "2 of the 3 stage(s) it sends to caught its activations wrong in spot-checks"},
+         pb::VERDICT_CAUGHT_IN_SPOT_CHECKS,
+         "2 of the 3 stage(s) it sends to caught its activations wrong in spot-checks"},
         {refused + v::kBanned + v::gradients_caught_in_spot_checks(3, 3), pb::COORDINATOR_BANNED,
          pb::VERDICT_GRADIENTS_CAUGHT_IN_SPOT_CHECKS,
          "3 of the 3 stage(s) it returns gradients to caught its gradients wrong in spot-checks"},
         {unseated + v::kSpare, pb::COORDINATOR_NOT_IN_PLAN, pb::VERDICT_SPARE,
-         "a spare: its pipeline is faster without this PC, which waits to fill a seat that falls empty"},
+         "a spare: its pipeline is faster without this PC, which waits to fill a seat that falls "
+         "empty"},
         {unseated + v::kTierFull, pb::COORDINATOR_NOT_IN_PLAN, pb::VERDICT_TIER_FULL,
          "every pipeline of its bandwidth tier already has one PC per block"},
         {unseated + v::kNoPipelineHoldsModel + "short by 2 GB", pb::COORDINATOR_NOT_IN_PLAN,
-         pb::VERDICT_NO_PIPELINE_HOLDS_MODEL, "the volunteers together do not hold the model yet (short by 2 GB)"},
-        {unseated + v::kJoinedAfterThePlan, pb::COORDINATOR_NOT_IN_PLAN, pb::VERDICT_JOINED_AFTER_PLAN,
-         "it joined after the plan was made"},
+         pb::VERDICT_NO_PIPELINE_HOLDS_MODEL,
+         "the volunteers together do not hold the model yet (short by 2 GB)"},
+        {unseated + v::kJoinedAfterThePlan, pb::COORDINATOR_NOT_IN_PLAN,
+         pb::VERDICT_JOINED_AFTER_PLAN, "it joined after the plan was made"},
         // A newer coordinator's words, and numbers that do not add up: shown as they are.
         {refused + "the moon is in the wrong phase", pb::COORDINATOR_REFUSED, pb::REASON_UNKNOWN,
          "the moon is in the wrong phase"},
-        {refused + v::kBanned + "5 of its 4" + v::kRingPartnersReject, pb::COORDINATOR_BANNED, pb::REASON_UNKNOWN,
+        {refused + v::kBanned + "5 of its 4" + v::kRingPartnersReject, pb::COORDINATOR_BANNED,
+         pb::REASON_UNKNOWN,
          QString::fromStdString("5 of its 4" + std::string(v::kRingPartnersReject))},
     };
     for (const auto& c : cases) {
@@ -126,15 +132,15 @@ class TestNodeReasons : public QObject {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     TestCoordinator coordinator;  // invite-only
-    QVERIFY(coordinator.start(dir, {QStringLiteral("--invite-token"), QStringLiteral("the-right-token")}));
+    QVERIFY(coordinator.start(
+        dir, {QStringLiteral("--invite-token"), QStringLiteral("the-right-token")}));
     TestNode node;
-    QVERIFY(node.start(dir, coordinator.joinArguments() + QStringList{QStringLiteral("--invite-token"),
-                                                                      QStringLiteral("a-wrong-token"),
-                                                                      QStringLiteral("--contribute"),
-                                                                      QStringLiteral("--preference"),
-                                                                      QStringLiteral("in_use.run=false"),
-                                                                      QStringLiteral("--preference"),
-                                                                      QStringLiteral("idle.run=false")}));
+    QVERIFY(node.start(
+        dir, coordinator.joinArguments() +
+                 QStringList{QStringLiteral("--invite-token"), QStringLiteral("a-wrong-token"),
+                             QStringLiteral("--contribute"), QStringLiteral("--preference"),
+                             QStringLiteral("in_use.run=false"), QStringLiteral("--preference"),
+                             QStringLiteral("idle.run=false")}));
     QVERIFY(node.waitReady());
 
     // Before the refusal: what the tray has seen of this node.
@@ -157,7 +163,8 @@ class TestNodeReasons : public QObject {
     // In use or idle (whatever the terminals' idleness says), computing is off.
     const bool in_use = s.governor().user_active();
     QCOMPARE(s.governor().why().code(), in_use ? pb::GOVERNOR_IN_USE_OFF : pb::GOVERNOR_IDLE_OFF);
-    QCOMPARE(s.governor().reason(), std::string(in_use ? "user active" : "PC idle (compute while idle is off)"));
+    QCOMPARE(s.governor().reason(),
+             std::string(in_use ? "user active" : "PC idle (compute while idle is off)"));
     QVERIFY(s.governor().sensors_size() >= 7);
     for (const auto& sensor : s.governor().sensors()) {
       QVERIFY2(sensor.kind() != pb::SensorStatus::KIND_UNKNOWN, sensor.name().c_str());
@@ -172,7 +179,8 @@ class TestNodeReasons : public QObject {
     // Why there is GPU telemetry or none (NVML's words) comes as a code too, here and for the
     // gpu sensor.
     QVERIFY(!s.device().gpu_status().empty());
-    QVERIFY2(s.device().gpu_status_why().code() != pb::REASON_UNKNOWN, s.device().gpu_status().c_str());
+    QVERIFY2(s.device().gpu_status_why().code() != pb::REASON_UNKNOWN,
+             s.device().gpu_status().c_str());
     for (const auto& sensor : s.governor().sensors()) {
       if (sensor.kind() == pb::SensorStatus::GPU) {
         QVERIFY2(sensor.reading().code() != pb::REASON_UNKNOWN, sensor.detail().c_str());
@@ -181,21 +189,25 @@ class TestNodeReasons : public QObject {
 
     // In German.
     QVERIFY(!installTranslations(*qApp, QLocale(QLocale::German, QLocale::Germany)).isEmpty());
-    const QString why_en = in_use ? QStringLiteral("the PC is in use")
-                                  : QStringLiteral("the PC is idle and computing while idle is off");
+    const QString why_en = in_use
+                               ? QStringLiteral("the PC is in use")
+                               : QStringLiteral("the PC is idle and computing while idle is off");
     const QString paused_de = Reasons::tr("Paused: %1").arg(Reasons::tr(qPrintable(why_en)));
-    QVERIFY2(!paused_de.contains(why_en) && !paused_de.startsWith(QStringLiteral("Paused")), qPrintable(paused_de));
+    QVERIFY2(!paused_de.contains(why_en) && !paused_de.startsWith(QStringLiteral("Paused")),
+             qPrintable(paused_de));
     NodeStateCard card;
     card.showSnapshot(s);
     QCOMPARE(card.reasonText(), paused_de);
     // The coordinator's own words come as a code too, and are worded in German.
     QCOMPARE(s.coordinator().why().detail().code(), pb::VERDICT_INVITE_NOT_VALID);
     const QString invalid_de = Reasons::verdict(s.coordinator().why().detail());
-    QVERIFY2(!invalid_de.isEmpty() && invalid_de != QString::fromStdString(s.coordinator().why().text()),
-             qPrintable(invalid_de));
+    QVERIFY2(
+        !invalid_de.isEmpty() && invalid_de != QString::fromStdString(s.coordinator().why().text()),
+        qPrintable(invalid_de));
     const QString refused_de = Reasons::tr("refused this PC: %1").arg(invalid_de);
     QVERIFY(!refused_de.startsWith(QStringLiteral("refused this PC")));
-    QVERIFY2(rowValue(card, "coordinator").contains(refused_de.mid(1)), qPrintable(rowValue(card, "coordinator")));
+    QVERIFY2(rowValue(card, "coordinator").contains(refused_de.mid(1)),
+             qPrintable(rowValue(card, "coordinator")));
     QVERIFY2(rowValue(card, "governorSensors").contains(Reasons::tr("CPU load")),
              qPrintable(rowValue(card, "governorSensors")));
     QVERIFY(!rowValue(card, "governorSensors").contains(QStringLiteral("cpu load")));

@@ -30,7 +30,8 @@ class TestSettingsSwarm : public QObject {
   void initTestCase() {
     QVERIFY(dir_.isValid());
     qunsetenv("ROOKERY_DATA_DIR");
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir_.filePath(QStringLiteral("config")));
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
+                       dir_.filePath(QStringLiteral("config")));
     QCoreApplication::setOrganizationName(QStringLiteral("RookeryTest"));
     QCoreApplication::setApplicationName(QStringLiteral("RookerySettingsSwarm"));
   }
@@ -48,7 +49,8 @@ class TestSettingsSwarm : public QObject {
     node.start();
     MainWindow window(node, &launcher);
     QSettings settings;
-    saveInvite(settings, InviteLink(coordinator.endpoint, coordinator.key, QStringLiteral("demo-bytes-gpt")));
+    saveInvite(settings,
+               InviteLink(coordinator.endpoint, coordinator.key, QStringLiteral("demo-bytes-gpt")));
     QVERIFY(launcher.ensureRunning());
     pb::NodeSnapshot s;
     QVERIFY2(QTest::qWaitFor(
@@ -56,28 +58,32 @@ class TestSettingsSwarm : public QObject {
                    const auto a = askNode(runtime);
                    if (a.ok) s = a.snapshot;
                    const auto code = s.coordinator().why().code();
-                   return a.ok && code != pb::COORDINATOR_CONNECTING && code != pb::COORDINATOR_CONNECTED &&
-                          code != pb::REASON_UNKNOWN && code != pb::COORDINATOR_UNREACHABLE;
+                   return a.ok && code != pb::COORDINATOR_CONNECTING &&
+                          code != pb::COORDINATOR_CONNECTED && code != pb::REASON_UNKNOWN &&
+                          code != pb::COORDINATOR_UNREACHABLE;
                  },
                  30000),
              s.coordinator().status().c_str());
     // The node names the job it joined from its start, seated or not (the dialog reads it there).
     QCOMPARE(s.coordinator().job_id(), std::string("demo-bytes-gpt"));
-    QVERIFY(QTest::qWaitFor([&] { return coordinator.log().contains(QStringLiteral(" joined")); }, 10000));
+    QVERIFY(QTest::qWaitFor([&] { return coordinator.log().contains(QStringLiteral(" joined")); },
+                            10000));
     const qint64 first_pid = s.pid();
     QVERIFY(QTest::qWaitFor([&] { return node.isConnected(); }, 5000));
 
     window.openSettings();
     SettingsDialog* dialog = window.settingsDialog();
     QVERIFY(dialog);
-    QVERIFY2(dialog->swarmText().contains(QStringLiteral("demo-bytes-gpt")), qPrintable(dialog->swarmText()));
+    QVERIFY2(dialog->swarmText().contains(QStringLiteral("demo-bytes-gpt")),
+             qPrintable(dialog->swarmText()));
     QVERIFY(dialog->swarmText().contains(coordinator.endpoint));
     QVERIFY(dialog->leaveJobButton()->isEnabled());
     QCOMPARE(dialog->dataFolderEdit()->text(), dir_.filePath(QStringLiteral("data")));
 
     // Leave: the node tells the coordinator and exits; the window starts one without a swarm.
     QVERIFY(dialog->leaveJob(/*confirm=*/false));
-    QVERIFY2(QTest::qWaitFor([&] { return coordinator.log().contains(QStringLiteral("left the job")); }, 20000),
+    QVERIFY2(QTest::qWaitFor(
+                 [&] { return coordinator.log().contains(QStringLiteral("left the job")); }, 20000),
              qPrintable(coordinator.log()));
     QVERIFY(QTest::qWaitFor([&] { return !processAlive(first_pid); }, 20000));
     QVERIFY(!savedInvite(QSettings()));
@@ -115,7 +121,8 @@ class TestSettingsSwarm : public QObject {
     QCOMPARE(QString::fromStdString(s.data_dir()), moved);
     QVERIFY(QFile::exists(moved + QStringLiteral("/keys")));
     QCOMPARE(NodeLauncher::chosenDataDir(), moved);
-    QVERIFY(QTest::qWaitFor([&] { return !window.settingsDialog(); }, 5000));  // saved: closed and gone
+    QVERIFY(
+        QTest::qWaitFor([&] { return !window.settingsDialog(); }, 5000));  // saved: closed and gone
 
     // An invite link handed to the running window: joined after the coordinator answered.
     const qint64 third_pid = s.pid();
@@ -126,7 +133,8 @@ class TestSettingsSwarm : public QObject {
     o.base_arguments = launcher.extraArguments();
     JoinOffer offer(node, launcher, o, &window);
     QSignalSpy joined(&offer, &JoinOffer::joined);
-    const InviteLink invite(coordinator.endpoint, coordinator.key, QStringLiteral("demo-bytes-gpt"));
+    const InviteLink invite(coordinator.endpoint, coordinator.key,
+                            QStringLiteral("demo-bytes-gpt"));
     offer.offer(invite.toString());
     QVERIFY(offer.dialog() && offer.dialog()->isVisible());
     QCOMPARE(offer.dialog()->linkEdit()->text(), invite.toString());

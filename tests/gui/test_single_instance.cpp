@@ -91,7 +91,8 @@ class TestSingleInstance : public QObject {
     // This thread serves no events: the primary never answers.
     second.join();
     QCOMPARE(role.load(), static_cast<int>(SingleInstance::Role::Failed));
-    QVERIFY2(error.contains(QString::number(QCoreApplication::applicationPid())), qPrintable(error));
+    QVERIFY2(error.contains(QString::number(QCoreApplication::applicationPid())),
+             qPrintable(error));
   }
 
   void unusableRuntimeFolder() {
@@ -113,14 +114,16 @@ class TestSingleInstance : public QObject {
     QTemporaryDir dir;
     const QString key = QString(40, QLatin1Char('a'));
     const QString link =
-        QStringLiteral("rookery://join?coordinator=tcp://127.0.0.1:9&key=%1&job=demo-bytes-gpt").arg(key);
+        QStringLiteral("rookery://join?coordinator=tcp://127.0.0.1:9&key=%1&job=demo-bytes-gpt")
+            .arg(key);
     QProcess first;
     prepare(first, dir, {link});
     first.start();
     QVERIFY(first.waitForStarted());
     QByteArray first_output;
-    QTRY_VERIFY_WITH_TIMEOUT((first_output += first.readAll()).contains("opened with an invite link: offering to join"),
-                             20000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (first_output += first.readAll()).contains("opened with an invite link: offering to join"),
+        20000);
     const QString socket = dir.filePath(QStringLiteral("run/gui.sock"));
     QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(socket), 20000);
 
@@ -130,10 +133,13 @@ class TestSingleInstance : public QObject {
     QVERIFY(second.waitForFinished(20000));
     const QByteArray second_output = second.readAll();
     QVERIFY2(second.exitCode() == 0, second_output.constData());
-    QVERIFY2(second_output.contains("already running; its window was asked to come forward and to offer the invite link"),
-             second_output.constData());
+    QVERIFY2(
+        second_output.contains(
+            "already running; its window was asked to come forward and to offer the invite link"),
+        second_output.constData());
     QTRY_VERIFY_WITH_TIMEOUT(
-        (first_output += first.readAll()).contains("another launch handed over an invite link: shown in the join dialog"),
+        (first_output += first.readAll())
+            .contains("another launch handed over an invite link: shown in the join dialog"),
         10000);
     QCOMPARE(first.state(), QProcess::Running);
     stop(first);
@@ -155,9 +161,10 @@ class TestSingleInstance : public QObject {
     QVERIFY(third.waitForFinished(20000));
     QVERIFY2(third.exitCode() == 0, third.readAll().constData());
     QByteArray window_output;
-    QTRY_VERIFY_WITH_TIMEOUT((window_output += window.readAll())
-                                 .contains("another launch asked for the window with an invite link: offering to join"),
-                             10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (window_output += window.readAll())
+            .contains("another launch asked for the window with an invite link: offering to join"),
+        10000);
     QCOMPARE(window.state(), QProcess::Running);
     stop(window);
   }
@@ -181,7 +188,8 @@ class TestSingleInstance : public QObject {
     QVERIFY2(second.exitCode() == 0, second_output.constData());
     QVERIFY2(second_output.contains("already running"), second_output.constData());
     QByteArray first_output;
-    QTRY_VERIFY_WITH_TIMEOUT((first_output += first.readAll()).contains("another launch asked for the window and to contribute"),
+    QTRY_VERIFY_WITH_TIMEOUT((first_output += first.readAll())
+                                 .contains("another launch asked for the window and to contribute"),
                              10000);
     QCOMPARE(first.state(), QProcess::Running);
 
@@ -207,7 +215,8 @@ class TestSingleInstance : public QObject {
     QVERIFY(fourth.waitForFinished(20000));
     QVERIFY2(fourth.exitCode() == 0, fourth.readAll().constData());
     QByteArray third_output;
-    QTRY_VERIFY_WITH_TIMEOUT((third_output += third.readAll()).contains("another launch asked for the window"), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (third_output += third.readAll()).contains("another launch asked for the window"), 10000);
     QVERIFY(!third_output.contains("and to contribute"));
     QCOMPARE(third.state(), QProcess::Running);
     stop(third);

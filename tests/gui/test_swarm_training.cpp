@@ -90,7 +90,8 @@ void TestSwarmTraining::swarmCardShowsTheNodesStage() {
   auto* card = window_->swarmCard();
   QTRY_VERIFY_WITH_TIMEOUT(card->inPipeline(), 5000);
   QCOMPARE(card->jobText(), QString::fromStdString(st.job_name()));
-  const QString blocks = ui::Format::blockRange(st.first_block(), st.last_block(), st.block_count());
+  const QString blocks =
+      ui::Format::blockRange(st.first_block(), st.last_block(), st.block_count());
   QCOMPARE(blocks, QStringLiteral("blocks 0–2 of 6"));
   QCOMPARE(card->positionText(), QStringLiteral("Pipeline 1 · stage 1 of 2 · %1").arg(blocks));
   QCOMPARE(valueOf(*card, "nextStage"), QString::fromStdString(st.next_endpoint()));
@@ -108,7 +109,8 @@ void TestSwarmTraining::swarmCardShowsTheNodesStage() {
   auto* training = window_->trainingCard();
   QVERIFY(!training->chartShown());
   QCOMPARE(training->lossSeries()->count(), 0);
-  QVERIFY2(training->emptyMessage().contains(QStringLiteral("Contribute")), qPrintable(training->emptyMessage()));
+  QVERIFY2(training->emptyMessage().contains(QStringLiteral("Contribute")),
+           qPrintable(training->emptyMessage()));
 }
 
 void TestSwarmTraining::trainingCardFollowsTheLossWhileContributing() {
@@ -118,7 +120,8 @@ void TestSwarmTraining::trainingCardFollowsTheLossWhileContributing() {
   QTRY_VERIFY_WITH_TIMEOUT(window_->swarmCard()->diagram()->shape().active, 5000);
 
   // Micro-batches go to stage 1 and their gradients (with the loss) come back.
-  QTRY_VERIFY2_WITH_TIMEOUT(training->lossSeries()->count() >= 4, qPrintable(pipeline_.log(0) + pipeline_.log(1)), 60000);
+  QTRY_VERIFY2_WITH_TIMEOUT(training->lossSeries()->count() >= 4,
+                            qPrintable(pipeline_.log(0) + pipeline_.log(1)), 60000);
   QVERIFY(training->chartShown());
   QCOMPARE(training->averageSeries()->count(), training->lossSeries()->count());
 
@@ -136,12 +139,12 @@ void TestSwarmTraining::trainingCardFollowsTheLossWhileContributing() {
   const quint64 samples_before = connection_->snapshot().work().samples();
   QVERIFY(samples_before > 0);
   QTRY_VERIFY_WITH_TIMEOUT(connection_->snapshot().work().samples() > samples_before, 20000);
-  QTRY_COMPARE_WITH_TIMEOUT(valueOf(*training, "samples"), ui::Format::count(connection_->snapshot().work().samples()),
-                            2000);
+  QTRY_COMPARE_WITH_TIMEOUT(valueOf(*training, "samples"),
+                            ui::Format::count(connection_->snapshot().work().samples()), 2000);
   // The rate is taken over the last seconds of snapshots: give it one with new samples.
   QTRY_VERIFY_WITH_TIMEOUT(training->history().samplesPerSecond() > 0, 10000);
   QTRY_VERIFY2_WITH_TIMEOUT(valueOf(*training, "sampleRate").endsWith(QStringLiteral("samples/s")),
-           qPrintable(valueOf(*training, "sampleRate")), 5000);
+                            qPrintable(valueOf(*training, "sampleRate")), 5000);
   QCOMPARE(valueOf(*training, "optimizerSteps"),
            ui::Format::count(quint64(connection_->snapshot().stage().optimizer_steps())));
   QVERIFY(connection_->snapshot().stage().optimizer_steps() > 0);
@@ -179,7 +182,8 @@ void TestSwarmTraining::keyboardReachesTheDiagramAndTheChart() {
   }
   QVERIFY(reached.contains(window_->swarmCard()->diagram()));
   QVERIFY(reached.contains(window_->trainingCard()->chartView()));
-  QVERIFY(reached.indexOf(window_->swarmCard()->diagram()) < reached.indexOf(window_->trainingCard()->chartView()));
+  QVERIFY(reached.indexOf(window_->swarmCard()->diagram()) <
+          reached.indexOf(window_->trainingCard()->chartView()));
   QVERIFY(!window_->trainingCard()->chartView()->accessibleDescription().isEmpty());
 }
 

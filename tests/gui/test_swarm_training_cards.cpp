@@ -36,8 +36,8 @@ pb::NodeSnapshot benchmarkNode(pb::NodeState state) {
 }
 
 // Stage 2 of 4 of pipeline 2, blocks [3, 6) of 12, after `micro_batches` backwards.
-pb::NodeSnapshot middleStage(std::int64_t micro_batches, double uptime, std::uint64_t samples, double loss,
-                             std::int64_t pid = 4242) {
+pb::NodeSnapshot middleStage(std::int64_t micro_batches, double uptime, std::uint64_t samples,
+                             double loss, std::int64_t pid = 4242) {
   pb::NodeSnapshot s;
   s.set_pid(pid);
   s.set_state(pb::CONTRIBUTING);
@@ -122,7 +122,8 @@ class TestSwarmTrainingCards : public QObject {
     QCOMPARE(shape.block_count, 12);
     QVERIFY(shape.active);
     QCOMPARE(card.diagram()->accessibleDescription(),
-             QStringLiteral("A pipeline of 4 stages, from the data to the loss. This PC is stage 2 and holds blocks "
+             QStringLiteral("A pipeline of 4 stages, from the data to the loss. This PC is stage 2 "
+                            "and holds blocks "
                             "3–5 of 12."));
     // Leaving the pipeline (the coordinator moved it back to benchmark work) clears the place.
     card.showSnapshot(benchmarkNode(pb::CONTRIBUTING));
@@ -165,7 +166,8 @@ class TestSwarmTrainingCards : public QObject {
     // Something is drawn in the accent colour: this PC's box.
     bool drawn = false;
     for (int y = 0; y < image.height() && !drawn; ++y) {
-      for (int x = 0; x < image.width() && !drawn; ++x) drawn = image.pixelColor(x, y).green() > image.pixelColor(x, y).red() + 40;
+      for (int x = 0; x < image.width() && !drawn; ++x)
+        drawn = image.pixelColor(x, y).green() > image.pixelColor(x, y).red() + 40;
     }
     QVERIFY(drawn);
   }
@@ -190,7 +192,8 @@ class TestSwarmTrainingCards : public QObject {
     QVERIFY(card.emptyMessage().contains(QStringLiteral("first micro-batch")));
     QCOMPARE(valueOf(card, "loss"), QStringLiteral("none yet"));
     // One snapshot a second, 4 micro-batches of 16 samples each time.
-    for (int i = 1; i <= 6; ++i) card.showSnapshot(middleStage(4 * i, 10 + i, 64u * i, 5.0 - 0.1 * i));
+    for (int i = 1; i <= 6; ++i)
+      card.showSnapshot(middleStage(4 * i, 10 + i, 64u * i, 5.0 - 0.1 * i));
     QVERIFY(card.chartShown());
     QCOMPARE(card.lossSeries()->count(), 6);
     QCOMPARE(card.lossSeries()->at(5), QPointF(24, 4.4));
@@ -198,7 +201,8 @@ class TestSwarmTrainingCards : public QObject {
     QCOMPARE(valueOf(card, "sampleRate"), QStringLiteral("64 samples/s"));
     QCOMPARE(valueOf(card, "optimizerSteps"), QStringLiteral("12"));
     QVERIFY(valueOf(card, "loss").startsWith(QStringLiteral("4.400 · average ")));
-    QVERIFY(card.chartView()->accessibleDescription().contains(QStringLiteral("Loss 4.400 after 24 micro-batches")));
+    QVERIFY(card.chartView()->accessibleDescription().contains(
+        QStringLiteral("Loss 4.400 after 24 micro-batches")));
     // A snapshot without news adds no point.
     card.showSnapshot(middleStage(24, 17, 384, 4.4));
     QCOMPARE(card.lossSeries()->count(), 6);
@@ -221,7 +225,8 @@ class TestSwarmTrainingCards : public QObject {
     QTest::newRow("another process") << qint64(4243) << 21.0 << quint64(400) << qint64(25) << true;
     QTest::newRow("uptime went back") << qint64(4242) << 2.0 << quint64(400) << qint64(25) << true;
     QTest::newRow("samples went back") << qint64(4242) << 21.0 << quint64(10) << qint64(25) << true;
-    QTest::newRow("micro-batches went back") << qint64(4242) << 21.0 << quint64(400) << qint64(3) << true;
+    QTest::newRow("micro-batches went back")
+        << qint64(4242) << 21.0 << quint64(400) << qint64(3) << true;
   }
   void historyStartsOverWhenTheRunChanges() {
     QFETCH(qint64, pid);

@@ -37,8 +37,10 @@ using namespace rookery::ui;
 namespace {
 
 const QString kFix = QStringLiteral(
-    "\nTo fix: `cmake --build build --target update_translations`, then translate the unfinished entries of "
-    "translations/rookery_{de,es,fr,zh_CN}.ts (Qt Linguist, or edit the XML: fill <translation>, drop "
+    "\nTo fix: `cmake --build build --target update_translations`, then translate the unfinished "
+    "entries of "
+    "translations/rookery_{de,es,fr,zh_CN}.ts (Qt Linguist, or edit the XML: fill <translation>, "
+    "drop "
     "type=\"unfinished\"; %n messages need one <numerusform> per plural form) and run "
     "translations/english_plurals.py for the English plural forms.");
 
@@ -46,7 +48,7 @@ struct Message {
   QString context;
   QString source;
   bool numerus = false;
-  QString type;            // "", "unfinished", "vanished", "obsolete"
+  QString type;              // "", "unfinished", "vanished", "obsolete"
   QStringList translations;  // one, or the plural forms
 };
 
@@ -66,7 +68,11 @@ QList<Message> readTs(const QString& path, QString* language) {
     } else if (name == QLatin1String("name")) {
       context = xml.readElementText();
     } else if (name == QLatin1String("message")) {
-      m = Message{context, {}, xml.attributes().value(QLatin1String("numerus")) == QLatin1String("yes"), {}, {}};
+      m = Message{context,
+                  {},
+                  xml.attributes().value(QLatin1String("numerus")) == QLatin1String("yes"),
+                  {},
+                  {}};
     } else if (name == QLatin1String("source")) {
       m.source = xml.readElementText();
     } else if (name == QLatin1String("translation")) {
@@ -92,7 +98,9 @@ QStringList placeholders(const QString& text) {
 }
 
 // An accelerator is a single '&' (a literal one is written "&&").
-qsizetype accelerators(const QString& text) { return QString(text).remove(QStringLiteral("&&")).count(QLatin1Char('&')); }
+qsizetype accelerators(const QString& text) {
+  return QString(text).remove(QStringLiteral("&&")).count(QLatin1Char('&'));
+}
 
 // What is wrong with one file: messages not translated, and translations that lost a
 // placeholder, a plural form or an accelerator.
@@ -102,7 +110,8 @@ QStringList problems(const QString& path) {
   QStringList out;
   if (messages.isEmpty()) return {QStringLiteral("no messages read from %1").arg(path)};
   const bool english = language.startsWith(QLatin1String("en"));
-  const int forms = language.startsWith(QLatin1String("zh")) ? 1 : 2;  // de, es, fr, en: one and many
+  const int forms =
+      language.startsWith(QLatin1String("zh")) ? 1 : 2;  // de, es, fr, en: one and many
   for (const Message& m : messages) {
     const QString where = QStringLiteral("[%1] \"%2\"").arg(m.context, m.source);
     if (m.type == QLatin1String("vanished") || m.type == QLatin1String("obsolete")) {
@@ -111,12 +120,17 @@ QStringList problems(const QString& path) {
     }
     if (english && !m.numerus) continue;  // English shows its source text
     if (m.type == QLatin1String("unfinished") ||
-        std::any_of(m.translations.cbegin(), m.translations.cend(), [](const QString& t) { return t.isEmpty(); })) {
+        std::any_of(m.translations.cbegin(), m.translations.cend(),
+                    [](const QString& t) { return t.isEmpty(); })) {
       out << QStringLiteral("%1 is not translated").arg(where);
       continue;
     }
     if (m.numerus && m.translations.size() != forms) {
-      out << QStringLiteral("%1 has %2 plural forms, %3 needs %4").arg(where).arg(m.translations.size()).arg(language).arg(forms);
+      out << QStringLiteral("%1 has %2 plural forms, %3 needs %4")
+                 .arg(where)
+                 .arg(m.translations.size())
+                 .arg(language)
+                 .arg(forms);
     }
     for (const QString& t : m.translations) {
       if (placeholders(t) != placeholders(m.source)) {
@@ -124,7 +138,9 @@ QStringList problems(const QString& path) {
                    .arg(where, t, placeholders(t).join(u','), placeholders(m.source).join(u','));
       }
       if (accelerators(t) != accelerators(m.source)) {
-        out << QStringLiteral("%1: \"%2\" must keep exactly %3 '&' accelerator(s)").arg(where, t).arg(accelerators(m.source));
+        out << QStringLiteral("%1: \"%2\" must keep exactly %3 '&' accelerator(s)")
+                   .arg(where, t)
+                   .arg(accelerators(m.source));
       }
     }
   }
@@ -133,7 +149,8 @@ QStringList problems(const QString& path) {
 
 QStringList tsFiles(const QString& dir) {
   QStringList files;
-  for (const QString& f : QDir(dir).entryList({QStringLiteral("rookery_*.ts")}, QDir::Files, QDir::Name)) {
+  for (const QString& f :
+       QDir(dir).entryList({QStringLiteral("rookery_*.ts")}, QDir::Files, QDir::Name)) {
     files << QDir(dir).filePath(f);
   }
   return files;
@@ -143,8 +160,9 @@ QStringList tsFiles(const QString& dir) {
 // the rookery main.
 QStringList translatableSources() {
   QStringList sources;
-  QDirIterator it(QStringLiteral(ROOKERY_SOURCE_DIR "/ui"), {QStringLiteral("*.cpp"), QStringLiteral("*.hpp")},
-                  QDir::Files, QDirIterator::Subdirectories);
+  QDirIterator it(QStringLiteral(ROOKERY_SOURCE_DIR "/ui"),
+                  {QStringLiteral("*.cpp"), QStringLiteral("*.hpp")}, QDir::Files,
+                  QDirIterator::Subdirectories);
   while (it.hasNext()) sources << it.next();
   sources.sort();
   sources << QStringLiteral(ROOKERY_SOURCE_DIR "/app/rookery.cpp");
@@ -177,36 +195,44 @@ class TestTranslations : public QObject {
     QVERIFY(combo);
     QStringList languages;
     for (int i = 0; i < combo->count(); ++i) languages << combo->itemData(i).toString();
-    QCOMPARE(languages, (QStringList{QStringLiteral("system"), QStringLiteral("en"), QStringLiteral("de"),
-                                     QStringLiteral("es"), QStringLiteral("fr"), QStringLiteral("zh_CN")}));
+    QCOMPARE(languages,
+             (QStringList{QStringLiteral("system"), QStringLiteral("en"), QStringLiteral("de"),
+                          QStringLiteral("es"), QStringLiteral("fr"), QStringLiteral("zh_CN")}));
     QCOMPARE(combo->currentData().toString(), QStringLiteral("system"));
     QVERIFY(combo->findText(QStringLiteral("Deutsch")) >= 0);
     QVERIFY(combo->findText(QStringLiteral("Français")) >= 0);
     // Without LANG (the C locale) the system's entry names English, which Rookery speaks there,
     // not an empty "()".
     QCOMPARE(languageName(QLocale::c()), QStringLiteral("English"));
-    QVERIFY2(combo->itemText(0).contains(QLatin1Char('(') + languageName(QLocale::system()) + QLatin1Char(')')),
+    QVERIFY2(combo->itemText(0).contains(QLatin1Char('(') + languageName(QLocale::system()) +
+                                         QLatin1Char(')')),
              qPrintable(combo->itemText(0)));
     QVERIFY(chooser->findChild<QLabel*>(QStringLiteral("languageNote"))->isHidden());
     combo->setCurrentIndex(combo->findData(QStringLiteral("fr")));
-    QCOMPARE(QSettings().value(QStringLiteral("appearance/language")).toString(), QStringLiteral("fr"));
+    QCOMPARE(QSettings().value(QStringLiteral("appearance/language")).toString(),
+             QStringLiteral("fr"));
     QCOMPARE(preferredLocale().language(), QLocale::French);
     QVERIFY(!chooser->findChild<QLabel*>(QStringLiteral("languageNote"))->isHidden());
     // Shown again, the chooser starts at the saved choice.
     std::unique_ptr<QWidget> again(createLanguageChooser());
-    QCOMPARE(again->findChild<QComboBox*>(QStringLiteral("languageCombo"))->currentData().toString(), QStringLiteral("fr"));
+    QCOMPARE(
+        again->findChild<QComboBox*>(QStringLiteral("languageCombo"))->currentData().toString(),
+        QStringLiteral("fr"));
     // In a dialog: saved when the dialog is accepted, not on Cancel.
     {
       QDialog dialog;
       auto* in_dialog = createLanguageChooser(&dialog);
       auto* c = in_dialog->findChild<QComboBox*>(QStringLiteral("languageCombo"));
       c->setCurrentIndex(c->findData(QStringLiteral("de")));
-      QCOMPARE(QSettings().value(QStringLiteral("appearance/language")).toString(), QStringLiteral("fr"));
+      QCOMPARE(QSettings().value(QStringLiteral("appearance/language")).toString(),
+               QStringLiteral("fr"));
       dialog.reject();
-      QCOMPARE(QSettings().value(QStringLiteral("appearance/language")).toString(), QStringLiteral("fr"));
+      QCOMPARE(QSettings().value(QStringLiteral("appearance/language")).toString(),
+               QStringLiteral("fr"));
       c->setCurrentIndex(c->findData(QStringLiteral("zh_CN")));
       dialog.accept();
-      QCOMPARE(QSettings().value(QStringLiteral("appearance/language")).toString(), QStringLiteral("zh_CN"));
+      QCOMPARE(QSettings().value(QStringLiteral("appearance/language")).toString(),
+               QStringLiteral("zh_CN"));
       QCOMPARE(preferredLocale().language(), QLocale::Chinese);
     }
     // The settings dialog offers it.
@@ -227,7 +253,8 @@ class TestTranslations : public QObject {
     QCOMPARE(files.size(), 5);  // en, de, es, fr, zh_CN
     QStringList all;
     for (const QString& f : files) {
-      for (const QString& p : problems(f)) all << QFileInfo(f).fileName() + QStringLiteral(": ") + p;
+      for (const QString& p : problems(f))
+        all << QFileInfo(f).fileName() + QStringLiteral(": ") + p;
     }
     QVERIFY2(all.isEmpty(), qPrintable(all.join(u'\n') + kFix));
   }
@@ -246,17 +273,22 @@ class TestTranslations : public QObject {
     QProcess lupdate;
     lupdate.setProcessChannelMode(QProcess::MergedChannels);
     lupdate.start(QStringLiteral(ROOKERY_LUPDATE),
-                  QStringList{QStringLiteral("-no-obsolete"), QStringLiteral("-locations"), QStringLiteral("none"),
-                              QStringLiteral("-I"), QStringLiteral(ROOKERY_SOURCE_DIR)} +
+                  QStringList{QStringLiteral("-no-obsolete"), QStringLiteral("-locations"),
+                              QStringLiteral("none"), QStringLiteral("-I"),
+                              QStringLiteral(ROOKERY_SOURCE_DIR)} +
                       translatableSources() + QStringList{QStringLiteral("-ts")} + copies);
     QVERIFY2(lupdate.waitForFinished(60000), "lupdate did not finish");
     const QByteArray output = lupdate.readAll();
-    QVERIFY2(lupdate.exitStatus() == QProcess::NormalExit && lupdate.exitCode() == 0, output.constData());
+    QVERIFY2(lupdate.exitStatus() == QProcess::NormalExit && lupdate.exitCode() == 0,
+             output.constData());
     QStringList all;
     for (const QString& f : copies) {
-      for (const QString& p : problems(f)) all << QFileInfo(f).fileName() + QStringLiteral(": ") + p;
+      for (const QString& p : problems(f))
+        all << QFileInfo(f).fileName() + QStringLiteral(": ") + p;
     }
-    QVERIFY2(all.isEmpty(), qPrintable(QStringLiteral("The code has strings the translations lack:\n") + all.join(u'\n') + kFix));
+    QVERIFY2(all.isEmpty(),
+             qPrintable(QStringLiteral("The code has strings the translations lack:\n") +
+                        all.join(u'\n') + kFix));
   }
 
   void appInEachLanguage_data() {
@@ -266,11 +298,36 @@ class TestTranslations : public QObject {
     QTest::addColumn<QString>("settings");
     QTest::addColumn<QString>("welcome");
     QTest::addColumn<QString>("quit");
-    QTest::newRow("de_DE") << "de_DE" << "de_DE" << "Beitragen" << "Einstellungen…" << "Willkommen bei Rookery" << "Beenden";
-    QTest::newRow("es_ES") << "es_ES" << "es_ES" << "Contribuir" << "Ajustes…" << "Te damos la bienvenida a Rookery" << "Salir";
-    QTest::newRow("fr_FR") << "fr_FR" << "fr_FR" << "Contribuer" << "Paramètres…" << "Bienvenue dans Rookery" << "Quitter";
-    QTest::newRow("zh_CN") << "zh_CN" << "zh_CN" << "贡献算力" << "设置…" << "欢迎使用 Rookery" << "退出";
-    QTest::newRow("en_GB") << "en_GB" << "en_US" << "Contribute" << "Settings…" << "Welcome to Rookery" << "Quit";
+    QTest::newRow("de_DE") << "de_DE"
+                           << "de_DE"
+                           << "Beitragen"
+                           << "Einstellungen…"
+                           << "Willkommen bei Rookery"
+                           << "Beenden";
+    QTest::newRow("es_ES") << "es_ES"
+                           << "es_ES"
+                           << "Contribuir"
+                           << "Ajustes…"
+                           << "Te damos la bienvenida a Rookery"
+                           << "Salir";
+    QTest::newRow("fr_FR") << "fr_FR"
+                           << "fr_FR"
+                           << "Contribuer"
+                           << "Paramètres…"
+                           << "Bienvenue dans Rookery"
+                           << "Quitter";
+    QTest::newRow("zh_CN") << "zh_CN"
+                           << "zh_CN"
+                           << "贡献算力"
+                           << "设置…"
+                           << "欢迎使用 Rookery"
+                           << "退出";
+    QTest::newRow("en_GB") << "en_GB"
+                           << "en_US"
+                           << "Contribute"
+                           << "Settings…"
+                           << "Welcome to Rookery"
+                           << "Quit";
   }
 
   void appInEachLanguage() {
@@ -289,9 +346,12 @@ class TestTranslations : public QObject {
     FirstRunDialog dialog({[](const InviteLink&) { return CoordinatorProbe{}; }, {}, {}, {}});
     QTEST(dialog.windowTitle(), "welcome");
     // A translated plural: "%n micro-batch(es)" in English too.
-    const QString one = QCoreApplication::translate("rookery::ui::SwarmCard", "%n micro-batch(es)", nullptr, 1);
-    const QString many = QCoreApplication::translate("rookery::ui::SwarmCard", "%n micro-batch(es)", nullptr, 5);
-    QVERIFY2(one != many && !one.contains(u'(') && many.contains(u'5'), qPrintable(one + u'|' + many));
+    const QString one =
+        QCoreApplication::translate("rookery::ui::SwarmCard", "%n micro-batch(es)", nullptr, 1);
+    const QString many =
+        QCoreApplication::translate("rookery::ui::SwarmCard", "%n micro-batch(es)", nullptr, 5);
+    QVERIFY2(one != many && !one.contains(u'(') && many.contains(u'5'),
+             qPrintable(one + u'|' + many));
     removeTranslators();
   }
 
@@ -312,16 +372,19 @@ class TestTranslations : public QObject {
       p.waitForFinished(20000);
       return QString::fromUtf8(p.readAllStandardOutput());
     };
-    QVERIFY2(help(QStringLiteral("de_DE.UTF-8")).contains(QStringLiteral("Stellen Sie diesen PC einem Schwarm")),
+    QVERIFY2(help(QStringLiteral("de_DE.UTF-8"))
+                 .contains(QStringLiteral("Stellen Sie diesen PC einem Schwarm")),
              qPrintable(help(QStringLiteral("de_DE.UTF-8"))));
     QVERIFY(help(QStringLiteral("zh_CN.UTF-8")).contains(QStringLiteral("共同训练神经网络")));
     QVERIFY(help(QStringLiteral("C")).contains(QStringLiteral("lend this PC to a swarm")));
     // The setting overrides the system's language.
     QDir().mkpath(dir.filePath(QStringLiteral("config/Rookery")));
-    QSettings settings(dir.filePath(QStringLiteral("config/Rookery/Rookery.conf")), QSettings::IniFormat);
+    QSettings settings(dir.filePath(QStringLiteral("config/Rookery/Rookery.conf")),
+                       QSettings::IniFormat);
     settings.setValue(QStringLiteral("appearance/language"), QStringLiteral("fr"));
     settings.sync();
-    QVERIFY(help(QStringLiteral("de_DE.UTF-8")).contains(QStringLiteral("prêtez ce PC à un essaim")));
+    QVERIFY(
+        help(QStringLiteral("de_DE.UTF-8")).contains(QStringLiteral("prêtez ce PC à un essaim")));
   }
 };
 

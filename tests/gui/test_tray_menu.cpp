@@ -39,11 +39,13 @@ class TestTrayMenu : public QObject {
 
     // What the handler does: the node snoozes for an hour.
     QString error;
-    QVERIFY2(TrayIcon::requestSnooze(node.runtimeDir(), asked.at(0).at(0).toInt(), &error), qPrintable(error));
+    QVERIFY2(TrayIcon::requestSnooze(node.runtimeDir(), asked.at(0).at(0).toInt(), &error),
+             qPrintable(error));
     answer = gt::askNode(node.runtimeDir());
     const qint64 until = answer.snapshot.governor().snoozed_until_unix_ms();
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    QVERIFY2(until > now + 3500 * 1000 && until <= now + 3600 * 1000, qPrintable(QString::number(until - now)));
+    QVERIFY2(until > now + 3500 * 1000 && until <= now + 3600 * 1000,
+             qPrintable(QString::number(until - now)));
     tray.showNodeState(answer.snapshot);
     QCOMPARE(tray.snoozeAction()->text(), QStringLiteral("End the snooze"));
 

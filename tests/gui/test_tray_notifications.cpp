@@ -29,7 +29,8 @@ pb::NodeSnapshot withStage(pb::NodeSnapshot s, bool finished) {
 
 // The node's words and the code it sends beside them (`why`: the coordinator's reason).
 pb::NodeSnapshot withCoordinatorStatus(pb::NodeSnapshot s, const std::string& status,
-                                       pb::ReasonCode code = pb::REASON_UNKNOWN, const std::string& why = {}) {
+                                       pb::ReasonCode code = pb::REASON_UNKNOWN,
+                                       const std::string& why = {}) {
   s.mutable_coordinator()->set_endpoint("tcp://127.0.0.1:7461");
   s.mutable_coordinator()->set_status(status);
   s.mutable_coordinator()->mutable_why()->set_code(code);
@@ -51,11 +52,13 @@ class TestTrayNotifications : public QObject {
     QVERIFY(!TrayIcon::notificationFor(&contributing, snapshot(pb::STOPPING)));
     QVERIFY(!TrayIcon::notificationFor(&contributing, withStage(contributing, false)));
     // A coordinator that cannot be reached for a moment is shown in the window, not pushed.
-    const auto unreachable = withCoordinatorStatus(contributing, "coordinator unreachable: connection refused",
-                                                   pb::COORDINATOR_UNREACHABLE, "connection refused");
+    const auto unreachable =
+        withCoordinatorStatus(contributing, "coordinator unreachable: connection refused",
+                              pb::COORDINATOR_UNREACHABLE, "connection refused");
     QVERIFY(!TrayIcon::notificationFor(&contributing, unreachable));
     QVERIFY(!TrayIcon::notificationForMessage(QStringLiteral("settings saved")));
-    QVERIFY(!TrayIcon::notificationForMessage(QStringLiteral("coordinator unreachable: Connection refused")));
+    QVERIFY(!TrayIcon::notificationForMessage(
+        QStringLiteral("coordinator unreachable: Connection refused")));
   }
 
   void nodeFailure() {
@@ -97,24 +100,28 @@ class TestTrayNotifications : public QObject {
     auto other_error = before;
     other_error.mutable_ledger()->set_error("database is locked");
     QVERIFY(!TrayIcon::notificationFor(&before, other_error));
-    const auto logged = TrayIcon::notificationForMessage(QStringLiteral("ledger: write failed: database or disk is full"));
+    const auto logged = TrayIcon::notificationForMessage(
+        QStringLiteral("ledger: write failed: database or disk is full"));
     QVERIFY(logged && logged->kind == TrayNotification::Kind::DiskFull);
   }
 
   void refusedOrBanned() {
-    const auto before = withCoordinatorStatus(snapshot(pb::CONTRIBUTING), "connected to coordinator 0.1.0",
-                                              pb::COORDINATOR_CONNECTED, "0.1.0");
+    const auto before =
+        withCoordinatorStatus(snapshot(pb::CONTRIBUTING), "connected to coordinator 0.1.0",
+                              pb::COORDINATOR_CONNECTED, "0.1.0");
     // The code the node sends beside its words (core/node/reasons.cpp), not the words.
     const auto refused = withCoordinatorStatus(
-        before, "the coordinator refused: the job is invite-only and this invite is not valid", pb::COORDINATOR_REFUSED,
-        "the job is invite-only and this invite is not valid");
+        before, "the coordinator refused: the job is invite-only and this invite is not valid",
+        pb::COORDINATOR_REFUSED, "the job is invite-only and this invite is not valid");
     const auto n = TrayIcon::notificationFor(&before, refused);
     QVERIFY(n && n->kind == TrayNotification::Kind::Refused);
     QCOMPARE(n->title, TrayIcon::tr("The coordinator refused this PC"));
-    QVERIFY(n->message.contains(QStringLiteral("the job is invite-only and this invite is not valid")));
+    QVERIFY(
+        n->message.contains(QStringLiteral("the job is invite-only and this invite is not valid")));
     QVERIFY(!TrayIcon::notificationFor(&refused, refused));
     const auto banned = withCoordinatorStatus(
-        before, "the coordinator refused: banned from this job: its averaging updates were excluded",
+        before,
+        "the coordinator refused: banned from this job: its averaging updates were excluded",
         pb::COORDINATOR_BANNED, "its averaging updates were excluded");
     const auto b = TrayIcon::notificationFor(&before, banned);
     QVERIFY(b && b->kind == TrayNotification::Kind::Refused);
@@ -124,10 +131,11 @@ class TestTrayNotifications : public QObject {
     QVERIFY(!TrayIcon::notificationFor(&refused, banned));
     // Words alone (a node too old to send codes, a text that merely mentions a refusal) are
     // not a refusal.
-    QVERIFY(!TrayIcon::notificationFor(&before, withCoordinatorStatus(before, "banned: sent poisoned updates")));
-    QVERIFY(!TrayIcon::notificationFor(&before, withCoordinatorStatus(before, "not in the plan: connection refused",
-                                                                      pb::COORDINATOR_NOT_IN_PLAN,
-                                                                      "connection refused")));
+    QVERIFY(!TrayIcon::notificationFor(
+        &before, withCoordinatorStatus(before, "banned: sent poisoned updates")));
+    QVERIFY(!TrayIcon::notificationFor(
+        &before, withCoordinatorStatus(before, "not in the plan: connection refused",
+                                       pb::COORDINATOR_NOT_IN_PLAN, "connection refused")));
     QVERIFY(!TrayIcon::notificationForMessage(QStringLiteral("the coordinator banned this node")));
   }
 
@@ -158,8 +166,9 @@ class TestTrayNotifications : public QObject {
     tray.showNodeMessage(QStringLiteral("ledger: No space left on device"));
     QCOMPARE(spy.count(), 1);
     // Another kind of event is news.
-    auto banned = withCoordinatorStatus(failed, "the coordinator refused: banned from this job: lies",
-                                        pb::COORDINATOR_BANNED, "lies");
+    auto banned =
+        withCoordinatorStatus(failed, "the coordinator refused: banned from this job: lies",
+                              pb::COORDINATOR_BANNED, "lies");
     tray.showNodeState(banned);
     QCOMPARE(spy.count(), 2);
     QCOMPARE(tray.contributeAction()->isEnabled(), false);  // a failed node offers no Contribute

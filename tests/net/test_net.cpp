@@ -32,12 +32,14 @@ struct EchoServer {
     net::RpcServer::Config c;
     c.endpoint = "tcp://127.0.0.1:0";
     c.domain = domain;
-    server = std::make_unique<net::RpcServer>(ctx, &identity, c, [this](const net::RequestContext& req, wire::Message& m) {
-      net::Reply r;
-      r.header.mutable_pong()->set_peer_key(req.peer_key);  // tells the client who we think it is
-      r.header.mutable_pong()->set_ping_sent_unix_us(m.header.ping().sent_unix_us());
-      return std::optional<net::Reply>(std::move(r));
-    });
+    server = std::make_unique<net::RpcServer>(
+        ctx, &identity, c, [this](const net::RequestContext& req, wire::Message& m) {
+          net::Reply r;
+          r.header.mutable_pong()->set_peer_key(
+              req.peer_key);  // tells the client who we think it is
+          r.header.mutable_pong()->set_ping_sent_unix_us(m.header.ping().sent_unix_us());
+          return std::optional<net::Reply>(std::move(r));
+        });
   }
 };
 }  // namespace
@@ -89,9 +91,11 @@ class TestNet : public QObject {
     net::RpcClient ok(client_ctx, echo.server->endpoint(), &member, echo.identity.public_key);
     auto r = ok.request(ping(), 3s);
     QVERIFY2(r.ok(), r.error.c_str());
-    QCOMPARE(r.message->header.pong().peer_key(), member.public_key);  // the server saw the member's key
+    QCOMPARE(r.message->header.pong().peer_key(),
+             member.public_key);  // the server saw the member's key
 
-    net::RpcClient refused(client_ctx, echo.server->endpoint(), &stranger, echo.identity.public_key);
+    net::RpcClient refused(client_ctx, echo.server->endpoint(), &stranger,
+                           echo.identity.public_key);
     auto r2 = refused.request(ping(), 600ms);
     QCOMPARE(r2.status, net::RpcResult::Status::Timeout);
     QVERIFY(server_ctx.auth().refused() >= 1);
@@ -124,8 +128,8 @@ class TestNet : public QObject {
     EchoServer echo(server_ctx);
     const auto member = net::CurveKeyPair::generate();
     server_ctx.auth().allow(net::kPeerDomain, member.public_key);
-    auto raw = net::connect_curve_client(client_ctx, zmq::socket_type::dealer, echo.server->endpoint(), member,
-                                         echo.identity.public_key);
+    auto raw = net::connect_curve_client(client_ctx, zmq::socket_type::dealer,
+                                         echo.server->endpoint(), member, echo.identity.public_key);
     raw.send(zmq::buffer(std::string_view("this is not an envelope")), zmq::send_flags::none);
     auto frames = wire::encode(ping(), {});
     frames[0] = zmq::message_t(frames[0].data(), frames[0].size());
@@ -145,9 +149,10 @@ class TestNet : public QObject {
     net::RpcServer::Config cfg;
     cfg.endpoint = "tcp://127.0.0.1:0";
     cfg.domain = net::kPeerDomain;
-    net::RpcServer s(ctx, &id, cfg, [](const net::RequestContext&, wire::Message&) -> std::optional<net::Reply> {
-      throw std::runtime_error("shard not held here");
-    });
+    net::RpcServer s(ctx, &id, cfg,
+                     [](const net::RequestContext&, wire::Message&) -> std::optional<net::Reply> {
+                       throw std::runtime_error("shard not held here");
+                     });
     net::RpcClient c(ctx, s.endpoint(), &id, id.public_key);
     auto r = c.request(ping(), 3s);
     QCOMPARE(r.status, net::RpcResult::Status::RemoteError);
@@ -166,9 +171,10 @@ class TestNet : public QObject {
     server_ctx.auth().allow(net::kPeerDomain, me.public_key);
     net::SocketOptions small;
     small.send_hwm = small.recv_hwm = 1;
-    auto a = net::bind_curve_server(server_ctx, zmq::socket_type::router, "tcp://127.0.0.1:0", a_id, net::kPeerDomain);
-    auto b = net::bind_curve_server(server_ctx, zmq::socket_type::router, "tcp://127.0.0.1:0", b_id, net::kPeerDomain,
-                                    small);
+    auto a = net::bind_curve_server(server_ctx, zmq::socket_type::router, "tcp://127.0.0.1:0", a_id,
+                                    net::kPeerDomain);
+    auto b = net::bind_curve_server(server_ctx, zmq::socket_type::router, "tcp://127.0.0.1:0", b_id,
+                                    net::kPeerDomain, small);
     const net::PeerAddress to_a{net::last_endpoint(a), a_id.public_key};
     const net::PeerAddress to_b{net::last_endpoint(b), b_id.public_key};
     net::PeerSender::Timing timing;

@@ -19,21 +19,23 @@ int main(int argc, char** argv) {
   }
   using namespace std::chrono;
   const bool wait_for_coordinator = argc == 3;
-  const auto deadline = steady_clock::now() + seconds(wait_for_coordinator ? std::atoi(argv[2]) : 10);
+  const auto deadline =
+      steady_clock::now() + seconds(wait_for_coordinator ? std::atoi(argv[2]) : 10);
   rookery::control::ControlClient client(rookery::control::ControlEndpoints::in(argv[1]));
   std::string last;
   do {
     const auto a = client.status(milliseconds(1000));
     if (a.ok) {
       const auto& s = a.snapshot;
-      last = "the node answers; coordinator: " + (s.coordinator().status().empty() ? std::string("none")
-                                                                                   : s.coordinator().status());
+      last = "the node answers; coordinator: " +
+             (s.coordinator().status().empty() ? std::string("none") : s.coordinator().status());
       if (!wait_for_coordinator || s.coordinator().reachable()) {
-        std::printf("version=%s\npid=%lld\nnode_key=%s\ndata_dir=%s\ncoordinator_endpoint=%s\n"
-                    "coordinator_reachable=%s\ncoordinator_status=%s\n",
-                    s.version().c_str(), static_cast<long long>(s.pid()), s.node_key().c_str(), s.data_dir().c_str(),
-                    s.coordinator().endpoint().c_str(), s.coordinator().reachable() ? "true" : "false",
-                    s.coordinator().status().c_str());
+        std::printf(
+            "version=%s\npid=%lld\nnode_key=%s\ndata_dir=%s\ncoordinator_endpoint=%s\n"
+            "coordinator_reachable=%s\ncoordinator_status=%s\n",
+            s.version().c_str(), static_cast<long long>(s.pid()), s.node_key().c_str(),
+            s.data_dir().c_str(), s.coordinator().endpoint().c_str(),
+            s.coordinator().reachable() ? "true" : "false", s.coordinator().status().c_str());
         return 0;
       }
     } else {

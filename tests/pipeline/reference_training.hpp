@@ -42,8 +42,8 @@ inline Params train_in_one_process(const job::JobSpec& job, std::int64_t micro_b
 }
 
 // Mean loss of `params` on `count` held-out samples starting at sample id `first`.
-inline double evaluate(const job::JobSpec& job, const Params& params, std::int64_t first = 1'000'000,
-                       std::int64_t count = 512) {
+inline double evaluate(const job::JobSpec& job, const Params& params,
+                       std::int64_t first = 1'000'000, std::int64_t count = 512) {
   torch::NoGradGuard no_grad;
   auto chain = model::BlockChain::from_job(job);
   auto shard = chain.whole();
@@ -61,7 +61,8 @@ inline double evaluate(const job::JobSpec& job, const Params& params, std::int64
 
 inline Params initial_parameters(const job::JobSpec& job) {
   Params out;
-  for (auto& p : model::BlockChain::from_job(job).whole().parameters()) out[p.name] = p.tensor.detach().clone();
+  for (auto& p : model::BlockChain::from_job(job).whole().parameters())
+    out[p.name] = p.tensor.detach().clone();
   return out;
 }
 
@@ -84,8 +85,10 @@ inline double max_abs_difference(const Params& a, const Params& b) {
 }
 
 // A tiny IDX image set whose label is the brightest quadrant, so a CNN can learn it.
-inline void write_quadrant_images(const std::filesystem::path& images, const std::filesystem::path& labels, int n, int side) {
-  std::vector<unsigned char> img(static_cast<std::size_t>(n) * side * side), lab(static_cast<std::size_t>(n));
+inline void write_quadrant_images(const std::filesystem::path& images,
+                                  const std::filesystem::path& labels, int n, int side) {
+  std::vector<unsigned char> img(static_cast<std::size_t>(n) * side * side),
+      lab(static_cast<std::size_t>(n));
   std::mt19937 rng(3);
   for (int i = 0; i < n; ++i) {
     const int q = static_cast<int>(rng() % 4);
@@ -100,7 +103,8 @@ inline void write_quadrant_images(const std::filesystem::path& images, const std
     }
   }
   auto be32 = [](std::ofstream& f, std::uint32_t v) {
-    const unsigned char b[4] = {static_cast<unsigned char>(v >> 24), static_cast<unsigned char>(v >> 16),
+    const unsigned char b[4] = {static_cast<unsigned char>(v >> 24),
+                                static_cast<unsigned char>(v >> 16),
                                 static_cast<unsigned char>(v >> 8), static_cast<unsigned char>(v)};
     f.write(reinterpret_cast<const char*>(b), 4);
   };
@@ -115,9 +119,10 @@ inline void write_quadrant_images(const std::filesystem::path& images, const std
   fl.write(reinterpret_cast<const char*>(lab.data()), static_cast<std::streamsize>(lab.size()));
 }
 
-inline QString gpt_job_json(const QString& id, int staleness, const QString& codec, int depth = 2, int width = 64,
-                            double lr = 0.003) {
-  return QString(R"({"id": "%1", "model": {"kind": "gpt", "vocab": 256, "context": 32, "width": %5, "depth": %4,
+inline QString gpt_job_json(const QString& id, int staleness, const QString& codec, int depth = 2,
+                            int width = 64, double lr = 0.003) {
+  return QString(
+             R"({"id": "%1", "model": {"kind": "gpt", "vocab": 256, "context": 32, "width": %5, "depth": %4,
     "heads": 2, "mlp_ratio": 4, "dropout": 0.0},
     "dataset": {"kind": "text", "path": "%2", "stride": 1, "shuffle": true},
     "optimizer": {"kind": "adamw", "lr": %6, "betas": [0.9, 0.95], "eps": 1e-8, "weight_decay": 0.1,

@@ -32,7 +32,8 @@ class TestByzantineAveraging : public QObject {
 
   static QString job_json(const QString& aggregator, int state_every) {
     QString json = testing::gpt_job_json("byzantine", 1, "none", 2, 64, 1e-3);
-    json.replace("\"seed\": 11", "\"seed\": 11, \"average_optimizer_state_every\": " + QString::number(state_every) +
+    json.replace("\"seed\": 11", "\"seed\": 11, \"average_optimizer_state_every\": " +
+                                     QString::number(state_every) +
                                      ", \"aggregator\": {\"kind\": \"" + aggregator + "\"}");
     return json;
   }
@@ -40,12 +41,14 @@ class TestByzantineAveraging : public QObject {
   // Trains the swarm and returns the held-out loss of honest pipeline 0's final weights.
   static double train(const QString& aggregator, bool with_liar, int state_every) {
     testing::SwarmHarness h;
-    const std::vector<testing::SwarmHarness::Blocks> plan(kPipelines, testing::SwarmHarness::Blocks{{0, 4}});
+    const std::vector<testing::SwarmHarness::Blocks> plan(kPipelines,
+                                                          testing::SwarmHarness::Blocks{{0, 4}});
     if (!h.prepare(job_json(aggregator, state_every), plan, kIntervalMs)) return -1;
     const QStringList feed{"--max-micro-batches", QString::number(kMicroBatches)};
     for (int p = 0; p < kPipelines; ++p) {
       const bool liar = with_liar && p == kPipelines - 1;
-      if (!h.start(p, 0, liar ? feed + QStringList{"--fault", "sign-flip-averaging"} : feed)) return -1;
+      if (!h.start(p, 0, liar ? feed + QStringList{"--fault", "sign-flip-averaging"} : feed))
+        return -1;
     }
     // Every honest node stops listening to the liar at some point (an exclusion lasts 40
     // rounds, then the liar is heard again until it strikes out anew, so look all along).
@@ -65,7 +68,8 @@ class TestByzantineAveraging : public QObject {
         }
         finished = finished && a.snapshot.stage().finished();
         const auto& ex = a.snapshot.stage().excluded_peers();
-        if (p < kPipelines - 1 && std::find(ex.begin(), ex.end(), liar) != ex.end()) excluded[std::size_t(p)] = true;
+        if (p < kPipelines - 1 && std::find(ex.begin(), ex.end(), liar) != ex.end())
+          excluded[std::size_t(p)] = true;
       }
       QTest::qWait(100);
     }
@@ -99,17 +103,21 @@ class TestByzantineAveraging : public QObject {
     const double attacked_mean = train("mean", true, state_every);
     const auto job = job::parse_job_spec(job_json("mean", state_every).toStdString());
     const double start = testing::evaluate(job, testing::initial_parameters(job));
-    qInfo("held-out loss of an honest replica: start %.4f; clean run %.4f; 1 of %d sign-flipping x1000 with "
-          "CenteredClip %.4f (%+.2f%%), with the plain mean %.4f",
-          start, clean, kPipelines, attacked, 100.0 * (attacked - clean) / clean, attacked_mean);
+    qInfo(
+        "held-out loss of an honest replica: start %.4f; clean run %.4f; 1 of %d sign-flipping "
+        "x1000 with "
+        "CenteredClip %.4f (%+.2f%%), with the plain mean %.4f",
+        start, clean, kPipelines, attacked, 100.0 * (attacked - clean) / clean, attacked_mean);
     QVERIFY(clean > 0 && attacked > 0);
     QVERIFY(clean < 0.8 * start);
     // Within 5% of the clean run (the bound). Clean runs of this swarm differ by up to
     // ~4% among themselves (1.98 to 2.07 measured: thread timing decides which micro-batches
     // each average sees); attacked runs measured -1.9% to +3.2% from their clean run. The plain
     // mean ends thousands of times higher.
-    QVERIFY2(std::abs(attacked - clean) <= 0.05 * clean, "the liar moved the model despite CenteredClip");
-    QVERIFY2(!(attacked_mean < 1.5 * clean), "the plain mean survived the liar: the attack has no teeth");
+    QVERIFY2(std::abs(attacked - clean) <= 0.05 * clean,
+             "the liar moved the model despite CenteredClip");
+    QVERIFY2(!(attacked_mean < 1.5 * clean),
+             "the plain mean survived the liar: the attack has no teeth");
   }
 };
 

@@ -18,7 +18,8 @@ class TestGpuStage : public QObject {
   void codecsOnTheGpuMatchTheCpuBytes() {
     torch::manual_seed(4);
     auto cpu = torch::randn({5, 333}) * 3;
-    for (auto c : {wire::Codec::None, wire::Codec::Fp16, wire::Codec::Bf16, wire::Codec::Int8Block}) {
+    for (auto c :
+         {wire::Codec::None, wire::Codec::Fp16, wire::Codec::Bf16, wire::Codec::Int8Block}) {
       auto on_cpu = pipeline::encode_tensor("x", cpu, c);
       auto on_gpu = pipeline::encode_tensor("x", cpu.to(torch::kCUDA), c);
       QCOMPARE(on_gpu.bytes.size, on_cpu.bytes.size);

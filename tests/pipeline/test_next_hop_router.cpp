@@ -12,7 +12,8 @@ using namespace std::chrono_literals;
 namespace {
 std::vector<rookery::net::PeerAddress> hops(int n) {
   std::vector<rookery::net::PeerAddress> out;
-  for (int i = 0; i < n; ++i) out.push_back({"tcp://127.0.0.1:" + std::to_string(7000 + i), std::string(40, char('a' + i))});
+  for (int i = 0; i < n; ++i)
+    out.push_back({"tcp://127.0.0.1:" + std::to_string(7000 + i), std::string(40, char('a' + i))});
   return out;
 }
 }  // namespace
@@ -108,9 +109,9 @@ class TestNextHopRouter : public QObject {
     QCOMPARE(r.holder(7), std::optional<std::size_t>(1));
     QVERIFY(!r.holder(8));
     QVERIFY(r.exclude(std::string(40, 'b')));
-    QVERIFY(!r.exclude(std::string(40, 'b')));   // once
-    QVERIFY(!r.exclude(std::string(40, 'z')));   // not a candidate
-    r.returned(7, t + 100ms);                    // answering does not clear it
+    QVERIFY(!r.exclude(std::string(40, 'b')));  // once
+    QVERIFY(!r.exclude(std::string(40, 'z')));  // not a candidate
+    r.returned(7, t + 100ms);                   // answering does not clear it
     std::set<std::size_t> seen;
     for (int i = 0; i < 30; ++i) seen.insert(r.pick(t));
     QCOMPARE(seen, (std::set<std::size_t>{0, 2}));

@@ -22,15 +22,18 @@ class TestPipelineAveraging : public QObject {
   Q_OBJECT
 
   struct Run {
-    std::vector<testing::Params> pipelines;  // each pipeline's whole model, from its stages' checkpoints
-    std::vector<std::map<std::string, std::vector<float>>> moments;  // each pipeline's optimizer state, whole model
+    std::vector<testing::Params>
+        pipelines;  // each pipeline's whole model, from its stages' checkpoints
+    std::vector<std::map<std::string, std::vector<float>>>
+        moments;  // each pipeline's optimizer state, whole model
     job::JobSpec job;
   };
 
   static Run train(int averaging_interval_ms, int micro_batches) {
     testing::SwarmHarness h;
     QString json = testing::gpt_job_json("averaging", 2, "none", 2, 64, 1e-3);
-    json.replace("\"seed\": 11", "\"seed\": 11, \"average_optimizer_state_every\": 4");   // moments every 4th round
+    json.replace("\"seed\": 11",
+                 "\"seed\": 11, \"average_optimizer_state_every\": 4");  // moments every 4th round
     // Pipeline 0 cuts at block 2, pipeline 1 at block 1: three rings ([0,1), [1,2), [2,4)).
     const std::vector<testing::SwarmHarness::Blocks> plan{{{0, 2}, {2, 4}}, {{0, 1}, {1, 4}}};
     if (!h.prepare(json, plan, averaging_interval_ms)) return {};
@@ -41,7 +44,8 @@ class TestPipelineAveraging : public QObject {
     QTest::qWait(12 * averaging_interval_ms < 10000 ? 12 * averaging_interval_ms : 0);
     // Each stage's ring partners (what the dashboard lists): the stages of the other
     // pipeline whose blocks overlap its own, with the parameters they share.
-    const auto values = reduce::block_parameter_counts(job::parse_job_spec(json.toStdString()).model);
+    const auto values =
+        reduce::block_parameter_counts(job::parse_job_spec(json.toStdString()).model);
     auto shared = [&](std::int64_t a0, std::int64_t a1, std::int64_t b0, std::int64_t b1) {
       std::int64_t n = 0;
       for (auto b = std::max(a0, b0); b < std::min(a1, b1); ++b) n += values[std::size_t(b)];
@@ -50,12 +54,15 @@ class TestPipelineAveraging : public QObject {
     for (int p = 0; p < 2; ++p) {
       for (int st = 0; st < 2; ++st) {
         const auto a = h.snapshot(p, st).stage();
-        qInfo("pipeline %d stage %d: %lld ring(s), %lld round(s) averaged, %lld alone, %lld skipped", p, st,
-              static_cast<long long>(a.averaging_rings()), static_cast<long long>(a.averaging_rounds()),
-              static_cast<long long>(a.averaging_alone()), static_cast<long long>(a.averaging_skipped()));
+        qInfo(
+            "pipeline %d stage %d: %lld ring(s), %lld round(s) averaged, %lld alone, %lld skipped",
+            p, st, static_cast<long long>(a.averaging_rings()),
+            static_cast<long long>(a.averaging_rounds()),
+            static_cast<long long>(a.averaging_alone()),
+            static_cast<long long>(a.averaging_skipped()));
         const auto& mine = plan[std::size_t(p)][std::size_t(st)];
-        std::vector<std::string> expected;   // their keys
-        std::vector<std::size_t> stage_of;   // and their stages in the other pipeline
+        std::vector<std::string> expected;  // their keys
+        std::vector<std::size_t> stage_of;  // and their stages in the other pipeline
         for (int other = 0; other < 2; ++other) {
           const auto& theirs = plan[std::size_t(1 - p)][std::size_t(other)];
           if (shared(mine.first, mine.second, theirs.first, theirs.second) > 0) {
@@ -64,20 +71,23 @@ class TestPipelineAveraging : public QObject {
           }
         }
         if (a.ring_partners_size() != int(expected.size())) {
-          qWarning("pipeline %d stage %d lists %d ring partners, expected %zu", p, st, a.ring_partners_size(),
-                   expected.size());
+          qWarning("pipeline %d stage %d lists %d ring partners, expected %zu", p, st,
+                   a.ring_partners_size(), expected.size());
           return {};
         }
         for (int i = 0; i < a.ring_partners_size(); ++i) {
           const auto& partner = a.ring_partners(i);
-          const auto other = std::size_t(std::find(expected.begin(), expected.end(), partner.key()) - expected.begin());
+          const auto other = std::size_t(
+              std::find(expected.begin(), expected.end(), partner.key()) - expected.begin());
           if (other == expected.size() || partner.pipeline() != std::uint32_t(1 - p) ||
               partner.endpoint().rfind("tcp://", 0) != 0) {
-            qWarning("pipeline %d stage %d: unexpected ring partner %s", p, st, partner.key().c_str());
+            qWarning("pipeline %d stage %d: unexpected ring partner %s", p, st,
+                     partner.key().c_str());
             return {};
           }
           const auto& theirs = plan[std::size_t(1 - p)][stage_of[other]];
-          if (partner.shared_values() != shared(mine.first, mine.second, theirs.first, theirs.second)) {
+          if (partner.shared_values() !=
+              shared(mine.first, mine.second, theirs.first, theirs.second)) {
             qWarning("pipeline %d stage %d: shares %lld values with %s", p, st,
                      static_cast<long long>(partner.shared_values()), partner.key().c_str());
             return {};
@@ -98,8 +108,8 @@ class TestPipelineAveraging : public QObject {
   }
 
   // A pipeline's optimizer state for the whole model, from its stages' checkpoints (block order).
-  static std::map<std::string, std::vector<float>> read_moments(const job::JobSpec& job,
-                                                                const std::vector<std::filesystem::path>& ckpts) {
+  static std::map<std::string, std::vector<float>> read_moments(
+      const job::JobSpec& job, const std::vector<std::filesystem::path>& ckpts) {
     std::map<std::string, std::vector<float>> out;
     const auto chain = model::BlockChain::from_job(job);
     for (const auto& path : ckpts) {
@@ -123,11 +133,13 @@ class TestPipelineAveraging : public QObject {
       gap += (double(a[i]) - double(b[i])) * (double(a[i]) - double(b[i]));
       norm += double(a[i]) * double(a[i]);
     }
-    return a.size() == b.size() && norm > 0 ? std::sqrt(gap / norm) : std::numeric_limits<double>::infinity();
+    return a.size() == b.size() && norm > 0 ? std::sqrt(gap / norm)
+                                            : std::numeric_limits<double>::infinity();
   }
 
   // ||a - b|| / ||a - init||: how far apart the replicas are, relative to how far they trained.
-  static double relative_gap(const testing::Params& a, const testing::Params& b, const testing::Params& init) {
+  static double relative_gap(const testing::Params& a, const testing::Params& b,
+                             const testing::Params& init) {
     double gap = 0, moved = 0;
     for (const auto& [name, t] : a) {
       gap += (t - b.at(name)).pow(2).sum().item<double>();
@@ -142,9 +154,11 @@ class TestPipelineAveraging : public QObject {
   void replicasStayTogetherOnlyWhenAveraged() {
     constexpr int kMicroBatches = 400;
     const auto averaged = train(250, kMicroBatches);
-    QVERIFY(averaged.pipelines.size() == 2 && !averaged.pipelines[0].empty() && !averaged.pipelines[1].empty());
-    const auto alone = train(86'400'000, kMicroBatches);   // once a day: never within this run
-    QVERIFY(alone.pipelines.size() == 2 && !alone.pipelines[0].empty() && !alone.pipelines[1].empty());
+    QVERIFY(averaged.pipelines.size() == 2 && !averaged.pipelines[0].empty() &&
+            !averaged.pipelines[1].empty());
+    const auto alone = train(86'400'000, kMicroBatches);  // once a day: never within this run
+    QVERIFY(alone.pipelines.size() == 2 && !alone.pipelines[0].empty() &&
+            !alone.pipelines[1].empty());
 
     const auto init = testing::initial_parameters(averaged.job);
     const double gap_averaged = relative_gap(averaged.pipelines[0], averaged.pipelines[1], init);
@@ -152,11 +166,14 @@ class TestPipelineAveraging : public QObject {
     const double start = testing::evaluate(averaged.job, init);
     const double loss_averaged = testing::evaluate(averaged.job, averaged.pipelines[0]);
     const double loss_alone = testing::evaluate(alone.job, alone.pipelines[0]);
-    qInfo("replica gap |p0 - p1| / |p0 - init| at the end: averaged every 0.25 s %.6f, never averaged %.4f (ratio %.4f)",
-          gap_averaged, gap_alone, gap_averaged / gap_alone);
-    qInfo("held-out loss of pipeline 0: start %.4f, averaged %.4f, alone %.4f", start, loss_averaged, loss_alone);
-    QVERIFY(loss_averaged < 0.8 * start);   // averaging did not stop training
-    QVERIFY(gap_alone > 0.2);               // without averaging, different data drives them apart
+    qInfo(
+        "replica gap |p0 - p1| / |p0 - init| at the end: averaged every 0.25 s %.6f, never "
+        "averaged %.4f (ratio %.4f)",
+        gap_averaged, gap_alone, gap_averaged / gap_alone);
+    qInfo("held-out loss of pipeline 0: start %.4f, averaged %.4f, alone %.4f", start,
+          loss_averaged, loss_alone);
+    QVERIFY(loss_averaged < 0.8 * start);  // averaging did not stop training
+    QVERIFY(gap_alone > 0.2);              // without averaging, different data drives them apart
     // Idle after training, the averaged replicas met in the last rounds: one model, up to
     // float rounding in the rings.
     QVERIFY2(gap_averaged < 0.01 * gap_alone, "the replicas did not become one model");
@@ -168,11 +185,14 @@ class TestPipelineAveraging : public QObject {
     for (const char* name : {"adamw.exp_avg", "adamw.exp_avg_sq"}) {
       const auto& a = averaged.moments[0].at(name);
       const double moments_averaged = relative_gap(a, averaged.moments[1].at(name));
-      const double moments_alone = relative_gap(alone.moments[0].at(name), alone.moments[1].at(name));
-      qInfo("%s gap between the pipelines |m0 - m1| / |m0|: averaged %.3g, never averaged %.3g", name, moments_averaged,
-            moments_alone);
-      QVERIFY2(moments_alone > 0.05, "without averaging the pipelines' moments did not differ: the test has no teeth");
-      QVERIFY2(moments_averaged < 0.01 * moments_alone, "the replicas' optimizer moments were not averaged");
+      const double moments_alone =
+          relative_gap(alone.moments[0].at(name), alone.moments[1].at(name));
+      qInfo("%s gap between the pipelines |m0 - m1| / |m0|: averaged %.3g, never averaged %.3g",
+            name, moments_averaged, moments_alone);
+      QVERIFY2(moments_alone > 0.05,
+               "without averaging the pipelines' moments did not differ: the test has no teeth");
+      QVERIFY2(moments_averaged < 0.01 * moments_alone,
+               "the replicas' optimizer moments were not averaged");
     }
   }
 };

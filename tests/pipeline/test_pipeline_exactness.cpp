@@ -26,8 +26,10 @@ class TestPipelineExactness : public QObject {
     const auto reference = testing::train_in_one_process(job, kSteps);
     const double diff = testing::max_abs_difference(piped, reference);
     const double moved = testing::max_abs_difference(reference, testing::initial_parameters(job));
-    qInfo("max |pipeline - one process| = %.3g over %zu tensors (training moved weights by up to %.3g)", diff,
-          reference.size(), moved);
+    qInfo(
+        "max |pipeline - one process| = %.3g over %zu tensors (training moved weights by up to "
+        "%.3g)",
+        diff, reference.size(), moved);
     QVERIFY(moved > 1e-2);  // the comparison is not between two untrained models
     QVERIFY2(diff <= 1e-5, qPrintable(QString("max abs difference %1").arg(diff)));
   }
@@ -44,12 +46,13 @@ class TestPipelineExactness : public QObject {
     const auto images = std::filesystem::path(data.filePath("img.idx").toStdString());
     const auto labels = std::filesystem::path(data.filePath("lab.idx").toStdString());
     testing::write_quadrant_images(images, labels, 512, 8);
-    const QString job = QString(R"({"id": "exact-cnn", "model": {"kind": "cnn", "channels": 1, "image_size": 8,
+    const QString job =
+        QString(R"({"id": "exact-cnn", "model": {"kind": "cnn", "channels": 1, "image_size": 8,
       "classes": 4, "widths": [8, 8]},
       "dataset": {"kind": "images", "path": "%1", "labels": "%2"},
       "optimizer": {"kind": "sgd", "lr": 0.05, "momentum": 0.9, "nesterov": true},
       "micro_batch_size": 16, "staleness": 1, "codec": "none", "seed": 5})")
-                            .arg(QString::fromStdString(images.string()), QString::fromStdString(labels.string()));
+            .arg(QString::fromStdString(images.string()), QString::fromStdString(labels.string()));
     check(job, {{0, 1}, {1, 2}, {2, 3}});
   }
 };

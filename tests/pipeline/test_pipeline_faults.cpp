@@ -36,7 +36,11 @@ class TestPipelineFaults : public QObject {
     const QStringList opts{"--checkpoint-interval", "1", "--micro-batch-timeout-ms", "1500"};
     QVERIFY(h.start_all({}, opts));
     const auto ckpt = h.checkpoint(1, "faults");
-    QVERIFY(wait_for([&] { return h.snapshot(1).stage().micro_batches() >= 30 && std::filesystem::exists(ckpt); }, 60000));
+    QVERIFY(wait_for(
+        [&] {
+          return h.snapshot(1).stage().micro_batches() >= 30 && std::filesystem::exists(ckpt);
+        },
+        60000));
     QVERIFY(wait_for([&] { return h.snapshot(1).stage().checkpoints() >= 2; }, 10000));
 
     ::kill(static_cast<pid_t>(h.nodes[1]->processId()), SIGKILL);
@@ -53,12 +57,20 @@ class TestPipelineFaults : public QObject {
     QVERIFY(h.start(1, opts));
     // It resumes from the checkpoint (not from scratch) ...
     pb::NodeSnapshot s;
-    QVERIFY(wait_for([&] { s = h.snapshot(1); return s.has_stage(); }, 20000));
+    QVERIFY(wait_for(
+        [&] {
+          s = h.snapshot(1);
+          return s.has_stage();
+        },
+        20000));
     QVERIFY2(s.stage().micro_batches() >= saved.micro_batches,
-             qPrintable(QString("restarted at %1 micro-batches, checkpoint had %2").arg(s.stage().micro_batches()).arg(saved.micro_batches)));
+             qPrintable(QString("restarted at %1 micro-batches, checkpoint had %2")
+                            .arg(s.stage().micro_batches())
+                            .arg(saved.micro_batches)));
     QVERIFY(s.stage().optimizer_steps() >= saved.micro_batches);
     // ... and the pipeline trains on.
-    QVERIFY(wait_for([&] { return h.snapshot(0).stage().micro_batches() >= first_before + 20; }, 60000));
+    QVERIFY(wait_for([&] { return h.snapshot(0).stage().micro_batches() >= first_before + 20; },
+                     60000));
     QVERIFY(h.quit_all());
   }
 
@@ -77,8 +89,9 @@ class TestPipelineFaults : public QObject {
     }
     h.nodes[0] = std::make_unique<QProcess>();
     h.nodes[0]->setProcessChannelMode(QProcess::MergedChannels);
-    h.nodes[0]->start(testing::node_bin(), {"--data-dir", h.stage_dir(0), "--runtime-dir", h.runtime_dir(0), "--plan",
-                                            h.plan_path, "--stage", "0", "--contribute", "--benchmark-seconds", "0.05"});
+    h.nodes[0]->start(testing::node_bin(),
+                      {"--data-dir", h.stage_dir(0), "--runtime-dir", h.runtime_dir(0), "--plan",
+                       h.plan_path, "--stage", "0", "--contribute", "--benchmark-seconds", "0.05"});
     QVERIFY(h.nodes[0]->waitForFinished(30000));
     const QString out = QString::fromUtf8(h.nodes[0]->readAll());
     QCOMPARE(h.nodes[0]->exitCode(), 4);
@@ -94,7 +107,8 @@ class TestPipelineFaults : public QObject {
     for (const bool finish : {true, false}) {
       testing::PipelineHarness h;
       QVERIFY(h.prepare(testing::gpt_job_json("drain", 2, "none"), {{0, 2}, {2, 4}}));
-      const QString pref = QString("finish_micro_batches_before_pause=%1").arg(finish ? "true" : "false");
+      const QString pref =
+          QString("finish_micro_batches_before_pause=%1").arg(finish ? "true" : "false");
       QVERIFY(h.start_all({"--preference", pref}));
       QVERIFY(wait_for([&] { return h.snapshot(1).stage().micro_batches() >= 10; }, 60000));
       auto c0 = h.client(0);
@@ -104,15 +118,17 @@ class TestPipelineFaults : public QObject {
         // Paused once its work units stop advancing (unchanged for 0.5 s).
         std::uint64_t units = 0;
         int still = 0;
-        QVERIFY(wait_for([&] {
-          const auto u = h.snapshot(0).work().work_units();
-          still = u == units ? still + 1 : 0;
-          units = u;
-          return still >= 5;
-        }, 15000));
+        QVERIFY(wait_for(
+            [&] {
+              const auto u = h.snapshot(0).work().work_units();
+              still = u == units ? still + 1 : 0;
+              units = u;
+              return still >= 5;
+            },
+            15000));
         const auto s0 = h.snapshot(0);
-        qInfo("finish before pause %s: stage 0 paused with %lld micro-batch(es) in flight", finish ? "on" : "off",
-              static_cast<long long>(s0.stage().in_flight()));
+        qInfo("finish before pause %s: stage 0 paused with %lld micro-batch(es) in flight",
+              finish ? "on" : "off", static_cast<long long>(s0.stage().in_flight()));
         stopped_mid_flight = s0.stage().in_flight() > 0;
         if (finish) {
           QCOMPARE(s0.stage().in_flight(), std::int64_t{0});
@@ -122,9 +138,12 @@ class TestPipelineFaults : public QObject {
         // Contribute again: training goes on.
         const auto before = h.snapshot(1).stage().micro_batches();
         QVERIFY(c0.request(pb::ControlRequest::CONTRIBUTE).ok);
-        QVERIFY(wait_for([&] { return h.snapshot(1).stage().micro_batches() >= before + 10; }, 60000));
+        QVERIFY(
+            wait_for([&] { return h.snapshot(1).stage().micro_batches() >= before + 10; }, 60000));
       }
-      if (!finish) QVERIFY2(stopped_mid_flight, "without the preference, five pauses all found nothing in flight");
+      if (!finish)
+        QVERIFY2(stopped_mid_flight,
+                 "without the preference, five pauses all found nothing in flight");
     }
   }
 
@@ -135,13 +154,16 @@ class TestPipelineFaults : public QObject {
     QVERIFY(wait_for([&] { return h.snapshot(1).stage().micro_batches() >= 5; }, 60000));
     // Speak to stage 1 as stage 0 would (same key), but send nonsense.
     net::SecureContext ctx;
-    const auto stage0 = net::CurveKeyPair::load_or_create(std::filesystem::path(h.stage_dir(0).toStdString()) / "keys", "node");
+    const auto stage0 = net::CurveKeyPair::load_or_create(
+        std::filesystem::path(h.stage_dir(0).toStdString()) / "keys", "node");
     const std::string stage1_key = h.snapshot(1).node_key();
     const std::string endpoint = "tcp://127.0.0.1:" + std::to_string(h.ports[1]);
-    auto sock = net::connect_curve_client(ctx, zmq::socket_type::dealer, endpoint, stage0, stage1_key);
+    auto sock =
+        net::connect_curve_client(ctx, zmq::socket_type::dealer, endpoint, stage0, stage1_key);
     auto send = [&](std::vector<zmq::message_t> frames) {
       for (std::size_t i = 0; i < frames.size(); ++i) {
-        sock.send(frames[i], i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+        sock.send(frames[i],
+                  i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
       }
     };
     const auto before = h.snapshot(1).stage().rejected();
@@ -161,8 +183,9 @@ class TestPipelineFaults : public QObject {
     std::vector<std::int64_t> targets(2 * 32, 3);
     std::vector<wire::OutgoingTensor> t;
     t.push_back(wire::OutgoingTensor::encode("activations", {2, 32, 5}, wrong));
-    t.push_back(wire::OutgoingTensor::raw("targets", wire::DType::I64, {2, 32},
-                                          wire::Payload::copy_of(std::as_bytes(std::span(targets)))));
+    t.push_back(
+        wire::OutgoingTensor::raw("targets", wire::DType::I64, {2, 32},
+                                  wire::Payload::copy_of(std::as_bytes(std::span(targets)))));
     send(wire::encode(h2, std::move(t)));
     // 2b. ... and one with the wrong number of dimensions, which the blocks' own input checks
     // refuse (std::invalid_argument, not a LibTorch error: it once stopped the node's work).
@@ -170,8 +193,9 @@ class TestPipelineFaults : public QObject {
     h5.mutable_forward()->set_micro_batch(2);
     std::vector<wire::OutgoingTensor> t5;
     t5.push_back(wire::OutgoingTensor::encode("activations", {2, 32 * 5}, wrong));
-    t5.push_back(wire::OutgoingTensor::raw("targets", wire::DType::I64, {2, 32},
-                                           wire::Payload::copy_of(std::as_bytes(std::span(targets)))));
+    t5.push_back(
+        wire::OutgoingTensor::raw("targets", wire::DType::I64, {2, 32},
+                                  wire::Payload::copy_of(std::as_bytes(std::span(targets)))));
     send(wire::encode(h5, std::move(t5)));
     // 3. A gradient for a micro-batch that was never in flight, and one for another job.
     pb::Envelope h3;

@@ -12,7 +12,8 @@ using namespace rookery;
 class TestPipelineTraining : public QObject {
   Q_OBJECT
 
-  static testing::Params train_pipeline(const QString& job_json, std::vector<std::pair<int, int>> blocks, int micro_batches,
+  static testing::Params train_pipeline(const QString& job_json,
+                                        std::vector<std::pair<int, int>> blocks, int micro_batches,
                                         std::string* job_id) {
     testing::PipelineHarness h;
     if (!h.prepare(job_json, blocks)) return {};
@@ -42,10 +43,13 @@ class TestPipelineTraining : public QObject {
     const auto piped = train_pipeline(json, {{0, 2}, {2, 4}, {4, 6}}, kMicroBatches, &id);
     QVERIFY(!piped.empty());
     const double async_loss = testing::evaluate(job, piped);
-    const double sync_loss = testing::evaluate(job, testing::train_in_one_process(job, kMicroBatches));
+    const double sync_loss =
+        testing::evaluate(job, testing::train_in_one_process(job, kMicroBatches));
     const double start_loss = testing::evaluate(job, testing::initial_parameters(job));
-    qInfo("demo job, held-out loss: start %.4f, synchronous %.4f, asynchronous (staleness 3, 3 stages) %.4f (%+.2f%%)",
-          start_loss, sync_loss, async_loss, 100.0 * (async_loss - sync_loss) / sync_loss);
+    qInfo(
+        "demo job, held-out loss: start %.4f, synchronous %.4f, asynchronous (staleness 3, 3 "
+        "stages) %.4f (%+.2f%%)",
+        start_loss, sync_loss, async_loss, 100.0 * (async_loss - sync_loss) / sync_loss);
     QVERIFY(sync_loss < 0.7 * start_loss);  // both really trained
     QVERIFY(std::abs(async_loss - sync_loss) <= 0.05 * sync_loss);
   }
@@ -62,7 +66,8 @@ class TestPipelineTraining : public QObject {
     const auto job = job::parse_job_spec(fp32_json.toStdString());
     const double l32 = testing::evaluate(job, fp32), l8 = testing::evaluate(job, int8);
     const double start = testing::evaluate(job, testing::initial_parameters(job));
-    qInfo("held-out loss: start %.4f, fp32 %.4f, int8 %.4f (%+.2f%%)", start, l32, l8, 100.0 * (l8 - l32) / l32);
+    qInfo("held-out loss: start %.4f, fp32 %.4f, int8 %.4f (%+.2f%%)", start, l32, l8,
+          100.0 * (l8 - l32) / l32);
     QVERIFY(l32 < 0.7 * start);
     QVERIFY(std::abs(l8 - l32) <= 0.05 * l32);
   }

@@ -8,8 +8,8 @@
 
 using namespace rookery;
 using pipeline::SpotChecker;
-using pipeline::SpotVerdict;
 using pipeline::SpotDecision;
+using pipeline::SpotVerdict;
 
 class TestSpotCheck : public QObject {
   Q_OBJECT
@@ -80,7 +80,8 @@ class TestSpotCheck : public QObject {
     QVERIFY(suspicious.begin(7, "s", {"v1"}, now));
     QVERIFY(!(suspicious.decide("s") == SpotDecision::Check));
     suspicious.finish(7, SpotVerdict::Failed);
-    QVERIFY((suspicious.decide("s") == SpotDecision::Check) && (suspicious.decide("s") == SpotDecision::Check));
+    QVERIFY((suspicious.decide("s") == SpotDecision::Check) &&
+            (suspicious.decide("s") == SpotDecision::Check));
     QVERIFY(suspicious.begin(8, "s", {"v1"}, now));
     suspicious.finish(8, SpotVerdict::Passed);
     QVERIFY(!(suspicious.decide("s") == SpotDecision::Check));  // cleared
@@ -113,7 +114,7 @@ class TestSpotCheck : public QObject {
     QVERIFY(!check(SpotVerdict::Failed));
     QVERIFY(!check(SpotVerdict::Failed));  // 2 of 7: under a third
     QVERIFY(!c.is_caught("drifted"));
-    QVERIFY(check(SpotVerdict::Failed));   // 3 of 8: caught
+    QVERIFY(check(SpotVerdict::Failed));  // 3 of 8: caught
   }
 
   // A check whose input never comes blames nobody (the sender may be starved of CPU, or the

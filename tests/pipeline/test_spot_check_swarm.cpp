@@ -44,7 +44,9 @@ class TestSpotCheckSwarm : public QObject {
 
   static QString job_json(bool checks) {
     QString json = testing::gpt_job_json("spotcheck", 1, "none", 2, 64, 1e-3);
-    if (!checks) json.replace("\"seed\": 11", "\"seed\": 11, \"spot_checks\": {\"rate\": 0, \"probation\": 0}");
+    if (!checks)
+      json.replace("\"seed\": 11",
+                   "\"seed\": 11, \"spot_checks\": {\"rate\": 0, \"probation\": 0}");
     return json;
   }
 
@@ -58,12 +60,14 @@ class TestSpotCheckSwarm : public QObject {
   static Outcome train(bool checks, Slot slot) {
     Outcome o;
     testing::SwarmHarness h;
-    const std::vector<testing::SwarmHarness::Blocks> plan(kPipelines, testing::SwarmHarness::Blocks{{0, 2}, {2, 4}});
+    const std::vector<testing::SwarmHarness::Blocks> plan(
+        kPipelines, testing::SwarmHarness::Blocks{{0, 2}, {2, 4}});
     if (!h.prepare(job_json(checks), plan, kIntervalMs)) return o;
     const QStringList feed{"--max-micro-batches", QString::number(kMicroBatches)};
     const bool gradients = slot == Slot::GradientLiar;
     for (int p = 0; p < kPipelines; ++p) {
-      const QStringList extra = p == kLiar && gradients ? QStringList{"--fault", "corrupt-gradients"} : QStringList{};
+      const QStringList extra =
+          p == kLiar && gradients ? QStringList{"--fault", "corrupt-gradients"} : QStringList{};
       if (!h.start(p, 1, extra)) return o;
     }
     for (int p = 0; p < kPipelines; ++p) {
@@ -105,7 +109,9 @@ class TestSpotCheckSwarm : public QObject {
         o.passed += s.spot_checks_passed();
         o.failed += s.spot_checks_failed();
         const auto& caught = s.caught_peers();
-        if (stage == checker_stage && std::find(caught.begin(), caught.end(), liar_key) != caught.end()) ++o.caught_by;
+        if (stage == checker_stage &&
+            std::find(caught.begin(), caught.end(), liar_key) != caught.end())
+          ++o.caught_by;
         o.caught += caught.size();
         qInfo("pipeline %d's %s stage: %lld checks passed, %lld failed, %d stage(s) caught", p,
               stage == 0 ? "first" : "second", static_cast<long long>(s.spot_checks_passed()),
@@ -114,7 +120,8 @@ class TestSpotCheckSwarm : public QObject {
     }
     if (!h.quit_all()) return o;
     const auto job = job::parse_job_spec(job_json(checks).toStdString());
-    o.loss = testing::evaluate(job, testing::read_stage_checkpoints({h.checkpoint(0, 0, job.id), h.checkpoint(0, 1, job.id)}));
+    o.loss = testing::evaluate(job, testing::read_stage_checkpoints(
+                                        {h.checkpoint(0, 0, job.id), h.checkpoint(0, 1, job.id)}));
     return o;
   }
 
@@ -140,28 +147,35 @@ class TestSpotCheckSwarm : public QObject {
     const Outcome unchecked = train(false, Slot(liar));
     const auto job = job::parse_job_spec(job_json(true).toStdString());
     const double start = testing::evaluate(job, testing::initial_parameters(job));
-    qInfo("held-out loss of an honest replica: start %.4f; clean run %.4f; %s, with spot-checks %.4f (%+.2f%%), "
-          "without %.4f (%+.2f%%)",
-          start, clean.loss, qPrintable(lie), attacked.loss, 100.0 * (attacked.loss - clean.loss) / clean.loss,
-          unchecked.loss, 100.0 * (unchecked.loss - clean.loss) / clean.loss);
+    qInfo(
+        "held-out loss of an honest replica: start %.4f; clean run %.4f; %s, with spot-checks %.4f "
+        "(%+.2f%%), "
+        "without %.4f (%+.2f%%)",
+        start, clean.loss, qPrintable(lie), attacked.loss,
+        100.0 * (attacked.loss - clean.loss) / clean.loss, unchecked.loss,
+        100.0 * (unchecked.loss - clean.loss) / clean.loss);
     QVERIFY(clean.loss > 0 && attacked.loss > 0 && unchecked.loss > 0);
     QVERIFY(clean.loss < 0.8 * start);
     // Honest stages pass their checks: replicas that train between averages still agree
     // within the tolerance (all but now and then, early in a run), and nobody honest is caught.
-    QVERIFY2(clean.passed > 0 && clean.failed * 20 <= clean.passed, "honest stages failed over 1 in 20 spot-checks");
+    QVERIFY2(clean.passed > 0 && clean.failed * 20 <= clean.passed,
+             "honest stages failed over 1 in 20 spot-checks");
     QCOMPARE(clean.caught, 0);
     // A majority of the stages the liar sends to caught it (what the coordinator needs for a
     // ban); the liar gets little from the rest once its work dies at those.
-    QVERIFY2(attacked.caught_by >= 2, qPrintable(QString("caught by %1 of 3").arg(attacked.caught_by)));
+    QVERIFY2(attacked.caught_by >= 2,
+             qPrintable(QString("caught by %1 of 3").arg(attacked.caught_by)));
     // One-sided: the liar must not make the model worse. (Two runs of this swarm differ by up to
     // ~5% either way; thread timing decides which micro-batches each average sees.)
     QVERIFY2(attacked.loss <= 1.05 * clean.loss, "the liar moved the model despite spot-checks");
-    QVERIFY2(unchecked.loss > 1.1 * clean.loss, "without spot-checks the liar did no harm: the attack has no teeth");
+    QVERIFY2(unchecked.loss > 1.1 * clean.loss,
+             "without spot-checks the liar did no harm: the attack has no teeth");
   }
 
   void aMiddleStageIsCheckedThroughItsWitness() {
     testing::SwarmHarness h;
-    const std::vector<testing::SwarmHarness::Blocks> plan(2, testing::SwarmHarness::Blocks{{0, 1}, {1, 3}, {3, 4}});
+    const std::vector<testing::SwarmHarness::Blocks> plan(
+        2, testing::SwarmHarness::Blocks{{0, 1}, {1, 3}, {3, 4}});
     QVERIFY(h.prepare(job_json(true), plan, kIntervalMs));
     for (int p = 0; p < 2; ++p) {
       for (int s = 2; s >= 0; --s) {
@@ -179,10 +193,11 @@ class TestSpotCheckSwarm : public QObject {
         const auto st = h.snapshot(p, s).stage();
         const auto& caught = st.caught_peers();
         qInfo("pipeline %d's stage %d: %lld checks passed, %lld failed, caught %d", p, s + 1,
-              static_cast<long long>(st.spot_checks_passed()), static_cast<long long>(st.spot_checks_failed()),
-              caught.size());
+              static_cast<long long>(st.spot_checks_passed()),
+              static_cast<long long>(st.spot_checks_failed()), caught.size());
         if (s == 0) {  // both first stages sent it activations and got its gradients back
-          QVERIFY2(caught.size() == 1 && caught[0] == liar_key, "a first stage did not catch the middle stage's gradients");
+          QVERIFY2(caught.size() == 1 && caught[0] == liar_key,
+                   "a first stage did not catch the middle stage's gradients");
         } else {  // its activations are honest, and so is everyone else: nobody is caught (with
                   // one verifier an honest stage may fail a check now and then early in a run)
           QCOMPARE(caught.size(), 0);
@@ -191,7 +206,6 @@ class TestSpotCheckSwarm : public QObject {
     }
     QVERIFY(h.quit_all());
   }
-
 };
 
 QTEST_GUILESS_MAIN(TestSpotCheckSwarm)

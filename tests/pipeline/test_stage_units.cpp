@@ -65,12 +65,14 @@ class TestStageUnits : public QObject {
     QCOMPARE(back.sizes().vec(), t.sizes().vec());
     std::vector<float> ref_values(values.size());
     wire::decode_f32(c, ref, ref_values);
-    for (std::size_t i = 0; i < ref_values.size(); ++i) QCOMPARE(back.view({-1})[static_cast<long>(i)].item<float>(), ref_values[i]);
+    for (std::size_t i = 0; i < ref_values.size(); ++i)
+      QCOMPARE(back.view({-1})[static_cast<long>(i)].item<float>(), ref_values[i]);
   }
 
   void int64TensorsTravelRawAndZeroCopy() {
     auto ids = torch::arange(0, 100, torch::kInt64).view({4, 25});
-    auto out = pipeline::encode_tensor("targets", ids, wire::Codec::Int8Block);  // codec ignored for ids
+    auto out =
+        pipeline::encode_tensor("targets", ids, wire::Codec::Int8Block);  // codec ignored for ids
     QCOMPARE(out.codec, wire::Codec::None);
     QCOMPARE(out.bytes.data, static_cast<const void*>(ids.data_ptr()));
     auto decoded = wire::decode(wire::encode(wire::pb::Envelope(), {out}));
@@ -87,7 +89,7 @@ class TestStageUnits : public QObject {
     const auto id = net::CurveKeyPair::generate();
     pipeline::StageConfig config;
     config.job = job;
-    config.blocks = {0, blocks};   // one stage: it feeds and steps by itself
+    config.blocks = {0, blocks};  // one stage: it feeds and steps by itself
     pipeline::StageRuntime holder(ctx, id, config);
     while (holder.optimizer_steps() < 3) holder.run_once(std::chrono::milliseconds(100));
     const auto given = holder.optimizer_state();
@@ -118,7 +120,8 @@ class TestStageUnits : public QObject {
       }
       QCOMPARE(taker.parameters(), params_before);
       const auto now = taker.optimizer_state();
-      for (std::size_t i = 0; i < now.buffers.size(); ++i) QCOMPARE(now.buffers[i].second, state_before.buffers[i].second);
+      for (std::size_t i = 0; i < now.buffers.size(); ++i)
+        QCOMPARE(now.buffers[i].second, state_before.buffers[i].second);
       QCOMPARE(taker.optimizer_steps(), std::int64_t{0});
     };
     auto nan = part;
@@ -146,7 +149,8 @@ class TestStageUnits : public QObject {
     for (std::size_t i = 0; i < took.buffers.size(); ++i) {
       const auto& v = took.buffers[i].second;
       QCOMPARE(slice(v), part.buffers[i].second);
-      QVERIFY(std::all_of(v.begin(), v.begin() + offset, [](float x) { return x == 0.0f; }));  // block 0: not handed over
+      QVERIFY(std::all_of(v.begin(), v.begin() + offset,
+                          [](float x) { return x == 0.0f; }));  // block 0: not handed over
     }
     QCOMPARE(slice(taker.parameters()), part_params);
     QCOMPARE(taker.optimizer_steps(), std::int64_t{3});
@@ -220,12 +224,24 @@ class TestStageUnits : public QObject {
     std::string expect_job = job.id;
     model::BlockRange expect_blocks{0, 2};
     switch (damage) {
-      case 0: bytes[bytes.size() / 2] ^= 0x40; break;
-      case 1: bytes.resize(bytes.size() - 100); break;
-      case 2: bytes.replace(0, 8, "GARBAGE!"); break;
-      case 3: bytes.clear(); break;
-      case 4: expect_job = "another-job"; break;
-      case 5: expect_blocks = {0, 3}; break;
+      case 0:
+        bytes[bytes.size() / 2] ^= 0x40;
+        break;
+      case 1:
+        bytes.resize(bytes.size() - 100);
+        break;
+      case 2:
+        bytes.replace(0, 8, "GARBAGE!");
+        break;
+      case 3:
+        bytes.clear();
+        break;
+      case 4:
+        expect_job = "another-job";
+        break;
+      case 5:
+        expect_blocks = {0, 3};
+        break;
     }
     { std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes; }
     auto target = chain.shard(expect_blocks);
@@ -270,15 +286,20 @@ class TestStageUnits : public QObject {
     QVERIFY(!std::filesystem::exists(path.string() + ".tmp"));
     // A folder that cannot be created is an error of the same kind.
     QVERIFY_THROWS_EXCEPTION(pipeline::CheckpointError,
-                             pipeline::save_checkpoint("/dev/null/sub/s.ckpt", shard, opt, {job.id, 0, {0, 2}, 0, 0, 0}));
+                             pipeline::save_checkpoint("/dev/null/sub/s.ckpt", shard, opt,
+                                                       {job.id, 0, {0, 2}, 0, 0, 0}));
   }
 
   void planIsValidated_data() {
     QTest::addColumn<QString>("stages");
     QTest::addColumn<QString>("expected");
     const QString key = QString::fromStdString(net::CurveKeyPair::generate().public_key);
-    auto st = [&](int a, int b, const QString& ep = "tcp://127.0.0.1:1", const QString& k = QString()) {
-      return QString(R"({"blocks":[%1,%2],"endpoint":"%3","key":"%4"})").arg(a).arg(b).arg(ep, k.isEmpty() ? key : k);
+    auto st = [&](int a, int b, const QString& ep = "tcp://127.0.0.1:1",
+                  const QString& k = QString()) {
+      return QString(R"({"blocks":[%1,%2],"endpoint":"%3","key":"%4"})")
+          .arg(a)
+          .arg(b)
+          .arg(ep, k.isEmpty() ? key : k);
     };
     QTest::newRow("gap") << st(0, 1) + "," + st(2, 4) << "starts at block 2, expected 1";
     QTest::newRow("short") << st(0, 3) << "cover blocks [0, 3) but the model has 4";

@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
   const fs::path dir = a.at("--dir");
   const int rank = std::stoi(a.at("--rank")), world = std::stoi(a.at("--world"));
   const std::size_t count = std::stoull(a.at("--count"));
-  const auto timeout = std::chrono::milliseconds(a.count("--timeout-ms") ? std::stoi(a["--timeout-ms"]) : 2000);
+  const auto timeout =
+      std::chrono::milliseconds(a.count("--timeout-ms") ? std::stoi(a["--timeout-ms"]) : 2000);
   RingOptions options;
   options.timeout = timeout;
   options.codec = wire::codec_from_name(a.count("--codec") ? a["--codec"] : "none");
@@ -82,7 +83,8 @@ int main(int argc, char** argv) {
   ZmqTransportConfig config;
   config.send_timeout = timeout;
   ZmqTransport transport(ctx, identity, config);
-  write_atomically(dir / ("member-" + std::to_string(rank) + ".addr"), transport.endpoint() + " " + identity.public_key);
+  write_atomically(dir / ("member-" + std::to_string(rank) + ".addr"),
+                   transport.endpoint() + " " + identity.public_key);
 
   std::vector<std::string> members(static_cast<std::size_t>(world));
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
@@ -106,21 +108,23 @@ int main(int argc, char** argv) {
   // by the ZAP allow-list is not retried by libzmq.
   std::ofstream(dir / ("ready-" + std::to_string(rank))) << "ready\n";
   for (int r = 0; r < world; ++r) wait_file(dir / ("ready-" + std::to_string(r)));
-  const auto input = std::make_shared<const std::vector<float>>(testing::member_values(count, std::uint32_t(rank)));
+  const auto input = std::make_shared<const std::vector<float>>(
+      testing::member_values(count, std::uint32_t(rank)));
   const bool in_place = a.count("--placement") && a["--placement"] == "in";
   std::vector<float> values = in_place ? *input : std::vector<float>(count);
   const double weight = 10 + 37 * rank;
   std::unique_ptr<HoldingTransport> holding;
   Transport* t = &transport;
   if (a.count("--hold-after-sends")) {
-    holding = std::make_unique<HoldingTransport>(transport, std::stoull(a["--hold-after-sends"]),
-                                                 dir / ("member-" + std::to_string(rank) + ".holding"));
+    holding =
+        std::make_unique<HoldingTransport>(transport, std::stoull(a["--hold-after-sends"]),
+                                           dir / ("member-" + std::to_string(rank) + ".holding"));
     t = holding.get();
   }
   RingAllReduce ring(*t, options);
   const RingSpec spec{ring_key("params", 0, count), members};
-  const auto outcome =
-      in_place ? ring.run(spec, 1, values, weight) : ring.run(spec, 1, SharedValues{*input, input}, values, weight);
+  const auto outcome = in_place ? ring.run(spec, 1, values, weight)
+                                : ring.run(spec, 1, SharedValues{*input, input}, values, weight);
 
   std::ostringstream result;
   result << "ranks";
@@ -128,12 +132,14 @@ int main(int argc, char** argv) {
     result << ' ' << (std::find(members.begin(), members.end(), c) - members.begin());
   }
   const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          std::chrono::system_clock::now().time_since_epoch()).count();
-  result << "\nweight " << outcome.total_weight << "\nattempts " << outcome.attempts << "\nfinished_ms " << now_ms
-         << "\nseconds " << outcome.seconds << "\n";
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  result << "\nweight " << outcome.total_weight << "\nattempts " << outcome.attempts
+         << "\nfinished_ms " << now_ms << "\nseconds " << outcome.seconds << "\n";
   {
     std::ofstream out(dir / ("member-" + std::to_string(rank) + ".values"), std::ios::binary);
-    out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size() * sizeof(float)));
+    out.write(reinterpret_cast<const char*>(values.data()),
+              std::streamsize(values.size() * sizeof(float)));
   }
   write_atomically(dir / ("member-" + std::to_string(rank) + ".result"), result.str());
   return 0;

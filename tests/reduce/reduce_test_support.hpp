@@ -11,7 +11,8 @@
 namespace rookery::reduce::testing {
 
 // Member `member`'s values: seeded, so a test and a member process compute the same ones.
-inline std::vector<float> member_values(std::size_t count, std::uint32_t member, float scale = 3.f) {
+inline std::vector<float> member_values(std::size_t count, std::uint32_t member,
+                                        float scale = 3.f) {
   std::mt19937 rng(1234u + 7919u * member);
   std::uniform_real_distribution<float> d(-scale, scale);
   std::vector<float> v(count);
@@ -39,10 +40,14 @@ inline std::vector<double> weighted_mean(const std::vector<std::vector<float>>& 
 // the buffer, since blocks start at segment boundaries); f32 sums round once per add.
 inline double codec_relative_bound(wire::Codec c) {
   switch (c) {
-    case wire::Codec::None: return std::ldexp(1.0, -23);
-    case wire::Codec::Fp16: return std::ldexp(1.0, -11);
-    case wire::Codec::Bf16: return std::ldexp(1.0, -8);
-    case wire::Codec::Int8Block: return 1.0 / 254.0;
+    case wire::Codec::None:
+      return std::ldexp(1.0, -23);
+    case wire::Codec::Fp16:
+      return std::ldexp(1.0, -11);
+    case wire::Codec::Bf16:
+      return std::ldexp(1.0, -8);
+    case wire::Codec::Int8Block:
+      return 1.0 / 254.0;
   }
   return 0;
 }

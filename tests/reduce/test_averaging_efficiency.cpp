@@ -48,9 +48,9 @@ class TestAveragingEfficiency : public QObject {
   void twoHalfPipelinesMatchOneFullPipeline() {
     const job::JobSpec job = job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
     const auto dataset = data::open_dataset(job);
-    const int64_t batch = job.micro_batch_size;   // one pipeline: the whole batch
-    const int64_t half = batch / 2;               // each of two pipelines: half of it
-    const int64_t eval_first = int64_t(kSteps) * batch + 1000;   // samples neither run trains on
+    const int64_t batch = job.micro_batch_size;                 // one pipeline: the whole batch
+    const int64_t half = batch / 2;                             // each of two pipelines: half of it
+    const int64_t eval_first = int64_t(kSteps) * batch + 1000;  // samples neither run trains on
     const auto chain = model::BlockChain::from_job(job);
     const auto start = std::chrono::steady_clock::now();
 
@@ -67,8 +67,9 @@ class TestAveragingEfficiency : public QObject {
     const double loss_one = eval_loss(one, *dataset, eval_first, batch);
 
     // Two pipelines, N/2 samples each, averaged every kPeriod steps by the multi-ring Averager.
-    const reduce::MultiRingPlan plan(reduce::block_parameter_counts(job.model),
-                                     {{{0, chain.block_count()}, {"A"}}, {{0, chain.block_count()}, {"B"}}});
+    const reduce::MultiRingPlan plan(
+        reduce::block_parameter_counts(job.model),
+        {{{0, chain.block_count()}, {"A"}}, {{0, chain.block_count()}, {"B"}}});
     reduce::LocalFabric fabric;
     reduce::RingOptions options;
     options.timeout = 30s;
@@ -78,8 +79,8 @@ class TestAveragingEfficiency : public QObject {
     for (const char* id : {"A", "B"}) {
       nets.push_back(chain.whole());
       nets.back().set_training(true);
-      averagers.push_back(std::make_unique<reduce::Averager>(fabric.join(id),
-                                                             reduce::AveragerConfig{plan.for_node(id), options, {}}));
+      averagers.push_back(std::make_unique<reduce::Averager>(
+          fabric.join(id), reduce::AveragerConfig{plan.for_node(id), options, {}}));
     }
     for (auto& n : nets) opts.push_back(model::make_optimizer(job.optimizer, n.parameters()));
     int rounds = 0;
@@ -93,7 +94,8 @@ class TestAveragingEfficiency : public QObject {
       if ((step + 1) % kPeriod == 0) {
         ++rounds;
         for (int p = 0; p < 2; ++p) {
-          averagers[size_t(p)]->start(std::uint64_t(rounds), {{"params", reduce::flatten_parameters(nets[size_t(p)])}},
+          averagers[size_t(p)]->start(std::uint64_t(rounds),
+                                      {{"params", reduce::flatten_parameters(nets[size_t(p)])}},
                                       kPeriod * half);
         }
         for (int p = 0; p < 2; ++p) {
@@ -106,13 +108,18 @@ class TestAveragingEfficiency : public QObject {
     }
     const double loss_a = eval_loss(nets[0], *dataset, eval_first, batch);
     const double loss_b = eval_loss(nets[1], *dataset, eval_first, batch);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    qInfo("held-out loss after %d steps: one pipeline (batch %lld) %.4f; two pipelines (batch %lld each, "
-          "averaged every %d steps) %.4f / %.4f; ratio %.4f; %.0f s",
-          kSteps, (long long)batch, loss_one, (long long)half, kPeriod, loss_a, loss_b, loss_a / loss_one, seconds);
-    QCOMPARE(loss_a, loss_b);   // the last step was an average: both hold the same parameters
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    qInfo(
+        "held-out loss after %d steps: one pipeline (batch %lld) %.4f; two pipelines (batch %lld "
+        "each, "
+        "averaged every %d steps) %.4f / %.4f; ratio %.4f; %.0f s",
+        kSteps, (long long)batch, loss_one, (long long)half, kPeriod, loss_a, loss_b,
+        loss_a / loss_one, seconds);
+    QCOMPARE(loss_a, loss_b);  // the last step was an average: both hold the same parameters
     QVERIFY2(loss_a <= 1.05 * loss_one, qPrintable(QString("%1 vs %2").arg(loss_a).arg(loss_one)));
-    QVERIFY2(loss_one < 2.3, "the single pipeline itself should have learned (ln 256 = 5.55 untrained)");
+    QVERIFY2(loss_one < 2.3,
+             "the single pipeline itself should have learned (ln 256 = 5.55 untrained)");
   }
 };
 

@@ -20,7 +20,7 @@ using namespace std::chrono_literals;
 namespace {
 
 constexpr std::size_t kMembers = 16, kByzantine = 7, kHonest = kMembers - kByzantine;
-constexpr std::size_t kValues = 4099;   // not a multiple of the block or vector width
+constexpr std::size_t kValues = 4099;  // not a multiple of the block or vector width
 
 struct Inputs {
   std::vector<std::string> names;
@@ -29,7 +29,8 @@ struct Inputs {
   // `own`: the member whose values are the caller's own (as the ring's slice owner passes them).
   std::vector<Contribution> contributions(std::optional<std::size_t> own = {}) const {
     std::vector<Contribution> c;
-    for (std::size_t i = 0; i < values.size(); ++i) c.push_back({names[i], weights[i], values[i], own == i});
+    for (std::size_t i = 0; i < values.size(); ++i)
+      c.push_back({names[i], weights[i], values[i], own == i});
     return c;
   }
 };
@@ -84,7 +85,15 @@ double honest_spread(const Inputs& in, const std::vector<double>& mu_h) {
   return std::sqrt(s / double(kHonest));
 }
 
-enum class Attack { sign_flip, random_direction, nan, constant_huge, little_is_enough, shifted_mean, mixed };
+enum class Attack {
+  sign_flip,
+  random_direction,
+  nan,
+  constant_huge,
+  little_is_enough,
+  shifted_mean,
+  mixed
+};
 
 // Members kHonest..15 become Byzantine. "A little is enough" (Baruch et al. 2019): every liar
 // sends mu_hat - z sigma_hat (the honest coordinate-wise mean and deviation), with the paper's
@@ -96,13 +105,15 @@ void corrupt(Inputs& in, Attack attack, std::uint32_t seed = 99) {
   const auto mu = mean_of(in.values, in.weights, 0, kHonest);
   std::vector<double> sigma(mu.size(), 0.0);
   for (std::size_t m = 0; m < kHonest; ++m)
-    for (std::size_t k = 0; k < mu.size(); ++k) sigma[k] += std::pow(in.values[m][k] - mu[k], 2) / double(kHonest);
+    for (std::size_t k = 0; k < mu.size(); ++k)
+      sigma[k] += std::pow(in.values[m][k] - mu[k], 2) / double(kHonest);
   for (auto& s : sigma) s = std::sqrt(s);
   for (std::size_t m = kHonest; m < kMembers; ++m) {
     Attack a = attack;
     if (attack == Attack::mixed) {
-      constexpr Attack kinds[] = {Attack::sign_flip, Attack::sign_flip, Attack::random_direction, Attack::nan,
-                                  Attack::constant_huge, Attack::shifted_mean, Attack::shifted_mean};
+      constexpr Attack kinds[] = {
+          Attack::sign_flip,     Attack::sign_flip,    Attack::random_direction, Attack::nan,
+          Attack::constant_huge, Attack::shifted_mean, Attack::shifted_mean};
       a = kinds[m - kHonest];
     }
     auto& v = in.values[m];
@@ -118,7 +129,8 @@ void corrupt(Inputs& in, Attack attack, std::uint32_t seed = 99) {
         break;
       }
       case Attack::nan:
-        for (std::size_t k = m; k < v.size(); k += 97) v[k] = std::numeric_limits<float>::quiet_NaN();
+        for (std::size_t k = m; k < v.size(); k += 97)
+          v[k] = std::numeric_limits<float>::quiet_NaN();
         v[1] = std::numeric_limits<float>::infinity();
         break;
       case Attack::constant_huge:
@@ -130,7 +142,8 @@ void corrupt(Inputs& in, Attack attack, std::uint32_t seed = 99) {
         for (std::size_t k = 0; k < v.size(); ++k) v[k] = float(mu[k] - z * sigma[k]);
         break;
       }
-      case Attack::mixed: break;
+      case Attack::mixed:
+        break;
     }
   }
 }
@@ -177,7 +190,8 @@ std::vector<double> geometric_median(const Inputs& in) {
 // or the geometric median when centred on the caller's own values), tau relative to the
 // median distance from it, then the iteration on full vectors, exactly as in the paper. The
 // optimised one must agree with it.
-std::vector<double> reference_centered_clip(const Inputs& in, const CenteredClipOptions& o, std::vector<double> x) {
+std::vector<double> reference_centered_clip(const Inputs& in, const CenteredClipOptions& o,
+                                            std::vector<double> x) {
   const std::size_t n = in.values.size(), len = in.values[0].size();
   auto dist = [&](std::size_t m) {
     double s = 0;
@@ -262,24 +276,27 @@ class TestCenteredClip : public QObject {
     // Centred on an honest member's own values, as the ring's slice owner calls it.
     std::vector<float> robust_own(kValues);
     const auto report_own = clip.aggregate_with_report(in.contributions(0), robust_own);
-    QVERIFY2(distance(robust_own, mu_h) <= bound, "CenteredClip about our own values left the bound");
+    QVERIFY2(distance(robust_own, mu_h) <= bound,
+             "CenteredClip about our own values left the bound");
     QVERIFY(report_own.converged);
     for (std::size_t m = 0; m < kHonest; ++m) QVERIFY(!is_rejected(report_own.members[m].verdict));
 
     const double robust_error = distance(robust, mu_h), mean_error = distance(mean, mu_h);
-    qInfo("rho %.3f, bound %.3f: centered clip %.3f (tau %.3f, %u iterations), plain mean %g", rho, bound,
-          robust_error, report.tau, report.iterations, mean_error);
+    qInfo("rho %.3f, bound %.3f: centered clip %.3f (tau %.3f, %u iterations), plain mean %g", rho,
+          bound, robust_error, report.tau, report.iterations, mean_error);
     QVERIFY2(robust_error <= bound, "CenteredClip left the bound");
     QVERIFY(report.converged);
     if (mean_breaks) {
-      QVERIFY2(!(mean_error <= bound), "the plain mean stayed within the bound: the attack has no teeth");
+      QVERIFY2(!(mean_error <= bound),
+               "the plain mean stayed within the bound: the attack has no teeth");
     } else {
       QVERIFY(mean_error <= bound);
       QVERIFY(robust_error <= mean_error * 1.05);
     }
     for (std::size_t m = 0; m < kHonest; ++m) QVERIFY(!is_rejected(report.members[m].verdict));
     if (attackers_rejected) {
-      for (std::size_t m = kHonest; m < kMembers; ++m) QVERIFY(is_rejected(report.members[m].verdict));
+      for (std::size_t m = kHonest; m < kMembers; ++m)
+        QVERIFY(is_rejected(report.members[m].verdict));
     }
   }
 
@@ -294,8 +311,10 @@ class TestCenteredClip : public QObject {
     std::vector<float> out(kValues);
     const auto report = CenteredClip(o).aggregate_with_report(in.contributions(), out);
     QVERIFY(distance(out, mu_h) <= 2 * rho);
-    for (std::size_t m = kHonest; m < kMembers; ++m) QCOMPARE(report.members[m].verdict, Verdict::clipped_hard);
-    for (std::size_t m = 0; m < kHonest; ++m) QCOMPARE(report.members[m].verdict, Verdict::accepted);
+    for (std::size_t m = kHonest; m < kMembers; ++m)
+      QCOMPARE(report.members[m].verdict, Verdict::clipped_hard);
+    for (std::size_t m = 0; m < kHonest; ++m)
+      QCOMPARE(report.members[m].verdict, Verdict::accepted);
   }
 
   // The optimised iteration (coefficient space, Gram matrix, f32 SIMD) against the direct one.
@@ -316,7 +335,8 @@ class TestCenteredClip : public QObject {
     std::vector<float> out(1000);
     const auto report = CenteredClip(o).aggregate_with_report(in.contributions(), out);
     const auto expected = reference_centered_clip(in, o, coordinate_median(in));
-    QVERIFY2(distance(out, expected) <= 1e-4 * report.tau, qPrintable(QString::number(distance(out, expected))));
+    QVERIFY2(distance(out, expected) <= 1e-4 * report.tau,
+             qPrintable(QString::number(distance(out, expected))));
     // About our own values (member 0): from the geometric median.
     const auto report_own = CenteredClip(o).aggregate_with_report(in.contributions(0), out);
     const auto expected_own = reference_centered_clip(in, o, geometric_median(in));
@@ -337,7 +357,8 @@ class TestCenteredClip : public QObject {
       std::vector<float> out(777);
       CenteredClip(o).aggregate(in.contributions(n / 2), out);
       const auto gm = geometric_median(in);
-      QVERIFY2(distance(out, gm) <= 1e-4 * norm(gm), qPrintable(QString("n=%1: %2").arg(n).arg(distance(out, gm))));
+      QVERIFY2(distance(out, gm) <= 1e-4 * norm(gm),
+               qPrintable(QString("n=%1: %2").arg(n).arg(distance(out, gm))));
     }
   }
 
@@ -355,7 +376,7 @@ class TestCenteredClip : public QObject {
 
     Inputs broken = honest_inputs(kMembers, kValues);
     broken.values[0][5] = std::numeric_limits<float>::quiet_NaN();
-    Inputs others = broken;   // the same members without the broken one
+    Inputs others = broken;  // the same members without the broken one
     others.names.erase(others.names.begin());
     others.values.erase(others.values.begin());
     others.weights.erase(others.weights.begin());
@@ -376,23 +397,27 @@ class TestCenteredClip : public QObject {
     std::vector<double> mean_d(mean.begin(), mean.end());
     const double rho = honest_spread(in, mean_of(in.values, in.weights, 0, kHonest));
     const auto report = CenteredClip().aggregate_with_report(in.contributions(), robust);
-    QVERIFY2(distance(robust, mean_d) <= 1e-3 * rho, qPrintable(QString::number(distance(robust, mean_d) / rho)));
-    for (const auto& m : report.members) QVERIFY(!is_rejected(m.verdict) && m.verdict != Verdict::clipped_hard);
+    QVERIFY2(distance(robust, mean_d) <= 1e-3 * rho,
+             qPrintable(QString::number(distance(robust, mean_d) / rho)));
+    for (const auto& m : report.members)
+      QVERIFY(!is_rejected(m.verdict) && m.verdict != Verdict::clipped_hard);
     QVERIFY(report.converged);
 
     CenteredClipOptions wide;
     wide.tau = 4;
     const auto unclipped = CenteredClip(wide).aggregate_with_report(in.contributions(), robust);
-    QVERIFY2(distance(robust, mean_d) <= 1e-5 * norm(mean_d), qPrintable(QString::number(distance(robust, mean_d))));
+    QVERIFY2(distance(robust, mean_d) <= 1e-5 * norm(mean_d),
+             qPrintable(QString::number(distance(robust, mean_d))));
     for (const auto& m : unclipped.members) QCOMPARE(m.verdict, Verdict::accepted);
-    QVERIFY(unclipped.iterations <= 2);   // one step to the mean, one that finds it fixed
+    QVERIFY(unclipped.iterations <= 2);  // one step to the mean, one that finds it fixed
   }
 
   // Weights count as given when uncapped; by default each is capped at the median weight.
   void weightsRespected() {
     Inputs in = honest_inputs(8, 2000);
-    for (std::size_t m = 0; m < 8; ++m) in.weights[m] = double(1 + m * m);   // 1, 2, 5, 10, 17, 26, 37, 50
-    CenteredClipOptions uncapped;   // a radius nobody reaches: this is about weights, not clipping
+    for (std::size_t m = 0; m < 8; ++m)
+      in.weights[m] = double(1 + m * m);  // 1, 2, 5, 10, 17, 26, 37, 50
+    CenteredClipOptions uncapped;  // a radius nobody reaches: this is about weights, not clipping
     uncapped.tau = 4;
     uncapped.weight_cap = 0;
     std::vector<float> out(2000);
@@ -402,12 +427,13 @@ class TestCenteredClip : public QObject {
 
     CenteredClipOptions capped_options;
     capped_options.tau = 4;
-    CenteredClip(capped_options).aggregate(in.contributions(), out);   // cap = the median weight, (10 + 17) / 2
+    CenteredClip(capped_options)
+        .aggregate(in.contributions(), out);  // cap = the median weight, (10 + 17) / 2
     auto capped = in.weights;
     for (auto& w : capped) w = std::min(w, 13.5);
     const auto expected = mean_of(in.values, capped, 0, 8);
     QVERIFY(distance(out, expected) <= 1e-5 * norm(expected));
-    QVERIFY(distance(out, weighted) > 1e-3 * norm(weighted));   // the cap made a difference
+    QVERIFY(distance(out, weighted) > 1e-3 * norm(weighted));  // the cap made a difference
 
     // A liar claiming a huge weight counts like the median member.
     Inputs liar = honest_inputs(5, 2000);
@@ -438,7 +464,8 @@ class TestCenteredClip : public QObject {
         for (std::size_t m = 0; m < n; ++m) column[m] = in.values[m][k];
         std::sort(column.begin(), column.end());
         const float median = 0.5f * (column[(n - 1) / 2] + column[n / 2]);
-        QVERIFY2(std::fabs(out[k] - median) <= 1e-5f, qPrintable(QString("n=%1 k=%2").arg(n).arg(k)));
+        QVERIFY2(std::fabs(out[k] - median) <= 1e-5f,
+                 qPrintable(QString("n=%1 k=%2").arg(n).arg(k)));
       }
     }
   }
@@ -462,7 +489,8 @@ class TestCenteredClip : public QObject {
       for (std::size_t k = 0; k < kValues; ++k) d += std::pow(double(in.values[m][k]) - out[k], 2);
       d = std::sqrt(d);
       const double c = d <= full.tau ? 1.0 : full.tau / d;
-      for (std::size_t k = 0; k < kValues; ++k) force[k] += c * (double(in.values[m][k]) - out[k]) / kMembers;
+      for (std::size_t k = 0; k < kValues; ++k)
+        force[k] += c * (double(in.values[m][k]) - out[k]) / kMembers;
     }
     QVERIFY2(norm(force) <= 1e-3 * full.tau, qPrintable(QString::number(norm(force) / full.tau)));
   }
@@ -478,7 +506,8 @@ class TestCenteredClip : public QObject {
     const std::vector<float> bad{1.f, std::numeric_limits<float>::quiet_NaN(), 3.f};
     const Contribution nan_only{"nan", 1.0, bad};
     auto recorder = std::make_shared<Recorder>();
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, CenteredClip({}, recorder).aggregate(std::span(&nan_only, 1), out));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             CenteredClip({}, recorder).aggregate(std::span(&nan_only, 1), out));
     QCOMPARE(recorder->last.members.at(0).verdict, Verdict::rejected_non_finite);
     // Lengths must agree; a zero-length slice is fine.
     const std::vector<float> shorter{1.f};
@@ -514,8 +543,8 @@ class TestCenteredClip : public QObject {
     auto tally = std::make_shared<AggregationTally>();
     const CenteredClip clip({}, tally);
     Inputs in = honest_inputs(6, 500);
-    for (auto& x : in.values[5]) x *= -1000.f;                      // rejected: norm
-    for (auto& x : in.values[4]) x += 5.f;                          // clipped hard
+    for (auto& x : in.values[5]) x *= -1000.f;  // rejected: norm
+    for (auto& x : in.values[4]) x += 5.f;      // clipped hard
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t) {
       threads.emplace_back([&] {
@@ -562,7 +591,7 @@ class TestCenteredClip : public QObject {
       for (const auto& id : ids) fabric.join(id);
       RingOptions options;
       options.aggregator = std::move(aggregator);
-      options.segment_values = 1500;   // several segments per chunk: the aggregator runs per segment
+      options.segment_values = 1500;  // several segments per chunk: the aggregator runs per segment
       options.timeout = 5s;
       auto outputs = sent;
       std::vector<RingOutcome> outcomes(n);
@@ -570,12 +599,13 @@ class TestCenteredClip : public QObject {
       for (int m = 0; m < n; ++m) {
         threads.emplace_back([&, m] {
           RingAllReduce ring(fabric.join(ids[std::size_t(m)]), options);
-          outcomes[std::size_t(m)] = ring.run({ring_key("params", 0, count), ids}, 1, outputs[std::size_t(m)], 1.0);
+          outcomes[std::size_t(m)] =
+              ring.run({ring_key("params", 0, count), ids}, 1, outputs[std::size_t(m)], 1.0);
         });
       }
       for (auto& t : threads) t.join();
       for (const auto& o : outcomes) {
-        if (o.contributors != ids) outputs.clear();   // a member fell out of the round
+        if (o.contributors != ids) outputs.clear();  // a member fell out of the round
       }
       return outputs;
     };
@@ -585,7 +615,7 @@ class TestCenteredClip : public QObject {
     for (int m = 1; m < n; ++m) QCOMPARE(robust[std::size_t(m)], robust[0]);
     QVERIFY(distance(robust[0], mu_h) <= 2 * rho);
     const auto counts = tally->counts();
-    QVERIFY(tally->calls() >= std::uint64_t(n));   // one call per segment of every chunk
+    QVERIFY(tally->calls() >= std::uint64_t(n));  // one call per segment of every chunk
     QCOMPARE(counts.at("member-3").rejected, tally->calls());
     QCOMPARE(counts.at("member-0").rejected, 0u);
 

@@ -20,7 +20,7 @@ using namespace rookery::reduce;
 using namespace std::chrono_literals;
 
 namespace {
-const std::vector<std::int64_t> kBlockValues{5000, 7001, 3, 11003, 2, 4097};   // a 6-block model
+const std::vector<std::int64_t> kBlockValues{5000, 7001, 3, 11003, 2, 4097};  // a 6-block model
 
 std::vector<PipelinePartition> three_pipelines() {
   return {{{0, 2, 4, 6}, {"p0s0", "p0s1", "p0s2"}},
@@ -105,15 +105,18 @@ class TestMultiRing : public QObject {
     for (int p = 0; p < 3; ++p) {
       for (const auto& id : pipelines[std::size_t(p)].nodes) {
         auto ranges = plan.for_node(id);
-        nodes.push_back({p, ranges, std::make_unique<Averager>(fabric.join(id), AveragerConfig{ranges, options, {}})});
+        nodes.push_back(
+            {p, ranges,
+             std::make_unique<Averager>(fabric.join(id), AveragerConfig{ranges, options, {}})});
       }
     }
     for (auto& n : nodes) {
       std::vector<FlatBuffer> flat;
       for (int b = 0; b < 2; ++b) {
         const auto whole = pipeline_values(plan, n.pipeline, b);
-        flat.push_back({buffers[std::size_t(b)], {whole.begin() + long(n.ranges.shard_first),
-                                                  whole.begin() + long(n.ranges.shard_last)}});
+        flat.push_back({buffers[std::size_t(b)],
+                        {whole.begin() + long(n.ranges.shard_first),
+                         whole.begin() + long(n.ranges.shard_last)}});
       }
       n.averager->start(3, std::move(flat), std::int64_t(samples[std::size_t(n.pipeline)]));
     }
@@ -150,7 +153,8 @@ class TestMultiRing : public QObject {
         std::vector<float> current = result.find(buffers[std::size_t(b)], false)->values;
         for (auto& v : current) v += 0.5f;
         result.apply_to(buffers[std::size_t(b)], current);
-        for (std::size_t i = 0; i < current.size(); i += 997) QVERIFY(std::fabs(current[i] - (avg->values[i] + 0.5f)) < 1e-5);
+        for (std::size_t i = 0; i < current.size(); i += 997)
+          QVERIFY(std::fabs(current[i] - (avg->values[i] + 0.5f)) < 1e-5);
       }
     }
   }
@@ -166,10 +170,13 @@ class TestMultiRing : public QObject {
     options.timeout = 5s;
     std::map<std::string, std::unique_ptr<Averager>> avg;
     std::map<std::string, float> base{{"a0", 1.f}, {"a1", 1.f}, {"b0", 3.f}, {"b1", 3.f}};
-    for (const auto& [id, v] : base) avg[id] = std::make_unique<Averager>(fabric.join(id), AveragerConfig{first.for_node(id), options, {}});
+    for (const auto& [id, v] : base)
+      avg[id] = std::make_unique<Averager>(fabric.join(id),
+                                           AveragerConfig{first.for_node(id), options, {}});
     auto shard = [&](const MultiRingPlan& plan, const std::string& id, float v) {
       const auto r = plan.for_node(id);
-      return std::vector<FlatBuffer>{{"params", std::vector<float>(r.shard_last - r.shard_first, v)}};
+      return std::vector<FlatBuffer>{
+          {"params", std::vector<float>(r.shard_last - r.shard_first, v)}};
     };
     for (std::uint64_t round : {1, 2}) {
       for (const auto& [id, v] : base) avg[id]->start(round, shard(first, id, v), 1);
@@ -188,7 +195,7 @@ class TestMultiRing : public QObject {
     for (const auto& [id, v] : base) {
       auto r = avg[id]->wait(10s);
       QVERIFY(r);
-      for (float x : r->averaged[0].values) QCOMPARE(x, 1.5f);   // (3*1 + 1*3) / 4
+      for (float x : r->averaged[0].values) QCOMPARE(x, 1.5f);  // (3*1 + 1*3) / 4
     }
   }
 };

@@ -40,7 +40,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-job::JobSpec demo_job() { return job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json"); }
+job::JobSpec demo_job() {
+  return job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
+}
 
 job::JobSpec sgd_job() {
   auto job = demo_job();
@@ -62,7 +64,8 @@ Replica make_replica(const job::JobSpec& job) {
   return {std::move(shard), std::move(optimizer)};
 }
 
-void train(Replica& r, const data::Dataset& dataset, std::int64_t first_sample, int steps, std::int64_t batch) {
+void train(Replica& r, const data::Dataset& dataset, std::int64_t first_sample, int steps,
+           std::int64_t batch) {
   for (int s = 0; s < steps; ++s) {
     r.optimizer.zero_grad();
     const auto b = data::make_batch(dataset, first_sample + s * batch, batch);
@@ -74,7 +77,8 @@ void train(Replica& r, const data::Dataset& dataset, std::int64_t first_sample, 
 double max_abs_diff(const std::vector<float>& a, const std::vector<float>& b) {
   if (a.size() != b.size()) return std::numeric_limits<double>::infinity();
   double worst = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(double(a[i]) - double(b[i])));
+  for (std::size_t i = 0; i < a.size(); ++i)
+    worst = std::max(worst, std::abs(double(a[i]) - double(b[i])));
   return worst;
 }
 
@@ -88,7 +92,8 @@ double max_abs(const std::vector<float>& a) {
 void hand_over(const Replica& from, Replica& to) {
   reduce::write_parameters(to.shard, reduce::flatten_parameters(from.shard));
   for (const auto& name : from.optimizer.state_buffer_names()) {
-    to.optimizer.write_state_buffer(name, 0, from.optimizer.state_buffer(name), from.optimizer.moment_step());
+    to.optimizer.write_state_buffer(name, 0, from.optimizer.state_buffer(name),
+                                    from.optimizer.moment_step());
   }
   to.optimizer.set_steps_taken(from.optimizer.steps_taken());
 }
@@ -126,17 +131,20 @@ class TestOptimizerState : public QObject {
     train(source, *dataset, 0, 6, batch);
     const auto names = source.optimizer.state_buffer_names();
     const std::vector<std::string> want_names =
-        sgd ? std::vector<std::string>{"sgd.momentum"} : std::vector<std::string>{"adamw.exp_avg", "adamw.exp_avg_sq"};
+        sgd ? std::vector<std::string>{"sgd.momentum"}
+            : std::vector<std::string>{"adamw.exp_avg", "adamw.exp_avg_sq"};
     QCOMPARE(names, want_names);
     QCOMPARE(source.optimizer.parameter_count(), source.shard.parameter_count());
-    for (const auto& name : names) QVERIFY2(max_abs(source.optimizer.state_buffer(name)) > 0, name.c_str());
+    for (const auto& name : names)
+      QVERIFY2(max_abs(source.optimizer.state_buffer(name)) > 0, name.c_str());
     QCOMPARE(source.optimizer.moment_step(), sgd ? 0 : 6);
 
-    auto taker = make_replica(job);   // a node that takes the blocks over: a fresh optimizer
+    auto taker = make_replica(job);  // a node that takes the blocks over: a fresh optimizer
     hand_over(source, taker);
-    for (const auto& name : names) QCOMPARE(taker.optimizer.state_buffer(name), source.optimizer.state_buffer(name));
+    for (const auto& name : names)
+      QCOMPARE(taker.optimizer.state_buffer(name), source.optimizer.state_buffer(name));
     QCOMPARE(taker.optimizer.moment_step(), source.optimizer.moment_step());
-    auto fresh = make_replica(job);   // the same weights, fresh moments (what happened before)
+    auto fresh = make_replica(job);  // the same weights, fresh moments (what happened before)
     reduce::write_parameters(fresh.shard, reduce::flatten_parameters(source.shard));
     fresh.optimizer.set_steps_taken(source.optimizer.steps_taken());
 
@@ -146,10 +154,10 @@ class TestOptimizerState : public QObject {
     const auto want = reduce::flatten_parameters(source.shard);
     const double taken = max_abs_diff(reduce::flatten_parameters(taker.shard), want);
     const double restarted = max_abs_diff(reduce::flatten_parameters(fresh.shard), want);
-    qInfo("%s, 3 steps after the hand-over: |taker - source| = %g, with fresh moments %g", sgd ? "sgd" : "adamw", taken,
-          restarted);
-    QCOMPARE(taken, 0.0);         // bit for bit the steps the source took
-    QVERIFY(restarted > 1e-4);    // fresh moments step elsewhere
+    qInfo("%s, 3 steps after the hand-over: |taker - source| = %g, with fresh moments %g",
+          sgd ? "sgd" : "adamw", taken, restarted);
+    QCOMPARE(taken, 0.0);       // bit for bit the steps the source took
+    QVERIFY(restarted > 1e-4);  // fresh moments step elsewhere
   }
 
   void partialWriteAndResetFollowParameterBoundaries() {
@@ -158,14 +166,15 @@ class TestOptimizerState : public QObject {
     auto r = make_replica(job);
     train(r, *dataset, 0, 2, job.micro_batch_size);
     const auto counts = reduce::block_parameter_counts(job.model);
-    const std::int64_t first = counts[0], size = counts[1];   // block 1
+    const std::int64_t first = counts[0], size = counts[1];  // block 1
     const auto before = r.optimizer.state_buffer("adamw.exp_avg");
     std::vector<float> sevens(static_cast<std::size_t>(size), 7.0f);
     r.optimizer.write_state_buffer("adamw.exp_avg", first, sevens, 2);
     auto after = r.optimizer.state_buffer("adamw.exp_avg");
     for (std::int64_t i = 0; i < std::int64_t(after.size()); ++i) {
       const bool inside = i >= first && i < first + size;
-      if (after[std::size_t(i)] != (inside ? 7.0f : before[std::size_t(i)])) QFAIL("write outside its range");
+      if (after[std::size_t(i)] != (inside ? 7.0f : before[std::size_t(i)]))
+        QFAIL("write outside its range");
     }
     r.optimizer.reset_state(first, size);
     after = r.optimizer.state_buffer("adamw.exp_avg");
@@ -193,15 +202,22 @@ class TestOptimizerState : public QObject {
     };
     auto negative = sq;
     negative.back() = -1e-9f;
-    expect_refusal([&] { r.optimizer.write_state_buffer("adamw.exp_avg_sq", 0, negative, 2); }, "negative");
+    expect_refusal([&] { r.optimizer.write_state_buffer("adamw.exp_avg_sq", 0, negative, 2); },
+                   "negative");
     auto nan = avg;
     nan[nan.size() / 2] = std::numeric_limits<float>::quiet_NaN();
-    expect_refusal([&] { r.optimizer.write_state_buffer("adamw.exp_avg", 0, nan, 2); }, "not finite");
-    expect_refusal([&] { r.optimizer.write_state_buffer("sgd.momentum", 0, avg, 2); }, "keeps no state buffer");
+    expect_refusal([&] { r.optimizer.write_state_buffer("adamw.exp_avg", 0, nan, 2); },
+                   "not finite");
+    expect_refusal([&] { r.optimizer.write_state_buffer("sgd.momentum", 0, avg, 2); },
+                   "keeps no state buffer");
     std::vector<float> three(3, 0.5f);
-    expect_refusal([&] { r.optimizer.write_state_buffer("adamw.exp_avg", 1, three, 2); }, "parameter boundaries");
-    expect_refusal([&] { r.optimizer.write_state_buffer("adamw.exp_avg", std::int64_t(avg.size()) - 1, three, 2); },
-                   "outside");
+    expect_refusal([&] { r.optimizer.write_state_buffer("adamw.exp_avg", 1, three, 2); },
+                   "parameter boundaries");
+    expect_refusal(
+        [&] {
+          r.optimizer.write_state_buffer("adamw.exp_avg", std::int64_t(avg.size()) - 1, three, 2);
+        },
+        "outside");
     expect_refusal([&] { r.optimizer.reset_state(1, 5); }, "parameter boundaries");
   }
 
@@ -234,7 +250,8 @@ class TestOptimizerState : public QObject {
     const auto block_values = reduce::block_parameter_counts(job.model);
     const auto blocks = std::int64_t(block_values.size());
     std::vector<reduce::PipelinePartition> partitions;
-    for (std::size_t k = 0; k < replicas.size(); ++k) partitions.push_back({{0, blocks}, {"node" + std::to_string(k)}});
+    for (std::size_t k = 0; k < replicas.size(); ++k)
+      partitions.push_back({{0, blocks}, {"node" + std::to_string(k)}});
     const reduce::MultiRingPlan plan(block_values, partitions);
     reduce::LocalFabric fabric;
     reduce::RingOptions options;
@@ -244,23 +261,28 @@ class TestOptimizerState : public QObject {
     std::vector<std::unique_ptr<reduce::Averager>> averagers;
     for (std::size_t k = 0; k < replicas.size(); ++k) {
       const auto id = "node" + std::to_string(k);
-      averagers.push_back(std::make_unique<reduce::Averager>(fabric.join(id), reduce::AveragerConfig{plan.for_node(id), options, {}}));
+      averagers.push_back(std::make_unique<reduce::Averager>(
+          fabric.join(id), reduce::AveragerConfig{plan.for_node(id), options, {}}));
     }
     for (std::size_t k = 0; k < replicas.size(); ++k) {
-      std::vector<reduce::FlatBuffer> buffers{{"params", reduce::flatten_parameters(replicas[k].shard)}};
-      for (const auto& name : names) buffers.push_back({name, replicas[k].optimizer.state_buffer(name)});
+      std::vector<reduce::FlatBuffer> buffers{
+          {"params", reduce::flatten_parameters(replicas[k].shard)}};
+      for (const auto& name : names)
+        buffers.push_back({name, replicas[k].optimizer.state_buffer(name)});
       averagers[k]->start(1, std::move(buffers), steps[k] * batch);
     }
-    std::map<std::string, std::vector<float>> ring_result;   // member 0's averaged buffers
+    std::map<std::string, std::vector<float>> ring_result;  // member 0's averaged buffers
     for (std::size_t k = 0; k < replicas.size(); ++k) {
       auto result = averagers[k]->wait(30s);
       QVERIFY(result.has_value());
-      for (const auto& ring : result->rings) QCOMPARE(ring.outcome.contributors.size(), replicas.size());
+      for (const auto& ring : result->rings)
+        QCOMPARE(ring.outcome.contributors.size(), replicas.size());
       for (const auto& name : names) {
         const auto* avg = result->find(name);
         QVERIFY(avg);
         if (k == 0) ring_result[name] = avg->values;
-        QCOMPARE(avg->values, ring_result[name]);   // the rings' results: bit-identical on every member
+        QCOMPARE(avg->values,
+                 ring_result[name]);  // the rings' results: bit-identical on every member
       }
       apply_state(*result, replicas[k].optimizer);
     }
@@ -278,10 +300,13 @@ class TestOptimizerState : public QObject {
       for (std::size_t k = 1; k < replicas.size(); ++k) {
         QVERIFY(max_abs_diff(replicas[k].optimizer.state_buffer(name), first) <= 1e-6 * scale);
       }
-      double spread = 0;   // how far the replicas were apart: what averaging had to close
-      for (std::size_t k = 1; k < replicas.size(); ++k) spread = std::max(spread, max_abs_diff(before[name][k], before[name][0]));
-      qInfo("%s %s: |result - weighted mean| <= %.3g (largest value %.3g, replicas were up to %.3g apart)",
-            clip ? "centered clip" : "weighted mean", name.c_str(), worst, scale, spread);
+      double spread = 0;  // how far the replicas were apart: what averaging had to close
+      for (std::size_t k = 1; k < replicas.size(); ++k)
+        spread = std::max(spread, max_abs_diff(before[name][k], before[name][0]));
+      qInfo(
+          "%s %s: |result - weighted mean| <= %.3g (largest value %.3g, replicas were up to %.3g "
+          "apart)",
+          clip ? "centered clip" : "weighted mean", name.c_str(), worst, scale, spread);
       if (clip) {
         // A robust aggregate, not the mean, but one the replicas share, inside their spread.
         QVERIFY(worst < spread);
@@ -329,7 +354,8 @@ class TestOptimizerState : public QObject {
     std::vector<std::unique_ptr<reduce::Averager>> averagers;
     for (int k = 0; k < 4; ++k) {
       const auto id = "node" + std::to_string(k);
-      averagers.push_back(std::make_unique<reduce::Averager>(fabric.join(id), reduce::AveragerConfig{plan.for_node(id), options, {}}));
+      averagers.push_back(std::make_unique<reduce::Averager>(
+          fabric.join(id), reduce::AveragerConfig{plan.for_node(id), options, {}}));
     }
     for (int k = 0; k < 4; ++k) {
       std::vector<reduce::FlatBuffer> buffers;
@@ -343,7 +369,8 @@ class TestOptimizerState : public QObject {
       const auto mean = reduce::testing::weighted_mean(honest, {1, 1, 1});
       auto dist = [&](const std::vector<float>& v) {
         double d = 0;
-        for (std::size_t i = 0; i < v.size(); ++i) d += (double(v[i]) - mean[i]) * (double(v[i]) - mean[i]);
+        for (std::size_t i = 0; i < v.size(); ++i)
+          d += (double(v[i]) - mean[i]) * (double(v[i]) - mean[i]);
         return std::sqrt(d);
       };
       double spread = 0, norm = 0;
@@ -351,9 +378,12 @@ class TestOptimizerState : public QObject {
       for (const double m : mean) norm += m * m;
       QVERIFY(results[0].has_value());
       const double off = dist(results[0]->find(name)->values);
-      qInfo("%s with a liar: |aggregate - honest mean| = %.3g; honest spread %.3g; |honest mean| %.3g", name.c_str(), off,
-            spread, std::sqrt(norm));
-      QVERIFY2(off <= spread, "the liar's moments dragged the aggregate out of the honest replicas' spread");
+      qInfo(
+          "%s with a liar: |aggregate - honest mean| = %.3g; honest spread %.3g; |honest mean| "
+          "%.3g",
+          name.c_str(), off, spread, std::sqrt(norm));
+      QVERIFY2(off <= spread,
+               "the liar's moments dragged the aggregate out of the honest replicas' spread");
     }
   }
 
@@ -377,12 +407,14 @@ class TestOptimizerState : public QObject {
       ids.push_back(net::CurveKeyPair::generate());
     }
     std::vector<reduce::PipelinePartition> partitions;
-    for (int k = 0; k < 2; ++k) partitions.push_back({{0, blocks}, {ids[std::size_t(k)].public_key}});
+    for (int k = 0; k < 2; ++k)
+      partitions.push_back({{0, blocks}, {ids[std::size_t(k)].public_key}});
     const reduce::MultiRingPlan keyed(block_values, partitions);
     for (int k = 0; k < 2; ++k) {
       reduce::ZmqTransportConfig tc;
       tc.send_timeout = 10s;
-      transports.push_back(std::make_unique<reduce::ZmqTransport>(*ctx[std::size_t(k)], ids[std::size_t(k)], tc));
+      transports.push_back(
+          std::make_unique<reduce::ZmqTransport>(*ctx[std::size_t(k)], ids[std::size_t(k)], tc));
     }
     transports[0]->add_peer(ids[1].public_key, transports[1]->endpoint());
     transports[1]->add_peer(ids[0].public_key, transports[0]->endpoint());
@@ -391,7 +423,8 @@ class TestOptimizerState : public QObject {
     std::vector<std::unique_ptr<reduce::Averager>> averagers;
     for (int k = 0; k < 2; ++k) {
       averagers.push_back(std::make_unique<reduce::Averager>(
-          *transports[std::size_t(k)], reduce::AveragerConfig{keyed.for_node(ids[std::size_t(k)].public_key), options, {}}));
+          *transports[std::size_t(k)],
+          reduce::AveragerConfig{keyed.for_node(ids[std::size_t(k)].public_key), options, {}}));
     }
     auto round = [&](std::uint64_t number, bool with_state, double& seconds, std::uint64_t& bytes) {
       const auto sent_before = transports[0]->bytes_sent() + transports[1]->bytes_sent();
@@ -399,7 +432,8 @@ class TestOptimizerState : public QObject {
         auto& r = replicas[std::size_t(k)];
         std::vector<reduce::FlatBuffer> buffers{{"params", reduce::flatten_parameters(r.shard)}};
         if (with_state) {
-          for (const auto& name : r.optimizer.state_buffer_names()) buffers.push_back({name, r.optimizer.state_buffer(name)});
+          for (const auto& name : r.optimizer.state_buffer_names())
+            buffers.push_back({name, r.optimizer.state_buffer(name)});
         }
         averagers[std::size_t(k)]->start(number, std::move(buffers), 1);
       }
@@ -415,7 +449,7 @@ class TestOptimizerState : public QObject {
     const auto values = keyed.total_values();
     double warm = 0, params_s = 0, state_s = 0;
     std::uint64_t warm_bytes = 0, params_bytes = 0, state_bytes = 0;
-    round(1, false, warm, warm_bytes);   // connections set up
+    round(1, false, warm, warm_bytes);  // connections set up
     std::vector<double> p, s;
     for (std::uint64_t n = 2; n < 8; n += 2) {
       round(n, false, params_s, params_bytes);
@@ -426,11 +460,16 @@ class TestOptimizerState : public QObject {
     std::sort(p.begin(), p.end());
     std::sort(s.begin(), s.end());
     const double ratio_bytes = double(state_bytes) / double(params_bytes);
-    qInfo("demo model, %llu values, 2 members over CURVE/ZeroMQ on loopback: parameters only %.2f MB sent in %.1f ms "
-          "(median of 3); with AdamW's moments %.2f MB in %.1f ms: %.2fx the bytes, %.2fx the time; averaging the "
-          "moments every 4th round (job.average_optimizer_state_every = 4) costs %.2fx a parameters-only round's bytes on average",
-          static_cast<unsigned long long>(values), params_bytes / 1e6, p[1] * 1e3, state_bytes / 1e6, s[1] * 1e3,
-          ratio_bytes, s[1] / p[1], (3.0 * double(params_bytes) + double(state_bytes)) / (4.0 * double(params_bytes)));
+    qInfo(
+        "demo model, %llu values, 2 members over CURVE/ZeroMQ on loopback: parameters only %.2f MB "
+        "sent in %.1f ms "
+        "(median of 3); with AdamW's moments %.2f MB in %.1f ms: %.2fx the bytes, %.2fx the time; "
+        "averaging the "
+        "moments every 4th round (job.average_optimizer_state_every = 4) costs %.2fx a "
+        "parameters-only round's bytes on average",
+        static_cast<unsigned long long>(values), params_bytes / 1e6, p[1] * 1e3, state_bytes / 1e6,
+        s[1] * 1e3, ratio_bytes, s[1] / p[1],
+        (3.0 * double(params_bytes) + double(state_bytes)) / (4.0 * double(params_bytes)));
     // Every value crosses once per direction of the 2-member ring (plus framing).
     QVERIFY(params_bytes >= 2 * values * sizeof(float));
     QVERIFY(ratio_bytes > 2.9 && ratio_bytes < 3.1);

@@ -57,12 +57,12 @@ class TestPeerExclusion : public QObject {
       return ex.end_round(c);
     };
     round(2, 2, 0);
-    round(2, 1, 1);          // rejected counts as bad too
-    QVERIFY(round(2, 1, 0).empty());   // one slice accepted: strikes cleared
+    round(2, 1, 1);                   // rejected counts as bad too
+    QVERIFY(round(2, 1, 0).empty());  // one slice accepted: strikes cleared
     round(2, 2, 0);
     round(2, 2, 0);
     QVERIFY(!ex.excluded("m"));
-    QVERIFY(round(0, 0, 0).empty());   // absent from a round: strikes stand
+    QVERIFY(round(0, 0, 0).empty());  // absent from a round: strikes stand
     QCOMPARE(round(3, 3, 0), std::vector<std::string>{"m"});
   }
 
@@ -80,8 +80,8 @@ class TestPeerExclusion : public QObject {
       t[1]["m"].rejected += state_bad;
       return ex.end_round(t);
     };
-    QVERIFY(round(3, 3, 6, 0).empty());    // lies about the parameters, honest moments: strike 1
-    QVERIFY(round(3, 3, 0, 0).empty());    // a parameters-only round: strike 2
+    QVERIFY(round(3, 3, 6, 0).empty());  // lies about the parameters, honest moments: strike 1
+    QVERIFY(round(3, 3, 0, 0).empty());  // a parameters-only round: strike 2
     QCOMPARE(round(3, 3, 6, 0), std::vector<std::string>{"m"});
     QVERIFY(ex.excluded("m"));
 
@@ -95,8 +95,8 @@ class TestPeerExclusion : public QObject {
       u[1]["m"].clipped_hard += state_bad;
       return ex2.end_round(u);
     };
-    QVERIFY(round2(3, 0, 6, 6).empty());   // honest parameters, lying moments: strike 1
-    QVERIFY(round2(3, 0, 0, 0).empty());   // honest in a parameters-only round: cleared
+    QVERIFY(round2(3, 0, 6, 6).empty());  // honest parameters, lying moments: strike 1
+    QVERIFY(round2(3, 0, 0, 0).empty());  // honest in a parameters-only round: cleared
     QVERIFY(round2(3, 0, 6, 6).empty());
     QVERIFY(round2(3, 0, 6, 6).empty());
     QCOMPARE(round2(3, 0, 6, 6), std::vector<std::string>{"m"});

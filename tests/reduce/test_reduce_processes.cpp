@@ -40,14 +40,16 @@ bool read_result(const QString& dir, int rank, std::size_t count, MemberResult& 
   for (int r; ranks >> r;) out.ranks.push_back(r);
   std::string key;
   in >> key >> out.weight >> key >> out.attempts >> key >> out.finished_ms;
-  std::ifstream v(QDir(dir).filePath(QString("member-%1.values").arg(rank)).toStdString(), std::ios::binary);
+  std::ifstream v(QDir(dir).filePath(QString("member-%1.values").arg(rank)).toStdString(),
+                  std::ios::binary);
   out.values.resize(count);
   v.read(reinterpret_cast<char*>(out.values.data()), std::streamsize(count * sizeof(float)));
   return bool(v);
 }
 
 long long now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 }  // namespace
@@ -57,14 +59,19 @@ class TestReduceProcesses : public QObject {
  private Q_SLOTS:
   void killOneMemberMidRound_data() {
     QTest::addColumn<int>("world");
-    QTest::addColumn<int>("victim");   // -1: nobody dies
+    QTest::addColumn<int>("victim");  // -1: nobody dies
     QTest::addColumn<QString>("codec");
-    QTest::addColumn<QString>("placement");   // out: as the Averager runs it
-    QTest::newRow("4-all-deliver") << 4 << -1 << "none" << "out";
-    QTest::newRow("4-kill-rank2") << 4 << 2 << "none" << "out";
-    QTest::newRow("4-kill-rank2-in-place") << 4 << 2 << "none" << "in";
-    QTest::newRow("3-kill-rank0-int8") << 3 << 0 << "int8" << "out";
-    QTest::newRow("5-kill-rank4") << 5 << 4 << "none" << "out";
+    QTest::addColumn<QString>("placement");  // out: as the Averager runs it
+    QTest::newRow("4-all-deliver") << 4 << -1 << "none"
+                                   << "out";
+    QTest::newRow("4-kill-rank2") << 4 << 2 << "none"
+                                  << "out";
+    QTest::newRow("4-kill-rank2-in-place") << 4 << 2 << "none"
+                                           << "in";
+    QTest::newRow("3-kill-rank0-int8") << 3 << 0 << "int8"
+                                       << "out";
+    QTest::newRow("5-kill-rank4") << 5 << 4 << "none"
+                                  << "out";
   }
   void killOneMemberMidRound() {
     QFETCH(int, world);
@@ -72,16 +79,22 @@ class TestReduceProcesses : public QObject {
     QFETCH(QString, codec);
     QFETCH(QString, placement);
     constexpr std::size_t kCount = 1'500'007;  // 6 MB of f32, not divisible by the ring sizes
-    constexpr int kTimeoutMs = 3000;  // generous: five processes share two busy cores
+    constexpr int kTimeoutMs = 3000;           // generous: five processes share two busy cores
     QTemporaryDir dir;
     std::vector<std::unique_ptr<QProcess>> procs;
     for (int r = 0; r < world; ++r) {
       auto p = std::make_unique<QProcess>();
       p->setProcessChannelMode(QProcess::ForwardedChannels);
-      QStringList args{"--dir", dir.path(), "--rank", QString::number(r), "--world", QString::number(world),
-                       "--count", QString::number(kCount), "--timeout-ms", QString::number(kTimeoutMs),
-                       "--codec", codec, "--placement", placement};
-      if (r == victim) args << "--hold-after-sends" << "3";
+      QStringList args{"--dir",        dir.path(),
+                       "--rank",       QString::number(r),
+                       "--world",      QString::number(world),
+                       "--count",      QString::number(kCount),
+                       "--timeout-ms", QString::number(kTimeoutMs),
+                       "--codec",      codec,
+                       "--placement",  placement};
+      if (r == victim)
+        args << "--hold-after-sends"
+             << "3";
       p->start(member_bin(), args);
       QVERIFY(p->waitForStarted(5000));
       procs.push_back(std::move(p));
@@ -91,7 +104,7 @@ class TestReduceProcesses : public QObject {
       const QString marker = QDir(dir.path()).filePath(QString("member-%1.holding").arg(victim));
       QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(marker), 30000);
       killed_ms = now_ms();
-      procs[std::size_t(victim)]->kill();   // SIGKILL
+      procs[std::size_t(victim)]->kill();  // SIGKILL
       QVERIFY(procs[std::size_t(victim)]->waitForFinished(5000));
     }
     std::vector<int> survivors;
@@ -106,14 +119,15 @@ class TestReduceProcesses : public QObject {
       QCOMPARE(procs[std::size_t(r)]->exitCode(), 0);
     }
     const auto expected = testing::weighted_mean(inputs, weights);
-    const auto bounds = testing::error_bounds(inputs, weights, wire::codec_from_name(codec.toStdString()));
+    const auto bounds =
+        testing::error_bounds(inputs, weights, wire::codec_from_name(codec.toStdString()));
     double total = 0;
     for (auto w : weights) total += w;
     std::vector<float> first;
     for (int r : survivors) {
       MemberResult res;
       QVERIFY(read_result(dir.path(), r, kCount, res));
-      QCOMPARE(res.ranks, survivors);   // everyone agrees on who delivered
+      QCOMPARE(res.ranks, survivors);  // everyone agrees on who delivered
       QCOMPARE(res.weight, total);
       if (victim >= 0) {
         const long long after = res.finished_ms - killed_ms;

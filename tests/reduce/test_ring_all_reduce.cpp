@@ -39,13 +39,16 @@ struct RoundRun {
 
 enum class Placement { InPlace, OutOfPlace };
 // Every placement with the label its test rows carry.
-constexpr std::pair<Placement, const char*> kPlacements[] = {{Placement::InPlace, "in"}, {Placement::OutOfPlace, "out"}};
+constexpr std::pair<Placement, const char*> kPlacements[] = {{Placement::InPlace, "in"},
+                                                             {Placement::OutOfPlace, "out"}};
 
 // Runs one round among `n` members, each on its own thread. `before(fabric)` may inject faults;
 // `delay[m]` holds member m back before it starts. Out of place, the inputs must come out
 // untouched and the outputs start as NaN.
-RoundRun run_round(int n, std::size_t count, RingOptions options, const std::function<void(LocalFabric&)>& before = {},
-                   std::vector<std::chrono::milliseconds> delay = {}, Placement placement = Placement::InPlace) {
+RoundRun run_round(int n, std::size_t count, RingOptions options,
+                   const std::function<void(LocalFabric&)>& before = {},
+                   std::vector<std::chrono::milliseconds> delay = {},
+                   Placement placement = Placement::InPlace) {
   LocalFabric fabric;
   const auto ids = member_ids(n);
   RoundRun run;
@@ -61,7 +64,8 @@ RoundRun run_round(int n, std::size_t count, RingOptions options, const std::fun
   if (placement == Placement::InPlace) {
     run.outputs = run.inputs;
   } else {
-    run.outputs.assign(std::size_t(n), std::vector<float>(count, std::numeric_limits<float>::quiet_NaN()));
+    run.outputs.assign(std::size_t(n),
+                       std::vector<float>(count, std::numeric_limits<float>::quiet_NaN()));
   }
   run.outcomes.resize(std::size_t(n));
   std::vector<std::thread> threads;
@@ -73,12 +77,14 @@ RoundRun run_round(int n, std::size_t count, RingOptions options, const std::fun
       const auto i = std::size_t(m);
       run.outcomes[i] = placement == Placement::InPlace
                             ? ring.run(spec, 1, run.outputs[i], run.weights[i])
-                            : ring.run(spec, 1, SharedValues{*shared[i], shared[i]}, run.outputs[i], run.weights[i]);
+                            : ring.run(spec, 1, SharedValues{*shared[i], shared[i]}, run.outputs[i],
+                                       run.weights[i]);
     });
   }
   for (auto& t : threads) t.join();
   for (std::size_t m = 0; m < shared.size(); ++m) {
-    if (*shared[m] != run.inputs[m]) QTest::qFail("the round wrote to its input", __FILE__, __LINE__);
+    if (*shared[m] != run.inputs[m])
+      QTest::qFail("the round wrote to its input", __FILE__, __LINE__);
   }
   return run;
 }
@@ -130,8 +136,10 @@ class TestRingAllReduce : public QObject {
     QTest::addColumn<int>("codec");
     QTest::addColumn<int>("placement");
     for (int n : {2, 3, 4, 5}) {
-      for (int count : {1, 4, 1001, 65537}) {  // fewer values than members; primes that divide into nothing
-        for (auto c : {wire::Codec::None, wire::Codec::Fp16, wire::Codec::Bf16, wire::Codec::Int8Block}) {
+      for (int count :
+           {1, 4, 1001, 65537}) {  // fewer values than members; primes that divide into nothing
+        for (auto c :
+             {wire::Codec::None, wire::Codec::Fp16, wire::Codec::Bf16, wire::Codec::Int8Block}) {
           for (auto [p, label] : kPlacements) {
             QTest::addRow("n%d-%d-%s-%s", n, count, std::string(wire::codec_name(c)).c_str(), label)
                 << n << count << int(c) << int(p);
@@ -159,14 +167,18 @@ class TestRingAllReduce : public QObject {
       QCOMPARE(out.contributors, member_ids(members));
       QCOMPARE(out.attempts, 1u);
       QCOMPARE(out.total_weight, total);
-      QVERIFY2(bit_identical(run.outputs[std::size_t(m)], run.outputs[0]), "members disagree bit-wise");
+      QVERIFY2(bit_identical(run.outputs[std::size_t(m)], run.outputs[0]),
+               "members disagree bit-wise");
     }
     double worst = 0;
     for (std::size_t i = 0; i < std::size_t(count); ++i) {
       const double err = std::fabs(double(run.outputs[0][i]) - expected[i]);
       worst = std::max(worst, err / bounds[i]);
       QVERIFY2(err <= bounds[i], qPrintable(QString("i=%1 got %2 expected %3 bound %4")
-                                                .arg(i).arg(run.outputs[0][i]).arg(expected[i]).arg(bounds[i])));
+                                                .arg(i)
+                                                .arg(run.outputs[0][i])
+                                                .arg(expected[i])
+                                                .arg(bounds[i])));
     }
     if (count == 65537 && members == 5) qInfo("worst error / bound: %.3f", worst);
   }
@@ -207,7 +219,8 @@ class TestRingAllReduce : public QObject {
     for (auto [p, label] : kPlacements) {
       QTest::addRow("3-middle-early-%s", label) << 3 << 1 << 2 << int(wire::Codec::None) << int(p);
       QTest::addRow("4-first-late-%s", label) << 4 << 0 << 9 << int(wire::Codec::None) << int(p);
-      QTest::addRow("5-last-mid-int8-%s", label) << 5 << 4 << 5 << int(wire::Codec::Int8Block) << int(p);
+      QTest::addRow("5-last-mid-int8-%s", label)
+          << 5 << 4 << 5 << int(wire::Codec::Int8Block) << int(p);
       QTest::addRow("2-alone-left-%s", label) << 2 << 1 << 1 << int(wire::Codec::None) << int(p);
     }
   }
@@ -225,9 +238,10 @@ class TestRingAllReduce : public QObject {
     const auto start = std::chrono::steady_clock::now();
     const auto run = run_round(
         members, 6007, options,
-        [&](LocalFabric& f) { f.cut_off_after(ids[std::size_t(victim)], std::uint64_t(sends)); }, {},
-        Placement(placement));
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        [&](LocalFabric& f) { f.cut_off_after(ids[std::size_t(victim)], std::uint64_t(sends)); },
+        {}, Placement(placement));
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::vector<std::string> survivors;
     std::vector<std::vector<float>> inputs;
     std::vector<double> weights;
@@ -243,15 +257,18 @@ class TestRingAllReduce : public QObject {
     for (int m = 0; m < members; ++m) {
       if (m == victim) continue;
       const auto& out = run.outcomes[std::size_t(m)];
-      QCOMPARE(out.contributors, survivors.size() > 1 ? survivors : std::vector<std::string>{ids[std::size_t(m)]});
+      QCOMPARE(out.contributors,
+               survivors.size() > 1 ? survivors : std::vector<std::string>{ids[std::size_t(m)]});
       QVERIFY(out.attempts >= 2 || survivors.size() == 1);
       QVERIFY(bit_identical(run.outputs[std::size_t(m)], run.outputs[std::size_t(first)]));
     }
     for (std::size_t i = 0; i < expected.size(); ++i) {
-      QVERIFY2(std::fabs(run.outputs[std::size_t(first)][i] - expected[i]) <= bounds[i], qPrintable(QString::number(i)));
+      QVERIFY2(std::fabs(run.outputs[std::size_t(first)][i] - expected[i]) <= bounds[i],
+               qPrintable(QString::number(i)));
     }
     // The victim, cut off, ends alone with its own values.
-    QCOMPARE(run.outcomes[std::size_t(victim)].contributors, std::vector<std::string>{ids[std::size_t(victim)]});
+    QCOMPARE(run.outcomes[std::size_t(victim)].contributors,
+             std::vector<std::string>{ids[std::size_t(victim)]});
     QVERIFY(bit_identical(run.outputs[std::size_t(victim)], run.inputs[std::size_t(victim)]));
     // One timeout to notice the silence, one to collect the votes, then the retry.
     qInfo("finished in %.2f s with a timeout of 0.3 s", seconds);
@@ -285,13 +302,18 @@ class TestRingAllReduce : public QObject {
     const RingSpec spec{ring_key("params", 0, 8), {"member-0"}};
     auto buffer = std::make_shared<std::vector<float>>(16, 1.0f);
     std::span<float> all(*buffer);
-    const auto input = [&](std::size_t first) { return SharedValues{all.subspan(first, 8), buffer}; };
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ring.run(spec, 1, input(0), all.subspan(8, 7), 1.0));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ring.run(spec, 1, input(0), all.subspan(4, 8), 1.0));
+    const auto input = [&](std::size_t first) {
+      return SharedValues{all.subspan(first, 8), buffer};
+    };
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             ring.run(spec, 1, input(0), all.subspan(8, 7), 1.0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             ring.run(spec, 1, input(0), all.subspan(4, 8), 1.0));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ring.run(spec, 1, input(4), all.first(8), 1.0));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ring.run(spec, 1, input(0), all.first(8), 1.0));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             ring.run(spec, 1, SharedValues{all.first(8), nullptr}, all.subspan(8, 8), 1.0));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument,
+        ring.run(spec, 1, SharedValues{all.first(8), nullptr}, all.subspan(8, 8), 1.0));
     // Alone in its ring a member keeps its values: out of place, the output is the input.
     std::fill(all.begin() + 8, all.end(), -1.0f);
     const auto out = ring.run(spec, 2, input(0), all.subspan(8, 8), 1.0);
@@ -321,7 +343,8 @@ class TestRingAllReduce : public QObject {
     outcomes[0] = ring.run({ring_key("params", 0, count), ids}, 1, values[0], 1.0);
     lying.join();
     for (int m = 0; m < 2; ++m) {
-      QCOMPARE(outcomes[std::size_t(m)].contributors, std::vector<std::string>{ids[std::size_t(m)]});
+      QCOMPARE(outcomes[std::size_t(m)].contributors,
+               std::vector<std::string>{ids[std::size_t(m)]});
       QVERIFY(std::all_of(values[std::size_t(m)].begin(), values[std::size_t(m)].end(),
                           [](float v) { return v == 2.0f; }));
     }

@@ -22,22 +22,26 @@ namespace pb = rookery::wire::pb;
 
 inline QString nodeBin() { return rookery::testing::node_bin(); }
 
-
 class OneStageNode {
  public:
   explicit OneStageNode(const QString& root) : root_(root) {}
   ~OneStageNode() { kill9(); }
 
   QString dataDir() const { return QDir(root_).filePath(QStringLiteral("data")); }
-  std::filesystem::path runtimeDir() const { return QDir(root_).filePath(QStringLiteral("run")).toStdString(); }
-  std::filesystem::path stateDb() const { return std::filesystem::path(dataDir().toStdString()) / "state.db"; }
+  std::filesystem::path runtimeDir() const {
+    return QDir(root_).filePath(QStringLiteral("run")).toStdString();
+  }
+  std::filesystem::path stateDb() const {
+    return std::filesystem::path(dataDir().toStdString()) / "state.db";
+  }
   QProcess& process() { return process_; }
   qint64 pid() const { return process_.processId(); }
 
   // Writes the job and the one-stage plan for this node's key.
   bool prepare() {
     QProcess id;
-    id.start(nodeBin(), {QStringLiteral("--data-dir"), dataDir(), QStringLiteral("--print-identity")});
+    id.start(nodeBin(),
+             {QStringLiteral("--data-dir"), dataDir(), QStringLiteral("--print-identity")});
     if (!id.waitForFinished(20000) || id.exitCode() != 0) return false;
     const QString key = QString::fromUtf8(id.readAllStandardOutput()).trimmed();
     const QString job = QDir(root_).filePath(QStringLiteral("job.json"));
@@ -73,27 +77,37 @@ class OneStageNode {
     env.insert(QStringLiteral("ROOKERY_LEDGER_FLUSH_MS"), QString::number(flush_ms));
     process_.setProcessEnvironment(env);
     process_.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    QStringList args{QStringLiteral("--data-dir"),          dataDir(),
-                     QStringLiteral("--runtime-dir"),       QString::fromStdString(runtimeDir().string()),
-                     QStringLiteral("--plan"),              plan_,
-                     QStringLiteral("--stage"),             QStringLiteral("0"),
-                     QStringLiteral("--threads"),           QStringLiteral("1"),
-                     QStringLiteral("--benchmark-seconds"), QStringLiteral("0.05"),
-                     QStringLiteral("--telemetry-ms"),      QStringLiteral("50")};
+    QStringList args{QStringLiteral("--data-dir"),
+                     dataDir(),
+                     QStringLiteral("--runtime-dir"),
+                     QString::fromStdString(runtimeDir().string()),
+                     QStringLiteral("--plan"),
+                     plan_,
+                     QStringLiteral("--stage"),
+                     QStringLiteral("0"),
+                     QStringLiteral("--threads"),
+                     QStringLiteral("1"),
+                     QStringLiteral("--benchmark-seconds"),
+                     QStringLiteral("0.05"),
+                     QStringLiteral("--telemetry-ms"),
+                     QStringLiteral("50")};
     if (contribute) args << QStringLiteral("--contribute");
     if (file_size_kib > 0) {
-      process_.start(QStringLiteral("/bin/sh"),
-                     QStringList{QStringLiteral("-c"),
-                                 QStringLiteral("trap '' XFSZ; ulimit -S -f %1 && exec \"$0\" \"$@\"").arg(file_size_kib * 2),  // 512-byte blocks
-                                 nodeBin()} +
-                         args);
+      process_.start(
+          QStringLiteral("/bin/sh"),
+          QStringList{QStringLiteral("-c"),
+                      QStringLiteral("trap '' XFSZ; ulimit -S -f %1 && exec \"$0\" \"$@\"")
+                          .arg(file_size_kib * 2),  // 512-byte blocks
+                      nodeBin()} +
+              args);
     } else {
       process_.start(nodeBin(), args);
     }
     return process_.waitForStarted(5000);
   }
 
-  control::ControlClient::Answer ask(std::chrono::milliseconds timeout = std::chrono::milliseconds(1000)) const {
+  control::ControlClient::Answer ask(
+      std::chrono::milliseconds timeout = std::chrono::milliseconds(1000)) const {
     control::ControlClient client(control::ControlEndpoints::in(runtimeDir()));
     return client.status(timeout);
   }
@@ -117,7 +131,8 @@ class OneStageNode {
   bool quit() {
     control::ControlClient client(control::ControlEndpoints::in(runtimeDir()));
     if (!client.request(pb::ControlRequest::QUIT).ok) return false;
-    return process_.waitForFinished(20000) && process_.exitStatus() == QProcess::NormalExit && process_.exitCode() == 0;
+    return process_.waitForFinished(20000) && process_.exitStatus() == QProcess::NormalExit &&
+           process_.exitCode() == 0;
   }
 
  private:

@@ -23,7 +23,8 @@ constexpr double kWeek = 7 * kDay;
 // 2026-11-21 10:30:00 UTC
 constexpr std::int64_t kNowMs = 1'795'257'000'000;
 
-LedgerUnit unit(std::int64_t finished_unix_ms, double flops, std::int64_t samples = 16, double seconds = 0.01) {
+LedgerUnit unit(std::int64_t finished_unix_ms, double flops, std::int64_t samples = 16,
+                double seconds = 0.01) {
   LedgerUnit u;
   u.finished_unix_ms = finished_unix_ms;
   u.flops = flops;
@@ -35,7 +36,9 @@ LedgerUnit unit(std::int64_t finished_unix_ms, double flops, std::int64_t sample
   return u;
 }
 
-bool near(double a, double b, double rel = 1e-9) { return std::abs(a - b) <= rel * std::max({1.0, std::abs(a), std::abs(b)}); }
+bool near(double a, double b, double rel = 1e-9) {
+  return std::abs(a - b) <= rel * std::max({1.0, std::abs(a), std::abs(b)});
+}
 
 void set_tz(const char* tz) {
   ::setenv("TZ", tz, 1);
@@ -52,7 +55,9 @@ class TestLedger : public QObject {
   Q_OBJECT
 
   QTemporaryDir dir_;
-  std::filesystem::path file(const char* name) { return std::filesystem::path(dir_.path().toStdString()) / name; }
+  std::filesystem::path file(const char* name) {
+    return std::filesystem::path(dir_.path().toStdString()) / name;
+  }
 
  private Q_SLOTS:
   void cleanup() { set_tz("UTC"); }
@@ -114,7 +119,8 @@ class TestLedger : public QObject {
     const std::int64_t t = kNowMs - 3 * 3600 * 1000;
     ledger.append({unit(t, 2e12, 16, 0.5), unit(t + 1000, 3e12, 16, 0.5)});
     double avg = 0, avg_time = 0;
-    store::update_average((t + 1000) / 1000.0, t / 1000.0 - 0.5, store::credit_for_flops(5e12), kWeek, avg, avg_time);
+    store::update_average((t + 1000) / 1000.0, t / 1000.0 - 0.5, store::credit_for_flops(5e12),
+                          kWeek, avg, avg_time);
     auto totals = ledger.totals();
     QCOMPARE(totals.units, std::int64_t{2});
     QCOMPARE(totals.samples, std::int64_t{32});
@@ -128,7 +134,8 @@ class TestLedger : public QObject {
     QCOMPARE(totals.last_unix_ms, t + 1000);
     // Batch 2, an hour later.
     ledger.append({unit(t + 3601 * 1000, 1e12)});
-    store::update_average((t + 3601 * 1000) / 1000.0, 0, store::credit_for_flops(1e12), kWeek, avg, avg_time);
+    store::update_average((t + 3601 * 1000) / 1000.0, 0, store::credit_for_flops(1e12), kWeek, avg,
+                          avg_time);
     totals = ledger.totals();
     QVERIFY(near(totals.rac, avg));
     QVERIFY(near(totals.credit, 6e12 / 432e9));
@@ -181,11 +188,11 @@ class TestLedger : public QObject {
     store::Ledger ledger(db);
     const std::int64_t h = 3600 * 1000;
     const std::int64_t hour10 = kNowMs - 30 * 60 * 1000;  // 10:00 UTC today
-    ledger.append({unit(hour10 - 14 * h + 60'000, 4e12),   // yesterday 20:01
-                   unit(hour10 - 2 * h, 1e12),             // 08:00:00 exactly
-                   unit(hour10 - 1, 2e12),                 // 09:59:59.999
-                   unit(hour10 + 5 * 60'000, 3e12),        // 10:05
-                   unit(hour10 + 15 * 60'000, 5e12)});     // 10:15
+    ledger.append({unit(hour10 - 14 * h + 60'000, 4e12),  // yesterday 20:01
+                   unit(hour10 - 2 * h, 1e12),            // 08:00:00 exactly
+                   unit(hour10 - 1, 2e12),                // 09:59:59.999
+                   unit(hour10 + 5 * 60'000, 3e12),       // 10:05
+                   unit(hour10 + 15 * 60'000, 5e12)});    // 10:15
     auto hours = ledger.history(store::LedgerPeriodKind::Hour, 3, kNowMs);
     QCOMPARE(hours.size(), std::size_t{3});
     QCOMPARE(hours[0].start_unix_ms, hour10 - 2 * h);
@@ -213,7 +220,8 @@ class TestLedger : public QObject {
       return;
     }
     set_tz("Asia/Kolkata");
-    const std::int64_t ist_midnight = midnight + 18 * h + 30 * 60'000;  // today 18:30 UTC = tomorrow 00:00 IST
+    const std::int64_t ist_midnight =
+        midnight + 18 * h + 30 * 60'000;  // today 18:30 UTC = tomorrow 00:00 IST
     store::Database db2(file("history-ist.db"));
     store::Ledger ist(db2);
     ist.append({unit(ist_midnight - 10 * 60'000, 1e12), unit(ist_midnight + 10 * 60'000, 2e12)});
@@ -249,7 +257,8 @@ class TestLedger : public QObject {
       // The file as the previous Rookery left it: schema 1, with a setting.
       store::Database v1(path, {store::schema_migrations().front()});
       QCOMPARE(v1.schema_version(), 1);
-      store::Settings(v1).set({{"governor.in_use.cpu_time_percent", "40"}, {"governor.state.snoozed_until_unix_ms", "123"}});
+      store::Settings(v1).set({{"governor.in_use.cpu_time_percent", "40"},
+                               {"governor.state.snoozed_until_unix_ms", "123"}});
       QVERIFY_THROWS_EXCEPTION(store::StoreError, store::Ledger{v1});
     }
     {
@@ -281,10 +290,10 @@ class TestLedger : public QObject {
     QVERIFY(!writer.flush());
     QVERIFY2(writer.last_error().find("full") != std::string::npos, writer.last_error().c_str());
     QCOMPARE(writer.pending(), std::size_t{5000});
-    QCOMPARE(writer.totals().units, std::int64_t{10});                // what was committed before
-    QCOMPARE(writer.ledger().totals().units, std::int64_t{10});       // untouched in the file
+    QCOMPARE(writer.totals().units, std::int64_t{10});           // what was committed before
+    QCOMPARE(writer.ledger().totals().units, std::int64_t{10});  // untouched in the file
     QCOMPARE(count(db, "SELECT COUNT(*) FROM ledger_units"), std::int64_t{10});
-    writer.record(unit(kNowMs + 9000, 1e12));                         // work goes on meanwhile
+    writer.record(unit(kNowMs + 9000, 1e12));  // work goes on meanwhile
     QVERIFY(!writer.flush());
     QCOMPARE(writer.pending(), std::size_t{5001});
     // Space again: everything pending is written, in order, once.

@@ -63,7 +63,9 @@ double real(store::Database& db, const char* sql) {
   return s.step() ? s.real(0) : -1;
 }
 
-bool near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)}); }
+bool near(double a, double b) {
+  return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)});
+}
 
 // The file after a crash: intact, and its three views of the work agree.
 struct Checked {
@@ -88,11 +90,12 @@ Checked check(const std::filesystem::path& path) {
     const double row_flops = real(db, "SELECT COALESCE(SUM(flops), 0) FROM ledger_units");
     const double quarter_credit = real(db, "SELECT COALESCE(SUM(credit), 0) FROM ledger_quarters");
     if (rows != c.totals.units || quarter_units != c.totals.units) {
-      c.why = "units: totals " + std::to_string(c.totals.units) + ", rows " + std::to_string(rows) + ", quarters " +
-              std::to_string(quarter_units);
+      c.why = "units: totals " + std::to_string(c.totals.units) + ", rows " + std::to_string(rows) +
+              ", quarters " + std::to_string(quarter_units);
       return c;
     }
-    if (row_samples != c.totals.samples || !near(row_flops, c.totals.flops) || !near(quarter_credit, c.totals.credit) ||
+    if (row_samples != c.totals.samples || !near(row_flops, c.totals.flops) ||
+        !near(quarter_credit, c.totals.credit) ||
         !near(store::credit_for_flops(c.totals.flops), c.totals.credit)) {
       c.why = "samples, FLOPs or credit disagree between the totals, the rows and the quarters";
       return c;
@@ -127,7 +130,8 @@ class TestLedgerCrash : public QObject {
       const auto c = check(path);
       QVERIFY2(c.ok, c.why.c_str());
       QCOMPARE(c.totals.units % kBatch, std::int64_t{0});  // no part of a batch
-      QVERIFY2(c.totals.units > before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(c.totals.units)));
+      QVERIFY2(c.totals.units > before,
+               qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(c.totals.units)));
       QCOMPARE(c.totals.samples, c.totals.units * 4);
       QCOMPARE(c.totals.bytes_received, static_cast<std::uint64_t>(c.totals.units) * 200);
       qInfo("round %d: %lld units after the kill", round, static_cast<long long>(c.totals.units));
@@ -168,7 +172,8 @@ class TestLedgerCrash : public QObject {
       QVERIFY(c.totals.credit > 0);
       QVERIFY(c.totals.rac > 0);
       qInfo("round %d: %lld units, %lld samples, %.3f credits after the kill", round,
-            static_cast<long long>(c.totals.units), static_cast<long long>(c.totals.samples), c.totals.credit);
+            static_cast<long long>(c.totals.units), static_cast<long long>(c.totals.samples),
+            c.totals.credit);
       before = c.totals.units;
     }
     // A restarted node reports the history it finds, and keeps it through a clean stop.
@@ -211,7 +216,8 @@ class TestLedgerCrash : public QObject {
     // Some history, written with room to spare.
     QVERIFY(node.start(/*contribute=*/true));
     QVERIFY(node.waitReady());
-    QVERIFY(QTest::qWaitFor([&] { return node.ask().snapshot.ledger().total().work_units() >= 20; }, 60000));
+    QVERIFY(QTest::qWaitFor([&] { return node.ask().snapshot.ledger().total().work_units() >= 20; },
+                            60000));
     QVERIFY(node.quit());
     const auto before = check(node.stateDb());
     QVERIFY2(before.ok, before.why.c_str());
@@ -237,12 +243,16 @@ class TestLedgerCrash : public QObject {
     QCOMPARE(a.snapshot.state(), pb::CONTRIBUTING);
     QVERIFY(!a.snapshot.ledger().error().empty());
     QVERIFY2(a.snapshot.ledger().pending_units() > failing.pending_units(),
-             qPrintable(QStringLiteral("%1 -> %2").arg(failing.pending_units()).arg(a.snapshot.ledger().pending_units())));
-    QCOMPARE(a.snapshot.ledger().total().work_units(), failing.total().work_units());  // committed stays as it was
+             qPrintable(QStringLiteral("%1 -> %2")
+                            .arg(failing.pending_units())
+                            .arg(a.snapshot.ledger().pending_units())));
+    QCOMPARE(a.snapshot.ledger().total().work_units(),
+             failing.total().work_units());  // committed stays as it was
 
     // Space again: everything waiting is written, and nothing was lost.
     QCOMPARE(QProcess::execute(QStringLiteral("prlimit"),
-                               {QStringLiteral("--pid"), QString::number(node.pid()), QStringLiteral("--fsize=unlimited:")}),
+                               {QStringLiteral("--pid"), QString::number(node.pid()),
+                                QStringLiteral("--fsize=unlimited:")}),
              0);
     control::ControlClient client(control::ControlEndpoints::in(node.runtimeDir()));
     QVERIFY(client.request(pb::ControlRequest::PAUSE).ok);
@@ -250,7 +260,8 @@ class TestLedgerCrash : public QObject {
     QVERIFY2(QTest::qWaitFor(
                  [&] {
                    const auto s = node.ask().snapshot;
-                   const bool done = s.ledger().error().empty() && s.ledger().pending_units() == 0 &&
+                   const bool done = s.ledger().error().empty() &&
+                                     s.ledger().pending_units() == 0 &&
                                      s.work().work_units() == settled.work().work_units();
                    settled = s;
                    QTest::qWait(150);

@@ -22,7 +22,9 @@ class TestStore : public QObject {
   Q_OBJECT
 
   QTemporaryDir dir_;
-  std::filesystem::path file(const char* name) { return std::filesystem::path(dir_.path().toStdString()) / name; }
+  std::filesystem::path file(const char* name) {
+    return std::filesystem::path(dir_.path().toStdString()) / name;
+  }
 
  private Q_SLOTS:
   void freshDatabaseIsWalAtTheNewestSchema() {
@@ -68,9 +70,7 @@ class TestStore : public QObject {
 
   void newerSchemaIsRefusedAndKept() {
     const auto path = file("newer.db");
-    {
-      store::Database db(path, {{1, "a", "CREATE TABLE a (x)"}, {2, "b", "CREATE TABLE b (x)"}});
-    }
+    { store::Database db(path, {{1, "a", "CREATE TABLE a (x)"}, {2, "b", "CREATE TABLE b (x)"}}); }
     const auto before = read_all(path);
     try {
       store::Database db(path, {{1, "a", "CREATE TABLE a (x)"}});
@@ -97,7 +97,8 @@ class TestStore : public QObject {
       QVERIFY2(what.find("left as it is") != std::string::npos, e.what());
     }
     QCOMPARE(read_all(path), before);
-    QVERIFY(!std::filesystem::exists(path.string() + "-wal") || std::filesystem::file_size(path.string() + "-wal") == 0);
+    QVERIFY(!std::filesystem::exists(path.string() + "-wal") ||
+            std::filesystem::file_size(path.string() + "-wal") == 0);
   }
 
   void settingsPersistAndChangeAtomically() {

@@ -14,10 +14,10 @@ namespace rookery::testing {
 
 // One request to the coordinator at `endpoint` (public key `key`) as `me`; nullopt when it
 // does not answer within `timeout` or answers with something undecodable.
-inline std::optional<wire::pb::Envelope> coordinator_request(net::SecureContext& ctx, const net::CurveKeyPair& me,
-                                                             const std::string& endpoint, const std::string& key,
-                                                             wire::pb::Envelope request,
-                                                             std::chrono::milliseconds timeout = std::chrono::seconds(2)) {
+inline std::optional<wire::pb::Envelope> coordinator_request(
+    net::SecureContext& ctx, const net::CurveKeyPair& me, const std::string& endpoint,
+    const std::string& key, wire::pb::Envelope request,
+    std::chrono::milliseconds timeout = std::chrono::seconds(2)) {
   net::RpcClient client(ctx, endpoint, &me, key);
   const auto r = client.request(std::move(request), timeout);
   if (!r.ok()) return std::nullopt;
@@ -26,10 +26,10 @@ inline std::optional<wire::pb::Envelope> coordinator_request(net::SecureContext&
 
 // The run as the coordinator reports it (members, seats, bans, the last `loss_points` points
 // of the loss curve); nullopt when it does not answer with one.
-inline std::optional<wire::pb::RunStatus> run_status(net::SecureContext& ctx, const net::CurveKeyPair& me,
-                                                     const std::string& endpoint, const std::string& key,
-                                                     std::uint32_t loss_points = 1,
-                                                     std::chrono::milliseconds timeout = std::chrono::seconds(2)) {
+inline std::optional<wire::pb::RunStatus> run_status(
+    net::SecureContext& ctx, const net::CurveKeyPair& me, const std::string& endpoint,
+    const std::string& key, std::uint32_t loss_points = 1,
+    std::chrono::milliseconds timeout = std::chrono::seconds(2)) {
   wire::pb::Envelope e;
   e.mutable_run_status_request()->set_loss_points(loss_points);
   const auto reply = coordinator_request(ctx, me, endpoint, key, std::move(e), timeout);
@@ -40,8 +40,9 @@ inline std::optional<wire::pb::RunStatus> run_status(net::SecureContext& ctx, co
 // A join as a volunteer sends it: its stage, ring and shard endpoints on consecutive loopback
 // ports from `port`, and a profile with the given FLOP/s, free memory, bandwidth (each way)
 // and round trip (a test's numbers: played volunteers measure nothing).
-inline wire::pb::Envelope join_request(const std::string& job_id, int port, double flops_per_s, std::int64_t memory,
-                                       double bytes_per_s, double rtt_s, const std::string& token = {}) {
+inline wire::pb::Envelope join_request(const std::string& job_id, int port, double flops_per_s,
+                                       std::int64_t memory, double bytes_per_s, double rtt_s,
+                                       const std::string& token = {}) {
   wire::pb::Envelope e;
   auto* j = e.mutable_join();
   j->set_job_id(job_id);

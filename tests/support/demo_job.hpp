@@ -13,7 +13,8 @@
 namespace rookery::testing {
 
 // The demo job under `id`, with whatever `adjust` changes.
-inline job::JobSpec demo_job(const std::string& id, const std::function<void(job::JobSpec&)>& adjust = {}) {
+inline job::JobSpec demo_job(const std::string& id,
+                             const std::function<void(job::JobSpec&)>& adjust = {}) {
   auto job = job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
   job.id = id;
   if (adjust) adjust(job);
@@ -30,8 +31,9 @@ inline job::JobSpec small_demo_job(const std::string& id) {
 
 // Writes the demo job with `id` (and whatever `adjust` changes) to `path`; returns the job,
 // or nullopt when it cannot write.
-inline std::optional<job::JobSpec> write_demo_job(const QString& path, const std::string& id,
-                                                  const std::function<void(job::JobSpec&)>& adjust = {}) {
+inline std::optional<job::JobSpec> write_demo_job(
+    const QString& path, const std::string& id,
+    const std::function<void(job::JobSpec&)>& adjust = {}) {
   const auto job = demo_job(id, adjust);
   QFile f(path);
   if (!f.open(QIODevice::WriteOnly)) return std::nullopt;

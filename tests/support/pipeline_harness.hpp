@@ -29,7 +29,8 @@ struct PipelineHarness {
   QString runtime_dir(int i) const { return dir.filePath(QString("run%1").arg(i)); }
   std::filesystem::path checkpoint(int i, const std::string& job_id) const {
     return std::filesystem::path(stage_dir(i).toStdString()) / "checkpoints" /
-           (job_id + "-p0-b" + std::to_string(blocks[i].first) + "-" + std::to_string(blocks[i].second) + ".ckpt");
+           (job_id + "-p0-b" + std::to_string(blocks[i].first) + "-" +
+            std::to_string(blocks[i].second) + ".ckpt");
   }
 
   bool prepare(const QString& job_json, std::vector<std::pair<int, int>> stage_blocks) {
@@ -57,7 +58,8 @@ struct PipelineHarness {
     plan_path = dir.filePath("plan.json");
     QFile p(plan_path);
     if (!p.open(QIODevice::WriteOnly)) return false;
-    p.write(QString("{\"job\":\"%1\",\"pipeline\":0,\"stages\":[%2]}").arg(job_path, stages).toUtf8());
+    p.write(
+        QString("{\"job\":\"%1\",\"pipeline\":0,\"stages\":[%2]}").arg(job_path, stages).toUtf8());
     nodes.resize(blocks.size());
     return true;
   }
@@ -65,9 +67,12 @@ struct PipelineHarness {
   bool start(int i, const QStringList& extra = {}) {
     nodes[i] = std::make_unique<QProcess>();
     nodes[i]->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    nodes[i]->start(node_bin(), QStringList{"--data-dir", stage_dir(i), "--runtime-dir", runtime_dir(i), "--plan", plan_path,
-                                            "--stage", QString::number(i), "--contribute", "--threads", "1",
-                                            "--benchmark-seconds", "0.05", "--telemetry-ms", "200"} + extra);
+    nodes[i]->start(
+        node_bin(),
+        QStringList{"--data-dir", stage_dir(i), "--runtime-dir", runtime_dir(i), "--plan",
+                    plan_path, "--stage", QString::number(i), "--contribute", "--threads", "1",
+                    "--benchmark-seconds", "0.05", "--telemetry-ms", "200"} +
+            extra);
     return nodes[i]->waitForStarted(5000);
   }
 
@@ -79,7 +84,9 @@ struct PipelineHarness {
     return true;
   }
 
-  control::ControlClient client(int i) const { return control::ControlClient(control::ControlEndpoints::in(runtime_dir(i).toStdString())); }
+  control::ControlClient client(int i) const {
+    return control::ControlClient(control::ControlEndpoints::in(runtime_dir(i).toStdString()));
+  }
 
   wire::pb::NodeSnapshot snapshot(int i) const {
     auto c = client(i);

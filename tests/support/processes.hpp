@@ -29,9 +29,12 @@
 
 namespace rookery::testing {
 
-inline QString node_bin() { return qEnvironmentVariable("ROOKERY_NODE_BIN", ROOKERY_BINARY_DIR "/app/rookery-node"); }
+inline QString node_bin() {
+  return qEnvironmentVariable("ROOKERY_NODE_BIN", ROOKERY_BINARY_DIR "/app/rookery-node");
+}
 inline QString coordinator_bin() {
-  return qEnvironmentVariable("ROOKERY_COORDINATOR_BIN", ROOKERY_BINARY_DIR "/app/rookery-coordinator");
+  return qEnvironmentVariable("ROOKERY_COORDINATOR_BIN",
+                              ROOKERY_BINARY_DIR "/app/rookery-coordinator");
 }
 
 // A loopback TCP port for a node to listen on later. Asking the kernel for port 0 is not
@@ -60,7 +63,8 @@ inline int free_tcp_port() {
   int ephemeral_low = 32768;
   if (std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range"); range) range >> ephemeral_low;
   const bool below = ephemeral_low > 12000;  // else take ports above the range
-  std::uniform_int_distribution<int> pick(below ? 10000 : 61000, below ? std::min(ephemeral_low, 30000) - 1 : 65535);
+  std::uniform_int_distribution<int> pick(below ? 10000 : 61000,
+                                          below ? std::min(ephemeral_low, 30000) - 1 : 65535);
   for (int attempt = 0; attempt < 1000; ++attempt) {
     const int port = pick(rng);
     if (handed_out.count(port) || !loopback_port_free(port)) continue;
@@ -80,8 +84,8 @@ struct CoordinatorAddress {
 // Waits up to `timeout_ms` for the ready file at `path` (serving events meanwhile when there
 // is an application, as servers in tests need) and reads it. Gives up early when `process`
 // has exited. Empty on a timeout, an exited process or a file that does not hold two words.
-inline std::optional<CoordinatorAddress> wait_for_coordinator_ready(const QString& path, int timeout_ms,
-                                                                    const QProcess* process = nullptr) {
+inline std::optional<CoordinatorAddress> wait_for_coordinator_ready(
+    const QString& path, int timeout_ms, const QProcess* process = nullptr) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   while (!QFile::exists(path)) {
     if (std::chrono::steady_clock::now() > deadline) return std::nullopt;
@@ -110,7 +114,8 @@ struct NodeProcess {
   bool start(const QStringList& extra = {}) {
     process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     process.start(node_bin(), QStringList{"--runtime-dir", runtime_dir(), "--data-dir", data_dir(),
-                                          "--benchmark-seconds", "0.1", "--telemetry-ms", "100", "--threads", "1"} +
+                                          "--benchmark-seconds", "0.1", "--telemetry-ms", "100",
+                                          "--threads", "1"} +
                                   extra);
     return process.waitForStarted(5000);
   }
@@ -132,8 +137,9 @@ struct CoordinatorProcess {
   bool start(const QStringList& extra = {}) {
     const QString ready = dir.filePath("ready");
     process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    process.start(coordinator_bin(), QStringList{"--bind", "tcp://127.0.0.1:0", "--data-dir", dir.filePath("data"),
-                                                 "--ready-file", ready} + extra);
+    process.start(coordinator_bin(), QStringList{"--bind", "tcp://127.0.0.1:0", "--data-dir",
+                                                 dir.filePath("data"), "--ready-file", ready} +
+                                         extra);
     if (!process.waitForStarted(5000)) return false;
     const auto address = wait_for_coordinator_ready(ready, 5000, &process);
     if (!address) return false;
@@ -155,10 +161,11 @@ struct CoordinatorProcess {
 struct Volunteers {
   QString root;
   std::string endpoint, coordinator_key;
-  std::deque<QByteArray> output;  // a deque, and declared before the processes: their handlers hold references into it
+  std::deque<QByteArray>
+      output;  // a deque, and declared before the processes: their handlers hold references into it
   std::vector<QString> keys;
   std::vector<std::unique_ptr<QProcess>> processes;
-  QString benchmark_seconds = "0.05";   // each node's device benchmark at start (its planned FLOP/s)
+  QString benchmark_seconds = "0.05";  // each node's device benchmark at start (its planned FLOP/s)
 
   QString dir(int i) const { return QDir(root).filePath(QString("node%1").arg(i)); }
 
@@ -175,11 +182,12 @@ struct Volunteers {
     QByteArray& out = output.emplace_back();
     QProcess* raw = p.get();
     QObject::connect(raw, &QProcess::readyRead, raw, [raw, &out] { out += raw->readAll(); });
-    p->start(node_bin(), QStringList{"--data-dir", dir(i), "--runtime-dir", dir(i) + "/run", "--join", job_id,
-                                     "--coordinator", QString::fromStdString(endpoint), "--coordinator-key",
-                                     QString::fromStdString(coordinator_key), "--contribute", "--threads", "1",
-                                     "--benchmark-seconds", benchmark_seconds} +
-                             extra);
+    p->start(node_bin(),
+             QStringList{"--data-dir", dir(i), "--runtime-dir", dir(i) + "/run", "--join", job_id,
+                         "--coordinator", QString::fromStdString(endpoint), "--coordinator-key",
+                         QString::fromStdString(coordinator_key), "--contribute", "--threads", "1",
+                         "--benchmark-seconds", benchmark_seconds} +
+                 extra);
     processes.push_back(std::move(p));
     return processes.back()->waitForStarted(5000);
   }

@@ -26,8 +26,8 @@ struct SwarmHarness {
   QString job_path;
   QString plan_path;
   std::vector<Blocks> pipelines;
-  std::vector<std::unique_ptr<QProcess>> nodes;   // index(p, s)
-  std::vector<QString> keys;                      // index(p, s): each node's public key
+  std::vector<std::unique_ptr<QProcess>> nodes;  // index(p, s)
+  std::vector<QString> keys;                     // index(p, s): each node's public key
 
   int index(int p, int s) const {
     int i = 0;
@@ -35,11 +35,14 @@ struct SwarmHarness {
     return i + s;
   }
   QString node_dir(int p, int s) const { return dir.filePath(QString("p%1s%2").arg(p).arg(s)); }
-  QString runtime_dir(int p, int s) const { return dir.filePath(QString("run-p%1s%2").arg(p).arg(s)); }
+  QString runtime_dir(int p, int s) const {
+    return dir.filePath(QString("run-p%1s%2").arg(p).arg(s));
+  }
   std::filesystem::path checkpoint(int p, int s, const std::string& job_id) const {
     const auto& b = pipelines[std::size_t(p)][std::size_t(s)];
     return std::filesystem::path(node_dir(p, s).toStdString()) / "checkpoints" /
-           (job_id + "-p" + std::to_string(p) + "-b" + std::to_string(b.first) + "-" + std::to_string(b.second) + ".ckpt");
+           (job_id + "-p" + std::to_string(p) + "-b" + std::to_string(b.first) + "-" +
+            std::to_string(b.second) + ".ckpt");
   }
 
   bool prepare(const QString& job_json, std::vector<Blocks> plan, int averaging_interval_ms) {
@@ -59,13 +62,15 @@ struct SwarmHarness {
         if (!id.waitForFinished(10000) || id.exitCode() != 0) return false;
         const QString key = QString::fromUtf8(id.readAllStandardOutput()).trimmed();
         keys.push_back(key);
-        stages += QString(R"(%1{"blocks":[%2,%3],"endpoint":"tcp://127.0.0.1:%4","reduce_endpoint":"tcp://127.0.0.1:%5","key":"%6"})")
-                      .arg(s ? "," : "")
-                      .arg(pipelines[p][s].first)
-                      .arg(pipelines[p][s].second)
-                      .arg(free_tcp_port())
-                      .arg(free_tcp_port())
-                      .arg(key);
+        stages +=
+            QString(
+                R"(%1{"blocks":[%2,%3],"endpoint":"tcp://127.0.0.1:%4","reduce_endpoint":"tcp://127.0.0.1:%5","key":"%6"})")
+                .arg(s ? "," : "")
+                .arg(pipelines[p][s].first)
+                .arg(pipelines[p][s].second)
+                .arg(free_tcp_port())
+                .arg(free_tcp_port())
+                .arg(key);
       }
       pj += QString(R"(%1{"stages":[%2]})").arg(p ? "," : "", stages);
     }
@@ -84,9 +89,11 @@ struct SwarmHarness {
     auto& n = nodes[std::size_t(index(p, s))];
     n = std::make_unique<QProcess>();
     n->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    n->start(node_bin(), QStringList{"--data-dir", node_dir(p, s), "--runtime-dir", runtime_dir(p, s), "--plan", plan_path,
-                                     "--stage", QString::number(s), "--contribute", "--threads", "1",
-                                     "--benchmark-seconds", "0.05", "--telemetry-ms", "200"} + extra);
+    n->start(node_bin(),
+             QStringList{"--data-dir", node_dir(p, s), "--runtime-dir", runtime_dir(p, s), "--plan",
+                         plan_path, "--stage", QString::number(s), "--contribute", "--threads", "1",
+                         "--benchmark-seconds", "0.05", "--telemetry-ms", "200"} +
+                 extra);
     return n->waitForStarted(5000);
   }
 
@@ -104,7 +111,9 @@ struct SwarmHarness {
     return control::ControlClient(control::ControlEndpoints::in(runtime_dir(p, s).toStdString()));
   }
 
-  wire::pb::NodeSnapshot snapshot(int p, int s) const { return client(p, s).status(std::chrono::seconds(2)).snapshot; }
+  wire::pb::NodeSnapshot snapshot(int p, int s) const {
+    return client(p, s).status(std::chrono::seconds(2)).snapshot;
+  }
 
   // Waits until every pipeline's first stage has fed all its micro-batches, none in flight.
   bool wait_finished(int timeout_ms) {
@@ -129,7 +138,8 @@ struct SwarmHarness {
     for (int p = 0; p < int(pipelines.size()); ++p) {
       for (int s = 0; s < int(pipelines[std::size_t(p)].size()); ++s) {
         auto& n = nodes[std::size_t(index(p, s))];
-        if (n && n->state() != QProcess::NotRunning) client(p, s).request(wire::pb::ControlRequest::QUIT);
+        if (n && n->state() != QProcess::NotRunning)
+          client(p, s).request(wire::pb::ControlRequest::QUIT);
       }
     }
     bool ok = true;

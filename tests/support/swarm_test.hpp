@@ -20,9 +20,9 @@ namespace rookery::testing {
 
 class SwarmTest : public QObject {
  protected:
-  QTemporaryDir dir_;       // the test's files; removed after every process below has ended
+  QTemporaryDir dir_;  // the test's files; removed after every process below has ended
   CoordinatorProcess coordinator_;
-  Volunteers volunteers_;   // after the coordinator: they go first
+  Volunteers volunteers_;  // after the coordinator: they go first
   net::SecureContext ctx_{1};
   net::CurveKeyPair me_ = net::CurveKeyPair::generate();
 

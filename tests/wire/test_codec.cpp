@@ -20,7 +20,8 @@ class TestCodec : public QObject {
     return v;
   }
 
-  static std::vector<float> round_trip(Codec c, const std::vector<float>& in, std::uint32_t block = kDefaultInt8Block) {
+  static std::vector<float> round_trip(Codec c, const std::vector<float>& in,
+                                       std::uint32_t block = kDefaultInt8Block) {
     std::vector<std::byte> buf(encoded_bytes(c, in.size(), block));
     encode_f32(c, in, buf, block);
     std::vector<float> out(in.size());
@@ -31,7 +32,8 @@ class TestCodec : public QObject {
  private Q_SLOTS:
   void roundTripBounds_data() {
     QTest::addColumn<int>("codec");
-    QTest::addColumn<double>("relBound");  // per value, relative to |x| (fp16/bf16) or block absmax (int8)
+    QTest::addColumn<double>(
+        "relBound");  // per value, relative to |x| (fp16/bf16) or block absmax (int8)
     QTest::newRow("none") << int(Codec::None) << 0.0;
     QTest::newRow("fp16") << int(Codec::Fp16) << std::ldexp(1.0, -11);
     QTest::newRow("bf16") << int(Codec::Bf16) << std::ldexp(1.0, -8);
@@ -49,12 +51,15 @@ class TestCodec : public QObject {
         if (c == Codec::Int8Block) {
           const std::size_t b0 = i / kDefaultInt8Block * kDefaultInt8Block;
           float absmax = 0;
-          for (std::size_t j = b0; j < std::min(n, b0 + kDefaultInt8Block); ++j) absmax = std::max(absmax, std::fabs(in[j]));
+          for (std::size_t j = b0; j < std::min(n, b0 + kDefaultInt8Block); ++j)
+            absmax = std::max(absmax, std::fabs(in[j]));
           bound = absmax * relBound * (1 + 1e-6);
         } else {
           bound = std::fabs(in[i]) * relBound;
         }
-        QVERIFY2(std::fabs(out[i] - in[i]) <= bound, qPrintable(QString("n=%1 i=%2 in=%3 out=%4").arg(n).arg(i).arg(in[i]).arg(out[i])));
+        QVERIFY2(
+            std::fabs(out[i] - in[i]) <= bound,
+            qPrintable(QString("n=%1 i=%2 in=%3 out=%4").arg(n).arg(i).arg(in[i]).arg(out[i])));
       }
     }
   }
@@ -66,10 +71,10 @@ class TestCodec : public QObject {
     QCOMPARE(f16_to_f32(f32_to_f16(inf)), inf);
     QCOMPARE(f16_to_f32(f32_to_f16(-inf)), -inf);
     QVERIFY(std::isnan(f16_to_f32(f32_to_f16(std::nanf("")))));
-    QCOMPARE(f16_to_f32(f32_to_f16(65504.f)), 65504.f);    // largest half
-    QCOMPARE(f16_to_f32(f32_to_f16(70000.f)), inf);        // overflows to infinity
+    QCOMPARE(f16_to_f32(f32_to_f16(65504.f)), 65504.f);              // largest half
+    QCOMPARE(f16_to_f32(f32_to_f16(70000.f)), inf);                  // overflows to infinity
     QCOMPARE(f16_to_f32(f32_to_f16(5.9604645e-8f)), 5.9604645e-8f);  // smallest subnormal
-    QCOMPARE(f16_to_f32(f32_to_f16(1e-9f)), 0.f);          // underflows to zero
+    QCOMPARE(f16_to_f32(f32_to_f16(1e-9f)), 0.f);                    // underflows to zero
     // Every half value survives half -> float -> half exactly.
     for (std::uint32_t h = 0; h < 0x10000; ++h) {
       const float f = f16_to_f32(static_cast<std::uint16_t>(h));
@@ -90,8 +95,8 @@ class TestCodec : public QObject {
     std::vector<float> in(300, 1.f);
     in[10] = std::numeric_limits<float>::infinity();
     const auto out = round_trip(Codec::Int8Block, in);
-    QVERIFY(std::isnan(out[0]));    // the poisoned block is visibly poisoned
-    QCOMPARE(out[299], 1.f);        // the next block is intact
+    QVERIFY(std::isnan(out[0]));  // the poisoned block is visibly poisoned
+    QCOMPARE(out[299], 1.f);      // the next block is intact
   }
 
   void decodeAddAccumulates() {
@@ -110,7 +115,8 @@ class TestCodec : public QObject {
       decode_add_f32(c, buf, weighted, kDefaultInt8Block, 3.f, a.data(), 0.25f);
       for (std::size_t i = 0; i < a.size(); ++i) {
         const double want = 3.0 * a[i] + 0.25 * decoded[i];
-        QVERIFY2(std::fabs(weighted[i] - want) <= 1e-6 * (std::fabs(want) + 1), qPrintable(QString::number(i)));
+        QVERIFY2(std::fabs(weighted[i] - want) <= 1e-6 * (std::fabs(want) + 1),
+                 qPrintable(QString::number(i)));
       }
     }
   }

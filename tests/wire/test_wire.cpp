@@ -70,10 +70,19 @@ class TestWire : public QObject {
     h.set_job_id("job-1");
     h.set_request_id(7);
     switch (bodyCase) {
-      case pb::Envelope::kPing: h.mutable_ping()->set_sent_unix_us(99); break;
-      case pb::Envelope::kPong: h.mutable_pong()->set_version("0.1.0"); h.mutable_pong()->set_role("coordinator"); break;
-      case pb::Envelope::kError: h.mutable_error()->set_message("nope"); break;
-      case pb::Envelope::kControlRequest: h.mutable_control_request()->set_kind(pb::ControlRequest::PAUSE); break;
+      case pb::Envelope::kPing:
+        h.mutable_ping()->set_sent_unix_us(99);
+        break;
+      case pb::Envelope::kPong:
+        h.mutable_pong()->set_version("0.1.0");
+        h.mutable_pong()->set_role("coordinator");
+        break;
+      case pb::Envelope::kError:
+        h.mutable_error()->set_message("nope");
+        break;
+      case pb::Envelope::kControlRequest:
+        h.mutable_control_request()->set_kind(pb::ControlRequest::PAUSE);
+        break;
       case pb::Envelope::kControlReply: {
         auto* r = h.mutable_control_reply();
         r->set_ok(true);
@@ -101,7 +110,8 @@ class TestWire : public QObject {
 
   void everyDTypeRoundTrips_data() {
     QTest::addColumn<int>("dtype");
-    for (auto d : {DType::F32, DType::F16, DType::BF16, DType::I64, DType::I32, DType::U16, DType::U8, DType::I8}) {
+    for (auto d : {DType::F32, DType::F16, DType::BF16, DType::I64, DType::I32, DType::U16,
+                   DType::U8, DType::I8}) {
       QTest::newRow(std::string(dtype_name(d)).c_str()) << int(d);
     }
   }
@@ -169,10 +179,10 @@ class TestWire : public QObject {
     std::vector<OutgoingTensor> t;
     t.push_back(OutgoingTensor::raw("w", DType::F32, {1000}, std::move(p)));
     auto frames = encode(sample_header(), std::move(t));
-    QVERIFY(!watch.expired());               // the frame still refers to the caller's buffer
+    QVERIFY(!watch.expired());  // the frame still refers to the caller's buffer
     QCOMPARE(frames[1].data(), static_cast<void*>(watch.lock()->data()));  // no copy was made
     frames.clear();
-    QVERIFY(watch.expired());                // released once ZeroMQ let go of the frame
+    QVERIFY(watch.expired());  // released once ZeroMQ let go of the frame
   }
 
   void malformedInputIsRefused_data() {
@@ -206,29 +216,87 @@ class TestWire : public QObject {
     const auto good = encode(sample_header(), sample_tensors());
     Limits limits;
     std::vector<zmq::message_t> frames;
-    auto edit_meta = [&](auto fn) { frames = with_header(clone(good), [&](pb::Envelope& h) { fn(*h.mutable_tensors(0)); }); };
+    auto edit_meta = [&](auto fn) {
+      frames = with_header(clone(good), [&](pb::Envelope& h) { fn(*h.mutable_tensors(0)); });
+    };
     switch (caseId) {
-      case 0: break;
-      case 1: for (int i = 0; i < 100; ++i) frames.emplace_back(); break;
-      case 2: frames.emplace_back("\xff\xff\xff\xff garbage", 13); break;
-      case 3: frames = clone(good); frames[0] = zmq::message_t(frames[0].data(), frames[0].size() / 2); break;
-      case 4: frames.emplace_back(std::string(300 * 1024, 'x').data(), 300 * 1024); break;
-      case 5: frames = with_header(clone(good), [](pb::Envelope& h) { h.set_version(99); }); break;
-      case 6: frames = clone(good); frames.pop_back(); break;
-      case 7: frames = clone(good); frames.emplace_back("x", 1); break;
-      case 8: edit_meta([](pb::TensorMeta& m) { m.set_dtype(static_cast<pb::DType>(77)); }); break;
-      case 9: edit_meta([](pb::TensorMeta& m) { m.set_codec(static_cast<pb::Codec>(9)); }); break;
-      case 10: edit_meta([](pb::TensorMeta& m) { m.set_dtype(pb::I32); m.set_codec(pb::CODEC_FP16); }); break;
-      case 11: frames = with_header(clone(good), [](pb::Envelope& h) { h.mutable_tensors(1)->set_block_size(0); }); break;
-      case 12: edit_meta([](pb::TensorMeta& m) { m.set_shape(0, -3); }); break;
-      case 13: edit_meta([](pb::TensorMeta& m) { for (int i = 0; i < 10; ++i) m.add_shape(1); }); break;
-      case 14: edit_meta([](pb::TensorMeta& m) { m.set_shape(0, 1LL << 40); }); break;
-      case 15: edit_meta([](pb::TensorMeta& m) { m.clear_shape(); for (int i = 0; i < 4; ++i) m.add_shape(1LL << 20); }); break;
-      case 16: frames = clone(good); frames[1] = zmq::message_t(frames[1].data(), frames[1].size() - 4); break;
-      case 17: edit_meta([](pb::TensorMeta& m) { m.set_frame_bytes(m.frame_bytes() + 4); }); break;
-      case 18: edit_meta([](pb::TensorMeta& m) { m.set_checksum(m.checksum() ^ 1); }); break;
-      case 19: frames = clone(good); static_cast<unsigned char*>(frames[2].data())[3] ^= 0x10; break;
-      case 20: frames = clone(good); limits.max_total_bytes = 60; break;
+      case 0:
+        break;
+      case 1:
+        for (int i = 0; i < 100; ++i) frames.emplace_back();
+        break;
+      case 2:
+        frames.emplace_back("\xff\xff\xff\xff garbage", 13);
+        break;
+      case 3:
+        frames = clone(good);
+        frames[0] = zmq::message_t(frames[0].data(), frames[0].size() / 2);
+        break;
+      case 4:
+        frames.emplace_back(std::string(300 * 1024, 'x').data(), 300 * 1024);
+        break;
+      case 5:
+        frames = with_header(clone(good), [](pb::Envelope& h) { h.set_version(99); });
+        break;
+      case 6:
+        frames = clone(good);
+        frames.pop_back();
+        break;
+      case 7:
+        frames = clone(good);
+        frames.emplace_back("x", 1);
+        break;
+      case 8:
+        edit_meta([](pb::TensorMeta& m) { m.set_dtype(static_cast<pb::DType>(77)); });
+        break;
+      case 9:
+        edit_meta([](pb::TensorMeta& m) { m.set_codec(static_cast<pb::Codec>(9)); });
+        break;
+      case 10:
+        edit_meta([](pb::TensorMeta& m) {
+          m.set_dtype(pb::I32);
+          m.set_codec(pb::CODEC_FP16);
+        });
+        break;
+      case 11:
+        frames = with_header(clone(good),
+                             [](pb::Envelope& h) { h.mutable_tensors(1)->set_block_size(0); });
+        break;
+      case 12:
+        edit_meta([](pb::TensorMeta& m) { m.set_shape(0, -3); });
+        break;
+      case 13:
+        edit_meta([](pb::TensorMeta& m) {
+          for (int i = 0; i < 10; ++i) m.add_shape(1);
+        });
+        break;
+      case 14:
+        edit_meta([](pb::TensorMeta& m) { m.set_shape(0, 1LL << 40); });
+        break;
+      case 15:
+        edit_meta([](pb::TensorMeta& m) {
+          m.clear_shape();
+          for (int i = 0; i < 4; ++i) m.add_shape(1LL << 20);
+        });
+        break;
+      case 16:
+        frames = clone(good);
+        frames[1] = zmq::message_t(frames[1].data(), frames[1].size() - 4);
+        break;
+      case 17:
+        edit_meta([](pb::TensorMeta& m) { m.set_frame_bytes(m.frame_bytes() + 4); });
+        break;
+      case 18:
+        edit_meta([](pb::TensorMeta& m) { m.set_checksum(m.checksum() ^ 1); });
+        break;
+      case 19:
+        frames = clone(good);
+        static_cast<unsigned char*>(frames[2].data())[3] ^= 0x10;
+        break;
+      case 20:
+        frames = clone(good);
+        limits.max_total_bytes = 60;
+        break;
     }
     auto r = decode(std::move(frames), limits);
     QVERIFY(!r.ok());
@@ -246,7 +314,8 @@ class TestWire : public QObject {
       auto& f = frames[rng() % frames.size()];
       if (f.size() == 0) continue;
       auto* p = static_cast<unsigned char*>(f.data());
-      for (int k = 0; k < 1 + int(rng() % 4); ++k) p[rng() % f.size()] ^= static_cast<unsigned char>(1u << (rng() % 8));
+      for (int k = 0; k < 1 + int(rng() % 4); ++k)
+        p[rng() % f.size()] ^= static_cast<unsigned char>(1u << (rng() % 8));
       if (!decode(std::move(frames)).ok()) ++refused;
     }
     QVERIFY(refused > 2500);  // nearly every corruption is caught (the rest hit unused header bits)

@@ -70,9 +70,13 @@ QString ContributionCard::amount(double v) {
 
 QString ContributionCard::creditText(double credit) { return amount(credit); }
 
-QString ContributionCard::racText(double credits_per_day) { return tr("%1 per day").arg(amount(credits_per_day)); }
+QString ContributionCard::racText(double credits_per_day) {
+  return tr("%1 per day").arg(amount(credits_per_day));
+}
 
-QString ContributionCard::computeText(double flops) { return tr("%1 TFLOP").arg(amount(flops / 1e12)); }
+QString ContributionCard::computeText(double flops) {
+  return tr("%1 TFLOP").arg(amount(flops / 1e12));
+}
 
 QString ContributionCard::hoursText(double seconds) {
   if (seconds < 3600) return Format::duration(seconds);
@@ -94,8 +98,9 @@ ContributionCard::ContributionCard(QWidget* parent) : Card(tr("Your contribution
   rac_->setObjectName(QStringLiteral("contributionRac"));
   rac_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   rac_->setAccessibleName(tr("Recent average credit"));
-  rac_->setToolTip(tr("Recent average credit: credits per day, averaged so that credit earned a week ago counts "
-                      "half (as BOINC computes it)"));
+  rac_->setToolTip(
+      tr("Recent average credit: credits per day, averaged so that credit earned a week ago counts "
+         "half (as BOINC computes it)"));
   status_ = new QLabel(this);
   status_->setObjectName(QStringLiteral("contributionStatus"));
   status_->setWordWrap(true);
@@ -114,12 +119,14 @@ ContributionCard::ContributionCard(QWidget* parent) : Card(tr("Your contribution
   sent_ = grid_->addRow(tr("Data sent"), QStringLiteral("contributionSent"));
   received_ = grid_->addRow(tr("Data received"), QStringLiteral("contributionReceived"));
   confirmed_ = grid_->addRow(tr("Confirmed by the swarm"), QStringLiteral("contributionConfirmed"));
-  confirmed_.value->setToolTip(tr("The samples of this PC's work that the stages receiving it confirmed to the "
-                                  "coordinator, and the credit they are worth: the run credits confirmed work only"));
+  confirmed_.value->setToolTip(
+      tr("The samples of this PC's work that the stages receiving it confirmed to the "
+         "coordinator, and the credit they are worth: the run credits confirmed work only"));
   grid_->setRowVisible(confirmed_, false);
   hours_.value->setToolTip(tr("Time this PC spent computing for the swarm"));
-  compute_.value->setToolTip(tr("Floating-point operations of the micro-batches this PC trained (1 TFLOP = 10¹² "
-                                "operations; 1 credit = 0.432 TFLOP)"));
+  compute_.value->setToolTip(
+      tr("Floating-point operations of the micro-batches this PC trained (1 TFLOP = 10¹² "
+         "operations; 1 credit = 0.432 TFLOP)"));
 
   auto* left = new QVBoxLayout;
   left->setSpacing(6);
@@ -191,9 +198,10 @@ ContributionCard::ContributionCard(QWidget* parent) : Card(tr("Your contribution
       return;
     }
     const auto& p = history_[static_cast<std::size_t>(index)];
-    QToolTip::showText(QCursor::pos(), tr("%1: %2 credits, %3 samples")
-                                           .arg(labels_.value(index), creditText(p.sums().credit()),
-                                                Format::count(p.sums().samples())),
+    QToolTip::showText(QCursor::pos(),
+                       tr("%1: %2 credits, %3 samples")
+                           .arg(labels_.value(index), creditText(p.sums().credit()),
+                                Format::count(p.sums().samples())),
                        view_);
   });
 
@@ -270,7 +278,8 @@ void ContributionCard::setPeriod(Period period) {
 }
 
 bool ContributionCard::historyDue() const {
-  if (runtime_dir_.empty() || !connected_ || !has_snapshot_ || !snapshot_.ledger().available()) return false;
+  if (runtime_dir_.empty() || !connected_ || !has_snapshot_ || !snapshot_.ledger().available())
+    return false;
   // At most one request per interval, also while a node does not answer it.
   const bool waited = !since_history_.isValid() || since_history_.elapsed() >= history_interval_ms_;
   if (!history_valid_) return waited;
@@ -279,10 +288,12 @@ bool ContributionCard::historyDue() const {
 
 bool ContributionCard::refreshHistory() {
   if (runtime_dir_.empty()) return false;
-  if (!client_) client_ = std::make_unique<control::ControlClient>(control::ControlEndpoints::in(runtime_dir_));
+  if (!client_)
+    client_ = std::make_unique<control::ControlClient>(control::ControlEndpoints::in(runtime_dir_));
   pb::ControlRequest r;
   r.set_kind(pb::ControlRequest::LEDGER_HISTORY);
-  r.mutable_history()->set_period(period_ == Period::Days ? pb::LedgerHistoryQuery::DAYS : pb::LedgerHistoryQuery::HOURS);
+  r.mutable_history()->set_period(period_ == Period::Days ? pb::LedgerHistoryQuery::DAYS
+                                                          : pb::LedgerHistoryQuery::HOURS);
   r.mutable_history()->set_count(period_ == Period::Days ? kDays : kHours);
   pb::ControlReply reply;
   since_history_.start();
@@ -308,7 +319,8 @@ void ContributionCard::showSnapshot(const pb::NodeSnapshot& s) {
   if (!l.available()) {
     credit_->setText(QStringLiteral("–"));
     rac_->setText(tr("This rookery-node keeps no ledger"));
-    for (const auto* row : {&samples_, &compute_, &hours_, &sent_, &received_}) row->value->setText(QStringLiteral("–"));
+    for (const auto* row : {&samples_, &compute_, &hours_, &sent_, &received_})
+      row->value->setText(QStringLiteral("–"));
     status_->hide();
     updateEmptyState();
     return;
@@ -322,8 +334,9 @@ void ContributionCard::showSnapshot(const pb::NodeSnapshot& s) {
   sent_.value->setText(Format::bytes(t.bytes_sent()));
   received_.value->setText(Format::bytes(t.bytes_received()));
   if (!l.error().empty()) {
-    status_->setText(tr("Not saved yet (%n unit(s) waiting): %1", nullptr, static_cast<int>(l.pending_units()))
-                         .arg(QString::fromStdString(l.error())));
+    status_->setText(
+        tr("Not saved yet (%n unit(s) waiting): %1", nullptr, static_cast<int>(l.pending_units()))
+            .arg(QString::fromStdString(l.error())));
     status_->show();
   } else {
     status_->hide();
@@ -340,9 +353,11 @@ void ContributionCard::showConfirmed(const pb::NodeSnapshot& s) {
   }
   grid_->setRowVisible(confirmed_, me != nullptr);
   if (!me) return;
-  confirmed_.value->setText(tr("%1 samples · %2 credits")
-                                .arg(Format::count(static_cast<quint64>(std::max<std::int64_t>(0, me->confirmed_samples()))),
-                                     creditText(store::credit_for_flops(std::max(0.0, me->confirmed_flops())))));
+  confirmed_.value->setText(
+      tr("%1 samples · %2 credits")
+          .arg(Format::count(
+                   static_cast<quint64>(std::max<std::int64_t>(0, me->confirmed_samples()))),
+               creditText(store::credit_for_flops(std::max(0.0, me->confirmed_flops())))));
 }
 
 void ContributionCard::showDisconnected() {
@@ -354,7 +369,8 @@ void ContributionCard::showDisconnected() {
   }
   credit_->setText(QStringLiteral("–"));
   rac_->setText(tr("Shown once rookery-node answers"));
-  for (const auto* row : {&samples_, &compute_, &hours_, &sent_, &received_}) row->value->setText(QStringLiteral("–"));
+  for (const auto* row : {&samples_, &compute_, &hours_, &sent_, &received_})
+    row->value->setText(QStringLiteral("–"));
   updateEmptyState();
 }
 
@@ -368,15 +384,18 @@ void ContributionCard::updateEmptyState() {
   if (!has_snapshot_) {
     empty_message_->setText(tr("Your contribution is shown once rookery-node answers."));
   } else if (!snapshot_.ledger().available()) {
-    empty_message_->setText(tr("This rookery-node keeps no ledger, so there is no history to show."));
+    empty_message_->setText(
+        tr("This rookery-node keeps no ledger, so there is no history to show."));
   } else if (anything) {
     empty_message_->setText(tr("Loading the history…"));
   } else if (!snapshot_.has_stage()) {
-    empty_message_->setText(tr("Nothing contributed yet. This PC runs a local benchmark, which earns no credit: "
-                               "credit comes with each micro-batch it trains for a pipeline."));
+    empty_message_->setText(
+        tr("Nothing contributed yet. This PC runs a local benchmark, which earns no credit: "
+           "credit comes with each micro-batch it trains for a pipeline."));
   } else {
-    empty_message_->setText(tr("Nothing contributed yet: each micro-batch this PC trains earns credit "
-                               "(1 credit = 432 GFLOP, as in BOINC)."));
+    empty_message_->setText(
+        tr("Nothing contributed yet: each micro-batch this PC trains earns credit "
+           "(1 credit = 432 GFLOP, as in BOINC)."));
   }
   stack_->setCurrentWidget(empty_message_);
 }
@@ -414,15 +433,17 @@ void ContributionCard::updateChart() {
   values_->setTickInterval(step);
   values_->setLabelFormat(QStringLiteral("%.%1f").arg(decimalsOf(step)));
 
-  const QString what = period_ == Period::Days ? tr("Credit per day, the last %n day(s)", nullptr, kDays)
-                                               : tr("Credit per hour, the last %n hour(s)", nullptr, kHours);
+  const QString what = period_ == Period::Days
+                           ? tr("Credit per day, the last %n day(s)", nullptr, kDays)
+                           : tr("Credit per hour, the last %n hour(s)", nullptr, kHours);
   caption_->setText(what);
   if (history_.empty()) {
     view_->setAccessibleDescription(what);
     return;
   }
   QStringList each;
-  for (int i = 0; i < labels.size(); ++i) each << tr("%1: %2").arg(labels[i], creditText(values[i]));
+  for (int i = 0; i < labels.size(); ++i)
+    each << tr("%1: %2").arg(labels[i], creditText(values[i]));
   view_->setAccessibleDescription(tr("%1: %2 credits in all, most on %3 (%4). %5")
                                       .arg(what, creditText(total), labels[static_cast<int>(best)],
                                            creditText(top), each.join(QStringLiteral("; "))));
@@ -438,7 +459,8 @@ void ContributionCard::relabel() {
   const QFontMetrics metrics(categories_->labelsFont());
   int widest = 0;
   for (const auto& l : labels_) widest = std::max(widest, metrics.horizontalAdvance(l));
-  const double plot = chart_->plotArea().width() > 0 ? chart_->plotArea().width() : view_->width() * 0.8;
+  const double plot =
+      chart_->plotArea().width() > 0 ? chart_->plotArea().width() : view_->width() * 0.8;
   const double per_bar = plot / n;
   int stride = 1;
   while (stride < n && per_bar * stride < widest + metrics.averageCharWidth() * 2) ++stride;
@@ -477,7 +499,8 @@ void ContributionCard::applyColours() {
   bars_->setColor(theme::accent(pal));
   bars_->setBorderColor(theme::accent(pal));
   const QFont label_font = theme::scaled(font(), 0.78);
-  for (QAbstractAxis* axis : {static_cast<QAbstractAxis*>(categories_), static_cast<QAbstractAxis*>(values_)}) {
+  for (QAbstractAxis* axis :
+       {static_cast<QAbstractAxis*>(categories_), static_cast<QAbstractAxis*>(values_)}) {
     axis->setLabelsColor(muted);
     axis->setLabelsFont(label_font);
     axis->setTitleBrush(muted);
@@ -498,7 +521,8 @@ void ContributionCard::applyColours() {
     f.setWeight(b->isChecked() ? QFont::DemiBold : QFont::Normal);
     b->setFont(f);
     QPalette bp = b->palette();
-    bp.setColor(QPalette::ButtonText, b->isChecked() ? theme::accent(pal) : pal.color(QPalette::ButtonText));
+    bp.setColor(QPalette::ButtonText,
+                b->isChecked() ? theme::accent(pal) : pal.color(QPalette::ButtonText));
     b->setPalette(bp);
   }
   QPalette sp = status_->palette();

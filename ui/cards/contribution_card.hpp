@@ -97,7 +97,7 @@ class ContributionCard : public Card {
   std::unique_ptr<control::ControlClient> client_;
   Period period_ = Period::Days;
   std::vector<wire::pb::LedgerPeriod> history_;
-  bool history_valid_ = false;           // history_ is the current period's
+  bool history_valid_ = false;              // history_ is the current period's
   std::int64_t history_last_unix_ms_ = -1;  // the ledger's newest unit when history_ was fetched
   QElapsedTimer since_history_;
   int history_interval_ms_ = 5000;
@@ -110,7 +110,8 @@ class ContributionCard : public Card {
   QLabel* status_;
   MetricGrid* grid_;
   MetricGrid::Row samples_, compute_, hours_, sent_, received_;
-  MetricGrid::Row confirmed_;  // what the run credits: the work its consumers confirmed (joined nodes)
+  MetricGrid::Row
+      confirmed_;  // what the run credits: the work its consumers confirmed (joined nodes)
   void showConfirmed(const wire::pb::NodeSnapshot& snapshot);
   QPushButton* per_day_;
   QPushButton* per_hour_;

@@ -74,23 +74,32 @@ void DeviceCard::showSnapshot(const pb::DeviceSnapshot& d) {
   if (gpu) {
     kind_->setText(tr("GPU · computes on %1").arg(QString::fromStdString(d.compute_device())));
     name_->setText(QString::fromStdString(gpu->name()));
-    gpu_memory_.value->setText(Format::bytesOf(gpu->memory_used_bytes(), gpu->memory_total_bytes()));
-    gpu_memory_.meter->setFraction(gpu->memory_total_bytes() ? double(gpu->memory_used_bytes()) / gpu->memory_total_bytes() : 0);
+    gpu_memory_.value->setText(
+        Format::bytesOf(gpu->memory_used_bytes(), gpu->memory_total_bytes()));
+    gpu_memory_.meter->setFraction(gpu->memory_total_bytes() ? double(gpu->memory_used_bytes()) /
+                                                                   gpu->memory_total_bytes()
+                                                             : 0);
     gpu_utilisation_.value->setText(Format::percent(gpu->utilization_percent()));
     gpu_utilisation_.meter->setFraction(gpu->utilization_percent() / 100.0);
     gpu_temperature_.value->setText(Format::temperature(gpu->temperature_c()));
     gpu_power_.value->setText(Format::power(gpu->power_w(), gpu->power_limit_w()));
     processor_.value->setText(tr("%1 · %2").arg(cpu_model, cores));
-    note_->setText(d.gpus_size() > 1 ? tr("%n more GPU(s) in this PC", nullptr, d.gpus_size() - 1) : QString());
+    note_->setText(d.gpus_size() > 1 ? tr("%n more GPU(s) in this PC", nullptr, d.gpus_size() - 1)
+                                     : QString());
   } else {
     kind_->setText(tr("CPU · computes on the processor"));
     name_->setText(cpu_model.isEmpty() ? tr("Unknown processor") : cpu_model);
-    note_->setText(d.gpu_status().empty() ? QString()
-                                          : tr("No GPU telemetry: %1").arg(Reasons::gpuStatus(d.gpu_status_why(), d.gpu_status())));
+    note_->setText(d.gpu_status().empty()
+                       ? QString()
+                       : tr("No GPU telemetry: %1")
+                             .arg(Reasons::gpuStatus(d.gpu_status_why(), d.gpu_status())));
   }
-  cores_.value->setText(d.compute_threads() > 0 ? tr("%1 · Rookery uses %n", nullptr, d.compute_threads()).arg(cores)
-                                                : cores);
-  const quint64 ram_used = d.ram_total_bytes() > d.ram_available_bytes() ? d.ram_total_bytes() - d.ram_available_bytes() : 0;
+  cores_.value->setText(d.compute_threads() > 0
+                            ? tr("%1 · Rookery uses %n", nullptr, d.compute_threads()).arg(cores)
+                            : cores);
+  const quint64 ram_used = d.ram_total_bytes() > d.ram_available_bytes()
+                               ? d.ram_total_bytes() - d.ram_available_bytes()
+                               : 0;
   memory_.value->setText(Format::bytesOf(ram_used, d.ram_total_bytes()));
   memory_.meter->setFraction(d.ram_total_bytes() ? double(ram_used) / d.ram_total_bytes() : 0);
   machine_load_.value->setText(Format::percent(d.cpu_load_percent()));
@@ -99,17 +108,22 @@ void DeviceCard::showSnapshot(const pb::DeviceSnapshot& d) {
   node_share_.meter->setFraction(d.node_cpu_percent() / 100.0);
   blas_.value->setText(d.blas().empty() ? tr("measuring…") : Format::blas(d.blas()));
   blas_.value->setToolTip(QString::fromStdString(d.blas()));
-  speed_.value->setText(d.measured_gflops() > 0 ? Format::gflopRate(d.measured_gflops()) : tr("measuring…"));
+  speed_.value->setText(d.measured_gflops() > 0 ? Format::gflopRate(d.measured_gflops())
+                                                : tr("measuring…"));
 
-  for (const auto* row : {&gpu_memory_, &gpu_utilisation_, &gpu_temperature_, &gpu_power_, &processor_}) {
+  for (const auto* row :
+       {&gpu_memory_, &gpu_utilisation_, &gpu_temperature_, &gpu_power_, &processor_}) {
     grid_->setRowVisible(*row, gpu != nullptr);
   }
-  for (const auto* row : {&cores_, &memory_, &machine_load_, &node_share_}) grid_->setRowVisible(*row, gpu == nullptr);
+  for (const auto* row : {&cores_, &memory_, &machine_load_, &node_share_})
+    grid_->setRowVisible(*row, gpu == nullptr);
   for (const auto* row : {&blas_, &speed_}) grid_->setRowVisible(*row, true);
   note_->setVisible(!note_->text().isEmpty());
   if (gpu) {
     addToHistory(true, gpu->utilization_percent() / 100.0,
-                 gpu->memory_total_bytes() ? double(gpu->memory_used_bytes()) / double(gpu->memory_total_bytes()) : 0);
+                 gpu->memory_total_bytes()
+                     ? double(gpu->memory_used_bytes()) / double(gpu->memory_total_bytes())
+                     : 0);
   } else {
     addToHistory(false, d.cpu_load_percent() / 100.0, d.node_cpu_percent() / 100.0);
   }
@@ -118,7 +132,7 @@ void DeviceCard::showSnapshot(const pb::DeviceSnapshot& d) {
 void DeviceCard::addToHistory(bool gpu, double first, double second) {
   history_caption_->setVisible(true);
   history_->setVisible(true);
-  if (gpu != history_of_gpu_) {   // the node moved between GPU and CPU: a new pair of series
+  if (gpu != history_of_gpu_) {  // the node moved between GPU and CPU: a new pair of series
     history_of_gpu_ = gpu;
     history_->clear();
     history_->setSeriesName(0, gpu ? tr("Utilisation") : tr("PC load"));
@@ -136,7 +150,8 @@ void DeviceCard::describeHistory() {
   for (int i = 0; i < history_->seriesCount(); ++i) {
     if (std::isnan(history_->latest(i))) continue;
     parts << tr("%1: now %2, highest %3")
-                 .arg(history_->seriesName(i), Format::percent(100 * history_->latest(i)), Format::percent(100 * history_->highest(i)));
+                 .arg(history_->seriesName(i), Format::percent(100 * history_->latest(i)),
+                      Format::percent(100 * history_->highest(i)));
   }
   history_->setAccessibleDescription(parts.join(QStringLiteral("; ")));
   history_->setToolTip(parts.join(QLatin1Char('\n')));
@@ -145,13 +160,14 @@ void DeviceCard::describeHistory() {
 void DeviceCard::showDisconnected() {
   kind_->setText(tr("Waiting for rookery-node"));
   if (name_->text().isEmpty()) name_->setText(tr("This PC"));
-  for (const auto* row : {&gpu_memory_, &gpu_utilisation_, &gpu_temperature_, &gpu_power_, &processor_, &cores_,
-                          &memory_, &machine_load_, &node_share_, &blas_, &speed_}) {
+  for (const auto* row :
+       {&gpu_memory_, &gpu_utilisation_, &gpu_temperature_, &gpu_power_, &processor_, &cores_,
+        &memory_, &machine_load_, &node_share_, &blas_, &speed_}) {
     grid_->setRowVisible(*row, false);
   }
   note_->setText(tr("The device is shown once rookery-node answers."));
   note_->setVisible(true);
-  if (history_->size() > 0) history_->push({});   // a gap while the node is away
+  if (history_->size() > 0) history_->push({});  // a gap while the node is away
   since_sample_.invalidate();
   history_caption_->setVisible(history_->size() > 0);
   history_->setVisible(history_->size() > 0);

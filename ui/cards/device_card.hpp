@@ -48,7 +48,7 @@ class DeviceCard : public Card {
   MetricGrid::Row blas_, speed_;
   QLabel* history_caption_;
   Sparkline* history_;
-  bool history_of_gpu_ = false;   // which pair of series the history holds
+  bool history_of_gpu_ = false;  // which pair of series the history holds
   std::chrono::milliseconds history_interval_{2000};
   QElapsedTimer since_sample_;
   void addToHistory(bool gpu, double first, double second);

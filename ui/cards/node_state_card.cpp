@@ -82,15 +82,18 @@ void NodeStateCard::showSnapshot(const pb::NodeSnapshot& s) {
   const auto& w = s.work();
   units_.value->setText(Format::count(w.work_units()));
   done_.value->setText(Format::flopCount(w.flops()));
-  speed_.value->setText(s.state() == pb::CONTRIBUTING ? Format::gflopRate(w.current_gflops()) : tr("idle"));
+  speed_.value->setText(s.state() == pb::CONTRIBUTING ? Format::gflopRate(w.current_gflops())
+                                                      : tr("idle"));
   uptime_.value->setText(Format::duration(s.uptime_seconds()));
   const auto& c = s.coordinator();
   if (c.endpoint().empty()) {
-    coordinator_.value->setText(s.has_stage() ? tr("none: training a stage of a fixed pipeline plan")
-                                              : tr("none: computing a local benchmark workload"));
+    coordinator_.value->setText(s.has_stage()
+                                    ? tr("none: training a stage of a fixed pipeline plan")
+                                    : tr("none: computing a local benchmark workload"));
   } else if (c.reachable()) {
-    coordinator_.value->setText(
-        tr("%1 (%2 ms)").arg(Format::sentence(Reasons::coordinator(c)), QLocale().toString(c.rtt_ms(), 'f', 0)));
+    coordinator_.value->setText(tr("%1 (%2 ms)")
+                                    .arg(Format::sentence(Reasons::coordinator(c)),
+                                         QLocale().toString(c.rtt_ms(), 'f', 0)));
   } else {
     coordinator_.value->setText(Format::sentence(Reasons::coordinator(c)));
   }
@@ -98,8 +101,10 @@ void NodeStateCard::showSnapshot(const pb::NodeSnapshot& s) {
   const auto& g = s.governor();
   QString limits = tr("%n thread(s)", nullptr, g.threads());
   if (g.cpu_time_percent() < 100) limits += tr(", %1% CPU time").arg(g.cpu_time_percent());
-  if (g.upload_bytes_per_s() > 0) limits += tr(", upload %1 KiB/s").arg(g.upload_bytes_per_s() / 1024);
-  if (g.download_bytes_per_s() > 0) limits += tr(", download %1 KiB/s").arg(g.download_bytes_per_s() / 1024);
+  if (g.upload_bytes_per_s() > 0)
+    limits += tr(", upload %1 KiB/s").arg(g.upload_bytes_per_s() / 1024);
+  if (g.download_bytes_per_s() > 0)
+    limits += tr(", download %1 KiB/s").arg(g.download_bytes_per_s() / 1024);
   limits += g.user_active() ? tr(" (in use)") : tr(" (idle)");
   governor_.value->setText(limits);
   QStringList working, missing;
@@ -115,7 +120,8 @@ void NodeStateCard::showSnapshot(const pb::NodeSnapshot& s) {
   }
   sensors_.value->setToolTip(details.trimmed());
   const bool governed = s.has_governor() && g.decision() != pb::GovernorSnapshot::DECISION_INVALID;
-  for (const auto* row : {&units_, &done_, &speed_, &uptime_, &coordinator_}) grid_->setRowVisible(*row, true);
+  for (const auto* row : {&units_, &done_, &speed_, &uptime_, &coordinator_})
+    grid_->setRowVisible(*row, true);
   for (const auto* row : {&governor_, &sensors_}) grid_->setRowVisible(*row, governed);
   applyColours();
 }
@@ -126,7 +132,8 @@ void NodeStateCard::showDisconnected(const QString& why) {
   reason_->setText(why);
   // The totals of a node that is gone stay visible until another answers; its speed does not.
   speed_.value->setText(tr("idle"));
-  for (const auto* row : {&uptime_, &coordinator_, &governor_, &sensors_}) grid_->setRowVisible(*row, false);
+  for (const auto* row : {&uptime_, &coordinator_, &governor_, &sensors_})
+    grid_->setRowVisible(*row, false);
   if (units_.value->text().isEmpty()) {
     for (const auto* row : {&units_, &done_, &speed_}) grid_->setRowVisible(*row, false);
   }

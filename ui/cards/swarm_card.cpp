@@ -96,10 +96,13 @@ void SwarmCard::showSnapshot(const pb::NodeSnapshot& s) {
   in_pipeline_ = s.has_stage() && s.stage().stage_count() > 0;
   if (!in_pipeline_) {
     job_->setText(tr("Not in a pipeline yet"));
-    position_->setText(s.state() == pb::CONTRIBUTING ? tr("Contributing benchmark work") : tr("Benchmark work only"));
+    position_->setText(s.state() == pb::CONTRIBUTING ? tr("Contributing benchmark work")
+                                                     : tr("Benchmark work only"));
     note_->setText(s.state() == pb::CONTRIBUTING
-                       ? tr("This PC computes a benchmark workload until a coordinator places it in a pipeline.")
-                       : tr("When you contribute, this PC computes a benchmark workload until a coordinator places "
+                       ? tr("This PC computes a benchmark workload until a coordinator places it "
+                            "in a pipeline.")
+                       : tr("When you contribute, this PC computes a benchmark workload until a "
+                            "coordinator places "
                             "it in a pipeline."));
     note_->setVisible(true);
     diagram_->setShape({});
@@ -112,11 +115,12 @@ void SwarmCard::showSnapshot(const pb::NodeSnapshot& s) {
   job_->setText(QString::fromStdString(st.job_name().empty() ? st.job_id() : st.job_name()));
   job_->setToolTip(tr("Job %1").arg(QString::fromStdString(st.job_id())));
   // Pipeline and stage by their place, counted from 1 as the coordinator reports them.
-  position_->setText(tr("Pipeline %1 · stage %2 of %3 · %4")
-                         .arg(st.pipeline() + 1)
-                         .arg(st.stage() + 1)
-                         .arg(st.stage_count())
-                         .arg(Format::blockRange(st.first_block(), st.last_block(), st.block_count())));
+  position_->setText(
+      tr("Pipeline %1 · stage %2 of %3 · %4")
+          .arg(st.pipeline() + 1)
+          .arg(st.stage() + 1)
+          .arg(st.stage_count())
+          .arg(Format::blockRange(st.first_block(), st.last_block(), st.block_count())));
   PipelineDiagram::Shape shape;
   shape.stage_count = static_cast<int>(st.stage_count());
   shape.stage = static_cast<int>(st.stage());
@@ -129,7 +133,8 @@ void SwarmCard::showSnapshot(const pb::NodeSnapshot& s) {
   std::map<int, std::map<int, PipelineDiagram::Shape::Seat>> seats;
   for (const auto& n : s.run().nodes()) {
     if (n.pipeline() < 0 || n.stage() < 0) continue;
-    seats[n.pipeline()][n.stage()] = {n.first_block(), n.last_block(), n.samples_per_s(), n.key() == s.node_key()};
+    seats[n.pipeline()][n.stage()] = {n.first_block(), n.last_block(), n.samples_per_s(),
+                                      n.key() == s.node_key()};
   }
   for (const auto& [p, stages] : seats) {
     auto& row = shape.swarm.emplace_back();
@@ -143,14 +148,16 @@ void SwarmCard::showSnapshot(const pb::NodeSnapshot& s) {
   next_.value->setText(st.next_endpoint().empty() ? tr("nobody: computes the loss (last stage)")
                                                   : QString::fromStdString(st.next_endpoint()));
   in_flight_.value->setText(tr("%n micro-batch(es)", nullptr, static_cast<int>(st.in_flight())));
-  versions_.value->setText(tr("%1 stashed · %2")
-                               .arg(Format::count(static_cast<quint64>(std::max<qint64>(0, st.live_versions()))),
-                                    Format::bytes(static_cast<quint64>(std::max<qint64>(0, st.stash_bytes())))));
-  lost_.value->setText(tr("%1 · %2")
-                           .arg(Format::count(static_cast<quint64>(std::max<qint64>(0, st.dropped()))),
-                                Format::count(static_cast<quint64>(std::max<qint64>(0, st.rejected())))));
-  lost_.value->setToolTip(tr("Dropped: micro-batches whose gradient did not come back in time. Rejected: messages "
-                             "that did not match what this stage expected."));
+  versions_.value->setText(
+      tr("%1 stashed · %2")
+          .arg(Format::count(static_cast<quint64>(std::max<qint64>(0, st.live_versions()))),
+               Format::bytes(static_cast<quint64>(std::max<qint64>(0, st.stash_bytes())))));
+  lost_.value->setText(
+      tr("%1 · %2").arg(Format::count(static_cast<quint64>(std::max<qint64>(0, st.dropped()))),
+                        Format::count(static_cast<quint64>(std::max<qint64>(0, st.rejected())))));
+  lost_.value->setToolTip(
+      tr("Dropped: micro-batches whose gradient did not come back in time. Rejected: messages "
+         "that did not match what this stage expected."));
   sent_.value->setText(Format::bytes(st.bytes_sent()));
   showPartners(st);
   showRows(true);
@@ -174,12 +181,13 @@ void SwarmCard::showPartners(const pb::StageSnapshot& st) {
   }
   QStringList lines, keys;
   for (const auto& p : st.ring_partners()) {
-    QString line = tr("pipeline %1 · %2 · %3 values shared")
-                       .arg(p.pipeline() + 1)
-                       .arg(QString::fromStdString(p.endpoint()).remove(QStringLiteral("tcp://")),
-                            Format::count(static_cast<quint64>(std::max<qint64>(0, p.shared_values()))));
-    const bool excluded = std::find(st.excluded_peers().begin(), st.excluded_peers().end(), p.key()) !=
-                          st.excluded_peers().end();
+    QString line =
+        tr("pipeline %1 · %2 · %3 values shared")
+            .arg(p.pipeline() + 1)
+            .arg(QString::fromStdString(p.endpoint()).remove(QStringLiteral("tcp://")),
+                 Format::count(static_cast<quint64>(std::max<qint64>(0, p.shared_values()))));
+    const bool excluded = std::find(st.excluded_peers().begin(), st.excluded_peers().end(),
+                                    p.key()) != st.excluded_peers().end();
     if (excluded) line = tr("%1 · excluded").arg(line);
     lines << line;
     keys << QString::fromStdString(p.key());
@@ -199,9 +207,10 @@ void SwarmCard::showRun(const pb::NodeSnapshot& s) {
   run_.value->setText(tr("%n volunteer(s) in %1 · %2 samples/s", nullptr, run.nodes_size())
                           .arg(tr("%n pipeline(s)", nullptr, static_cast<int>(run.pipelines())))
                           .arg(QLocale().toString(run.samples_per_s(), 'f', 1)));
-  run_.value->setToolTip(tr("Plan %1 from the coordinator; it has re-planned %n time(s) as volunteers came and went.",
-                            nullptr, static_cast<int>(run.replans()))
-                             .arg(run.plan_version()));
+  run_.value->setToolTip(
+      tr("Plan %1 from the coordinator; it has re-planned %n time(s) as volunteers came and went.",
+         nullptr, static_cast<int>(run.replans()))
+          .arg(run.plan_version()));
   // The leaderboard: volunteers by the samples of their work that the stages receiving it
   // confirmed (what a volunteer claims for itself does not rank it), this PC among them.
   int rank = 1;
@@ -220,11 +229,12 @@ void SwarmCard::showRun(const pb::NodeSnapshot& s) {
                                       .arg(rank)
                                       .arg(run.nodes_size())
                                       .arg(Format::count(static_cast<quint64>(mine))));
-  rank_.value->setToolTip(mine < 0 ? QString()
-                                   : tr("The stages that received this PC's work confirmed %1 of the %2 samples it "
-                                        "did; the run credits only confirmed work.")
-                                         .arg(Format::count(static_cast<quint64>(mine)),
-                                              Format::count(static_cast<quint64>(std::max<std::int64_t>(0, claimed)))));
+  rank_.value->setToolTip(
+      mine < 0 ? QString()
+               : tr("The stages that received this PC's work confirmed %1 of the %2 samples it "
+                    "did; the run credits only confirmed work.")
+                     .arg(Format::count(static_cast<quint64>(mine)),
+                          Format::count(static_cast<quint64>(std::max<std::int64_t>(0, claimed)))));
   // The curve, once there are two points to draw between.
   if (run.loss_size() >= 2) {
     QList<QPointF> points;
@@ -238,23 +248,27 @@ void SwarmCard::showRun(const pb::NodeSnapshot& s) {
     run_series_->replace(points);
     run_x_->setRange(0, std::max(points.back().x(), 1.0));
     // Whole minutes once there are a few; tenths before (else the ticks repeat "1").
-    run_x_->setLabelFormat(points.back().x() >= 4 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
+    run_x_->setLabelFormat(points.back().x() >= 4 ? QStringLiteral("%.0f")
+                                                  : QStringLiteral("%.1f"));
     const double pad = std::max((high - low) * 0.08, 0.05);
     run_y_->setRange(std::max(0.0, low - pad), high + pad);
     run_view_->setAccessibleDescription(
         tr("The run's loss went from %1 to %2 in %3")
             .arg(QLocale().toString(run.loss(0).loss(), 'f', 3),
                  QLocale().toString(run.loss(run.loss_size() - 1).loss(), 'f', 3),
-                 Format::duration(static_cast<double>(run.loss(run.loss_size() - 1).unix_ms() - first) / 1000.0)));
+                 Format::duration(
+                     static_cast<double>(run.loss(run.loss_size() - 1).unix_ms() - first) /
+                     1000.0)));
     run_view_->setVisible(true);
   } else {
     run_series_->clear();
     run_view_->setVisible(false);
   }
   if (run.loss_size() > 0) {
-    run_loss_.value->setText(tr("%1 (from %2)")
-                                 .arg(QLocale().toString(run.loss(run.loss_size() - 1).loss(), 'f', 3))
-                                 .arg(QLocale().toString(run.loss(0).loss(), 'f', 3)));
+    run_loss_.value->setText(
+        tr("%1 (from %2)")
+            .arg(QLocale().toString(run.loss(run.loss_size() - 1).loss(), 'f', 3))
+            .arg(QLocale().toString(run.loss(0).loss(), 'f', 3)));
   } else {
     run_loss_.value->setText(tr("no loss reported yet"));
   }
@@ -273,8 +287,8 @@ void SwarmCard::showDisconnected() {
 }
 
 void SwarmCard::showRows(bool visible) {
-  for (const auto* row :
-       {&previous_, &next_, &in_flight_, &versions_, &lost_, &sent_, &partners_, &run_, &rank_, &run_loss_}) {
+  for (const auto* row : {&previous_, &next_, &in_flight_, &versions_, &lost_, &sent_, &partners_,
+                          &run_, &rank_, &run_loss_}) {
     grid_->setRowVisible(*row, visible);
   }
   grid_->setVisible(visible);

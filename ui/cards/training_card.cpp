@@ -95,7 +95,8 @@ TrainingCard::TrainingCard(QWidget* parent) : Card(tr("Training"), parent) {
   stack_->addWidget(empty_message_);
   stack_->addWidget(view_);
   stack_->setMinimumHeight(kChartHeight);
-  caption_ = new QLabel(tr("Loss of each micro-batch this stage completed (faint) and its moving average"), this);
+  caption_ = new QLabel(
+      tr("Loss of each micro-batch this stage completed (faint) and its moving average"), this);
   caption_->setObjectName(QStringLiteral("lossCaption"));
   caption_->setWordWrap(true);
   caption_->setFont(theme::scaled(font(), 0.85));
@@ -116,8 +117,9 @@ TrainingCard::TrainingCard(QWidget* parent) : Card(tr("Training"), parent) {
 void TrainingCard::showSnapshot(const pb::NodeSnapshot& s) {
   history_.add(s);
   if (!s.has_stage()) {
-    empty_message_->setText(tr("No model to train yet: the loss curve appears here once this PC trains a stage of "
-                             "a pipeline."));
+    empty_message_->setText(
+        tr("No model to train yet: the loss curve appears here once this PC trains a stage of "
+           "a pipeline."));
     stack_->setCurrentWidget(empty_message_);
     caption_->hide();
     showRows(false);
@@ -130,21 +132,24 @@ void TrainingCard::showSnapshot(const pb::NodeSnapshot& s) {
     stack_->setCurrentWidget(view_);
     caption_->show();
   } else {
-    empty_message_->setText(s.state() == pb::CONTRIBUTING
-                              ? tr("Waiting for the first micro-batch to come back through the pipeline…")
-                              : tr("Press Contribute to train: the loss curve appears here."));
+    empty_message_->setText(
+        s.state() == pb::CONTRIBUTING
+            ? tr("Waiting for the first micro-batch to come back through the pipeline…")
+            : tr("Press Contribute to train: the loss curve appears here."));
     stack_->setCurrentWidget(empty_message_);
     caption_->hide();
   }
-  loss_.value->setText(history_.hasLoss()
-                           ? tr("%1 · average %2")
-                                 .arg(Format::loss(w.last_loss()), Format::loss(history_.averageLoss().back().y()))
-                           : tr("none yet"));
+  loss_.value->setText(
+      history_.hasLoss()
+          ? tr("%1 · average %2")
+                .arg(Format::loss(w.last_loss()), Format::loss(history_.averageLoss().back().y()))
+          : tr("none yet"));
   samples_.value->setText(Format::count(w.samples()));
   rate_.value->setText(s.state() == pb::CONTRIBUTING || history_.samplesPerSecond() > 0
                            ? Format::sampleRate(history_.samplesPerSecond())
                            : tr("idle"));
-  steps_.value->setText(Format::count(static_cast<quint64>(std::max<qint64>(0, st.optimizer_steps()))));
+  steps_.value->setText(
+      Format::count(static_cast<quint64>(std::max<qint64>(0, st.optimizer_steps()))));
   showRows(true);
   updateChart();
 }
@@ -185,8 +190,10 @@ void TrainingCard::updateChart() {
   setRoundTicks(x_axis_, x0, std::max(points.back().x(), x0 + 10), 1, 4);
   view_->setAccessibleDescription(
       tr("Loss %1 after %2 micro-batches; %3 at micro-batch %4")
-          .arg(Format::loss(points.back().y()), Format::count(static_cast<quint64>(points.back().x())),
-               Format::loss(points.front().y()), Format::count(static_cast<quint64>(points.front().x()))));
+          .arg(Format::loss(points.back().y()),
+               Format::count(static_cast<quint64>(points.back().x())),
+               Format::loss(points.front().y()),
+               Format::count(static_cast<quint64>(points.front().x()))));
 }
 
 bool TrainingCard::chartShown() const { return stack_->currentWidget() == view_; }
@@ -214,7 +221,8 @@ void TrainingCard::applyColours() {
   QColor faint = theme::accent(pal);
   faint.setAlphaF(0.35f);
   loss_series_->setPen(QPen(faint, 1.2));
-  average_series_->setPen(QPen(theme::accent(pal), 2.4, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+  average_series_->setPen(
+      QPen(theme::accent(pal), 2.4, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
   const QFont label_font = theme::scaled(font(), 0.82);
   for (auto* axis : {x_axis_, y_axis_}) {
     axis->setLabelsColor(muted);

@@ -94,7 +94,8 @@ void ContributeButton::paintEvent(QPaintEvent*) {
   }
   x += glyph + gap;
   p.setPen(ink);
-  p.drawText(QRectF(x, r.top(), r.right() - x, r.height()), Qt::AlignVCenter | Qt::AlignLeft, text());
+  p.drawText(QRectF(x, r.top(), r.right() - x, r.height()), Qt::AlignVCenter | Qt::AlignLeft,
+             text());
 }
 
 }  // namespace rookery::ui

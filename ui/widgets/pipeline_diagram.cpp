@@ -15,12 +15,13 @@ namespace {
 constexpr int kBoxHeight = 38;
 constexpr int kStripGap = 10;
 constexpr int kStripHeight = 8;
-constexpr int kArrow = 14;  // room between two boxes
+constexpr int kArrow = 14;     // room between two boxes
 constexpr int kSwarmRow = 28;  // the swarm: one row of boxes per pipeline
 constexpr int kSwarmGap = 6;
 
 // A stage's box: this PC's filled with the accent (faintly while it does not contribute).
-void drawBox(QPainter& p, const QRectF& box, double radius, bool mine, bool active, const QPalette& pal) {
+void drawBox(QPainter& p, const QRectF& box, double radius, bool mine, bool active,
+             const QPalette& pal) {
   QPainterPath path;
   path.addRoundedRect(box.adjusted(0.75, 0.75, -0.75, -0.75), radius, radius);
   if (mine) {
@@ -36,7 +37,8 @@ void drawBox(QPainter& p, const QRectF& box, double radius, bool mine, bool acti
 }
 
 // The model's blocks in `strip`, blocks [first, last) filled.
-void drawBlocks(QPainter& p, const QRectF& strip, qint64 count, qint64 first, qint64 last, const QPalette& pal) {
+void drawBlocks(QPainter& p, const QRectF& strip, qint64 count, qint64 first, qint64 last,
+                const QPalette& pal) {
   const double cell = strip.width() / static_cast<double>(count);
   p.setPen(Qt::NoPen);
   for (qint64 b = 0; b < count; ++b) {
@@ -82,12 +84,14 @@ void PipelineDiagram::setShape(const Shape& shape) {
 }
 
 int PipelineDiagram::rows() const {
-  return shape_.swarm.empty() || shape_.block_count <= 0 ? 1 : static_cast<int>(shape_.swarm.size());
+  return shape_.swarm.empty() || shape_.block_count <= 0 ? 1
+                                                         : static_cast<int>(shape_.swarm.size());
 }
 
 QSize PipelineDiagram::sizeHint() const {
   const int r = rows();
-  const int boxes = r == 1 && shape_.swarm.empty() ? kBoxHeight : r * kSwarmRow + (r - 1) * kSwarmGap;
+  const int boxes =
+      r == 1 && shape_.swarm.empty() ? kBoxHeight : r * kSwarmRow + (r - 1) * kSwarmGap;
   return {360, boxes + kStripGap + kStripHeight + 6};
 }
 
@@ -106,11 +110,14 @@ void PipelineDiagram::describe() {
       double rate = 0;
       bool mine = false;
       for (const auto& seat : s.swarm[p]) mine = mine || seat.mine;
-      if (!s.swarm[p].empty()) rate = s.swarm[p].front().samples_per_s;  // a pipeline's rate is its first stage's
-      parts << (mine ? tr("Pipeline %1, this PC's: %n stage(s), %2 samples/s.", nullptr, static_cast<int>(s.swarm[p].size()))
-                     : tr("Pipeline %1: %n stage(s), %2 samples/s.", nullptr, static_cast<int>(s.swarm[p].size())))
-                     .arg(p + 1)
-                     .arg(QLocale().toString(rate, 'f', 1));
+      if (!s.swarm[p].empty())
+        rate = s.swarm[p].front().samples_per_s;  // a pipeline's rate is its first stage's
+      parts << (mine ? tr("Pipeline %1, this PC's: %n stage(s), %2 samples/s.", nullptr,
+                          static_cast<int>(s.swarm[p].size()))
+                     : tr("Pipeline %1: %n stage(s), %2 samples/s.", nullptr,
+                          static_cast<int>(s.swarm[p].size())))
+                   .arg(p + 1)
+                   .arg(QLocale().toString(rate, 'f', 1));
     }
     parts << tr("This PC is stage %1 and holds %2.")
                  .arg(s.stage + 1)
@@ -118,11 +125,12 @@ void PipelineDiagram::describe() {
     setAccessibleDescription(parts.join(QLatin1Char(' ')));
     return;
   }
-  setAccessibleDescription(tr("A pipeline of %n stage(s), from the data to the loss.", nullptr, s.stage_count) +
-                           QLatin1Char(' ') +
-                           tr("This PC is stage %1 and holds %2.")
-                               .arg(s.stage + 1)
-                               .arg(Format::blockRange(s.first_block, s.last_block, s.block_count)));
+  setAccessibleDescription(
+      tr("A pipeline of %n stage(s), from the data to the loss.", nullptr, s.stage_count) +
+      QLatin1Char(' ') +
+      tr("This PC is stage %1 and holds %2.")
+          .arg(s.stage + 1)
+          .arg(Format::blockRange(s.first_block, s.last_block, s.block_count)));
 }
 
 void PipelineDiagram::paintEvent(QPaintEvent*) {
@@ -152,7 +160,8 @@ void PipelineDiagram::paintEvent(QPaintEvent*) {
   const QFontMetricsF fm(small);
   const QString data_word = tr("data");
   const QString loss_word = tr("loss");
-  const double end_width = std::max(fm.horizontalAdvance(data_word), fm.horizontalAdvance(loss_word)) + kArrow + 6;
+  const double end_width =
+      std::max(fm.horizontalAdvance(data_word), fm.horizontalAdvance(loss_word)) + kArrow + 6;
   const int n = s.stage_count;
   const bool ends = area.width() - 2 * end_width >= n * 28 + (n - 1) * kArrow;
   QRectF row(area.left(), area.top(), area.width(), kBoxHeight);
@@ -162,8 +171,8 @@ void PipelineDiagram::paintEvent(QPaintEvent*) {
 
   if (ends) {
     p.setPen(muted);
-    p.drawText(QRectF(area.left(), row.top(), end_width - kArrow - 4, kBoxHeight), Qt::AlignLeft | Qt::AlignVCenter,
-               data_word);
+    p.drawText(QRectF(area.left(), row.top(), end_width - kArrow - 4, kBoxHeight),
+               Qt::AlignLeft | Qt::AlignVCenter, data_word);
     drawArrow(p, {row.left() - kArrow, mid_y}, {row.left() - 3, mid_y}, muted);
     p.setPen(muted);
     p.drawText(QRectF(row.right() + kArrow + 4, row.top(), end_width - kArrow - 4, kBoxHeight),
@@ -188,15 +197,16 @@ void PipelineDiagram::paintEvent(QPaintEvent*) {
     p.setFont(label_font);
     // On the filled box: white on the deep light-palette accent, near-black on the brighter
     // dark-palette one (white on it would be hard to read).
-    const QColor on_accent = accent.lightnessF() > 0.5 ? QColor(0x0b, 0x24, 0x1d) : theme::onAccent();
+    const QColor on_accent =
+        accent.lightnessF() > 0.5 ? QColor(0x0b, 0x24, 0x1d) : theme::onAccent();
     p.setPen(mine ? (s.active ? on_accent : pal.color(QPalette::WindowText)) : muted);
     p.drawText(box, Qt::AlignCenter, text);
   }
 
   // The model's blocks, this stage's shard filled.
   if (s.block_count > 0) {
-    drawBlocks(p, QRectF(row.left(), row.bottom() + kStripGap, row.width(), kStripHeight), s.block_count,
-               s.first_block, s.last_block, pal);
+    drawBlocks(p, QRectF(row.left(), row.bottom() + kStripGap, row.width(), kStripHeight),
+               s.block_count, s.first_block, s.last_block, pal);
   }
 }
 
@@ -218,8 +228,8 @@ void PipelineDiagram::paintSwarm(QPainter& p, QRectF area) {
     const double top = area.top() + static_cast<double>(r) * (kSwarmRow + kSwarmGap);
     p.setFont(small);
     p.setPen(muted);
-    p.drawText(QRectF(area.left(), top, name_width - 6, kSwarmRow), Qt::AlignRight | Qt::AlignVCenter,
-               tr("P%1").arg(r + 1));
+    p.drawText(QRectF(area.left(), top, name_width - 6, kSwarmRow),
+               Qt::AlignRight | Qt::AlignVCenter, tr("P%1").arg(r + 1));
     for (const auto& seat : s.swarm[r]) {
       const qint64 first = std::clamp<qint64>(seat.first_block, 0, s.block_count);
       const qint64 last = std::clamp<qint64>(seat.last_block, first, s.block_count);
@@ -228,7 +238,8 @@ void PipelineDiagram::paintSwarm(QPainter& p, QRectF area) {
                        static_cast<double>(last - first) * per_block - 3, kSwarmRow);
       drawBox(p, box, 6, seat.mine, s.active, pal);
       // The longest label that fits: "this PC · 12.3/s", "12.3/s", "12".
-      const QString rate = QLocale().toString(seat.samples_per_s, 'f', seat.samples_per_s < 100 ? 1 : 0);
+      const QString rate =
+          QLocale().toString(seat.samples_per_s, 'f', seat.samples_per_s < 100 ? 1 : 0);
       QStringList candidates;
       if (seat.mine) candidates << tr("this PC · %1/s").arg(rate);
       candidates << tr("%1/s").arg(rate) << QLocale().toString(seat.samples_per_s, 'f', 0);
@@ -240,9 +251,11 @@ void PipelineDiagram::paintSwarm(QPainter& p, QRectF area) {
     }
   }
   // The model's blocks under the rows, this PC's shard filled.
-  const double rows_height = static_cast<double>(s.swarm.size()) * (kSwarmRow + kSwarmGap) - kSwarmGap;
-  drawBlocks(p, QRectF(axis.left(), area.top() + rows_height + kStripGap, axis.width(), kStripHeight), s.block_count,
-             s.first_block, s.last_block, pal);
+  const double rows_height =
+      static_cast<double>(s.swarm.size()) * (kSwarmRow + kSwarmGap) - kSwarmGap;
+  drawBlocks(p,
+             QRectF(axis.left(), area.top() + rows_height + kStripGap, axis.width(), kStripHeight),
+             s.block_count, s.first_block, s.last_block, pal);
 }
 
 }  // namespace rookery::ui

@@ -21,12 +21,12 @@ class PipelineDiagram : public QWidget {
   explicit PipelineDiagram(QWidget* parent = nullptr);
 
   struct Shape {
-    int stage_count = 0;   // 0: no pipeline
-    int stage = 0;         // 0-based, this PC's
+    int stage_count = 0;  // 0: no pipeline
+    int stage = 0;        // 0-based, this PC's
     qint64 first_block = 0;
     qint64 last_block = 0;  // exclusive
     qint64 block_count = 0;
-    bool active = false;    // the node contributes now: this PC's box is filled, not outlined
+    bool active = false;  // the node contributes now: this PC's box is filled, not outlined
     // The swarm, from the coordinator's run status: each pipeline's stages in order. Empty:
     // only this PC's pipeline is drawn.
     struct Seat {

@@ -10,10 +10,11 @@
 
 namespace rookery::ui {
 
-Sparkline::Sparkline(int capacity, QWidget* parent) : QWidget(parent), capacity_(std::max(2, capacity)) {
+Sparkline::Sparkline(int capacity, QWidget* parent)
+    : QWidget(parent), capacity_(std::max(2, capacity)) {
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
   setFixedHeight(44);
-  setFocusPolicy(Qt::TabFocus);   // a screen reader reaches it with Tab and reads its description
+  setFocusPolicy(Qt::TabFocus);  // a screen reader reaches it with Tab and reads its description
 }
 
 int Sparkline::addSeries(const QString& name, const QColor& colour) {
@@ -70,15 +71,16 @@ void Sparkline::paintEvent(QPaintEvent*) {
   auto point = [&](int i, int count, double v) {
     return QPointF(area.right() - step * double(count - 1 - i), area.bottom() - v * area.height());
   };
-  for (int s = int(series_.size()) - 1; s >= 0; --s) {   // the first series on top
+  for (int s = int(series_.size()) - 1; s >= 0; --s) {  // the first series on top
     const auto& values = series_[s].values;
     const int count = int(values.size());
     if (count == 0) continue;
-    const QColor colour = series_[s].colour.isValid() ? series_[s].colour : theme::accent(palette());
+    const QColor colour =
+        series_[s].colour.isValid() ? series_[s].colour : theme::accent(palette());
     QPainterPath line;
-    QPainterPath fill;   // under the first series only
+    QPainterPath fill;  // under the first series only
     bool drawing = false;
-    QPointF run_start;   // the baseline under the first point of the current run
+    QPointF run_start;  // the baseline under the first point of the current run
     auto close_fill = [&](int last) {
       fill.lineTo(point(last, count, 0));
       fill.lineTo(run_start);
@@ -86,7 +88,7 @@ void Sparkline::paintEvent(QPaintEvent*) {
     };
     for (int i = 0; i < count; ++i) {
       const double v = values[std::size_t(i)];
-      if (std::isnan(v)) {   // a gap: end the run
+      if (std::isnan(v)) {  // a gap: end the run
         if (drawing) close_fill(i - 1);
         drawing = false;
         continue;
@@ -112,9 +114,10 @@ void Sparkline::paintEvent(QPaintEvent*) {
       p.drawPath(fill);
     }
     p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(colour, s == 0 ? 1.8 : 1.4, s == 0 ? Qt::SolidLine : Qt::DashLine, Qt::RoundCap, Qt::RoundJoin));
+    p.setPen(QPen(colour, s == 0 ? 1.8 : 1.4, s == 0 ? Qt::SolidLine : Qt::DashLine, Qt::RoundCap,
+                  Qt::RoundJoin));
     p.drawPath(line);
-    if (!std::isnan(values.back())) {   // the newest sample as a dot, so a lone one shows too
+    if (!std::isnan(values.back())) {  // the newest sample as a dot, so a lone one shows too
       p.setPen(Qt::NoPen);
       p.setBrush(colour);
       p.drawEllipse(point(count - 1, count, values.back()), 2.2, 2.2);

@@ -25,12 +25,12 @@ class Sparkline : public QWidget {
   void setSeriesName(int index, const QString& name) { series_[index].name = name; }
 
   int capacity() const { return capacity_; }
-  int size() const;                                  // samples kept per series
+  int size() const;  // samples kept per series
   const std::deque<double>& series(int index) const { return series_.at(index).values; }
   QString seriesName(int index) const { return series_.at(index).name; }
   int seriesCount() const { return int(series_.size()); }
-  double latest(int index) const;                    // NaN when empty
-  double highest(int index) const;                   // NaN when empty
+  double latest(int index) const;   // NaN when empty
+  double highest(int index) const;  // NaN when empty
 
   QSize sizeHint() const override { return {240, 44}; }
   QSize minimumSizeHint() const override { return {80, 28}; }

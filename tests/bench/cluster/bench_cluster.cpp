@@ -28,86 +28,91 @@ using namespace rookery::cluster;
 namespace {
 
 struct Shape {
-    int nodes;
-    int tiers;
-    int layers;
+  int nodes;
+  int tiers;
+  int layers;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    int swarms = 5, max_nodes = 64;
-    unsigned long long seed = 1;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (i + 1 >= argc) {
-            std::fprintf(stderr, "usage: bench_cluster [--swarms N] [--seed S] [--max-nodes N]\n");
-            return 2;
-        }
-        if (arg == "--swarms") swarms = std::atoi(argv[++i]);
-        else if (arg == "--seed") seed = std::strtoull(argv[++i], nullptr, 10);
-        else if (arg == "--max-nodes") max_nodes = std::atoi(argv[++i]);
-        else {
-            std::fprintf(stderr, "unknown option %s\n", arg.c_str());
-            return 2;
-        }
+  int swarms = 5, max_nodes = 64;
+  unsigned long long seed = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "usage: bench_cluster [--swarms N] [--seed S] [--max-nodes N]\n");
+      return 2;
     }
-    const Shape shapes[] = {{8, 1, 12}, {16, 2, 12}, {32, 2, 24}, {64, 3, 24}};
-    const TrainingSettings settings = testing::gpt_settings();
-    std::printf("%-24s %12s %12s %7s %12s %10s %10s %10s %10s\n", "swarm", "ours smp/s", "ravnest", "ratio",
-                "ravnest OOM", "split only", "moves", "plan ms", "ravnest ms");
-    ClusteringOptions no_moves;
-    no_moves.max_local_search_passes = 0;
-    std::mt19937_64 rng(seed);
-    double ratio_product = 1;
-    int ratio_count = 0;
-    for (const Shape& shape : shapes) {
-        if (shape.nodes > max_nodes) continue;
-        const auto blocks = testing::gpt_blocks(shape.layers);
-        const int64_t model = model_memory_bytes(blocks, settings);
-        double ours = 0, unmoved = 0, theirs = 0, split_ratio = 0, plan_ms = 0, ravnest_ms = 0;
-        int oom = 0, groups = 0, split_count = 0;
-        for (int w = 0; w < swarms; ++w) {
-            const auto nodes = testing::random_swarm(rng, shape.nodes, shape.tiers, model);
-            auto t0 = std::chrono::steady_clock::now();
-            const ClusterPlan a = form_pipelines(nodes, blocks, settings);
-            auto t1 = std::chrono::steady_clock::now();
-            const ClusterPlan b = ravnest_plan(nodes, blocks, settings);
-            auto t2 = std::chrono::steady_clock::now();
-            plan_ms += std::chrono::duration<double, std::milli>(t1 - t0).count();
-            ravnest_ms += std::chrono::duration<double, std::milli>(t2 - t1).count();
-            ours += a.samples_per_s;
-            unmoved += form_pipelines(nodes, blocks, settings, no_moves).samples_per_s;
-            theirs += b.samples_per_s;
-            oom += int(b.out_of_memory.size());
-            groups += int(b.out_of_memory.size() + b.pipelines.size());
-            for (const auto& p : a.pipelines) {
-                std::vector<NodeProfile> listed;
-                std::vector<int> members;
-                for (const Stage& s : p.stages) members.push_back(s.node_index);
-                std::sort(members.begin(), members.end());
-                for (int i : members) listed.push_back(nodes[size_t(i)]);
-                const PartitionResult r = ravnest_partition(listed, blocks, settings);
-                if (!r.ok()) continue;
-                split_ratio += p.samples_per_s / r.plan->samples_per_s;
-                ++split_count;
-            }
-        }
-        const double ratio = theirs > 0 ? ours / theirs : 0;
-        if (theirs > 0) {
-            ratio_product *= ratio;
-            ++ratio_count;
-        }
-        char name[64];
-        std::snprintf(name, sizeof name, "%d nodes %d tier(s) %d L", shape.nodes, shape.tiers, shape.layers);
-        char oom_text[32];
-        std::snprintf(oom_text, sizeof oom_text, "%d/%d", oom, groups);
-        std::printf("%-24s %12.2f %12.2f %6.2fx %12s %9.2fx %9.2fx %10.1f %10.1f\n", name, ours / swarms,
-                    theirs / swarms, ratio, oom_text, split_count ? split_ratio / split_count : 0.0,
-                    unmoved > 0 ? ours / unmoved : 0.0, plan_ms / swarms, ravnest_ms / swarms);
+    if (arg == "--swarms")
+      swarms = std::atoi(argv[++i]);
+    else if (arg == "--seed")
+      seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (arg == "--max-nodes")
+      max_nodes = std::atoi(argv[++i]);
+    else {
+      std::fprintf(stderr, "unknown option %s\n", arg.c_str());
+      return 2;
     }
-    if (ratio_count > 0)
-        std::printf("geometric mean of our/Ravnest samples/s over %d shape(s): %.2fx\n", ratio_count,
-                    std::pow(ratio_product, 1.0 / ratio_count));
-    return 0;
+  }
+  const Shape shapes[] = {{8, 1, 12}, {16, 2, 12}, {32, 2, 24}, {64, 3, 24}};
+  const TrainingSettings settings = testing::gpt_settings();
+  std::printf("%-24s %12s %12s %7s %12s %10s %10s %10s %10s\n", "swarm", "ours smp/s", "ravnest",
+              "ratio", "ravnest OOM", "split only", "moves", "plan ms", "ravnest ms");
+  ClusteringOptions no_moves;
+  no_moves.max_local_search_passes = 0;
+  std::mt19937_64 rng(seed);
+  double ratio_product = 1;
+  int ratio_count = 0;
+  for (const Shape& shape : shapes) {
+    if (shape.nodes > max_nodes) continue;
+    const auto blocks = testing::gpt_blocks(shape.layers);
+    const int64_t model = model_memory_bytes(blocks, settings);
+    double ours = 0, unmoved = 0, theirs = 0, split_ratio = 0, plan_ms = 0, ravnest_ms = 0;
+    int oom = 0, groups = 0, split_count = 0;
+    for (int w = 0; w < swarms; ++w) {
+      const auto nodes = testing::random_swarm(rng, shape.nodes, shape.tiers, model);
+      auto t0 = std::chrono::steady_clock::now();
+      const ClusterPlan a = form_pipelines(nodes, blocks, settings);
+      auto t1 = std::chrono::steady_clock::now();
+      const ClusterPlan b = ravnest_plan(nodes, blocks, settings);
+      auto t2 = std::chrono::steady_clock::now();
+      plan_ms += std::chrono::duration<double, std::milli>(t1 - t0).count();
+      ravnest_ms += std::chrono::duration<double, std::milli>(t2 - t1).count();
+      ours += a.samples_per_s;
+      unmoved += form_pipelines(nodes, blocks, settings, no_moves).samples_per_s;
+      theirs += b.samples_per_s;
+      oom += int(b.out_of_memory.size());
+      groups += int(b.out_of_memory.size() + b.pipelines.size());
+      for (const auto& p : a.pipelines) {
+        std::vector<NodeProfile> listed;
+        std::vector<int> members;
+        for (const Stage& s : p.stages) members.push_back(s.node_index);
+        std::sort(members.begin(), members.end());
+        for (int i : members) listed.push_back(nodes[size_t(i)]);
+        const PartitionResult r = ravnest_partition(listed, blocks, settings);
+        if (!r.ok()) continue;
+        split_ratio += p.samples_per_s / r.plan->samples_per_s;
+        ++split_count;
+      }
+    }
+    const double ratio = theirs > 0 ? ours / theirs : 0;
+    if (theirs > 0) {
+      ratio_product *= ratio;
+      ++ratio_count;
+    }
+    char name[64];
+    std::snprintf(name, sizeof name, "%d nodes %d tier(s) %d L", shape.nodes, shape.tiers,
+                  shape.layers);
+    char oom_text[32];
+    std::snprintf(oom_text, sizeof oom_text, "%d/%d", oom, groups);
+    std::printf("%-24s %12.2f %12.2f %6.2fx %12s %9.2fx %9.2fx %10.1f %10.1f\n", name,
+                ours / swarms, theirs / swarms, ratio, oom_text,
+                split_count ? split_ratio / split_count : 0.0, unmoved > 0 ? ours / unmoved : 0.0,
+                plan_ms / swarms, ravnest_ms / swarms);
+  }
+  if (ratio_count > 0)
+    std::printf("geometric mean of our/Ravnest samples/s over %d shape(s): %.2fx\n", ratio_count,
+                std::pow(ratio_product, 1.0 / ratio_count));
+  return 0;
 }

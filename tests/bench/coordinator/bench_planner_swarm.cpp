@@ -49,8 +49,8 @@ struct Run {
 
 // Where the processes run: all on loopback, or each in its own network namespace.
 struct Layout {
-  std::vector<int> duty{100, 30, 30};   // each volunteer's CPU-time share, %
-  QStringList hosts, netns;             // per volunteer; empty: loopback
+  std::vector<int> duty{100, 30, 30};  // each volunteer's CPU-time share, %
+  QStringList hosts, netns;            // per volunteer; empty: loopback
   QString coordinator_host, coordinator_netns;
   bool namespaced() const { return !hosts.isEmpty(); }
 };
@@ -73,20 +73,22 @@ std::int64_t first_stage_samples(const pb::RunStatus& s) {
   return n;
 }
 
-std::optional<Run> measure(const QString& planner, const QString& job_path, std::int64_t memory_mb, double seconds,
-                           const Layout& layout) {
+std::optional<Run> measure(const QString& planner, const QString& job_path, std::int64_t memory_mb,
+                           double seconds, const Layout& layout) {
   QTemporaryDir dir;
   // In its own namespace the coordinator has every port to itself.
   const int port = layout.namespaced() ? 47100 : testing::free_tcp_port();
-  const std::string host = layout.namespaced() ? layout.coordinator_host.toStdString() : "127.0.0.1";
+  const std::string host =
+      layout.namespaced() ? layout.coordinator_host.toStdString() : "127.0.0.1";
   const std::string endpoint = "tcp://" + host + ":" + std::to_string(port);
   QProcess coordinator;
   coordinator.setStandardOutputFile(QProcess::nullDevice());
   coordinator.setStandardErrorFile(dir.filePath("coordinator.log"));
   const QString ready = dir.filePath("ready");
-  start_in(coordinator, layout.coordinator_netns, testing::coordinator_bin(),
-                    {"--bind", QString::fromStdString(endpoint), "--data-dir", dir.filePath("coordinator"), "--job",
-                     job_path, "--ready-file", ready, "--planner", planner, "--heartbeat-ms", "300"});
+  start_in(
+      coordinator, layout.coordinator_netns, testing::coordinator_bin(),
+      {"--bind", QString::fromStdString(endpoint), "--data-dir", dir.filePath("coordinator"),
+       "--job", job_path, "--ready-file", ready, "--planner", planner, "--heartbeat-ms", "300"});
   const auto address = testing::wait_for_coordinator_ready(ready, 5000, &coordinator);
   if (!address) return std::nullopt;
   const QString key = address->key;
@@ -100,11 +102,27 @@ std::optional<Run> measure(const QString& planner, const QString& job_path, std:
     QStringList where;
     if (layout.namespaced()) where = {"--host", layout.hosts[i]};
     start_in(*p, layout.namespaced() ? layout.netns[i] : QString(), testing::node_bin(),
-             where + QStringList{"--data-dir", d, "--runtime-dir", d + "/run", "--join", "planner-bench", "--coordinator",
-              QString::fromStdString(endpoint), "--coordinator-key", key, "--memory-limit-mb", QString::number(memory_mb),
-              "--contribute", "--threads", "1", "--benchmark-seconds", "0.3", "--preference",
-              QString("in_use.cpu_time_percent=%1").arg(layout.duty[i]), "--preference",
-              QString("idle.cpu_time_percent=%1").arg(layout.duty[i])});
+             where + QStringList{"--data-dir",
+                                 d,
+                                 "--runtime-dir",
+                                 d + "/run",
+                                 "--join",
+                                 "planner-bench",
+                                 "--coordinator",
+                                 QString::fromStdString(endpoint),
+                                 "--coordinator-key",
+                                 key,
+                                 "--memory-limit-mb",
+                                 QString::number(memory_mb),
+                                 "--contribute",
+                                 "--threads",
+                                 "1",
+                                 "--benchmark-seconds",
+                                 "0.3",
+                                 "--preference",
+                                 QString("in_use.cpu_time_percent=%1").arg(layout.duty[i]),
+                                 "--preference",
+                                 QString("idle.cpu_time_percent=%1").arg(layout.duty[i])});
     nodes.push_back(std::move(p));
   }
   net::SecureContext ctx(1);
@@ -140,18 +158,20 @@ std::optional<Run> measure(const QString& planner, const QString& job_path, std:
   const auto b = run_status(ctx, me, endpoint, key.toStdString());
   if (!a || !b) return std::nullopt;
   Run r;
-  r.samples_per_s = static_cast<double>(first_stage_samples(*b) - first_stage_samples(*a)) / (w.elapsed() / 1000.0);
+  r.samples_per_s = static_cast<double>(first_stage_samples(*b) - first_stage_samples(*a)) /
+                    (w.elapsed() / 1000.0);
   std::vector<std::pair<int, std::string>> seats;
   for (const auto& n : b->nodes()) {
     const double gflops = n.profile().flops_per_s() / 1e9;
-    const double mbit = 8 * std::min(n.profile().upload_bytes_per_s(), n.profile().download_bytes_per_s()) / 1e6;
+    const double mbit =
+        8 * std::min(n.profile().upload_bytes_per_s(), n.profile().download_bytes_per_s()) / 1e6;
     const std::string node = std::to_string(static_cast<int>(gflops + 0.5)) + " GFLOP/s, " +
                              std::to_string(static_cast<int>(mbit + 0.5)) + " Mbit/s node";
     if (n.pipeline() < 0) {
       seats.push_back({1 << 20, "a spare " + node});
     } else {
-      seats.push_back({n.stage(), "[" + std::to_string(n.first_block()) + "," + std::to_string(n.last_block()) + ") on a " +
-                                      node});
+      seats.push_back({n.stage(), "[" + std::to_string(n.first_block()) + "," +
+                                      std::to_string(n.last_block()) + ") on a " + node});
     }
   }
   std::sort(seats.begin(), seats.end());
@@ -188,10 +208,12 @@ int main(int argc, char** argv) {
   }
   if (layout.namespaced()) {
     if (layout.netns.size() != layout.hosts.size() || layout.coordinator_host.isEmpty()) {
-      std::fprintf(stderr, "--hosts and --netns need one entry per volunteer, and --coordinator-host\n");
+      std::fprintf(stderr,
+                   "--hosts and --netns need one entry per volunteer, and --coordinator-host\n");
       return 2;
     }
-    if (static_cast<int>(layout.duty.size()) != layout.hosts.size()) layout.duty.resize(layout.hosts.size(), 100);
+    if (static_cast<int>(layout.duty.size()) != layout.hosts.size())
+      layout.duty.resize(layout.hosts.size(), 100);
   }
   QTemporaryDir dir;
   auto job = job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
@@ -202,13 +224,17 @@ int main(int argc, char** argv) {
     if (!f.open(QIODevice::WriteOnly)) return 1;
     f.write(QByteArray::fromStdString(job::to_json(job)));
   }
-  const auto need = cluster::model_memory_bytes(coordinator::block_profiles(job), coordinator::training_settings(job));
+  const auto need = cluster::model_memory_bytes(coordinator::block_profiles(job),
+                                                coordinator::training_settings(job));
   const std::int64_t memory_mb = static_cast<std::int64_t>(0.75 * static_cast<double>(need)) >> 20;
   std::string duties;
   for (int d : layout.duty) duties += (duties.empty() ? "" : "/") + std::to_string(d);
-  std::printf("%zu volunteers (duty cycles %s%%)%s, each offering %lld MiB of the %.0f MiB the model needs\n",
-              layout.duty.size(), duties.c_str(), layout.namespaced() ? " in network namespaces" : " on loopback",
-              static_cast<long long>(memory_mb), need / 1048576.0);
+  std::printf(
+      "%zu volunteers (duty cycles %s%%)%s, each offering %lld MiB of the %.0f MiB the model "
+      "needs\n",
+      layout.duty.size(), duties.c_str(),
+      layout.namespaced() ? " in network namespaces" : " on loopback",
+      static_cast<long long>(memory_mb), need / 1048576.0);
   std::vector<double> ours, ravnest;
   for (int r = 0; r < repeats; ++r) {
     for (const QString planner : {"ours", "ravnest"}) {
@@ -217,7 +243,8 @@ int main(int argc, char** argv) {
         std::printf("%s: no measurement (the swarm did not train)\n", qPrintable(planner));
         return 1;
       }
-      std::printf("repeat %d  %-8s %6.1f samples/s   %s\n", r + 1, qPrintable(planner), m->samples_per_s, m->layout.c_str());
+      std::printf("repeat %d  %-8s %6.1f samples/s   %s\n", r + 1, qPrintable(planner),
+                  m->samples_per_s, m->layout.c_str());
       std::fflush(stdout);
       (planner == "ours" ? ours : ravnest).push_back(m->samples_per_s);
     }
@@ -225,6 +252,7 @@ int main(int argc, char** argv) {
   double so = 0, sr = 0;
   for (double v : ours) so += v;
   for (double v : ravnest) sr += v;
-  std::printf("ours / ravnest: %.2fx (mean of %d runs each; goal >= 1.3x)\n", sr > 0 ? so / sr : 0.0, repeats);
+  std::printf("ours / ravnest: %.2fx (mean of %d runs each; goal >= 1.3x)\n",
+              sr > 0 ? so / sr : 0.0, repeats);
   return 0;
 }

@@ -39,13 +39,14 @@ namespace pb = wire::pb;
 namespace {
 
 struct Sample {
-  double t = 0;             // seconds since the kill (negative before)
-  std::int64_t samples = 0; // first stages, all time
+  double t = 0;              // seconds since the kill (negative before)
+  std::int64_t samples = 0;  // first stages, all time
 };
 
 std::int64_t first_stage_samples(const pb::RunStatus& s) {
   std::int64_t n = 0;
-  for (const auto& node : s.nodes()) n += node.samples();  // every node's, so a node's role change loses nothing
+  for (const auto& node : s.nodes())
+    n += node.samples();  // every node's, so a node's role change loses nothing
   return n;
 }
 
@@ -64,10 +65,11 @@ bool once(const QString& job_path, std::int64_t memory_mb, int repeat) {
   coordinator.setStandardOutputFile(QProcess::nullDevice());
   coordinator.setStandardErrorFile(dir.filePath("coordinator.log"));
   const QString ready = dir.filePath("ready");
-  coordinator.start(testing::coordinator_bin(),
-                    {"--bind", QString::fromStdString(endpoint), "--data-dir", dir.filePath("coordinator"), "--job",
-                     job_path, "--ready-file", ready, "--planner", "uniform", "--heartbeat-ms", "300",
-                     "--dead-after-ms", "2000", "--averaging-interval-ms", "2000"});
+  coordinator.start(
+      testing::coordinator_bin(),
+      {"--bind", QString::fromStdString(endpoint), "--data-dir", dir.filePath("coordinator"),
+       "--job", job_path, "--ready-file", ready, "--planner", "uniform", "--heartbeat-ms", "300",
+       "--dead-after-ms", "2000", "--averaging-interval-ms", "2000"});
   const auto address = testing::wait_for_coordinator_ready(ready, 5000, &coordinator);
   if (!address) return false;
   const QString key = address->key;
@@ -82,10 +84,11 @@ bool once(const QString& job_path, std::int64_t memory_mb, int repeat) {
     auto p = std::make_unique<QProcess>();
     p->setStandardOutputFile(QProcess::nullDevice());
     p->setStandardErrorFile(dir.filePath(QString("node%1.log").arg(i)));
-    p->start(testing::node_bin(), {"--data-dir", d, "--runtime-dir", d + "/run", "--join", "recovery-bench",
-                                   "--coordinator", QString::fromStdString(endpoint), "--coordinator-key", key,
-                                   "--memory-limit-mb", QString::number(memory_mb), "--contribute", "--threads", "1",
-                                   "--benchmark-seconds", "0.05"});
+    p->start(testing::node_bin(),
+             {"--data-dir", d, "--runtime-dir", d + "/run", "--join", "recovery-bench",
+              "--coordinator", QString::fromStdString(endpoint), "--coordinator-key", key,
+              "--memory-limit-mb", QString::number(memory_mb), "--contribute", "--threads", "1",
+              "--benchmark-seconds", "0.05"});
     nodes.push_back(std::move(p));
   }
   net::SecureContext ctx(1);
@@ -142,9 +145,10 @@ bool once(const QString& job_path, std::int64_t memory_mb, int repeat) {
       break;
     }
   }
-  std::printf("repeat %d  before %.1f samples/s (6 volunteers), survivors settled %.1f samples/s (5), "
-              "back at 90%% of that %.1f s after the kill\n",
-              repeat, before, settled, back);
+  std::printf(
+      "repeat %d  before %.1f samples/s (6 volunteers), survivors settled %.1f samples/s (5), "
+      "back at 90%% of that %.1f s after the kill\n",
+      repeat, before, settled, back);
   std::fflush(stdout);
   for (auto& p : nodes) {
     p->terminate();
@@ -167,7 +171,8 @@ int main(int argc, char** argv) {
     if (!f.open(QIODevice::WriteOnly)) return 1;
     f.write(QByteArray::fromStdString(job::to_json(job)));
   }
-  const auto need = cluster::model_memory_bytes(coordinator::block_profiles(job), coordinator::training_settings(job));
+  const auto need = cluster::model_memory_bytes(coordinator::block_profiles(job),
+                                                coordinator::training_settings(job));
   const std::int64_t memory_mb = static_cast<std::int64_t>(0.5 * static_cast<double>(need)) >> 20;
   return testing::run_repeats(argc, argv, [&](int r) { return once(job_path, memory_mb, r); });
 }

@@ -40,16 +40,20 @@ control::ControlEndpoints endpoints(const testing::NodeProcess& n) {
 
 bool start_node(testing::NodeProcess& node, control::ControlClient& c, const QStringList& extra) {
   if (!node.start(extra)) return false;
-  return testing::wait_until([&] {
-    auto a = c.status(1s);
-    return a.ok && a.snapshot.state() == testing::pb::CONTRIBUTING && a.snapshot.work().work_units() >= 1;
-  }, 90000);
+  return testing::wait_until(
+      [&] {
+        auto a = c.status(1s);
+        return a.ok && a.snapshot.state() == testing::pb::CONTRIBUTING &&
+               a.snapshot.work().work_units() >= 1;
+      },
+      90000);
 }
 
 double percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5))];
+  return v[std::min(v.size() - 1,
+                    static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5))];
 }
 
 // Run time in ns of every thread of a process.
@@ -68,11 +72,13 @@ bool bench_cpu() {
   std::printf("\n== CPU-time cap: the node's CPU share (one thread, /proc) ==\n");
   testing::NodeProcess node;
   control::ControlClient c(endpoints(node));
-  if (!start_node(node, c, {"--contribute", "--preference", "idle.cpu_cores_percent=1"})) return false;
+  if (!start_node(node, c, {"--contribute", "--preference", "idle.cpu_cores_percent=1"}))
+    return false;
   testing::report_presence(c, 3600);
   std::printf("%8s %12s %12s %10s\n", "cap", "CPU share", "duty cycle", "error");
   for (int cap : {25, 50, 75, 100}) {
-    if (!testing::set_preferences(c, {{"idle.cpu_time_percent", std::to_string(cap)}}).ok) return false;
+    if (!testing::set_preferences(c, {{"idle.cpu_time_percent", std::to_string(cap)}}).ok)
+      return false;
     testing::report_presence(c, 3600);
     std::this_thread::sleep_for(1500ms);
     const double cpu0 = testing::process_cpu_seconds(node.process.processId());
@@ -81,7 +87,8 @@ bool bench_cpu() {
     const double share = (testing::process_cpu_seconds(node.process.processId()) - cpu0) /
                          std::chrono::duration<double>(Clock::now() - t0).count();
     const double duty = c.status().snapshot.governor().duty_cycle_measured();
-    std::printf("%7d%% %11.1f%% %11.1f%% %+9.1f\n", cap, share * 100, duty * 100, share * 100 - cap);
+    std::printf("%7d%% %11.1f%% %11.1f%% %+9.1f\n", cap, share * 100, duty * 100,
+                share * 100 - cap);
   }
   return true;
 }
@@ -96,7 +103,8 @@ bool bench_pause() {
   std::vector<double> latencies;
   for (int i = 0; i < repeats_opt; ++i) {
     testing::report_presence(c, 3600);  // idle: compute
-    std::this_thread::sleep_for(std::chrono::milliseconds(400 + 37 * (i % 7)));  // land anywhere in a unit
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(400 + 37 * (i % 7)));  // land anywhere in a unit
     // The worker: the thread that ran most over the last stretch.
     const auto before = thread_run_ns(node.process.processId());
     std::this_thread::sleep_for(100ms);
@@ -120,14 +128,16 @@ bool bench_pause() {
     }
     latencies.push_back(std::chrono::duration<double, std::milli>(last_change - t0).count());
   }
-  std::printf("%d pauses: p50 %.0f ms, p99 %.0f ms, max %.0f ms (goal: under 1000 ms)\n", repeats_opt,
-              percentile(latencies, 0.5), percentile(latencies, 0.99), percentile(latencies, 1.0));
+  std::printf("%d pauses: p50 %.0f ms, p99 %.0f ms, max %.0f ms (goal: under 1000 ms)\n",
+              repeats_opt, percentile(latencies, 0.5), percentile(latencies, 0.99),
+              percentile(latencies, 1.0));
   return true;
 }
 
 std::vector<double> probe_lateness(double seconds) {
   std::vector<double> late;
-  const auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  const auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                      std::chrono::duration<double>(seconds));
   auto next = Clock::now() + 10ms;
   while (next < end) {
     std::this_thread::sleep_until(next);
@@ -144,17 +154,22 @@ bool bench_probe() {
   testing::NodeProcess node;
   control::ControlClient c(endpoints(node));
   // Every core, full CPU time: the node's idle priority is all that protects the probe.
-  if (!start_node(node, c, {"--contribute", "--threads", "0", "--preference", "idle.cpu_cores_percent=100"})) return false;
+  if (!start_node(node, c,
+                  {"--contribute", "--threads", "0", "--preference", "idle.cpu_cores_percent=100"}))
+    return false;
   testing::report_presence(c, 3600);
   std::this_thread::sleep_for(1s);
   const auto beside = probe_lateness(secs);
   const double node_cpu = c.status().snapshot.device().node_cpu_percent();
   const double a99 = percentile(alone, 0.99), b99 = percentile(beside, 0.99);
   std::printf("%-22s %10s %10s %10s\n", "", "p50 (us)", "p99 (us)", "max (us)");
-  std::printf("%-22s %10.0f %10.0f %10.0f\n", "probe alone", percentile(alone, 0.5), a99, percentile(alone, 1));
-  std::printf("%-22s %10.0f %10.0f %10.0f\n", "beside training node", percentile(beside, 0.5), b99, percentile(beside, 1));
-  std::printf("p99 ratio %.2fx (goal: within 1.5x); the node used %.0f%% of the machine meanwhile\n", b99 / std::max(1.0, a99),
-              node_cpu);
+  std::printf("%-22s %10.0f %10.0f %10.0f\n", "probe alone", percentile(alone, 0.5), a99,
+              percentile(alone, 1));
+  std::printf("%-22s %10.0f %10.0f %10.0f\n", "beside training node", percentile(beside, 0.5), b99,
+              percentile(beside, 1));
+  std::printf(
+      "p99 ratio %.2fx (goal: within 1.5x); the node used %.0f%% of the machine meanwhile\n",
+      b99 / std::max(1.0, a99), node_cpu);
   return true;
 }
 
@@ -170,7 +185,8 @@ bool bench_bandwidth() {
     const auto b0 = bytes();
     const auto t0 = Clock::now();
     QTest::qWait(static_cast<int>(secs * 1000));
-    return static_cast<double>(bytes() - b0) / std::chrono::duration<double>(Clock::now() - t0).count();
+    return static_cast<double>(bytes() - b0) /
+           std::chrono::duration<double>(Clock::now() - t0).count();
   };
   const double free_rate = rate_over(seconds_opt * 1.5);
   std::printf("%12s %14s %10s\n", "cap (KiB/s)", "sent (KiB/s)", "ratio");
@@ -180,7 +196,9 @@ bool bench_bandwidth() {
     QTest::qWait(1500);
     const double r = rate_over(seconds_opt * 3);
     std::printf("%12d %14.1f %9.3f%s\n", cap, r / 1024, r / (cap * 1024.0),
-                free_rate < cap * 1024.0 * 1.2 ? "  (compute-bound: the uncapped rate is near the cap)" : "");
+                free_rate < cap * 1024.0 * 1.2
+                    ? "  (compute-bound: the uncapped rate is near the cap)"
+                    : "");
   }
   h.quit_all();
   return true;
@@ -192,13 +210,16 @@ int main(int argc, char** argv) {
   std::set<std::string> which;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--seconds" && i + 1 < argc) seconds_opt = std::atof(argv[++i]);
-    else if (a == "--repeats" && i + 1 < argc) repeats_opt = std::atoi(argv[++i]);
-    else which.insert(a);
+    if (a == "--seconds" && i + 1 < argc)
+      seconds_opt = std::atof(argv[++i]);
+    else if (a == "--repeats" && i + 1 < argc)
+      repeats_opt = std::atoi(argv[++i]);
+    else
+      which.insert(a);
   }
   const auto wants = [&](const char* n) { return which.empty() || which.count(n); };
-  std::printf("bench_governor: %.0f s per measurement, %d repeats; %u cores\n", seconds_opt, repeats_opt,
-              std::thread::hardware_concurrency());
+  std::printf("bench_governor: %.0f s per measurement, %d repeats; %u cores\n", seconds_opt,
+              repeats_opt, std::thread::hardware_concurrency());
   bool ok = true;
   if (wants("cpu")) ok = bench_cpu() && ok;
   if (wants("pause")) ok = bench_pause() && ok;

@@ -28,8 +28,11 @@ int main() {
   };
   std::vector<Row> rows;
   for (const auto& [name, spec] : std::vector<std::pair<std::string, job::ModelSpec>>{
-           {"gpt-w128", gpt(64, 128, 4, 1)}, {"gpt-w256", gpt(64, 256, 4, 1)}, {"cnn", cnn()},
-           {"mlp", job::ModelSpec{job::MlpSpec{.input = 784, .hidden = {1024, 512}, .output = 10}}}}) {
+           {"gpt-w128", gpt(64, 128, 4, 1)},
+           {"gpt-w256", gpt(64, 256, 4, 1)},
+           {"cnn", cnn()},
+           {"mlp",
+            job::ModelSpec{job::MlpSpec{.input = 784, .hidden = {1024, 512}, .output = 10}}}}) {
     const model::BlockChain chain(spec, 1);
     const int64_t batch = spec.kind() == job::ModelKind::gpt ? 8 : 64;
     for (int64_t i = spec.kind() == job::ModelKind::mlp ? 0 : 1; i < chain.block_count(); ++i) {
@@ -37,9 +40,10 @@ int main() {
       if (cost.forward_flops_per_sample * double(batch) < 2e7) continue;  // too small to time
       model::Shard block = chain.shard({i, i + 1});
       const torch::Tensor x = input_for(spec, i, batch), targets = targets_for(spec, batch);
-      rows.push_back({name + " block" + std::to_string(i) + " " + cost.kind,
-                      (cost.forward_flops_per_sample + cost.backward_flops_per_sample) * double(batch),
-                      time_block(block, x, targets, 7)});
+      rows.push_back(
+          {name + " block" + std::to_string(i) + " " + cost.kind,
+           (cost.forward_flops_per_sample + cost.backward_flops_per_sample) * double(batch),
+           time_block(block, x, targets, 7)});
     }
   }
   std::vector<double> rates;
@@ -53,9 +57,11 @@ int main() {
                 rows[k].seconds * 1e3, rates[k] / 1e9, rates[k] / median);
   }
   const auto row = [&](const std::string& what) {
-    return *std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.what.starts_with(what); });
+    return *std::find_if(rows.begin(), rows.end(),
+                         [&](const Row& r) { return r.what.starts_with(what); });
   };
   const Row small = row("gpt-w128 block1"), big = row("gpt-w256 block1");
-  std::printf("gpt layer w256 / w128: FLOPs x%.2f, time x%.2f\n", big.flops / small.flops, big.seconds / small.seconds);
+  std::printf("gpt layer w256 / w128: FLOPs x%.2f, time x%.2f\n", big.flops / small.flops,
+              big.seconds / small.seconds);
   return 0;
 }

@@ -46,15 +46,20 @@ QString arg(const QStringList& args, const QString& name, const QString& fallbac
   return i >= 0 && i + 1 < args.size() ? args[i + 1] : fallback;
 }
 
-QString demo_json(int context, int width, int depth, const QString& codec, int staleness, int accumulation) {
-  return QString(R"({"id": "bench", "model": {"kind": "gpt", "vocab": 256, "context": %1, "width": %2, "depth": %3,
+QString demo_json(int context, int width, int depth, const QString& codec, int staleness,
+                  int accumulation) {
+  return QString(
+             R"({"id": "bench", "model": {"kind": "gpt", "vocab": 256, "context": %1, "width": %2, "depth": %3,
     "heads": 4, "mlp_ratio": 4, "dropout": 0.0},
     "dataset": {"kind": "text", "path": "%4"},
     "optimizer": {"kind": "adamw", "lr": 0.0003, "schedule": {"warmup_steps": 10, "decay": "constant"}},
     "micro_batch_size": 16, "grad_accumulation": %7, "staleness": %6, "codec": "%5", "seed": 3})")
-      .arg(context).arg(width).arg(depth)
+      .arg(context)
+      .arg(width)
+      .arg(depth)
       .arg(QString(ROOKERY_SOURCE_DIR "/resources/demo/demo-text.txt"), codec)
-      .arg(staleness).arg(accumulation);
+      .arg(staleness)
+      .arg(accumulation);
 }
 
 // ---- overhead --------------------------------------------------------------------------
@@ -94,7 +99,8 @@ int overhead(const QStringList& args) {
   const auto job = job::parse_job_spec(demo_json(64, 128, 4, "none", 1, 1).toStdString());
   plain_loop_seconds(job, 5);  // warm-up: allocator, kernels
   double plain = 0, runtime = 0;
-  std::printf("runtime overhead: demo GPT, %d steps per round, 1 thread, rounds interleaved\n", steps);
+  std::printf("runtime overhead: demo GPT, %d steps per round, 1 thread, rounds interleaved\n",
+              steps);
   for (int r = 0; r < rounds; ++r) {
     const double a = plain_loop_seconds(job, steps);
     const double b = stage_runtime_seconds(job, steps);
@@ -102,7 +108,8 @@ int overhead(const QStringList& args) {
     runtime += b;
     std::printf("  round %d: plain loop %.2f s, 1-stage StageRuntime %.2f s\n", r + 1, a, b);
   }
-  std::printf("RESULT overhead: StageRuntime / plain loop = %.3f (goal <= 1.05)\n", runtime / plain);
+  std::printf("RESULT overhead: StageRuntime / plain loop = %.3f (goal <= 1.05)\n",
+              runtime / plain);
   return 0;
 }
 
@@ -149,7 +156,9 @@ std::pair<int, int> balanced_split(const job::JobSpec& job) {
       auto out = shard.forward(in);
       auto loss = b + 1 == chain.block_count() ? shard.loss(out, batch.targets) : out.pow(2).mean();
       loss.backward();
-      if (rep > 0) seconds[static_cast<std::size_t>(b)] += std::chrono::duration<double>(Clock::now() - t0).count();
+      if (rep > 0)
+        seconds[static_cast<std::size_t>(b)] +=
+            std::chrono::duration<double>(Clock::now() - t0).count();
       x = out.detach();
     }
   }
@@ -163,7 +172,8 @@ std::pair<int, int> balanced_split(const job::JobSpec& job) {
   }
   std::printf("  per-block time (ms):");
   for (double t : seconds) std::printf(" %.1f", 1000 * t / 5);
-  std::printf("; stages take %.0f%% / %.0f%%\n", 100 * (total - (total - best)) / total, 100 * (total - best) / total);
+  std::printf("; stages take %.0f%% / %.0f%%\n", 100 * (total - (total - best)) / total,
+              100 * (total - best) / total);
   return {split, int(seconds.size())};
 }
 
@@ -178,9 +188,12 @@ int bubble(const QStringList& args) {
   const QString gpipe_json = demo_json(64, 128, 6, "none", 4, 4);
   const auto job = job::parse_job_spec(async_json.toStdString());
   const auto [split, blocks] = balanced_split(job);
-  std::printf("no bubble: GPT (6 layers) split at block %d of %d (measured time), 2 processes x 1 thread, "
-              "%d rounds interleaved\n", split, blocks, rounds);
-  auto run = [&, split = split, blocks = blocks](const QString& json, const QStringList& first_extra) {
+  std::printf(
+      "no bubble: GPT (6 layers) split at block %d of %d (measured time), 2 processes x 1 thread, "
+      "%d rounds interleaved\n",
+      split, blocks, rounds);
+  auto run = [&, split = split, blocks = blocks](const QString& json,
+                                                 const QStringList& first_extra) {
     testing::PipelineHarness h;
     h.prepare(json, {{0, split}, {split, blocks}});
     h.start_all(QStringList{"--max-micro-batches", QString::number(n)} + first_extra);
@@ -192,16 +205,21 @@ int bubble(const QStringList& args) {
   for (int r = 0; r < rounds; ++r) {
     const auto zb = run(async_json, {});
     const auto gp = run(gpipe_json, {"--flush-every", "4"});
-    std::printf("  round %d: asynchronous %.1f samples/s (busy %.0f%% / %.0f%%), GPipe %.1f samples/s (busy %.0f%% / %.0f%%)\n",
-                r + 1, zb.samples_per_s, 100 * zb.busy_share[0], 100 * zb.busy_share[1], gp.samples_per_s,
-                100 * gp.busy_share[0], 100 * gp.busy_share[1]);
+    std::printf(
+        "  round %d: asynchronous %.1f samples/s (busy %.0f%% / %.0f%%), GPipe %.1f samples/s "
+        "(busy %.0f%% / %.0f%%)\n",
+        r + 1, zb.samples_per_s, 100 * zb.busy_share[0], 100 * zb.busy_share[1], gp.samples_per_s,
+        100 * gp.busy_share[0], 100 * gp.busy_share[1]);
     zb_rate += zb.samples_per_s / rounds, gp_rate += gp.samples_per_s / rounds;
     zb_busy0 += zb.busy_share[0] / rounds, zb_busy1 += zb.busy_share[1] / rounds;
     gp_busy0 += gp.busy_share[0] / rounds, gp_busy1 += gp.busy_share[1] / rounds;
   }
-  std::printf("RESULT bubble: asynchronous stages busy %.2f / %.2f of wall time (goal >= 0.90), GPipe %.2f / %.2f; "
-              "asynchronous / GPipe throughput = %.3f (GPipe's bubble with 2 stages and 4 micro-batches is 1/5)\n",
-              zb_busy0, zb_busy1, gp_busy0, gp_busy1, zb_rate / gp_rate);
+  std::printf(
+      "RESULT bubble: asynchronous stages busy %.2f / %.2f of wall time (goal >= 0.90), GPipe %.2f "
+      "/ %.2f; "
+      "asynchronous / GPipe throughput = %.3f (GPipe's bubble with 2 stages and 4 micro-batches is "
+      "1/5)\n",
+      zb_busy0, zb_busy1, gp_busy0, gp_busy1, zb_rate / gp_rate);
   return 0;
 }
 
@@ -225,7 +243,8 @@ int links(const QStringList& args) {
     QString plan = QString::fromUtf8(f.readAll());
     f.close();
     for (int i = 0; i < 2; ++i) {
-      plan.replace(QString("tcp://127.0.0.1:%1").arg(h.ports[i]), QString("tcp://%1:%2").arg(hosts[i]).arg(7700 + i));
+      plan.replace(QString("tcp://127.0.0.1:%1").arg(h.ports[i]),
+                   QString("tcp://%1:%2").arg(hosts[i]).arg(7700 + i));
     }
     f.open(QIODevice::WriteOnly | QIODevice::Truncate);
     f.write(plan.toUtf8());
@@ -233,11 +252,12 @@ int links(const QStringList& args) {
     for (int i = 1; i >= 0; --i) {
       h.nodes[i] = std::make_unique<QProcess>();
       h.nodes[i]->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-      h.nodes[i]->start("ip", {"netns", "exec", netns[i], testing::node_bin(), "--data-dir", h.stage_dir(i),
-                               "--runtime-dir", h.runtime_dir(i), "--plan", h.plan_path, "--stage", QString::number(i),
+      h.nodes[i]->start("ip", {"netns", "exec", netns[i], testing::node_bin(), "--data-dir",
+                               h.stage_dir(i), "--runtime-dir", h.runtime_dir(i), "--plan",
+                               h.plan_path, "--stage", QString::number(i),
                                // stage 0 only embeds: the stage that computes gets both cores
-                               "--contribute", "--threads", i == 1 ? "2" : "1", "--benchmark-seconds", "0.05",
-                               "--telemetry-ms", "200",
+                               "--contribute", "--threads", i == 1 ? "2" : "1",
+                               "--benchmark-seconds", "0.05", "--telemetry-ms", "200",
                                "--max-micro-batches", QString::number(n), "--log-level", "warn"});
       h.nodes[i]->waitForStarted(5000);
     }
@@ -247,8 +267,11 @@ int links(const QStringList& args) {
   };
   const double fp32 = run("none");
   const double int8 = run("int8");
-  std::printf("  fp32 activations and gradients: %.2f samples/s\n  int8 blockwise: %.2f samples/s\n", fp32, int8);
-  std::printf("RESULT links: int8 / fp32 throughput = %.2f (goal >= 3 when communication-bound)\n", int8 / fp32);
+  std::printf(
+      "  fp32 activations and gradients: %.2f samples/s\n  int8 blockwise: %.2f samples/s\n", fp32,
+      int8);
+  std::printf("RESULT links: int8 / fp32 throughput = %.2f (goal >= 3 when communication-bound)\n",
+              int8 / fp32);
   return 0;
 }
 
@@ -261,6 +284,8 @@ int main(int argc, char** argv) {
   if (mode == "overhead") return overhead(args);
   if (mode == "bubble") return bubble(args);
   if (mode == "links") return links(args);
-  std::fprintf(stderr, "usage: bench_pipeline overhead|bubble|links [options]  (see the top of bench_pipeline.cpp)\n");
+  std::fprintf(stderr,
+               "usage: bench_pipeline overhead|bubble|links [options]  (see the top of "
+               "bench_pipeline.cpp)\n");
   return 2;
 }

@@ -42,7 +42,8 @@ double rate_at(const std::vector<Sample>& v, std::size_t i, double window, doubl
 
 bool once(const QString& job_json, int repeat) {
   testing::SwarmHarness h;
-  const std::vector<testing::SwarmHarness::Blocks> plan(2, testing::SwarmHarness::Blocks{{0, 3}, {3, 6}});
+  const std::vector<testing::SwarmHarness::Blocks> plan(
+      2, testing::SwarmHarness::Blocks{{0, 3}, {3, 6}});
   if (!h.prepare(job_json, plan, 2000)) return false;
   for (int p = 0; p < 2; ++p) {
     if (!h.start(p, 1)) return false;
@@ -99,9 +100,12 @@ bool once(const QString& job_json, int repeat) {
   }
   std::int64_t dropped = 0;
   for (int p = 0; p < 2; ++p) dropped += h.snapshot(p, 0).stage().dropped();
-  std::printf("repeat %d  before %.1f samples/s (two second stages), survivors settled %.1f samples/s (one), "
-              "back at 90%% of that %.1f s after the kill; %lld micro-batch(es) dropped by the first stages\n",
-              repeat, before, settled, back, static_cast<long long>(dropped));
+  std::printf(
+      "repeat %d  before %.1f samples/s (two second stages), survivors settled %.1f samples/s "
+      "(one), "
+      "back at 90%% of that %.1f s after the kill; %lld micro-batch(es) dropped by the first "
+      "stages\n",
+      repeat, before, settled, back, static_cast<long long>(dropped));
   std::fflush(stdout);
   h.quit_all();
   return back >= 0 && settled > 0;

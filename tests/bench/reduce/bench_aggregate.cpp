@@ -29,8 +29,9 @@ struct Args {
   std::string attack = "none";
 };
 
-double best_seconds(const Aggregator& a, const std::vector<Contribution>& c, std::vector<float>& out, int iters,
-                    double& other_best, const Aggregator& b, std::vector<float>& out_b) {
+double best_seconds(const Aggregator& a, const std::vector<Contribution>& c,
+                    std::vector<float>& out, int iters, double& other_best, const Aggregator& b,
+                    std::vector<float>& out_b) {
   double best = 1e30;
   other_best = 1e30;
   for (int i = 0; i < iters; ++i) {
@@ -51,10 +52,14 @@ int main(int argc, char** argv) {
   Args a;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
-    if (k == "--members") a.members = std::stoul(v);
-    else if (k == "--values") a.values = std::stoul(v);
-    else if (k == "--iters") a.iters = std::stoi(v);
-    else if (k == "--attack") a.attack = v;
+    if (k == "--members")
+      a.members = std::stoul(v);
+    else if (k == "--values")
+      a.values = std::stoul(v);
+    else if (k == "--iters")
+      a.iters = std::stoi(v);
+    else if (k == "--attack")
+      a.attack = v;
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;
@@ -75,8 +80,10 @@ int main(int argc, char** argv) {
   const std::size_t liars = a.attack == "none" ? 0 : (a.members - 1) / 2;
   for (std::size_t m = a.members - liars; m < a.members; ++m) {
     for (std::size_t k = 0; k < a.values; ++k) {
-      if (a.attack == "sign-flip") values[m][k] *= -1000.f;
-      else if (a.attack == "shifted-mean") values[m][k] = mu[k] - 0.05f;
+      if (a.attack == "sign-flip")
+        values[m][k] *= -1000.f;
+      else if (a.attack == "shifted-mean")
+        values[m][k] = mu[k] - 0.05f;
       else {
         std::fprintf(stderr, "unknown attack %s\n", a.attack.c_str());
         return 2;
@@ -96,7 +103,8 @@ int main(int argc, char** argv) {
     for (const bool own : {true, false}) {
       std::vector<Contribution> c;
       for (std::size_t m = 0; m < a.members; ++m) {
-        c.push_back({names[m], 1.0 + double(m % 3), std::span(values[m]).first(len), own && m == 0});
+        c.push_back(
+            {names[m], 1.0 + double(m % 3), std::span(values[m]).first(len), own && m == 0});
       }
       std::vector<float> out_clip(len), out_mean(len);
       double mean_s = 0;
@@ -108,10 +116,11 @@ int main(int argc, char** argv) {
       for (std::size_t k = 0; k < len; ++k) err += std::pow(double(out_clip[k]) - mu[k], 2);
       const bool ok = std::sqrt(err) <= 2 * 0.01 * std::sqrt(double(len));
       if (!ok) status = 1;
-      std::printf("RESULT aggregate members=%zu values=%zu attack=%s centre=%s mean_ms_per_mb=%.3f "
-                  "centered_clip_ms_per_mb=%.3f ratio=%.2f %s\n",
-                  a.members, len, a.attack.c_str(), own ? "own" : "median", 1e3 * mean_s / mb, 1e3 * clip_s / mb,
-                  clip_s / mean_s, ok ? "ok" : "WRONG RESULT");
+      std::printf(
+          "RESULT aggregate members=%zu values=%zu attack=%s centre=%s mean_ms_per_mb=%.3f "
+          "centered_clip_ms_per_mb=%.3f ratio=%.2f %s\n",
+          a.members, len, a.attack.c_str(), own ? "own" : "median", 1e3 * mean_s / mb,
+          1e3 * clip_s / mb, clip_s / mean_s, ok ? "ok" : "WRONG RESULT");
     }
   }
   return status;

@@ -77,14 +77,17 @@ std::vector<std::string> split(const std::string& s) {
 struct Args {
   std::map<std::string, std::string> kv;
   bool has(const std::string& k) const { return kv.count(k) > 0; }
-  std::string get(const std::string& k, const std::string& d) const { return has(k) ? kv.at(k) : d; }
+  std::string get(const std::string& k, const std::string& d) const {
+    return has(k) ? kv.at(k) : d;
+  }
 };
 
 Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     std::string k = argv[i];
-    if (k == "--full" || k == "--plain" || k == "--no-checksums" || k == "--in-place" || k == "--worker") {
+    if (k == "--full" || k == "--plain" || k == "--no-checksums" || k == "--in-place" ||
+        k == "--worker") {
       a.kv[k] = "1";
     } else if (i + 1 < argc) {
       a.kv[k] = argv[++i];
@@ -157,9 +160,11 @@ int worker(const Args& a) {
       std::vector<float> v(bytes / sizeof(float));
       std::unique_ptr<gloo::Algorithm> ring;
       if (impl == "gloo") {
-        ring = std::make_unique<gloo::AllreduceRing<float>>(ctx, std::vector<float*>{v.data()}, int(v.size()));
+        ring = std::make_unique<gloo::AllreduceRing<float>>(ctx, std::vector<float*>{v.data()},
+                                                            int(v.size()));
       } else {
-        ring = std::make_unique<gloo::AllreduceRingChunked<float>>(ctx, std::vector<float*>{v.data()}, int(v.size()));
+        ring = std::make_unique<gloo::AllreduceRingChunked<float>>(
+            ctx, std::vector<float*>{v.data()}, int(v.size()));
       }
       std::vector<double> times;
       for (int it = -1; it < iters; ++it) {  // one warm-up
@@ -168,8 +173,8 @@ int worker(const Args& a) {
         try {
           ring->run();
         } catch (const std::exception& e) {
-          throw std::runtime_error("rank " + std::to_string(rank) + ": gloo all-reduce of " + std::to_string(bytes) +
-                                   " bytes: " + e.what());
+          throw std::runtime_error("rank " + std::to_string(rank) + ": gloo all-reduce of " +
+                                   std::to_string(bytes) + " bytes: " + e.what());
         }
         if (it >= 0) times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
         ok = check(v, world, false, wire::Codec::None) && ok;
@@ -182,7 +187,9 @@ int worker(const Args& a) {
     try {
       gloo::BarrierAllToAll(ctx).run();
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "bench_reduce: rank %d: gloo's closing barrier: %s (all results were in)\n", rank, e.what());
+      std::fprintf(stderr,
+                   "bench_reduce: rank %d: gloo's closing barrier: %s (all results were in)\n",
+                   rank, e.what());
     }
     // And none closes its pairs before every rank is out of that barrier (a rank that left
     // it at once closed pairs another was still reading in it: the warning above, 1 run in 2
@@ -200,8 +207,10 @@ int worker(const Args& a) {
     config.send_timeout = std::chrono::seconds(60);
     ZmqTransport transport(ctx, identity, config);
     {
-      std::ofstream(dir / ("ours-" + std::to_string(rank) + ".tmp")) << transport.endpoint() << ' ' << identity.public_key;
-      fs::rename(dir / ("ours-" + std::to_string(rank) + ".tmp"), dir / ("ours-" + std::to_string(rank)));
+      std::ofstream(dir / ("ours-" + std::to_string(rank) + ".tmp"))
+          << transport.endpoint() << ' ' << identity.public_key;
+      fs::rename(dir / ("ours-" + std::to_string(rank) + ".tmp"),
+                 dir / ("ours-" + std::to_string(rank)));
     }
     std::vector<std::string> members;
     for (int r = 0; r < world; ++r) {
@@ -221,7 +230,8 @@ int worker(const Args& a) {
     RingOptions options;
     options.codec = codec;
     options.timeout = std::chrono::seconds(60);
-    if (a.has("--segment-kb")) options.segment_values = std::stoull(a.get("--segment-kb", "1024")) * 1024 / sizeof(float);
+    if (a.has("--segment-kb"))
+      options.segment_values = std::stoull(a.get("--segment-kb", "1024")) * 1024 / sizeof(float);
     RingAllReduce ring(transport, options);
     const bool in_place = a.has("--in-place");
     std::uint64_t round = 0;
@@ -240,7 +250,8 @@ int worker(const Args& a) {
         const auto out = in_place ? ring.run(spec, ++round, v, 1.0)
                                   : ring.run(spec, ++round, SharedValues{v, input}, result, 1.0);
         if (it >= 0) times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-        ok = out.contributors.size() == std::size_t(world) && check(output, world, true, codec) && ok;
+        ok = out.contributors.size() == std::size_t(world) && check(output, world, true, codec) &&
+             ok;
       }
       if (rank == 0) report << bytes << ' ' << median(times) << '\n';
     }
@@ -263,9 +274,10 @@ pid_t spawn(const std::vector<std::string>& argv) {
 
 // Runs `world` workers of one implementation; returns size -> median seconds (empty on failure).
 std::map<std::size_t, double> run_impl(const std::string& self, const std::string& impl, int world,
-                                       const std::vector<std::size_t>& sizes, const Args& a, bool& ok) {
-  const fs::path dir = fs::temp_directory_path() / ("rookery-bench-" + std::to_string(::getpid()) + "-" + impl +
-                                                    "-" + std::to_string(world));
+                                       const std::vector<std::size_t>& sizes, const Args& a,
+                                       bool& ok) {
+  const fs::path dir = fs::temp_directory_path() / ("rookery-bench-" + std::to_string(::getpid()) +
+                                                    "-" + impl + "-" + std::to_string(world));
   fs::remove_all(dir);
   fs::create_directories(dir / "gloo");
   std::string sizes_arg;
@@ -274,11 +286,13 @@ std::map<std::size_t, double> run_impl(const std::string& self, const std::strin
   std::vector<pid_t> pids;
   for (int r = 0; r < world; ++r) {
     std::vector<std::string> argv;
-    if (!hosts.empty()) argv = {"ip", "netns", "exec", a.get("--netns-prefix", "rkb") + std::to_string(r)};
-    argv.insert(argv.end(), {self, "--worker", "--impl", impl, "--rank", std::to_string(r), "--world",
-                             std::to_string(world), "--dir", dir.string(), "--sizes-bytes", sizes_arg, "--iters",
-                             a.get("--iters", "5"), "--codec", a.get("--codec", "none"), "--host",
-                             hosts.empty() ? "127.0.0.1" : hosts.at(std::size_t(r))});
+    if (!hosts.empty())
+      argv = {"ip", "netns", "exec", a.get("--netns-prefix", "rkb") + std::to_string(r)};
+    argv.insert(argv.end(),
+                {self, "--worker", "--impl", impl, "--rank", std::to_string(r), "--world",
+                 std::to_string(world), "--dir", dir.string(), "--sizes-bytes", sizes_arg,
+                 "--iters", a.get("--iters", "5"), "--codec", a.get("--codec", "none"), "--host",
+                 hosts.empty() ? "127.0.0.1" : hosts.at(std::size_t(r))});
     if (a.has("--plain")) argv.push_back("--plain");
     if (a.has("--no-checksums")) argv.push_back("--no-checksums");
     if (a.has("--in-place")) argv.push_back("--in-place");
@@ -303,7 +317,8 @@ std::map<std::size_t, double> run_impl(const std::string& self, const std::strin
 int launcher(const std::string& self, const Args& a) {
   const bool full = a.has("--full");
   std::vector<int> ranks;
-  for (const auto& r : split(a.get("--ranks", full ? "2,4,8" : "2,4"))) ranks.push_back(std::stoi(r));
+  for (const auto& r : split(a.get("--ranks", full ? "2,4,8" : "2,4")))
+    ranks.push_back(std::stoi(r));
   std::vector<std::size_t> sizes;
   for (const auto& s : split(a.get("--sizes-mb", full ? "1,4,16,64,256" : "1,4"))) {
     sizes.push_back(std::size_t(std::stod(s) * (1 << 20)));
@@ -311,15 +326,19 @@ int launcher(const std::string& self, const Args& a) {
   const std::string impl = a.get("--impl", "all");
   const std::string ours_name =
       std::string("ours (") +
-      (a.has("--plain") ? (a.has("--no-checksums") ? "plain, no checksums" : "plain, checksums") : "CURVE") + ", " +
-      a.get("--codec", "none") + (a.has("--in-place") ? ", in place" : ", out of place") + ")";
+      (a.has("--plain") ? (a.has("--no-checksums") ? "plain, no checksums" : "plain, checksums")
+                        : "CURVE") +
+      ", " + a.get("--codec", "none") + (a.has("--in-place") ? ", in place" : ", out of place") +
+      ")";
   // Columns (netns_bench.sh reads them by number): ranks, size, ours, gloo ring, gloo chunked,
   // ours/ring, ours/chunked; every rate in MB/s.
-  std::printf("%-6s %-8s %-12s %-12s %-12s %-10s %-10s   (bus bandwidth, MB/s; ours: %s)\n", "ranks", "size", "ours",
-              "gloo-ring", "gloo-chunk", "ours/ring", "ours/chunk", ours_name.c_str());
+  std::printf("%-6s %-8s %-12s %-12s %-12s %-10s %-10s   (bus bandwidth, MB/s; ours: %s)\n",
+              "ranks", "size", "ours", "gloo-ring", "gloo-chunk", "ours/ring", "ours/chunk",
+              ours_name.c_str());
   bool ok = true;
   const auto wanted = [&](const std::string& which) {
-    return impl == "all" || impl == which || (impl == "both" && (which == "ours" || which == "gloo"));
+    return impl == "all" || impl == which ||
+           (impl == "both" && (which == "ours" || which == "gloo"));
   };
   const int repeat = std::max(1, std::stoi(a.get("--repeat", "1")));
   auto middle = [](std::vector<double> v) {
@@ -357,10 +376,12 @@ int launcher(const std::string& self, const Args& a) {
         std::snprintf(text, sizeof text, format, v);
         return std::isnan(v) ? std::string("-") : std::string(text);
       };
-      std::printf("%-6d %-8s %-12s %-12s %-12s %-10s %-10s\n", n, (std::to_string(bytes >> 20) + "MB").c_str(),
-                  num(middle(ours[bytes]), "%.2f").c_str(), num(middle(gloo[bytes]), "%.2f").c_str(),
-                  num(middle(chunked[bytes]), "%.2f").c_str(), num(middle(per_ring[bytes]), "%.3f").c_str(),
-                  num(middle(per_chunk[bytes]), "%.3f").c_str());
+      std::printf(
+          "%-6d %-8s %-12s %-12s %-12s %-10s %-10s\n", n,
+          (std::to_string(bytes >> 20) + "MB").c_str(), num(middle(ours[bytes]), "%.2f").c_str(),
+          num(middle(gloo[bytes]), "%.2f").c_str(), num(middle(chunked[bytes]), "%.2f").c_str(),
+          num(middle(per_ring[bytes]), "%.3f").c_str(),
+          num(middle(per_chunk[bytes]), "%.3f").c_str());
       std::fflush(stdout);
     }
   }
