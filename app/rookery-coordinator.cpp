@@ -7,6 +7,7 @@
 #include <ctime>
 #include <random>
 
+#include "clock/clock.hpp"
 #include "coordinator/coordinator_service.hpp"
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/swarm_planner.hpp"
@@ -21,11 +22,6 @@ namespace {
 using rookery::coordinator::CoordinatorState;
 using rookery::coordinator::InviteStatus;
 
-std::int64_t now_unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // RFC 3986: everything but the unreserved characters as %XX (Z85 keys hold '&', '+', '?' ...).
 std::string percent_encoded(const std::string& s) {
@@ -74,7 +70,7 @@ CoordinatorState open_state(const std::filesystem::path& data_dir) {
 int make_invite(const std::filesystem::path& data_dir, double hours, const std::string& link,
                 const std::string& job_path) {
   auto state = open_state(data_dir);
-  const auto now = now_unix_ms();
+  const auto now = rookery::clock::unix_ms();
   const auto expires = hours > 0 ? now + static_cast<std::int64_t>(hours * 3600e3) : 0;
   const auto token = new_token();
   state.add_invite(token, now, expires);
@@ -94,7 +90,7 @@ int make_invite(const std::filesystem::path& data_dir, double hours, const std::
 
 int revoke_invite(const std::filesystem::path& data_dir, const std::string& token) {
   auto state = open_state(data_dir);
-  if (!state.revoke_invite(token, now_unix_ms())) {
+  if (!state.revoke_invite(token, rookery::clock::unix_ms())) {
     std::fprintf(stderr, "rookery-coordinator: no invite %s\n", token.c_str());
     return 1;
   }
@@ -104,7 +100,7 @@ int revoke_invite(const std::filesystem::path& data_dir, const std::string& toke
 
 int list_invites(const std::filesystem::path& data_dir) {
   auto state = open_state(data_dir);
-  const auto now = now_unix_ms();
+  const auto now = rookery::clock::unix_ms();
   for (const auto& i : state.invites()) {
     std::string what;
     switch (state.invite_status(i.token, now)) {

@@ -24,6 +24,7 @@
 #include "net/rpc.hpp"
 #include "net/token_bucket.hpp"
 #include "rookery/envelope.pb.h"
+#include "clock/clock.hpp"
 
 namespace rookery::coordinator {
 
@@ -37,11 +38,7 @@ constexpr std::size_t kDefaultLossPoints = 300;
 constexpr std::size_t kMaxReceiptsPerHeartbeat = 256;  // a node consumes from a few neighbours
 constexpr std::size_t kProbeTargets = 3;  // peers a joining volunteer measures its links to
 
-std::int64_t unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
+using clock::unix_ms;
 
 bool is_tcp_endpoint(const std::string& e) {
   return e.rfind("tcp://", 0) == 0 && e.size() > 6 && e.size() < 256;

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "clock/clock.hpp"
+
 namespace rookery::governor {
 
 namespace {
@@ -17,11 +19,7 @@ std::string gib(std::uint64_t bytes) {
 }
 }  // namespace
 
-std::int64_t SystemClock::now_unix_ms() const {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
+std::int64_t SystemClock::now_unix_ms() const { return clock::unix_ms(); }
 
 LocalTime SystemClock::local(std::int64_t unix_ms) const {
   const std::time_t t = static_cast<std::time_t>(unix_ms / 1000);

@@ -30,17 +30,14 @@
 #include "store/ledger.hpp"
 #include "store/settings.hpp"
 #include "wire/message.hpp"
+#include "clock/clock.hpp"
 
 namespace rookery::node {
 
 namespace {
 using Clock = std::chrono::steady_clock;
 
-std::int64_t unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
+using clock::unix_ms;
 
 const char* state_name(pb::NodeState s) {
   switch (s) {

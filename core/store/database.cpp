@@ -4,14 +4,12 @@
 
 #include <chrono>
 
+#include "clock/clock.hpp"
+
 namespace rookery::store {
 
 namespace {
-std::int64_t unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
+using clock::unix_ms;
 }  // namespace
 
 // --- Statement ---

@@ -2,14 +2,12 @@
 
 #include <chrono>
 
+#include "clock/clock.hpp"
+
 namespace rookery::store {
 
 namespace {
-std::int64_t unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
+using clock::unix_ms;
 
 // The first key after every key that starts with `prefix` (prefix with its last byte raised).
 std::string prefix_end(std::string prefix) {
