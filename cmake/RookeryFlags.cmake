@@ -7,6 +7,9 @@ target_compile_definitions(rookery_flags INTERFACE QT_NO_KEYWORDS
   ROOKERY_VERSION="${PROJECT_VERSION}")
 target_compile_options(rookery_flags INTERFACE
   $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic -Wshadow=local -Wno-unused-parameter>)
+if(ROOKERY_WERROR)
+  target_compile_options(rookery_flags INTERFACE $<$<CXX_COMPILER_ID:GNU,Clang>:-Werror>)
+endif()
 
 if(ROOKERY_SANITIZE)
   string(REPLACE "," ";" _rookery_san "${ROOKERY_SANITIZE}")

@@ -6,7 +6,11 @@ BUILD_DIR=${ROOKERY_BUILD_DIR:-build}
 # ccache: paths relative to the checkout and no build folder in the hash, so that a fresh
 # clone elsewhere (CI's) compiles from the cache a developer's build filled.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
+# ROOKERY_WERROR=ON (CI sets it) makes every compiler warning an error.
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DROOKERY_WERROR="${ROOKERY_WERROR:-OFF}" "$@"
+elif [ -n "${ROOKERY_WERROR:-}" ]; then
+  cmake "$BUILD_DIR" -DROOKERY_WERROR="$ROOKERY_WERROR" >/dev/null
 fi
 cmake --build "$BUILD_DIR" -j"$(nproc)"
