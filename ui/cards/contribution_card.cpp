@@ -28,6 +28,7 @@
 #include "store/ledger.hpp"
 #include "ui/format.hpp"
 #include "ui/theme.hpp"
+#include "ui/widgets/chart_panel.hpp"
 
 namespace rookery::ui {
 
@@ -37,25 +38,6 @@ namespace {
 constexpr int kChartHeight = 200;
 constexpr auto kHistoryTimeout = std::chrono::milliseconds(800);
 
-// A round step (1, 2, 2.5 or 5 × 10^k) that cuts `span` into about `parts`.
-double niceStep(double span, int parts) {
-  const double raw = std::max(span / parts, 1e-9);
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 2.5, 5.0}) {
-    if (raw <= m * magnitude) return m * magnitude;
-  }
-  return 10 * magnitude;
-}
-
-int decimalsOf(double step) {
-  int decimals = 0;
-  while (decimals < 6) {
-    const double scaled = step * std::pow(10.0, decimals);
-    if (std::abs(scaled - std::round(scaled)) < 1e-6) break;
-    ++decimals;
-  }
-  return decimals;
-}
 }  // namespace
 
 // Readable at any size: whole numbers from 100, two decimals from 1, and three significant
@@ -167,13 +149,13 @@ ContributionCard::ContributionCard(QWidget* parent) : Card(tr("Your contribution
   toggle->addWidget(per_day_);
   toggle->addWidget(per_hour_);
 
-  chart_ = new QChart;
-  chart_->legend()->hide();
-  chart_->setBackgroundVisible(false);
-  chart_->setPlotAreaBackgroundVisible(false);
-  chart_->setMargins(QMargins(0, 0, 16, 0));  // room for the newest bar's label at the right edge
-  chart_->setBackgroundRoundness(0);
-  chart_->layout()->setContentsMargins(0, 0, 0, 0);
+  // The right margin leaves room for the newest bar's label at the right edge.
+  stack_ = new ChartPanel({QStringLiteral("contributionChart"),
+                           QStringLiteral("contributionEmptyMessage"), tr("Credit chart")},
+                          kChartHeight, QMargins(0, 0, 16, 0), this);
+  chart_ = stack_->chart();
+  view_ = stack_->view();
+  empty_message_ = stack_->message();
   series_ = new QBarSeries(chart_);
   series_->setBarWidth(0.7);
   bars_ = new QBarSet(tr("Credit"), series_);
@@ -205,24 +187,6 @@ ContributionCard::ContributionCard(QWidget* parent) : Card(tr("Your contribution
                        view_);
   });
 
-  view_ = new QChartView(chart_, this);
-  view_->setObjectName(QStringLiteral("contributionChart"));
-  view_->setRenderHint(QPainter::Antialiasing);
-  view_->setFrameShape(QFrame::NoFrame);
-  view_->setBackgroundBrush(Qt::NoBrush);
-  view_->setStyleSheet(QStringLiteral("background: transparent"));
-  view_->setFocusPolicy(Qt::TabFocus);
-  view_->setAccessibleName(tr("Credit chart"));
-  view_->setMinimumHeight(kChartHeight);
-  empty_message_ = new QLabel(this);
-  empty_message_->setObjectName(QStringLiteral("contributionEmptyMessage"));
-  empty_message_->setAlignment(Qt::AlignCenter);
-  empty_message_->setWordWrap(true);
-  empty_message_->setMargin(16);
-  stack_ = new QStackedWidget(this);
-  stack_->addWidget(empty_message_);
-  stack_->addWidget(view_);
-  stack_->setMinimumHeight(kChartHeight);
   caption_ = new QLabel(this);
   caption_->setObjectName(QStringLiteral("contributionCaption"));
   caption_->setWordWrap(true);
@@ -427,11 +391,7 @@ void ContributionCard::updateChart() {
   stride_ = 0;
   relabel();
   const double step = niceStep(std::max(top, 1e-3), 4);
-  values_->setRange(0, std::max(step, std::ceil(top / step - 1e-9) * step));
-  values_->setTickType(QValueAxis::TicksDynamic);
-  values_->setTickAnchor(0);
-  values_->setTickInterval(step);
-  values_->setLabelFormat(QStringLiteral("%.%1f").arg(decimalsOf(step)));
+  setTicks(values_, 0, std::max(step, std::ceil(top / step - 1e-9) * step), step);
 
   const QString what = period_ == Period::Days
                            ? tr("Credit per day, the last %n day(s)", nullptr, kDays)

@@ -30,7 +30,6 @@ class QChart;
 class QChartView;
 class QLabel;
 class QPushButton;
-class QStackedWidget;
 class QTimer;
 class QValueAxis;
 
@@ -39,6 +38,8 @@ class ControlClient;
 }
 
 namespace rookery::ui {
+
+class ChartPanel;
 
 class ContributionCard : public Card {
   Q_OBJECT
@@ -115,7 +116,7 @@ class ContributionCard : public Card {
   void showConfirmed(const wire::pb::NodeSnapshot& snapshot);
   QPushButton* per_day_;
   QPushButton* per_hour_;
-  QStackedWidget* stack_;
+  ChartPanel* stack_;
   QLabel* empty_message_;
   QChartView* view_;
   QChart* chart_;

@@ -14,6 +14,7 @@
 
 #include "ui/format.hpp"
 #include "ui/theme.hpp"
+#include "ui/widgets/chart_panel.hpp"
 #include "ui/widgets/pipeline_diagram.hpp"
 
 namespace rookery::ui {
@@ -55,10 +56,7 @@ SwarmCard::SwarmCard(QWidget* parent) : Card(tr("Your place in the swarm"), pare
   body()->addSpacing(2);
   body()->addWidget(grid_);
   // The run's loss curve, from the coordinator's samples of the swarm's loss.
-  run_chart_ = new QChart;
-  run_chart_->legend()->hide();
-  run_chart_->setBackgroundVisible(false);
-  run_chart_->setMargins(QMargins(0, 0, 0, 0));
+  run_chart_ = makeCardChart();
   run_series_ = new QLineSeries(run_chart_);
   run_series_->setName(tr("The run's loss"));
   run_chart_->addSeries(run_series_);
@@ -76,15 +74,8 @@ SwarmCard::SwarmCard(QWidget* parent) : Card(tr("Your place in the swarm"), pare
   run_chart_->addAxis(run_y_, Qt::AlignLeft);
   run_series_->attachAxis(run_x_);
   run_series_->attachAxis(run_y_);
-  run_view_ = new QChartView(run_chart_, this);
-  run_view_->setObjectName(QStringLiteral("runLossChart"));
-  run_view_->setRenderHint(QPainter::Antialiasing);
-  run_view_->setFrameShape(QFrame::NoFrame);
-  run_view_->setBackgroundBrush(Qt::NoBrush);
-  run_view_->setStyleSheet(QStringLiteral("background: transparent"));
-  run_view_->setMinimumHeight(120);
-  run_view_->setFocusPolicy(Qt::TabFocus);
-  run_view_->setAccessibleName(tr("The run's loss curve"));
+  run_view_ = makeCardChartView(run_chart_, QStringLiteral("runLossChart"),
+                                tr("The run's loss curve"), 120, this);
   run_view_->setVisible(false);
   body()->addWidget(run_view_);
   body()->addWidget(note_);

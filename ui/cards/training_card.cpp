@@ -15,6 +15,7 @@
 
 #include "ui/format.hpp"
 #include "ui/theme.hpp"
+#include "ui/widgets/chart_panel.hpp"
 
 namespace rookery::ui {
 
@@ -23,44 +24,17 @@ namespace pb = wire::pb;
 namespace {
 constexpr int kChartHeight = 190;
 
-// A round step (1, 2, 2.5 or 5 × 10^k) that cuts `span` into about `parts`.
-double niceStep(double span, int parts) {
-  const double raw = std::max(span / parts, 1e-9);
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 2.5, 5.0}) {
-    if (raw <= m * magnitude) return m * magnitude;
-  }
-  return 10 * magnitude;
-}
-
-// Ticks at multiples of a round step inside [lo, hi], without widening the range: the
-// curve keeps the whole plot.
-void setRoundTicks(QValueAxis* axis, double lo, double hi, double min_step, int parts) {
-  const double step = std::max(niceStep(hi - lo, parts), min_step);
-  axis->setRange(lo, hi);
-  axis->setTickType(QValueAxis::TicksDynamic);
-  axis->setTickAnchor(0);
-  axis->setTickInterval(step);
-  int decimals = 0;  // as many as the step needs: 0.25 → 2, 0.5 → 1, 5 → 0
-  while (decimals < 4) {
-    const double scaled = step * std::pow(10.0, decimals);
-    if (std::abs(scaled - std::round(scaled)) < 1e-6) break;
-    ++decimals;
-  }
-  axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
-}
 }  // namespace
 
 TrainingCard::TrainingCard(QWidget* parent) : Card(tr("Training"), parent) {
   setObjectName(QStringLiteral("trainingCard"));
 
-  chart_ = new QChart;
-  chart_->legend()->hide();
-  chart_->setBackgroundVisible(false);
-  chart_->setPlotAreaBackgroundVisible(false);
-  chart_->setMargins(QMargins(0, 0, 0, 0));
-  chart_->setBackgroundRoundness(0);
-  chart_->layout()->setContentsMargins(0, 0, 0, 0);
+  stack_ = new ChartPanel(
+      {QStringLiteral("lossChart"), QStringLiteral("trainingEmptyMessage"), tr("Loss chart")},
+      kChartHeight, {}, this);
+  chart_ = stack_->chart();
+  view_ = stack_->view();
+  empty_message_ = stack_->message();
   loss_series_ = new QLineSeries(chart_);
   loss_series_->setName(tr("Loss"));
   average_series_ = new QLineSeries(chart_);
@@ -77,24 +51,6 @@ TrainingCard::TrainingCard(QWidget* parent) : Card(tr("Training"), parent) {
     series->attachAxis(y_axis_);
   }
 
-  view_ = new QChartView(chart_, this);
-  view_->setObjectName(QStringLiteral("lossChart"));
-  view_->setRenderHint(QPainter::Antialiasing);
-  view_->setFrameShape(QFrame::NoFrame);
-  view_->setBackgroundBrush(Qt::NoBrush);
-  view_->setStyleSheet(QStringLiteral("background: transparent"));
-  view_->setFocusPolicy(Qt::TabFocus);
-  view_->setAccessibleName(tr("Loss chart"));
-  view_->setMinimumHeight(kChartHeight);
-  empty_message_ = new QLabel(this);
-  empty_message_->setObjectName(QStringLiteral("trainingEmptyMessage"));
-  empty_message_->setAlignment(Qt::AlignCenter);
-  empty_message_->setWordWrap(true);
-  empty_message_->setMargin(16);
-  stack_ = new QStackedWidget(this);
-  stack_->addWidget(empty_message_);
-  stack_->addWidget(view_);
-  stack_->setMinimumHeight(kChartHeight);
   caption_ = new QLabel(
       tr("Loss of each micro-batch this stage completed (faint) and its moving average"), this);
   caption_->setObjectName(QStringLiteral("lossCaption"));

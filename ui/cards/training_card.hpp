@@ -12,10 +12,11 @@ class QChart;
 class QChartView;
 class QLabel;
 class QLineSeries;
-class QStackedWidget;
 class QValueAxis;
 
 namespace rookery::ui {
+
+class ChartPanel;
 
 class TrainingCard : public Card {
   Q_OBJECT
@@ -43,7 +44,7 @@ class TrainingCard : public Card {
   void showRows(bool visible);
 
   TrainingHistory history_;
-  QStackedWidget* stack_;
+  ChartPanel* stack_;
   QLabel* empty_message_;
   QChartView* view_;
   QChart* chart_;
