@@ -15,6 +15,8 @@ void apply_common(zmq::socket_t& s, const SocketOptions& o) {
   s.set(zmq::sockopt::sndhwm, o.send_hwm);
   s.set(zmq::sockopt::rcvhwm, o.recv_hwm);
   s.set(zmq::sockopt::linger, o.linger_ms);
+  // IPv6 too: a "*" bind listens on both families, and [v6] addresses can be dialled.
+  s.set(zmq::sockopt::ipv6, true);
   s.set(zmq::sockopt::tcp_keepalive, 1);
   s.set(zmq::sockopt::tcp_keepalive_idle, o.keepalive_idle_s);
   s.set(zmq::sockopt::tcp_keepalive_intvl, o.keepalive_interval_s);

@@ -77,6 +77,9 @@ struct SocketOptions {
   // stream_engine_base.cpp:331; zeromq/libzmq#4364) when a receiver's input is stopped at its
   // high-water mark (a stage whose inbox is full) and the connection's heartbeat PING is due
   // as its peer closes it: test_net's stalled-peer test hit it every few runs.
+  // The first probe after 30 s idle also keeps a home router's NAT entry fresh: TCP entries
+  // live for at least 2 h by RFC 5382 §5, and the shortest timeouts seen on consumer routers
+  // and carrier-grade NAT are a few minutes.
   int keepalive_idle_s = 30;
   int keepalive_interval_s = 10;
   int keepalive_probes = 6;
