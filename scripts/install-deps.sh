@@ -25,8 +25,11 @@ PACKAGES=(
   scdoc
   # a real window without a display, and screenshots of it
   xvfb xauth x11-utils imagemagick
-  # network namespaces and traffic shaping for the multi-host benchmarks
-  iproute2 procps
+  # port mapping on home routers (UPnP IGD, NAT-PMP)
+  libminiupnpc-dev libnatpmp-dev
+  # network namespaces and traffic shaping for the multi-host tests and benchmarks; nftables and
+  # Debian's miniupnpd are the home routers of the reach tests
+  iproute2 procps nftables miniupnpd-nftables
   # fuzzing (scripts/fuzz.sh, run by scripts/test.sh): clang, and libFuzzer + the ASan/UBSan
   # runtimes (libclang_rt.*), which clang-14 pulls in only as a recommendation (not installed here)
   clang libclang-rt-14-dev
