@@ -29,6 +29,9 @@ class Reasons {
   static QString sensorReading(const wire::pb::SensorStatus& s);
   // Why there is GPU telemetry or not (NVML), from DeviceSnapshot.gpu_status_why.
   static QString gpuStatus(const wire::pb::Reason& why, const std::string& english);
+  // How peers reach this PC, as a sentence ("Reached through the router's port mapping
+  // (UPnP IGD) at 198.20.0.2:7000"); empty while the node does not know.
+  static QString reach(const wire::pb::ReachSnapshot& r);
   // A governor preference's label and unit, by its key (the node's English for unknown keys).
   static QString preferenceLabel(const wire::pb::Preference& p);
   static QString preferenceUnit(const wire::pb::Preference& p);

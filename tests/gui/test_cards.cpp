@@ -240,6 +240,47 @@ class TestCards : public QObject {
     maybeSave(card, QStringLiteral("swarm-card-partners"));
   }
 
+  void swarmCardSaysHowThisPcIsReached_data() {
+    QTest::addColumn<int>("way");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("unknown") << int(pb::ReachSnapshot::WAY_UNKNOWN) << QString();
+    QTest::newRow("local") << int(pb::ReachSnapshot::LOCAL)
+                           << QStringLiteral("Reached on this PC only: the swarm runs here");
+    QTest::newRow("direct") << int(pb::ReachSnapshot::DIRECT)
+                            << QStringLiteral("Reached directly at 198.20.0.9:7000");
+    QTest::newRow("mapping")
+        << int(pb::ReachSnapshot::ROUTER_MAPPING)
+        << QStringLiteral(
+               "Reached through the router's port mapping (UPnP IGD) at 198.20.0.9:7000");
+    QTest::newRow("relayed")
+        << int(pb::ReachSnapshot::RELAYED)
+        << QStringLiteral(
+               "Reached through a relay at 198.20.0.1: peers' traffic passes it encrypted");
+    QTest::newRow("unreachable") << int(pb::ReachSnapshot::UNREACHABLE)
+                                 << QStringLiteral(
+                                        "Not reachable from the internet (no UPnP internet gateway "
+                                        "on the LAN): this PC dials its neighbours itself");
+  }
+  void swarmCardSaysHowThisPcIsReached() {
+    QFETCH(int, way);
+    QFETCH(QString, expected);
+    pb::NodeSnapshot s;
+    s.set_state(pb::CONTRIBUTING);
+    auto* r = s.mutable_reach();
+    r->set_way(static_cast<pb::ReachSnapshot::Way>(way));
+    r->set_endpoint("198.20.0.9:7000");
+    r->set_mapping_protocol("UPnP IGD");
+    r->set_relay("198.20.0.1");
+    r->set_mapping_error("no UPnP internet gateway on the LAN");
+    SwarmCard card;
+    card.show();
+    card.showSnapshot(s);  // not in a pipeline yet: how it is reached shows all the same
+    QCOMPARE(card.reachText(), expected);
+    if (!expected.isEmpty()) QVERIFY(card.summaryText().contains(expected));
+    card.showDisconnected();
+    QCOMPARE(card.reachText(), QString());
+  }
+
   void swarmCardShowsTheRunFromTheCoordinator() {
     pb::NodeSnapshot s;
     s.set_state(pb::CONTRIBUTING);

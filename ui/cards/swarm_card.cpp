@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "ui/format.hpp"
+#include "ui/reasons.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets/chart_panel.hpp"
 #include "ui/widgets/pipeline_diagram.hpp"
@@ -33,6 +34,12 @@ SwarmCard::SwarmCard(QWidget* parent) : Card(tr("Your place in the swarm"), pare
   position_->setObjectName(QStringLiteral("stagePosition"));
   position_->setWordWrap(true);
   position_->setAccessibleName(tr("Place in the pipeline"));
+  reach_ = new QLabel(this);
+  reach_->setObjectName(QStringLiteral("reachedAs"));
+  reach_->setWordWrap(true);
+  reach_->setFont(theme::scaled(font(), 0.9));
+  reach_->setAccessibleName(tr("How peers reach this PC"));
+  reach_->setVisible(false);
   diagram_ = new PipelineDiagram(this);
   note_ = new QLabel(this);
   note_->setObjectName(QStringLiteral("swarmNote"));
@@ -51,6 +58,7 @@ SwarmCard::SwarmCard(QWidget* parent) : Card(tr("Your place in the swarm"), pare
   run_loss_ = grid_->addRow(tr("The run's loss"), QStringLiteral("runLoss"));
   body()->addWidget(job_);
   body()->addWidget(position_);
+  body()->addWidget(reach_);
   body()->addSpacing(2);
   body()->addWidget(diagram_);
   body()->addSpacing(2);
@@ -84,6 +92,9 @@ SwarmCard::SwarmCard(QWidget* parent) : Card(tr("Your place in the swarm"), pare
 }
 
 void SwarmCard::showSnapshot(const pb::NodeSnapshot& s) {
+  const QString reach = Reasons::reach(s.reach());
+  reach_->setText(reach);
+  reach_->setVisible(!reach.isEmpty());
   in_pipeline_ = s.has_stage() && s.stage().stage_count() > 0;
   if (!in_pipeline_) {
     job_->setText(tr("Not in a pipeline yet"));
@@ -270,6 +281,7 @@ void SwarmCard::showDisconnected() {
   if (in_pipeline_) return;
   job_->setText(tr("Not in a pipeline yet"));
   position_->setText(tr("Waiting for rookery-node"));
+  reach_->setVisible(false);
   note_->setText(tr("The swarm is shown once rookery-node answers."));
   note_->setVisible(true);
   diagram_->setVisible(false);
@@ -289,8 +301,13 @@ QString SwarmCard::jobText() const { return job_->text(); }
 
 QString SwarmCard::positionText() const { return position_->text(); }
 
+QString SwarmCard::reachText() const {
+  return reach_->isVisibleTo(this) ? reach_->text() : QString();
+}
+
 QString SwarmCard::summaryText() const {
   QStringList parts{job_->text(), position_->text()};
+  if (reach_->isVisibleTo(this)) parts << reach_->text();
   for (auto* label : grid_->findChildren<QLabel*>()) {
     if (label->isVisibleTo(this)) parts << label->text();
   }

@@ -33,6 +33,7 @@ class SwarmCard : public Card {
   bool inPipeline() const { return in_pipeline_; }
   QString jobText() const;
   QString positionText() const;  // "Pipeline 1 · stage 1 of 2 · blocks 0–2 of 6"
+  QString reachText() const;     // how peers reach this PC; empty while unknown
   QString summaryText() const;   // every visible value, for tests and screen readers
   PipelineDiagram* diagram() const { return diagram_; }
   // The run's loss as the coordinator reports it: minutes since its first point, loss.
@@ -49,6 +50,7 @@ class SwarmCard : public Card {
   bool in_pipeline_ = false;
   QLabel* job_;
   QLabel* position_;
+  QLabel* reach_;  // how peers reach this PC
   QLabel* note_;
   PipelineDiagram* diagram_;
   MetricGrid* grid_;
