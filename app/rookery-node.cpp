@@ -1,6 +1,7 @@
 // rookery-node: the core process. Trains, talks to peers, persists; driven by the GUI or
 // any local client over its control API, or run headless.
 #include <CLI/CLI.hpp>
+#include <google/protobuf/util/json_util.h>
 
 #include <thread>
 
@@ -9,6 +10,7 @@
 #include "logging.hpp"
 #include "net/identity.hpp"
 #include "net/paths.hpp"
+#include "node/coordinator_probe.hpp"
 #include "node/node_service.hpp"
 #include "signals.hpp"
 
@@ -98,6 +100,10 @@ int main(int argc, char** argv) {
                "ask the node running for this user (--runtime-dir) to stop cleanly, and wait");
   cli.add_flag("--print-identity", print_identity,
                "print this node's public key (creating it) and exit");
+  bool probe = false;
+  cli.add_flag("--probe-coordinator", probe,
+               "contact --coordinator as this node would to join --join, print what came of it "
+               "(JSON) and exit");
   cli.add_option("--log-level", log_level, "trace, debug, info, warn, error")
       ->capture_default_str();
   CLI11_PARSE(cli, argc, argv);
@@ -133,6 +139,27 @@ int main(int argc, char** argv) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     std::printf("rookery-node (pid %lld) stopped\n", static_cast<long long>(a.snapshot.pid()));
+    return 0;
+  }
+  if (probe) {
+    rookery::wire::pb::CoordinatorProbeRequest request;
+    request.set_endpoint(config.coordinator_endpoint);
+    request.set_key(config.coordinator_key);
+    request.set_job_id(join_job);
+    rookery::wire::pb::CoordinatorProbeResult result;
+    try {
+      rookery::net::ensure_private_dir(config.data_dir);
+      result = rookery::node::probe_coordinator(
+          request, rookery::net::CurveKeyPair::load_or_create(config.data_dir / "keys", "node"));
+    } catch (const std::exception& e) {
+      result.set_outcome(rookery::wire::pb::CoordinatorProbeResult::FAILED);
+      result.set_detail(e.what());
+    }
+    std::string json;
+    google::protobuf::util::JsonPrintOptions options;
+    options.always_print_primitive_fields = true;
+    (void)google::protobuf::util::MessageToJsonString(result, &json, options);
+    std::printf("%s\n", json.c_str());
     return 0;
   }
   if (print_identity) {

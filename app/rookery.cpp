@@ -158,16 +158,17 @@ int main(int argc, char** argv) {
           ? rookery::net::default_data_dir()
           : std::filesystem::path(rookery::ui::NodeLauncher::chosenDataDir().toStdString());
   const QString data_dir = QString::fromStdString(node_data_dir.string());
-  const rookery::ui::DemoSwarm::Setup demo = rookery::ui::DemoSwarm::locate(
-      rookery::ui::NodeLauncher::findNodeProgram(launch.program), data_dir);
+  // The node answers the first run's probe too: the window never speaks to a coordinator.
+  const QString node_program = rookery::ui::NodeLauncher::findNodeProgram(launch.program);
+  const rookery::ui::DemoSwarm::Setup demo = rookery::ui::DemoSwarm::locate(node_program, data_dir);
   bool demo_swarm = false;
   bool joined_now = false;  // the user just chose a swarm: contribute to it
   if (!opened_link.isEmpty()) {
     // Opened with an invite link: the join dialog with it filled in, which contacts its
     // coordinator before joining. Declined, Rookery goes on with the swarm it had.
     rookery::ui::FirstRunDialog::Options join;
-    join.probe = [dir = node_data_dir](const rookery::ui::InviteLink& l) {
-      return rookery::ui::CoordinatorProbe::runAsNode(l, dir);
+    join.probe = [dir = node_data_dir, node_program](const rookery::ui::InviteLink& l) {
+      return rookery::ui::CoordinatorProbe::runAsNode(l, node_program, dir);
     };
     join.link = opened_link;
     join.title = rookery::ui::FirstRunDialog::tr("Join a training swarm");
@@ -212,8 +213,8 @@ int main(int argc, char** argv) {
                rookery::ui::firstRunNeeded(env, settings,
                                            node.isConnected() ? &node.snapshot() : nullptr)) {
       rookery::ui::FirstRunDialog::Options first_run;
-      first_run.probe = [dir = node_data_dir](const rookery::ui::InviteLink& link) {
-        return rookery::ui::CoordinatorProbe::runAsNode(link, dir);
+      first_run.probe = [dir = node_data_dir, node_program](const rookery::ui::InviteLink& link) {
+        return rookery::ui::CoordinatorProbe::runAsNode(link, node_program, dir);
       };
       QStringList demo_arguments;
       first_run.start_demo =
@@ -269,8 +270,8 @@ int main(int argc, char** argv) {
                    });
   // An invite link a later launch hands over: the window offers to join its swarm.
   rookery::ui::JoinOffer::Options offer_options;
-  offer_options.probe = [dir = node_data_dir](const rookery::ui::InviteLink& l) {
-    return rookery::ui::CoordinatorProbe::runAsNode(l, dir);
+  offer_options.probe = [dir = node_data_dir, node_program](const rookery::ui::InviteLink& l) {
+    return rookery::ui::CoordinatorProbe::runAsNode(l, node_program, dir);
   };
   offer_options.base_arguments = rookery::ui::NodeLauncher::argumentsFrom(
       QString(), rookery::ui::NodeLauncher::chosenDataDir());

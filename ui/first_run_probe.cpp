@@ -1,212 +1,80 @@
 #include "ui/first_run_probe.hpp"
 
-#include <zmq.h>
+#include <QProcess>
 
-#include <cstring>
-#include <zmq.hpp>
-
-#include "net/paths.hpp"
-#include "net/rpc.hpp"
-#include "net/secure_context.hpp"
-#include "wire/message.hpp"
+#include <google/protobuf/util/json_util.h>
 
 namespace rookery::ui {
 
-namespace {
+namespace pb = wire::pb;
 
-using Clock = std::chrono::steady_clock;
-
-// A monitor event: the event id and its value (ZAP status code, protocol error, errno).
-struct MonitorEvent {
-  std::uint16_t event = 0;
-  std::uint32_t value = 0;
-};
-
-bool readEvent(zmq::socket_t& monitor, MonitorEvent& out) {
-  zmq::message_t head, address;
-  if (!monitor.recv(head, zmq::recv_flags::dontwait)) return false;
-  if (head.more()) (void)monitor.recv(address);  // the endpoint; not needed
-  if (head.size() < 6) return false;
-  std::memcpy(&out.event, head.data<char>(), 2);
-  std::memcpy(&out.value, head.data<char>() + 2, 4);
-  return true;
-}
-
-std::int64_t unixMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
-
-CoordinatorProbe CoordinatorProbe::run(const InviteLink& link, const net::CurveKeyPair& identity,
-                                       std::chrono::milliseconds timeout) {
-  CoordinatorProbe result;
-  const auto deadline = Clock::now() + timeout;
-  try {
-    net::SecureContext ctx(1);
-    zmq::socket_t socket(ctx.zmq(), zmq::socket_type::dealer);
-    socket.set(zmq::sockopt::linger, 0);
-    socket.set(zmq::sockopt::reconnect_ivl, 100);
-    socket.set(zmq::sockopt::curve_serverkey, link.key().toStdString());
-    socket.set(zmq::sockopt::curve_publickey, identity.public_key);
-    socket.set(zmq::sockopt::curve_secretkey, identity.secret_key);
-    if (zmq_socket_monitor(socket.handle(), "inproc://rookery-probe-monitor", ZMQ_EVENT_ALL) != 0) {
-      throw zmq::error_t();
-    }
-    zmq::socket_t monitor(ctx.zmq(), zmq::socket_type::pair);
-    monitor.set(zmq::sockopt::linger, 0);
-    monitor.connect("inproc://rookery-probe-monitor");
-    socket.connect(link.coordinator().toStdString());
-
-    bool tcp_connected = false, handshake_done = false, ping_sent = false;
-    int dropped_before_handshake = 0;
-    Clock::time_point sent_at;
-    for (;;) {
-      const auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-      if (left.count() <= 0) break;
-      zmq::pollitem_t items[] = {{monitor.handle(), 0, ZMQ_POLLIN, 0},
-                                 {socket.handle(), 0, ZMQ_POLLIN, 0}};
-      zmq::poll(items, 2, left);
-      MonitorEvent ev;
-      while (readEvent(monitor, ev)) {
-        switch (ev.event) {
-          case ZMQ_EVENT_CONNECTED:
-            tcp_connected = true;
-            break;
-          case ZMQ_EVENT_CONNECT_RETRIED:
-          case ZMQ_EVENT_CONNECT_DELAYED:
-            break;
-          case ZMQ_EVENT_HANDSHAKE_SUCCEEDED:
-            handshake_done = true;
-            break;
-          case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
-            // The coordinator's ZAP handler said no: this PC's key is not on its list.
-            result.outcome = Outcome::Refused;
-            result.detail = QStringLiteral("ZAP status %1").arg(ev.value);
-            return result;
-          case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
-          case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL:
-            result.outcome = Outcome::KeyMismatch;
-            result.detail =
-                QStringLiteral("handshake failed (protocol error 0x%1)").arg(ev.value, 0, 16);
-            return result;
-          case ZMQ_EVENT_DISCONNECTED:
-            if (!handshake_done) ++dropped_before_handshake;
-            break;
-          default:
-            break;
-        }
-      }
-      // A CURVE server that cannot decrypt our HELLO (another key) just closes the
-      // connection; twice in a row is an answer.
-      if (!handshake_done && dropped_before_handshake >= 2) {
-        result.outcome = Outcome::KeyMismatch;
-        result.detail = QStringLiteral("the connection closed during the handshake");
-        return result;
-      }
-      if (handshake_done && !ping_sent) {
-        wire::pb::Envelope ping;
-        ping.set_request_id(1);
-        ping.mutable_ping()->set_sent_unix_us(unixMicros());
-        auto frames = wire::encode(std::move(ping));
-        sent_at = Clock::now();
-        for (std::size_t i = 0; i < frames.size(); ++i) {
-          socket.send(frames[i],
-                      i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::dontwait);
-        }
-        ping_sent = true;
-      }
-      if (items[1].revents & ZMQ_POLLIN) {
-        std::vector<zmq::message_t> reply;
-        bool truncated = false;
-        if (!net::recv_multipart_bounded(socket, reply, 8, truncated)) continue;
-        auto decoded = wire::decode(std::move(reply));
-        if (truncated || !decoded) {
-          result.outcome = Outcome::NotCoordinator;
-          result.detail = truncated ? QStringLiteral("reply has too many frames")
-                                    : QString::fromStdString(decoded.error().what);
-          return result;
-        }
-        const auto& header = decoded.message().header;
-        if (header.request_id() == 1) {  // the ping
-          if (header.has_error()) {
-            result.outcome = Outcome::Refused;
-            result.detail = QString::fromStdString(header.error().message());
-            return result;
-          }
-          if (!header.has_pong() || header.pong().role() != "coordinator") {
-            result.outcome = Outcome::NotCoordinator;
-            result.detail =
-                header.has_pong() ? QString::fromStdString(header.pong().role()) : QString();
-            return result;
-          }
-          // A coordinator: reachable. Which job it runs comes next (read-only, joins nothing).
-          result.outcome = Outcome::Reachable;
-          result.version = QString::fromStdString(header.pong().version());
-          result.rtt_ms = std::chrono::duration<double, std::milli>(Clock::now() - sent_at).count();
-          wire::pb::Envelope status;
-          status.set_request_id(2);
-          status.mutable_run_status_request()->set_loss_points(0);
-          auto frames = wire::encode(std::move(status));
-          for (std::size_t i = 0; i < frames.size(); ++i) {
-            socket.send(frames[i], i + 1 < frames.size() ? zmq::send_flags::sndmore
-                                                         : zmq::send_flags::dontwait);
-          }
-          continue;
-        }
-        if (header.request_id() == 2) {  // the run's status
-          if (header.has_run_status()) {
-            const QString job = QString::fromStdString(header.run_status().job_id());
-            if (job.isEmpty()) {
-              result.outcome = Outcome::NoJob;
-            } else if (job != link.job()) {
-              result.outcome = Outcome::WrongJob;
-              result.detail = job;
-            }
-          } else {
-            // A coordinator without a job answers status requests with an error.
-            result.outcome = Outcome::NoJob;
-            result.detail =
-                header.has_error() ? QString::fromStdString(header.error().message()) : QString();
-          }
-          return result;
-        }
-      }
-    }
-    // The pong came but not the status in time: the coordinator is there all the same.
-    if (result.outcome == Outcome::Reachable) return result;
-    if (handshake_done) {
-      result.outcome = Outcome::NoAnswer;
-    } else if (tcp_connected || dropped_before_handshake > 0) {
-      result.outcome = Outcome::KeyMismatch;
-      result.detail = QStringLiteral("no secure handshake within %1 ms").arg(timeout.count());
-    } else {
-      result.outcome = Outcome::Unreachable;
-    }
-  } catch (const std::exception& e) {
-    result.outcome = Outcome::Failed;
-    result.detail = QString::fromLocal8Bit(e.what());
+CoordinatorProbe CoordinatorProbe::fromResult(const pb::CoordinatorProbeResult& r) {
+  CoordinatorProbe p;
+  switch (r.outcome()) {
+    case pb::CoordinatorProbeResult::REACHABLE:
+      p.outcome = Outcome::Reachable;
+      break;
+    case pb::CoordinatorProbeResult::UNREACHABLE:
+      p.outcome = Outcome::Unreachable;
+      break;
+    case pb::CoordinatorProbeResult::KEY_MISMATCH:
+      p.outcome = Outcome::KeyMismatch;
+      break;
+    case pb::CoordinatorProbeResult::REFUSED:
+      p.outcome = Outcome::Refused;
+      break;
+    case pb::CoordinatorProbeResult::NO_ANSWER:
+      p.outcome = Outcome::NoAnswer;
+      break;
+    case pb::CoordinatorProbeResult::NOT_COORDINATOR:
+      p.outcome = Outcome::NotCoordinator;
+      break;
+    case pb::CoordinatorProbeResult::NO_JOB:
+      p.outcome = Outcome::NoJob;
+      break;
+    case pb::CoordinatorProbeResult::WRONG_JOB:
+      p.outcome = Outcome::WrongJob;
+      break;
+    default:
+      p.outcome = Outcome::Failed;
+      break;
   }
-  return result;
+  p.version = QString::fromStdString(r.version());
+  p.rtt_ms = r.rtt_ms();
+  p.detail = QString::fromStdString(r.detail());
+  return p;
 }
 
-CoordinatorProbe CoordinatorProbe::runAsNode(const InviteLink& link,
+CoordinatorProbe CoordinatorProbe::runAsNode(const InviteLink& link, const QString& node_program,
                                              const std::filesystem::path& data_dir,
                                              std::chrono::milliseconds timeout) {
-  net::CurveKeyPair identity;
-  try {
-    net::ensure_private_dir(data_dir);
-    identity = net::CurveKeyPair::load_or_create(data_dir / "keys", "node");
-  } catch (const std::exception& e) {
-    CoordinatorProbe result;
-    result.outcome = Outcome::Failed;
-    result.detail = QString::fromLocal8Bit(e.what());
-    return result;
+  CoordinatorProbe failed;
+  QProcess node;
+  node.start(node_program,
+             {QStringLiteral("--probe-coordinator"), QStringLiteral("--data-dir"),
+              QString::fromStdString(data_dir.string()), QStringLiteral("--coordinator"),
+              link.coordinator(), QStringLiteral("--coordinator-key"), link.key(),
+              QStringLiteral("--join"), link.job(), QStringLiteral("--log-level"),
+              QStringLiteral("warn")});
+  // The node's own start (LibTorch loads) comes on top of the probe's time.
+  const int wait_ms = static_cast<int>(timeout.count()) + 30000;
+  if (!node.waitForFinished(wait_ms)) {
+    node.kill();
+    node.waitForFinished(2000);
+    failed.detail = node.error() == QProcess::FailedToStart
+                        ? QStringLiteral("cannot start %1").arg(node_program)
+                        : QStringLiteral("rookery-node did not answer");
+    return failed;
   }
-  return run(link, identity, timeout);
+  const QByteArray out = node.readAllStandardOutput().trimmed();
+  pb::CoordinatorProbeResult result;
+  if (node.exitCode() != 0 ||
+      !google::protobuf::util::JsonStringToMessage(out.toStdString(), &result).ok()) {
+    failed.detail = QString::fromLocal8Bit(node.readAllStandardError()).trimmed();
+    if (failed.detail.isEmpty()) failed.detail = QString::fromUtf8(out);
+    return failed;
+  }
+  return fromResult(result);
 }
 
 QString CoordinatorProbe::message(const InviteLink& link) const {

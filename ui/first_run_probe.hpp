@@ -1,18 +1,17 @@
 #pragma once
 // Before the first run joins a swarm: is the coordinator of an invite there, and will it
-// have this PC? One real exchange, as the node will make it: a CURVE handshake with the
-// node's own identity (so the coordinator's allow-list decides as it will for the node),
-// a Ping that a coordinator answers with a Pong, then the run's status, which names the
-// job it runs. The outcome says in words what went wrong: nobody listens at the address,
-// the key does not match, the coordinator refuses this PC, it does not answer, the address
-// is not a coordinator, or it runs no job or another job than the link's.
+// have this PC? The window asks its node, which makes one real exchange as it will when it
+// joins (rookery-node --probe-coordinator; node/coordinator_probe.hpp), and words what came
+// of it: nobody listens at the address, the key does not match, the coordinator refuses this
+// PC, it does not answer, the address is not a coordinator, or it runs no job or another job
+// than the link's.
 #include <QCoreApplication>
 #include <QString>
 
 #include <chrono>
 #include <filesystem>
 
-#include "net/identity.hpp"
+#include "rookery/control.pb.h"
 #include "ui/invite_link.hpp"
 
 namespace rookery::ui {
@@ -42,13 +41,14 @@ struct CoordinatorProbe {
   // What to tell the user, translated.
   QString message(const InviteLink& link) const;
 
-  // Blocks for at most `timeout`; call it off the GUI thread.
-  static CoordinatorProbe run(const InviteLink& link, const net::CurveKeyPair& identity,
-                              std::chrono::milliseconds timeout = std::chrono::milliseconds(4000));
-  // The same with the identity of the node whose data folder is `data_dir` (created there
-  // when the node has none yet, as rookery-node --print-identity would).
+  // What the node answered.
+  static CoordinatorProbe fromResult(const wire::pb::CoordinatorProbeResult& result);
+
+  // Has `node_program` (rookery-node) probe with the identity of the node whose data folder is
+  // `data_dir` (created there when the node has none yet). Blocks for at most `timeout` plus
+  // the node's start; call it off the GUI thread.
   static CoordinatorProbe runAsNode(
-      const InviteLink& link, const std::filesystem::path& data_dir,
+      const InviteLink& link, const QString& node_program, const std::filesystem::path& data_dir,
       std::chrono::milliseconds timeout = std::chrono::milliseconds(4000));
 };
 

@@ -19,6 +19,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <filesystem>
 #include <thread>
 
 #include "net/identity.hpp"
@@ -71,16 +72,29 @@ class Coordinator {
   QString endpoint_, key_;
 };
 
-// Runs a probe on a thread while this one keeps serving events (test servers need them).
-CoordinatorProbe probeAsync(const InviteLink& link, const rookery::net::CurveKeyPair& identity,
-                            int timeout_ms) {
+// A node's data folder and the identity rookery-node finds there.
+struct NodeData {
+  QString dir;
+  rookery::net::CurveKeyPair identity;
+};
+NodeData nodeData(const QTemporaryDir& tmp, const QString& name) {
+  const QString dir = tmp.filePath(name);
+  return {dir, rookery::net::CurveKeyPair::load_or_create(
+                   std::filesystem::path(dir.toStdString()) / "keys", "node")};
+}
+
+// Has rookery-node probe as the node of `node` on a thread while this one keeps serving events
+// (test servers need them).
+CoordinatorProbe probeAsync(const InviteLink& link, const NodeData& node, int timeout_ms) {
   CoordinatorProbe result;
   std::atomic<bool> done{false};
   std::thread t([&] {
-    result = CoordinatorProbe::run(link, identity, std::chrono::milliseconds(timeout_ms));
+    result =
+        CoordinatorProbe::runAsNode(link, QStringLiteral(ROOKERY_BINARY_DIR "/app/rookery-node"),
+                                    node.dir.toStdString(), std::chrono::milliseconds(timeout_ms));
     done = true;
   });
-  (void)QTest::qWaitFor([&] { return done.load(); }, timeout_ms + 5000);
+  (void)QTest::qWaitFor([&] { return done.load(); }, timeout_ms + 35000);
   t.join();
   return result;
 }
@@ -105,7 +119,7 @@ class TestFirstRun : public QObject {
  private:
   QTemporaryDir dir_;
   Coordinator open_;
-  rookery::net::CurveKeyPair me_ = rookery::net::CurveKeyPair::generate();
+  NodeData me_ = nodeData(dir_, QStringLiteral("me"));
 
  private Q_SLOTS:
   void initTestCase() { QVERIFY(open_.start(dir_, QStringLiteral("open"))); }
@@ -140,12 +154,12 @@ class TestFirstRun : public QObject {
   }
 
   void probeRefusedByAllowList() {
-    const auto member = rookery::net::CurveKeyPair::generate();
+    const NodeData member = nodeData(dir_, QStringLiteral("member"));
     Coordinator closed;
     QVERIFY(closed.start(
         dir_, QStringLiteral("closed"),
-        Coordinator::demoJob() +
-            QStringList{QStringLiteral("--allow-key"), QString::fromStdString(member.public_key)}));
+        Coordinator::demoJob() + QStringList{QStringLiteral("--allow-key"),
+                                             QString::fromStdString(member.identity.public_key)}));
     const InviteLink link = closed.invite();
     const auto refused = probeAsync(link, me_, 3000);
     QVERIFY2(refused.outcome == Outcome::Refused, qPrintable(print(refused, link)));
@@ -203,11 +217,12 @@ class TestFirstRun : public QObject {
     CoordinatorProbe p;
     std::atomic<bool> done{false};
     std::thread t([&] {
-      p = CoordinatorProbe::runAsNode(closed.invite(), data.toStdString(),
-                                      std::chrono::milliseconds(3000));
+      p = CoordinatorProbe::runAsNode(closed.invite(),
+                                      QStringLiteral(ROOKERY_BINARY_DIR "/app/rookery-node"),
+                                      data.toStdString(), std::chrono::milliseconds(3000));
       done = true;
     });
-    (void)QTest::qWaitFor([&] { return done.load(); }, 10000);
+    (void)QTest::qWaitFor([&] { return done.load(); }, 40000);
     t.join();
     QVERIFY2(p.ok(), qPrintable(print(p, closed.invite())));
   }
@@ -235,7 +250,9 @@ class TestFirstRun : public QObject {
     const auto me = me_;
     FirstRunDialog::Options options;
     options.probe = [me](const InviteLink& link) {
-      return CoordinatorProbe::run(link, me, std::chrono::milliseconds(1500));
+      return CoordinatorProbe::runAsNode(link,
+                                         QStringLiteral(ROOKERY_BINARY_DIR "/app/rookery-node"),
+                                         me.dir.toStdString(), std::chrono::milliseconds(1500));
     };
     FirstRunDialog dialog(options);
     dialog.show();
@@ -248,7 +265,7 @@ class TestFirstRun : public QObject {
     dialog.joinButton()->click();
     QVERIFY(dialog.busy());
     QVERIFY(!dialog.linkEdit()->isEnabled());
-    QTRY_VERIFY_WITH_TIMEOUT(!dialog.busy(), 8000);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.busy(), 30000);
     QCOMPARE(accepted.count(), 0);
     QVERIFY(dialog.isVisible());
     QVERIFY2(dialog.statusLabel()->text().startsWith(QStringLiteral("Cannot reach")),
@@ -258,7 +275,7 @@ class TestFirstRun : public QObject {
     // The real coordinator: joined.
     dialog.linkEdit()->setText(open_.invite().toString());
     dialog.joinButton()->click();
-    QTRY_COMPARE_WITH_TIMEOUT(accepted.count(), 1, 8000);
+    QTRY_COMPARE_WITH_TIMEOUT(accepted.count(), 1, 30000);
     QCOMPARE(dialog.choice(), FirstRunDialog::Choice::Invite);
     QVERIFY(dialog.invite());
     QCOMPARE(*dialog.invite(), open_.invite());
@@ -269,7 +286,9 @@ class TestFirstRun : public QObject {
     std::atomic<bool> fail{true};
     FirstRunDialog::Options options;
     options.probe = [me](const InviteLink& link) {
-      return CoordinatorProbe::run(link, me, std::chrono::milliseconds(3000));
+      return CoordinatorProbe::runAsNode(link,
+                                         QStringLiteral(ROOKERY_BINARY_DIR "/app/rookery-node"),
+                                         me.dir.toStdString(), std::chrono::milliseconds(3000));
     };
     const InviteLink demo = open_.invite();
     options.start_demo = [&fail, demo](QString* error) -> std::optional<InviteLink> {
@@ -285,7 +304,7 @@ class TestFirstRun : public QObject {
     dialog.demoButton()->click();
     QVERIFY(dialog.busy());
     QVERIFY(!dialog.demoButton()->isEnabled());
-    QTRY_VERIFY_WITH_TIMEOUT(!dialog.busy(), 8000);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.busy(), 30000);
     QVERIFY(
         dialog.statusLabel()->text().contains(QStringLiteral("rookery-coordinator was not found")));
     QVERIFY(dialog.isVisible());
@@ -293,7 +312,7 @@ class TestFirstRun : public QObject {
     fail = false;
     QSignalSpy accepted(&dialog, &QDialog::accepted);
     dialog.demoButton()->click();
-    QTRY_COMPARE_WITH_TIMEOUT(accepted.count(), 1, 8000);
+    QTRY_COMPARE_WITH_TIMEOUT(accepted.count(), 1, 30000);
     QCOMPARE(dialog.choice(), FirstRunDialog::Choice::Demo);
     QCOMPARE(*dialog.invite(), demo);
   }
