@@ -159,7 +159,7 @@ void CoordinatorClient::refresh_run_status(net::RpcClient& client) {
 // and its stage's sockets admit from now on. A volunteer removed from the job (it left or
 // was banned) is cut off here within one heartbeat, open connections too (every request is
 // checked against the list). A coordinator that keeps no list (digest 0, an older one)
-// leaves the shard server open to any CURVE peer, as before.
+// leaves the shard server open to any CURVE peer.
 void CoordinatorClient::apply_members(const pb::HeartbeatReply& r) {
   if (r.members_digest() == 0) {
     if (members_digest_ != 0 || !admitting_any_) {
