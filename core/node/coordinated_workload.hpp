@@ -6,6 +6,8 @@
 // held them (never from the coordinator), verified. Meanwhile its shard server hands its own
 // blocks to peers that need them. If the coordinator goes away the node keeps training on the
 // last plan and re-registers when it is back.
+// Its parts, one per mechanism: CoordinatorClient, LinkProber, JobDataset, ShardServer,
+// ShardHandover, PlanFollower and WorkReport (node/<name in snake case>.hpp).
 #include <chrono>
 #include <cstdint>
 #include <filesystem>

@@ -1,0 +1,282 @@
+#include "node/coordinator_client.hpp"
+
+#include <algorithm>
+#include <fstream>
+
+#include <spdlog/spdlog.h>
+
+#include "device/system_info.hpp"
+#include "job/job_spec.hpp"
+#include "node/job_dataset.hpp"
+#include "node/link_prober.hpp"
+#include "node/plan_follower.hpp"
+#include "node/shard_server.hpp"
+#include "node/work_report.hpp"
+
+namespace rookery::node {
+
+namespace {
+
+namespace pb = wire::pb;
+
+constexpr auto kRequestTimeout = std::chrono::seconds(3);
+constexpr auto kRunStatusEvery =
+    std::chrono::seconds(3);                             // the run's dashboard data, for the window
+constexpr auto kRefusedRetry = std::chrono::seconds(5);  // after the coordinator said no
+constexpr auto kUnreachableRetry = std::chrono::seconds(2);
+
+}  // namespace
+
+std::chrono::milliseconds heartbeat_period(const pb::JoinReply& reply) {
+  return std::chrono::milliseconds(
+      std::clamp<std::uint32_t>(reply.heartbeat_interval_ms(), 50, 60000));
+}
+
+CoordinatorClient::CoordinatorClient(const CoordinatedOptions& options, net::SecureContext& ctx,
+                                     const net::CurveKeyPair& identity, Endpoints endpoints,
+                                     std::filesystem::path jobs_dir, Parts parts,
+                                     const clock::Clock& clock)
+    : options_(options),
+      ctx_(ctx),
+      identity_(identity),
+      endpoints_(std::move(endpoints)),
+      jobs_dir_(std::move(jobs_dir)),
+      parts_(parts),
+      clock_(clock),
+      thread_([this] { run(); }) {}
+
+CoordinatorClient::~CoordinatorClient() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+std::string CoordinatorClient::status() const {
+  std::lock_guard lock(mutex_);
+  return status_;
+}
+
+void CoordinatorClient::describe(pb::NodeSnapshot& snapshot) const {
+  std::lock_guard lock(mutex_);
+  if (run_status_) *snapshot.mutable_run() = *run_status_;
+  // What the job's coordinator says of this node (joined, its seat, refused or banned) is
+  // what the window shows and the tray notifies about.
+  if (!status_.empty()) snapshot.mutable_coordinator()->set_status(status_);
+}
+
+void CoordinatorClient::set_status(const std::string& s) {
+  std::lock_guard lock(mutex_);
+  status_ = s;
+}
+
+bool CoordinatorClient::stopped_within(std::chrono::milliseconds d) {
+  std::unique_lock lock(mutex_);
+  return cv_.wait_for(lock, d, [&] { return stop_; });
+}
+
+void CoordinatorClient::run() {
+  std::unique_ptr<net::RpcClient> client;
+  bool joined = false;
+  bool reachable = true;
+  auto heartbeat_every = std::chrono::milliseconds(500);
+  while (true) {
+    if (stopped_within(joined ? heartbeat_every : std::chrono::milliseconds(0))) return;
+    if (!client) {
+      client = std::make_unique<net::RpcClient>(ctx_, options_.coordinator_endpoint, &identity_,
+                                                options_.coordinator_key);
+    }
+    std::string error;
+    if (!joined) {
+      const auto reply = join(*client, error);
+      if (reply && reply->accepted()) {
+        joined = true;
+        heartbeat_every = heartbeat_period(*reply);
+        // The peers to measure our links to, once their member lists hold us.
+        parts_.prober.measure_peers({reply->probe_targets().begin(), reply->probe_targets().end()},
+                                    clock_.steady_now() + 3 * heartbeat_every);
+        set_status("joined job " + options_.job_id);
+      } else {
+        if (reply) error = "the coordinator refused: " + reply->reason();
+        set_status(error);
+        spdlog::warn("cannot join job {}: {}", options_.job_id, error);
+        client.reset();  // a fresh connection next time
+        if (stopped_within(reply ? kRefusedRetry : kUnreachableRetry)) return;
+        continue;
+      }
+    }
+    std::uint64_t links_reported = 0;
+    const auto r = heartbeat(*client, error, links_reported);
+    if (!r) {
+      if (reachable) {
+        spdlog::warn("coordinator unreachable ({}); training on with plan {}", error,
+                     parts_.plans.plan_version());
+        set_status("coordinator unreachable: training on with the last plan");
+      }
+      reachable = false;
+      client.reset();
+      continue;
+    }
+    if (!reachable) spdlog::info("coordinator reachable again");
+    reachable = true;
+    if (!r->known()) {
+      spdlog::info(
+          "the coordinator does not know this node (it restarted without its state?): joining "
+          "again");
+      joined = false;
+      continue;
+    }
+    set_status(r->status());
+    apply_members(*r);
+    if (links_reported != 0) parts_.prober.reported(links_reported);  // the coordinator has them
+    if (r->pipeline_ready()) parts_.plans.pipeline_ready(r->plan_version());
+    refresh_run_status(*client);
+    if (!r->plan_json().empty() && r->plan_version() != parts_.plans.plan_version()) {
+      PendingPlan p;
+      p.version = r->plan_version();
+      p.json = r->plan_json();
+      p.sources.assign(r->sources().begin(), r->sources().end());
+      parts_.plans.offer(std::move(p));
+    }
+  }
+}
+
+void CoordinatorClient::refresh_run_status(net::RpcClient& client) {
+  if (clock_.steady_now() - last_run_status_ <= kRunStatusEvery) return;
+  last_run_status_ = clock_.steady_now();
+  pb::Envelope e;
+  e.mutable_run_status_request()->set_loss_points(120);
+  const auto rs = client.request(e, kRequestTimeout);
+  if (rs.ok() && rs.message->header.has_run_status()) {
+    std::lock_guard lock(mutex_);
+    run_status_ = rs.message->header.run_status();
+  }
+}
+
+// The job's members, as the coordinator lists them: the only keys this node's shard server
+// and its stage's sockets admit from now on. A volunteer removed from the job (it left or
+// was banned) is cut off here within one heartbeat, open connections too (every request is
+// checked against the list). A coordinator that keeps no list (digest 0, an older one)
+// leaves the shard server open to any CURVE peer.
+void CoordinatorClient::apply_members(const pb::HeartbeatReply& r) {
+  if (r.members_digest() == 0) {
+    if (members_digest_ != 0 || !admitting_any_) {
+      parts_.shards.admit_any();
+      admitting_any_ = true;
+      members_digest_ = 0;
+    }
+    return;
+  }
+  if (r.members_digest() == members_digest_ || r.members().empty()) return;
+  std::vector<std::string> members(r.members().begin(), r.members().end());
+  admitting_any_ = false;
+  parts_.shards.admit_only(members);
+  members_digest_ = r.members_digest();
+  parts_.plans.restrict_peers(std::move(members));
+}
+
+std::optional<pb::JoinReply> CoordinatorClient::join(net::RpcClient& client, std::string& error) {
+  // Measured profile: round trip, then a bounded transfer each way.
+  const auto link = LinkProber::measure_coordinator(client, error);
+  if (!link) return std::nullopt;
+  std::int64_t memory = static_cast<std::int64_t>(device::ram_available_bytes());
+  if (options_.memory_limit_bytes > 0) memory = std::min(memory, options_.memory_limit_bytes);
+  pb::Envelope e;
+  auto* j = e.mutable_join();
+  j->set_job_id(options_.job_id);
+  j->set_invite_token(options_.invite_token);
+  j->set_stage_endpoint(endpoints_.stage);
+  j->set_reduce_endpoint(endpoints_.reduce);
+  j->set_shard_endpoint(parts_.shards.endpoint());
+  j->set_plan_version(parts_.plans.plan_version());
+  parts_.dataset.describe(*j);
+  auto* p = j->mutable_profile();
+  p->set_flops_per_s(options_.flops_per_s);
+  p->set_free_memory_bytes(memory);
+  p->set_upload_bytes_per_s(link->upload_bytes_per_s);
+  p->set_download_bytes_per_s(link->download_bytes_per_s);
+  p->set_rtt_s(link->rtt_s);
+  p->set_device(options_.stage.device);
+  p->set_version(ROOKERY_VERSION);
+  const auto r = client.request(e, kRequestTimeout);
+  if (!r.ok()) {
+    error = "join: " + r.error;
+    return std::nullopt;
+  }
+  if (!r.message->header.has_join_reply()) {
+    error = r.message->header.has_error() ? r.message->header.error().message()
+                                          : "join: unexpected reply";
+    return std::nullopt;
+  }
+  const auto reply = r.message->header.join_reply();
+  if (reply.accepted()) {
+    if (!keep_job(reply, *r.message, error)) return std::nullopt;
+    spdlog::info(
+        "joined job {} at {} (rtt {:.2f} ms, {:.0f}/{:.0f} MB/s up/down measured); stage {}, "
+        "ring {}, shards {}",
+        options_.job_id, options_.coordinator_endpoint, link->rtt_s * 1e3,
+        link->upload_bytes_per_s / 1e6, link->download_bytes_per_s / 1e6, endpoints_.stage,
+        endpoints_.reduce, parts_.shards.endpoint());
+  }
+  return reply;
+}
+
+// The job as its owner wrote it, reading this node's copy of the data; the plan names it as
+// <job id>.json next to it.
+bool CoordinatorClient::keep_job(const pb::JoinReply& reply, const wire::Message& m,
+                                 std::string& error) {
+  job::JobSpec job;
+  try {
+    job = job::parse_job_spec(reply.job_spec_json());
+  } catch (const std::exception& bad) {
+    error = std::string("the coordinator's job does not parse: ") + bad.what();
+    return false;
+  }
+  if (!parts_.dataset.prepare(reply, m, heartbeat_period(reply), job, error)) return false;
+  const auto path = jobs_dir_ / (options_.job_id + ".json");
+  const auto tmp = path.string() + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::trunc);
+    f << job::to_json(job);
+    if (!f) {
+      error = "cannot write " + tmp;
+      return false;
+    }
+  }
+  std::filesystem::rename(tmp, path);
+  return true;
+}
+
+std::optional<pb::HeartbeatReply> CoordinatorClient::heartbeat(net::RpcClient& client,
+                                                               std::string& error,
+                                                               std::uint64_t& links_reported) {
+  pb::Envelope e;
+  auto* h = e.mutable_heartbeat();
+  h->set_plan_version(parts_.plans.plan_version());
+  h->set_members_digest(members_digest_);
+  // The governor's current share of the CPU (the callback reads an atomic, never a lock).
+  h->set_flops_per_s(options_.current_flops_per_s ? options_.current_flops_per_s()
+                                                  : options_.flops_per_s);
+  parts_.dataset.describe(*h);
+  parts_.work.describe(*h, clock_.steady_now());
+  h->set_benchmark_flops_per_s(options_.benchmark_flops_per_s);
+  h->set_contributing(parts_.plans.contributing());
+  std::vector<pb::PeerLink> links;
+  links_reported = parts_.prober.unreported(links);
+  for (auto& link : links) *h->add_peer_links() = std::move(link);
+  const auto r = client.request(e, kRequestTimeout);
+  if (!r.ok()) {
+    error = r.error;
+    return std::nullopt;
+  }
+  if (!r.message->header.has_heartbeat_reply()) {
+    error =
+        r.message->header.has_error() ? r.message->header.error().message() : "unexpected reply";
+    return std::nullopt;
+  }
+  return r.message->header.heartbeat_reply();
+}
+
+}  // namespace rookery::node

@@ -1,0 +1,97 @@
+#pragma once
+// The volunteer's side of the coordinator protocol, on a thread of its own: it joins the job
+// (profile measured, not declared), heartbeats at the period the coordinator sets with what
+// this node did, and hands the replies to the node's parts: the member list to the shard server
+// and the stage, a new plan to the plan follower. If the coordinator goes away the node trains
+// on with the last plan; when it is back and no longer knows the node, the node joins again.
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "clock/clock.hpp"
+#include "net/identity.hpp"
+#include "net/rpc.hpp"
+#include "net/secure_context.hpp"
+#include "node/coordinated_workload.hpp"
+#include "rookery/envelope.pb.h"
+#include "wire/message.hpp"
+
+namespace rookery::node {
+
+class JobDataset;
+class LinkProber;
+class PlanFollower;
+class ShardServer;
+class WorkReport;
+
+// The heartbeat period a join reply sets, within sane bounds.
+std::chrono::milliseconds heartbeat_period(const wire::pb::JoinReply& reply);
+
+class CoordinatorClient {
+ public:
+  // The parts of the node the client reports on and hands the coordinator's word to.
+  struct Parts {
+    JobDataset& dataset;
+    LinkProber& prober;
+    ShardServer& shards;
+    PlanFollower& plans;
+    WorkReport& work;
+  };
+  // Where peers reach this node's stage and its averaging ring.
+  struct Endpoints {
+    std::string stage, reduce;
+  };
+
+  // Starts joining at once. The job spec is kept under `jobs_dir`.
+  CoordinatorClient(const CoordinatedOptions& options, net::SecureContext& ctx,
+                    const net::CurveKeyPair& identity, Endpoints endpoints,
+                    std::filesystem::path jobs_dir, Parts parts,
+                    const clock::Clock& clock = clock::SystemClock::instance());
+  ~CoordinatorClient();  // stops and joins the thread
+
+  // What the coordinator says of this node: joining, joined, refused, its seat.
+  std::string status() const;
+  // The coordinator's status and the run's dashboard data, for the node's snapshot.
+  void describe(wire::pb::NodeSnapshot& snapshot) const;
+
+ private:
+  void run();
+  std::optional<wire::pb::JoinReply> join(net::RpcClient& client, std::string& error);
+  bool keep_job(const wire::pb::JoinReply& reply, const wire::Message& m, std::string& error);
+  // `links_reported`: the probe generation whose links this heartbeat carried (0: none).
+  std::optional<wire::pb::HeartbeatReply> heartbeat(net::RpcClient& client, std::string& error,
+                                                    std::uint64_t& links_reported);
+  void apply_members(const wire::pb::HeartbeatReply& r);
+  void refresh_run_status(net::RpcClient& client);
+  void set_status(const std::string& s);
+  // Waits `d` unless stopped first; true when stopped.
+  bool stopped_within(std::chrono::milliseconds d);
+
+  CoordinatedOptions options_;
+  net::SecureContext& ctx_;
+  const net::CurveKeyPair& identity_;
+  Endpoints endpoints_;
+  std::filesystem::path jobs_dir_;
+  Parts parts_;
+  const clock::Clock& clock_;
+
+  // The client's thread: the member list in force (see apply_members).
+  std::uint64_t members_digest_ = 0;
+  bool admitting_any_ = false;
+  std::chrono::steady_clock::time_point last_run_status_{};
+
+  mutable std::mutex mutex_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::string status_ = "joining";
+  std::optional<wire::pb::RunStatus> run_status_;
+  std::thread thread_;  // last: started once the rest is
+};
+
+}  // namespace rookery::node

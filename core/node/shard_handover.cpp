@@ -1,0 +1,143 @@
+#include "node/shard_handover.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <span>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "net/rpc.hpp"
+#include "node/shard_server.hpp"
+#include "node/shard_state.hpp"
+#include "node/stage_workload.hpp"
+
+namespace rookery::node {
+
+namespace pb = wire::pb;
+
+ShardHandover::ShardHandover(net::SecureContext& ctx, const net::CurveKeyPair& identity,
+                             const ShardServer& own, std::chrono::milliseconds request_timeout)
+    : ctx_(ctx), identity_(identity), own_(own), request_timeout_(request_timeout) {}
+
+std::string ShardHandover::load(StageWorkload& w, std::int64_t first, std::int64_t last,
+                                const std::vector<pb::ShardSource>& sources) {
+  std::vector<bool> done(static_cast<std::size_t>(last - first), false);
+  std::int64_t own = 0, fetched = 0;
+  std::int64_t steps = 0;
+  std::int64_t fresh_moments = 0;  // blocks whose parameters came without usable optimizer state
+  auto load = [&](std::int64_t a, std::int64_t b, std::span<const float> values,
+                  std::int64_t optimizer_steps, const pipeline::OptimizerState* state) {
+    try {
+      w.runtime().load_blocks(a, b, values, optimizer_steps, state);
+    } catch (const std::exception& e) {
+      spdlog::warn("blocks [{}, {}) not loaded: {}", a, b, e.what());
+      return false;
+    }
+    if (!state) fresh_moments += b - a;
+    steps = std::max(steps, optimizer_steps);
+    for (auto i = a; i < b; ++i) done[static_cast<std::size_t>(i - first)] = true;
+    return true;
+  };
+  if (const auto held = own_.held_part(first, last)) {
+    const auto a = held->first_block, b = held->last_block;
+    // Its own moments fit unless the job's optimizer changed kind (a new job spec).
+    if (load(a, b, held->values, held->optimizer_steps, &held->state) ||
+        load(a, b, held->values, held->optimizer_steps, nullptr)) {
+      own += b - a;
+    }
+  }
+  for (const auto& src : sources) {
+    // The part of this source's range still missing, as contiguous runs.
+    for (auto a = std::max(first, src.first_block()); a < std::min(last, src.last_block());) {
+      if (done[static_cast<std::size_t>(a - first)]) {
+        ++a;
+        continue;
+      }
+      auto b = a;
+      while (b < std::min(last, src.last_block()) && !done[static_cast<std::size_t>(b - first)])
+        ++b;
+      std::string error;
+      if (auto got = fetch(w, src, a, b, error)) {
+        if (!got->state) {
+          spdlog::warn(
+              "blocks [{}, {}) from {}: parameters verified, optimizer state not usable ({}): "
+              "those blocks "
+              "start from fresh moments",
+              a, b, net::short_key(src.key()), got->state_error);
+        }
+        if (load(a, b, got->values, got->optimizer_steps, got->state ? &*got->state : nullptr))
+          fetched += b - a;
+      } else {
+        spdlog::warn("could not fetch blocks [{}, {}) from {}: {}", a, b, net::short_key(src.key()),
+                     error);
+      }
+      a = b;
+    }
+  }
+  const auto missing = std::count(done.begin(), done.end(), false);
+  if (missing > 0) {
+    spdlog::warn(
+        "{} block(s) of [{}, {}) had no reachable holder: they start from the job's initial "
+        "weights",
+        missing, first, last);
+  }
+  return std::to_string(own) + " block(s) kept, " + std::to_string(fetched) +
+         " fetched from peers, " + std::to_string(missing) + " fresh; optimizer step " +
+         std::to_string(steps) + "; " + std::to_string(last - first - missing - fresh_moments) +
+         " block(s) with their optimizer state, " + std::to_string(fresh_moments + missing) +
+         " with fresh moments";
+}
+
+std::optional<FetchedBlocks> ShardHandover::fetch(StageWorkload& w, const pb::ShardSource& src,
+                                                  std::int64_t first, std::int64_t last,
+                                                  std::string& error) {
+  if (!net::is_z85_key(src.key()) || src.endpoint().rfind("tcp://", 0) != 0) {
+    error = "the coordinator named an invalid source";
+    return std::nullopt;
+  }
+  const std::int64_t expected = own_.parameters_of(first, last);
+  // The holder may not have the new plan yet, or be mid-switch: a few tries.
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    net::RpcClient client(ctx_, src.endpoint(), &identity_, src.key());
+    pb::Envelope e;
+    e.mutable_shard_request()->set_first_block(first);
+    e.mutable_shard_request()->set_last_block(last);
+    const auto r = client.request(e, request_timeout_);
+    if (!r.ok()) {
+      error = r.error;
+      continue;
+    }
+    const auto& h = r.message->header;
+    if (!h.has_shard_reply()) {
+      error = h.has_error() ? h.error().message() : "unexpected reply";
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      continue;
+    }
+    const auto* t = r.message->tensor("parameters");
+    if (!t || t->dtype() != wire::DType::F32 || t->numel() != expected ||
+        h.shard_reply().first_block() != first || h.shard_reply().last_block() != last) {
+      error =
+          "the reply does not hold " + std::to_string(expected) + " f32 parameters of those blocks";
+      return std::nullopt;  // a holder that answers wrongly is not asked again
+    }
+    auto values = t->to_f32();
+    if (!std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); })) {
+      error = "the parameters are not all finite";
+      return std::nullopt;
+    }
+    FetchedBlocks got;
+    got.values = std::move(values);
+    got.optimizer_steps = h.shard_reply().optimizer_steps();
+    got.state = verify_shard_state(w.runtime().optimizer_state_names(), *r.message, expected,
+                                   got.state_error);
+    spdlog::info("fetched blocks [{}, {}) from {} (trained under plan {}, optimizer step {}, {})",
+                 first, last, net::short_key(src.key()), h.shard_reply().plan_version(),
+                 h.shard_reply().optimizer_steps(),
+                 got.state ? "with its optimizer state" : "without usable optimizer state");
+    return got;
+  }
+  return std::nullopt;
+}
+
+}  // namespace rookery::node
