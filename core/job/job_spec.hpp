@@ -192,9 +192,9 @@ struct JobSpec {
   /// other. Off by default, for its traffic: nothing here measured what replicas gain from
   /// shared moments. It is as safe against a liar as parameters-only averaging:
   /// test_byzantine_averaging runs both (a sign-flipping liar among four pipelines; the
-  /// honest replicas' loss within 2% of the clean run either way). An early measurement of
-  /// 165% above the clean run with it predates partners' exclusion of a member they clip hard
-  /// (reduce::PeerExclusion) and the floor on averaged second moments; it no longer reproduces.
+  /// honest replicas' loss within 2% of the clean run either way), thanks to partners'
+  /// exclusion of a member they clip hard (reduce::PeerExclusion) and the floor on averaged
+  /// second moments.
   int64_t average_optimizer_state_every = 0;
   AggregatorSpec aggregator;  ///< how those averages combine the members' values
   SpotCheckSpec spot_checks;  ///< how stages verify the activations and gradients they receive

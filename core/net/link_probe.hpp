@@ -1,5 +1,5 @@
 #pragma once
-// Measuring a link with real, bounded transfers (issue 5's profiling): the round trip (the
+// Measuring a link with real, bounded transfers (a volunteer's profile): the round trip (the
 // best of three pings) and the bandwidth each way (a payload of `bytes` up, then down, less
 // the round trip). A volunteer measures its link to the coordinator when it joins and to a
 // few peers the coordinator names afterwards; both sides answer with the helpers below.

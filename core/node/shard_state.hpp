@@ -1,6 +1,6 @@
 #pragma once
 // The optimizer state that travels with a shard's parameters when a plan moves blocks to
-// another node (issue 5): the holder's shard server adds one f32 frame per state buffer of
+// another node: the holder's shard server adds one f32 frame per state buffer of
 // its optimizer (AdamW's "adamw.exp_avg" and "adamw.exp_avg_sq", SGD's "sgd.momentum"), laid
 // out like the "parameters" frame, and the bias-correction step of the moments in the
 // ShardReply; the taker checks them as strictly as the parameters. Each frame carries its

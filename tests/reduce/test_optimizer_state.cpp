@@ -1,4 +1,4 @@
-// Optimizer state as flat buffers (issues 4 and 5): AdamW's moments and SGD's momentum laid
+// Optimizer state as flat buffers: AdamW's moments and SGD's momentum laid
 // out like the parameters, so they can ride in the parameters' rings and travel with a shard.
 //
 // - Handed over whole (moments and bias-correction step), a fresh optimizer continues exactly
