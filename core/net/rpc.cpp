@@ -95,6 +95,7 @@ void RpcServer::run() {
       RequestContext ctx;
       ctx.routing_id = routing_id.to_string();
       ctx.peer_key = sender_key(frames.front());
+      ctx.peer_address = sender_address(frames.front());
       if (!config_.domain.empty() && is_tcp(config_.endpoint) &&
           !ctx_.auth().is_allowed(config_.domain, ctx.peer_key)) {
         ++rejected_;  // admitted once, revoked since: drop silently

@@ -22,8 +22,9 @@ struct Reply {
 };
 
 struct RequestContext {
-  std::string peer_key;    // CURVE public key of the sender (empty on local sockets)
-  std::string routing_id;  // ROUTER identity of the connection
+  std::string peer_key;      // CURVE public key of the sender (empty on local sockets)
+  std::string routing_id;    // ROUTER identity of the connection
+  std::string peer_address;  // the IP address the connection comes from (empty on local sockets)
 };
 
 // Serves requests on a ROUTER socket from its own thread. A malformed request is answered

@@ -15,8 +15,6 @@ void apply_common(zmq::socket_t& s, const SocketOptions& o) {
   s.set(zmq::sockopt::sndhwm, o.send_hwm);
   s.set(zmq::sockopt::rcvhwm, o.recv_hwm);
   s.set(zmq::sockopt::linger, o.linger_ms);
-  // IPv6 too: a "*" bind listens on both families, and [v6] addresses can be dialled.
-  s.set(zmq::sockopt::ipv6, true);
   s.set(zmq::sockopt::tcp_keepalive, 1);
   s.set(zmq::sockopt::tcp_keepalive_idle, o.keepalive_idle_s);
   s.set(zmq::sockopt::tcp_keepalive_intvl, o.keepalive_interval_s);
@@ -153,6 +151,10 @@ zmq::socket_t bind_curve_server(SecureContext& ctx, zmq::socket_type type,
   s.set(zmq::sockopt::curve_secretkey, identity.secret_key);
   s.set(zmq::sockopt::zap_domain, domain);
   enforce_zap_domain(s);
+  // A "*" bind listens on IPv6 and IPv4 alike; an IPv4 address stays an IPv4 socket, so its
+  // endpoint reads as it was given.
+  const std::string host = endpoint.substr(0, endpoint.rfind(':'));
+  if (host == "tcp://*" || host.find('[') != std::string::npos) s.set(zmq::sockopt::ipv6, true);
   s.bind(endpoint);
   return s;
 }
@@ -167,6 +169,7 @@ zmq::socket_t connect_curve_client(SecureContext& ctx, zmq::socket_type type,
   s.set(zmq::sockopt::curve_serverkey, server_key);
   s.set(zmq::sockopt::curve_publickey, identity.public_key);
   s.set(zmq::sockopt::curve_secretkey, identity.secret_key);
+  s.set(zmq::sockopt::ipv6, true);  // so that [v6] peers can be dialled
   s.connect(endpoint);
   return s;
 }
@@ -176,6 +179,13 @@ std::string last_endpoint(zmq::socket_t& socket) { return socket.get(zmq::sockop
 std::string sender_key(const zmq::message_t& msg) {
   const char* user = zmq_msg_gets(const_cast<zmq_msg_t*>(msg.handle()), "User-Id");
   return user ? std::string(user) : std::string();
+}
+
+std::string sender_address(const zmq::message_t& msg) {
+  const char* peer = zmq_msg_gets(const_cast<zmq_msg_t*>(msg.handle()), "Peer-Address");
+  std::string a = peer ? std::string(peer) : std::string();
+  if (a.rfind("::ffff:", 0) == 0 && a.find('.') != std::string::npos) a = a.substr(7);
+  return a;
 }
 
 }  // namespace rookery::net

@@ -98,5 +98,8 @@ zmq::socket_t connect_curve_client(SecureContext& ctx, zmq::socket_type type,
 std::string last_endpoint(zmq::socket_t& socket);
 // The CURVE public key (Z85) of the peer that sent `msg`, as the ZAP handler vouched for it.
 std::string sender_key(const zmq::message_t& msg);
+// The IP address `msg` came from, as the connection's peer (an IPv4-mapped IPv6 address
+// given as IPv4); empty where the transport has none.
+std::string sender_address(const zmq::message_t& msg);
 
 }  // namespace rookery::net
