@@ -80,8 +80,10 @@ std::vector<std::string> interface_addresses() {
 bool is_loopback(const std::string& host) {
   if (host == "localhost") return true;
   if (const auto v4 = parse4(host)) return (*v4 >> 24) == 127 || *v4 == 0;
-  if (const auto v6 = parse6(host))
+  if (const auto v6 = parse6(host)) {
+    if (IN6_IS_ADDR_V4MAPPED(&*v6)) return v6->s6_addr[12] == 127;
     return IN6_IS_ADDR_LOOPBACK(&*v6) || IN6_IS_ADDR_UNSPECIFIED(&*v6);
+  }
   return false;
 }
 
@@ -100,6 +102,30 @@ bool is_private(const std::string& host) {
 std::string tcp_endpoint(const std::string& host, std::uint16_t port) {
   const bool v6 = host.find(':') != std::string::npos;
   return "tcp://" + (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
+std::string host_of(const std::string& endpoint) {
+  constexpr std::string_view scheme = "tcp://";
+  if (endpoint.rfind(scheme, 0) != 0) return {};
+  const std::string rest = endpoint.substr(scheme.size());
+  const auto colon = rest.rfind(':');
+  if (colon == std::string::npos) return {};
+  std::string host = rest.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  return host;
+}
+
+std::uint16_t port_of(const std::string& endpoint) {
+  const auto colon = endpoint.rfind(':');
+  if (colon == std::string::npos || host_of(endpoint).empty()) return 0;
+  const std::string digits = endpoint.substr(colon + 1);
+  if (digits.empty() || digits.size() > 5 ||
+      digits.find_first_not_of("0123456789") != std::string::npos) {
+    return 0;
+  }
+  const int port = std::stoi(digits);
+  return port > 0 && port <= 65535 ? static_cast<std::uint16_t>(port) : 0;
 }
 
 std::string_view to_string(CandidateKind kind) {

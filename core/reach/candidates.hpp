@@ -48,6 +48,9 @@ bool is_private(const std::string& host);
 
 // "tcp://host:port", with brackets around an IPv6 host.
 std::string tcp_endpoint(const std::string& host, std::uint16_t port);
+// The host and the port of "tcp://host:port" (brackets removed); "" and 0 when malformed.
+std::string host_of(const std::string& endpoint);
+std::uint16_t port_of(const std::string& endpoint);
 std::string_view to_string(CandidateKind kind);
 
 }  // namespace rookery::reach

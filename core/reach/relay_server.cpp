@@ -23,9 +23,6 @@ std::string random_token() {
   return token;
 }
 
-std::uint16_t port_of(const std::string& endpoint) {
-  return static_cast<std::uint16_t>(std::stoi(endpoint.substr(endpoint.rfind(':') + 1)));
-}
 
 }  // namespace
 

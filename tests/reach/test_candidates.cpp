@@ -62,6 +62,7 @@ class TestCandidates : public QObject {
     QTest::newRow("127.0.0.1") << "127.0.0.1" << true << false;
     QTest::newRow("0.0.0.0") << "0.0.0.0" << true << false;
     QTest::newRow("::1") << "::1" << true << false;
+    QTest::newRow("v4-mapped loopback") << "::ffff:127.0.0.1" << true << false;
     QTest::newRow("10/8") << "10.1.2.3" << false << true;
     QTest::newRow("172.16/12") << "172.31.0.1" << false << true;
     QTest::newRow("172.32 is public") << "172.32.0.1" << false << false;
@@ -82,6 +83,33 @@ class TestCandidates : public QObject {
   void endpoints() {
     QCOMPARE(QString::fromStdString(tcp_endpoint("10.0.0.1", 7000)), "tcp://10.0.0.1:7000");
     QCOMPARE(QString::fromStdString(tcp_endpoint("fd00::1", 7000)), "tcp://[fd00::1]:7000");
+  }
+
+  void endpointParts_data() {
+    QTest::addColumn<QString>("endpoint");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<int>("port");
+    QTest::newRow("v4") << "tcp://10.0.0.1:7000"
+                        << "10.0.0.1" << 7000;
+    QTest::newRow("v6") << "tcp://[fd00::1]:7000"
+                        << "fd00::1" << 7000;
+    QTest::newRow("any") << "tcp://*:7000"
+                         << "*" << 7000;
+    QTest::newRow("no scheme") << "10.0.0.1:7000"
+                               << "" << 0;
+    QTest::newRow("no port") << "tcp://10.0.0.1"
+                             << "" << 0;
+    QTest::newRow("port out of range") << "tcp://10.0.0.1:70000"
+                                       << "10.0.0.1" << 0;
+    QTest::newRow("port not a number") << "tcp://10.0.0.1:7x"
+                                       << "10.0.0.1" << 0;
+  }
+  void endpointParts() {
+    QFETCH(QString, endpoint);
+    QFETCH(QString, host);
+    QFETCH(int, port);
+    QCOMPARE(QString::fromStdString(host_of(endpoint.toStdString())), host);
+    QCOMPARE(int(port_of(endpoint.toStdString())), port);
   }
 
   void interfacesHaveNoLoopback() {
