@@ -81,14 +81,16 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"", "sign-flip-averaging", "corrupt-activations", "corrupt-gradients",
                              "corrupt-work", "inflate-work", "corrupt-data"}))
       ->group("");  // hidden: never for real use
-  std::string join_job, invite_token, host = "127.0.0.1";
+  std::string join_job, invite_token, host;
   std::int64_t memory_limit_mb = 0;
   cli.add_option("--join", join_job,
                  "join this job of --coordinator: it assigns the shard, and re-assigns it as "
                  "volunteers come and go");
   cli.add_option("--invite-token", invite_token, "the job's invite token, when it is invite-only");
-  cli.add_option("--host", host, "the address peers reach this node at (it listens there)")
-      ->capture_default_str();
+  cli.add_option("--host", host,
+                 "the address peers reach this node at (it listens there); without it the node "
+                 "listens everywhere, maps its ports on the home router and learns the address "
+                 "the coordinator finds");
   cli.add_option("--memory-limit-mb", memory_limit_mb,
                  "use at most this much memory for the shard (0: what is free)")
       ->check(CLI::NonNegativeNumber);

@@ -308,17 +308,17 @@ QString Reasons::preferenceUnit(const pb::Preference& p) {
 QString Reasons::reach(const pb::ReachSnapshot& r) {
   const QString at = QString::fromStdString(r.endpoint());
   switch (r.way()) {
-    case pb::ReachSnapshot::LOCAL:
+    case pb::REACH_LOCAL:
       return tr("Reached on this PC only: the swarm runs here");
-    case pb::ReachSnapshot::DIRECT:
+    case pb::REACH_DIRECT:
       return tr("Reached directly at %1").arg(at);
-    case pb::ReachSnapshot::ROUTER_MAPPING:
+    case pb::REACH_ROUTER_MAPPING:
       return tr("Reached through the router's port mapping (%1) at %2")
           .arg(QString::fromStdString(r.mapping_protocol()), at);
-    case pb::ReachSnapshot::RELAYED:
+    case pb::REACH_RELAYED:
       return tr("Reached through a relay at %1: peers' traffic passes it encrypted")
           .arg(QString::fromStdString(r.relay()));
-    case pb::ReachSnapshot::UNREACHABLE:
+    case pb::REACH_UNREACHABLE:
       return r.mapping_error().empty()
                  ? tr("Not reachable from the internet: this PC dials its neighbours itself")
                  : tr("Not reachable from the internet (%1): this PC dials its neighbours itself")

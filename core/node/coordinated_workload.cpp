@@ -7,9 +7,12 @@
 
 #include <zmq.hpp>
 
+#include "reach/candidates.hpp"
+
 #include "node/coordinator_client.hpp"
 #include "node/job_dataset.hpp"
 #include "node/link_prober.hpp"
+#include "node/node_reach.hpp"
 #include "node/plan_follower.hpp"
 #include "node/shard_handover.hpp"
 #include "node/shard_server.hpp"
@@ -24,7 +27,7 @@ namespace {
 // process's outgoing connection may take it before the bind ("Address already in use" when a
 // plan arrived, seen in test_coordinator_swarm). Above that range when there is room, else
 // below it; checked free by binding it.
-int free_port(const std::string& host) {
+std::uint16_t free_port(const std::string& host) {
   int low = 32768, high = 60999;
   if (std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range"); range) range >> low >> high;
   const bool above = 65535 - high >= 1000;
@@ -37,17 +40,18 @@ int free_port(const std::string& host) {
     try {
       zmq::socket_t s(ctx, zmq::socket_type::router);
       s.set(zmq::sockopt::linger, 0);
-      s.bind("tcp://" + host + ":" + std::to_string(port));
-      return port;
+      s.set(zmq::sockopt::ipv6, true);
+      s.bind(reach::tcp_endpoint(host, static_cast<std::uint16_t>(port)));
+      return static_cast<std::uint16_t>(port);
     } catch (const zmq::error_t&) {
       // taken: try another
     }
   }
   zmq::socket_t s(ctx, zmq::socket_type::router);  // every pick taken: let the kernel choose
   s.set(zmq::sockopt::linger, 0);
-  s.bind("tcp://" + host + ":0");
-  const auto ep = s.get(zmq::sockopt::last_endpoint);
-  return std::stoi(ep.substr(ep.rfind(':') + 1));
+  s.set(zmq::sockopt::ipv6, true);
+  s.bind(reach::tcp_endpoint(host, 0));
+  return reach::port_of(s.get(zmq::sockopt::last_endpoint));
 }
 
 const CoordinatedOptions& checked(const CoordinatedOptions& o) {
@@ -68,6 +72,7 @@ class CoordinatedWorkload final : public Workload {
   CoordinatedWorkload(const CoordinatedOptions& o, const net::CurveKeyPair& identity)
       : options_(checked(o)),
         identity_(identity),
+        reach_({o.host, o.coordinator_endpoint, {}}),
         ctx_(1),
         jobs_dir_(o.data_dir / "jobs"),
         dataset_(ctx_, identity_, o.data_dir / "datasets", o.coordinator_key,
@@ -75,21 +80,26 @@ class CoordinatedWorkload final : public Workload {
         // Admits the job's members only, as the coordinator lists them in its heartbeat
         // replies; until the first reply, no one.
         shards_(
-            ctx_, identity_, o.host, [this] { return dataset_.store(); },
+            ctx_, identity_, reach_.bind_host(), [this] { return dataset_.store(); },
             o.stage.fault == "corrupt-data"),
         handover_(ctx_, identity_, shards_),
         // Fault injection (tests): a volunteer that claims ten times the work it did. The
         // coordinator credits what its consumers' receipts confirm, so the claim buys nothing.
         work_(o.stage.fault == "inflate-work" ? 10 : 1),
-        plans_(o.stage, identity_, jobs_dir_, shards_, handover_, work_),
+        plans_(stage_options(o.stage, reach_), identity_, jobs_dir_, shards_, handover_, work_),
         prober_(ctx_, identity_) {
-    CoordinatorClient::Endpoints endpoints{
-        "tcp://" + o.host + ":" + std::to_string(free_port(o.host)),
-        "tcp://" + o.host + ":" + std::to_string(free_port(o.host))};
+    const std::uint16_t stage = free_port(reach_.bind_host()),
+                        reduce = free_port(reach_.bind_host()),
+                        shard = reach::port_of(shards_.endpoint());
+    reach_.map_ports({stage, reduce, shard});
+    const std::string host = reach_.announced_host();
+    CoordinatorClient::Endpoints endpoints{reach::tcp_endpoint(host, stage),
+                                           reach::tcp_endpoint(host, reduce),
+                                           reach::tcp_endpoint(host, shard)};
     std::filesystem::create_directories(jobs_dir_);
     client_ = std::make_unique<CoordinatorClient>(
         options_, ctx_, identity_, std::move(endpoints), jobs_dir_,
-        CoordinatorClient::Parts{dataset_, prober_, shards_, plans_, work_});
+        CoordinatorClient::Parts{dataset_, prober_, shards_, plans_, work_, reach_});
   }
 
   std::string description() const override {
@@ -101,13 +111,21 @@ class CoordinatedWorkload final : public Workload {
   void describe(pb::NodeSnapshot& snapshot) const override {
     plans_.describe(snapshot);
     client_->describe(snapshot);
+    reach_.describe(snapshot);
   }
   void set_draining(bool draining) override { plans_.set_draining(draining); }
   bool drained() const override { return plans_.drained(); }
 
  private:
+  // The stage binds where the node listens; peers dial what the plan names.
+  static StageWorkloadOptions stage_options(StageWorkloadOptions o, const NodeReach& reach) {
+    o.bind_host = reach.bind_host();
+    return o;
+  }
+
   CoordinatedOptions options_;
   const net::CurveKeyPair& identity_;
+  NodeReach reach_;
   net::SecureContext ctx_;
   std::filesystem::path jobs_dir_;
   JobDataset dataset_;

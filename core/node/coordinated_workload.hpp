@@ -25,7 +25,7 @@ struct CoordinatedOptions {
   std::string coordinator_key;       // its CURVE public key (Z85)
   std::string job_id;
   std::string invite_token;
-  std::string host = "127.0.0.1";  // the address peers reach this node at (it listens there too)
+  std::string host;  // where peers reach this node (it listens there too); "": learn it (NodeReach)
   std::int64_t memory_limit_bytes = 0;  // 0: what is free
   double flops_per_s = 0;            // what the owner allowed at the start: benchmark x duty cycle
   double benchmark_flops_per_s = 0;  // the device benchmark itself (0: unknown)

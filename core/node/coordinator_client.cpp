@@ -9,6 +9,7 @@
 #include "job/job_spec.hpp"
 #include "node/job_dataset.hpp"
 #include "node/link_prober.hpp"
+#include "node/node_reach.hpp"
 #include "node/plan_follower.hpp"
 #include "node/shard_server.hpp"
 #include "node/work_report.hpp"
@@ -189,7 +190,8 @@ std::optional<pb::JoinReply> CoordinatorClient::join(net::RpcClient& client, std
   j->set_invite_token(options_.invite_token);
   j->set_stage_endpoint(endpoints_.stage);
   j->set_reduce_endpoint(endpoints_.reduce);
-  j->set_shard_endpoint(parts_.shards.endpoint());
+  j->set_shard_endpoint(endpoints_.shard);
+  if (auto reach = parts_.reach.report()) *j->mutable_reach() = std::move(*reach);
   j->set_plan_version(parts_.plans.plan_version());
   parts_.dataset.describe(*j);
   auto* p = j->mutable_profile();
@@ -213,12 +215,17 @@ std::optional<pb::JoinReply> CoordinatorClient::join(net::RpcClient& client, std
   const auto reply = r.message->header.join_reply();
   if (reply.accepted()) {
     if (!keep_job(reply, *r.message, error)) return std::nullopt;
+    // Where peers will dial this node, as the coordinator found by dialling it back.
+    if (reply.has_reach()) parts_.reach.on_verdict(reply.reach());
+    if (!reply.stage_endpoint().empty()) endpoints_.stage = reply.stage_endpoint();
+    if (!reply.reduce_endpoint().empty()) endpoints_.reduce = reply.reduce_endpoint();
+    if (!reply.shard_endpoint().empty()) endpoints_.shard = reply.shard_endpoint();
     spdlog::info(
         "joined job {} at {} (rtt {:.2f} ms, {:.0f}/{:.0f} MB/s up/down measured); stage {}, "
         "ring {}, shards {}",
         options_.job_id, options_.coordinator_endpoint, link->rtt_s * 1e3,
         link->upload_bytes_per_s / 1e6, link->download_bytes_per_s / 1e6, endpoints_.stage,
-        endpoints_.reduce, parts_.shards.endpoint());
+        endpoints_.reduce, endpoints_.shard);
   }
   return reply;
 }

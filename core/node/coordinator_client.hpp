@@ -26,6 +26,7 @@ namespace rookery::node {
 
 class JobDataset;
 class LinkProber;
+class NodeReach;
 class PlanFollower;
 class ShardServer;
 class WorkReport;
@@ -42,10 +43,11 @@ class CoordinatorClient {
     ShardServer& shards;
     PlanFollower& plans;
     WorkReport& work;
+    NodeReach& reach;
   };
-  // Where peers reach this node's stage and its averaging ring.
+  // Where peers reach this node's stage, its averaging ring and its shard server.
   struct Endpoints {
-    std::string stage, reduce;
+    std::string stage, reduce, shard;
   };
 
   // Starts joining at once. The job spec is kept under `jobs_dir`.

@@ -6,6 +6,7 @@
 #include "net/secure_context.hpp"
 #include "pipeline/stage_plan.hpp"
 #include "pipeline/stage_runtime.hpp"
+#include "reach/candidates.hpp"
 
 namespace rookery::node {
 
@@ -31,6 +32,12 @@ std::pair<pipeline::StagePlan, std::size_t> load_plan(const StageWorkloadOptions
   }
   return {std::move(plan), static_cast<std::size_t>(o.stage)};
 }
+
+// Where to listen for a planned endpoint: on `bind_host` at its port, or as planned.
+std::string listen_at(const std::string& planned, const std::string& bind_host) {
+  const std::uint16_t port = reach::port_of(planned);
+  return bind_host.empty() || port == 0 ? planned : reach::tcp_endpoint(bind_host, port);
+}
 }  // namespace
 
 StageWorkload::StageWorkload(const StageWorkloadOptions& o, const net::CurveKeyPair& identity)
@@ -54,7 +61,8 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
   c.job = plan_.job;
   c.pipeline = plan_.pipeline;
   c.blocks = {me.first_block, me.last_block};
-  c.listen = me.endpoint;
+  // Peers dial the endpoint the plan names; the node may listen more widely (NodeReach).
+  c.listen = listen_at(me.endpoint, o.bind_host);
   c.advertise = me.endpoint;
   if (stage_index_ + 1 < plan_.stages.size()) {
     c.next = {plan_.stages[stage_index_ + 1].endpoint, plan_.stages[stage_index_ + 1].key};
@@ -92,7 +100,7 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
       }
       c.averaging.pipelines.push_back(std::move(part));
     }
-    c.averaging.listen = me.reduce_endpoint;
+    c.averaging.listen = listen_at(me.reduce_endpoint, o.bind_host);
     c.averaging.interval = std::chrono::milliseconds(plan_.averaging_interval_ms);
     // Each pipeline reads its own range of sample ids; SampleOrder makes every range a
     // fresh shuffled pass over the data, so the pipelines' gradients are independent.

@@ -49,8 +49,9 @@ struct StageWorkloadOptions {
   int checkpoint_interval_s = 300;
   long max_micro_batches = 0;  // first stage: stop feeding after this many (tests)
   int micro_batch_timeout_ms = 20000;
-  long flush_every = 0;  // first stage: GPipe's synchronous schedule (benchmarks)
-  std::string fault;     // fault injection for tests (pipeline::StageConfig::fault)
+  long flush_every = 0;   // first stage: GPipe's synchronous schedule (benchmarks)
+  std::string fault;      // fault injection for tests (pipeline::StageConfig::fault)
+  std::string bind_host;  // where the stage's sockets listen ("*": everywhere); "": as planned
 };
 
 // Trains the node's shard of a pipeline (core/pipeline's StageRuntime) as the unit of work:

@@ -243,20 +243,20 @@ class TestCards : public QObject {
   void swarmCardSaysHowThisPcIsReached_data() {
     QTest::addColumn<int>("way");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("unknown") << int(pb::ReachSnapshot::WAY_UNKNOWN) << QString();
-    QTest::newRow("local") << int(pb::ReachSnapshot::LOCAL)
+    QTest::newRow("unknown") << int(pb::REACH_UNKNOWN) << QString();
+    QTest::newRow("local") << int(pb::REACH_LOCAL)
                            << QStringLiteral("Reached on this PC only: the swarm runs here");
-    QTest::newRow("direct") << int(pb::ReachSnapshot::DIRECT)
+    QTest::newRow("direct") << int(pb::REACH_DIRECT)
                             << QStringLiteral("Reached directly at 198.20.0.9:7000");
     QTest::newRow("mapping")
-        << int(pb::ReachSnapshot::ROUTER_MAPPING)
+        << int(pb::REACH_ROUTER_MAPPING)
         << QStringLiteral(
                "Reached through the router's port mapping (UPnP IGD) at 198.20.0.9:7000");
     QTest::newRow("relayed")
-        << int(pb::ReachSnapshot::RELAYED)
+        << int(pb::REACH_RELAYED)
         << QStringLiteral(
                "Reached through a relay at 198.20.0.1: peers' traffic passes it encrypted");
-    QTest::newRow("unreachable") << int(pb::ReachSnapshot::UNREACHABLE)
+    QTest::newRow("unreachable") << int(pb::REACH_UNREACHABLE)
                                  << QStringLiteral(
                                         "Not reachable from the internet (no UPnP internet gateway "
                                         "on the LAN): this PC dials its neighbours itself");
@@ -267,7 +267,7 @@ class TestCards : public QObject {
     pb::NodeSnapshot s;
     s.set_state(pb::CONTRIBUTING);
     auto* r = s.mutable_reach();
-    r->set_way(static_cast<pb::ReachSnapshot::Way>(way));
+    r->set_way(static_cast<pb::ReachWay>(way));
     r->set_endpoint("198.20.0.9:7000");
     r->set_mapping_protocol("UPnP IGD");
     r->set_relay("198.20.0.1");
