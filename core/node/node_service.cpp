@@ -24,10 +24,10 @@
 #include "net/paths.hpp"
 #include "net/rpc.hpp"
 #include "net/token_bucket.hpp"
+#include "node/ledger_recorder.hpp"
 #include "node/reasons.hpp"
 #include "node/workload.hpp"
 #include "store/database.hpp"
-#include "store/ledger.hpp"
 #include "store/settings.hpp"
 #include "wire/message.hpp"
 #include "clock/clock.hpp"
@@ -91,15 +91,11 @@ struct NodeService::Impl {
       pb::REASON_UNKNOWN;  // the failure as a code (its text is the error)
   std::deque<std::pair<pb::ControlEvent::Kind, std::string>> pending_events;
   pb::DeviceSnapshot device;
-  pb::WorkStats work;
   pb::CoordinatorLink coordinator;
   bool coordinator_failure_logged = false;  // the first failed ping is logged, then each loss
-  std::deque<std::pair<Clock::time_point, double>> recent_flops;  // for the current rate
   std::string workload_description;
   std::shared_ptr<Workload> workload;  // set once by the worker; describe() is thread-safe
   int exit_code = 0;
-  Clock::time_point last_progress_log = Clock::now();
-  std::uint64_t last_progress_samples = 0;
   std::atomic<std::uint64_t> seq{0};  // last published event
 
   std::thread worker;
@@ -127,95 +123,7 @@ struct NodeService::Impl {
   bool computes_on_gpu = false;
   std::optional<double> idle_seconds_used;  // the input idleness the last decision used
 
-  // --- the contribution ledger (core/store/ledger.hpp), in state.db ---
-  // Units of pipeline work are recorded by the worker (memory only) and written by the event
-  // loop every few seconds and at stop. A local benchmark is no contribution and earns no
-  // credit, so it is not recorded. A write that fails is logged and retried; the node runs on.
-  std::unique_ptr<store::LedgerWriter> ledger;
-  const Workload* ledger_workload = nullptr;           // the workload ledger_job was read from
-  std::string ledger_job;                              // its job; empty: not pipeline work
-  std::uint64_t ledger_sent = 0, ledger_received = 0;  // the byte counters at the last unit
-  int ledger_units_since_describe = 0;
-
-  void ledger_record_locked(const Workload& source, const WorkUnitResult& r) {
-    // Pipeline traffic since the previous unit, from the process's bandwidth buckets.
-    const auto sent = net::upload_bucket().bytes_passed();
-    const auto received = net::download_bucket().bytes_passed();
-    store::LedgerUnit u;
-    u.bytes_sent = sent - ledger_sent;
-    u.bytes_received = received - ledger_received;
-    ledger_sent = sent;
-    ledger_received = received;
-    if (!ledger) return;
-    // Which job the work is for: asked again when the workload changes, while it has none (a
-    // joining node waits for its shard) and every 100 units (a coordinator may move it).
-    if (&source != ledger_workload || ledger_job.empty() || ++ledger_units_since_describe >= 100) {
-      pb::NodeSnapshot described;
-      source.describe(described);
-      ledger_job = described.has_stage() ? described.stage().job_id() : std::string();
-      ledger_workload = &source;
-      ledger_units_since_describe = 0;
-    }
-    if (ledger_job.empty()) return;
-    u.finished_unix_ms = unix_ms();
-    u.seconds = r.seconds;
-    u.samples = r.samples;
-    u.flops = r.flops;
-    u.job_id = ledger_job;
-    ledger->record(std::move(u));
-  }
-
-  void describe_ledger(pb::LedgerTotals& out) const {
-    if (!ledger) return;
-    const auto t = ledger->totals();
-    auto* sums = out.mutable_total();
-    sums->set_work_units(static_cast<std::uint64_t>(t.units));
-    sums->set_samples(static_cast<std::uint64_t>(t.samples));
-    sums->set_flops(t.flops);
-    sums->set_busy_seconds(t.seconds);
-    sums->set_bytes_sent(t.bytes_sent);
-    sums->set_bytes_received(t.bytes_received);
-    sums->set_credit(t.credit);
-    out.set_rac(t.rac_at(unix_ms()));
-    out.set_first_unix_ms(t.first_unix_ms);
-    out.set_last_unix_ms(t.last_unix_ms);
-    out.set_pending_units(ledger->pending());
-    out.set_error(ledger->last_error());
-    out.set_available(true);
-  }
-
-  void ledger_history(const pb::LedgerHistoryQuery& q, pb::ControlReply& out) {
-    if (!ledger) {
-      out.set_error("this node keeps no ledger");
-      return;
-    }
-    if ((q.period() != pb::LedgerHistoryQuery::HOURS &&
-         q.period() != pb::LedgerHistoryQuery::DAYS) ||
-        q.count() < 1 || q.count() > 1000) {
-      out.set_error("ledger history: period must be HOURS or DAYS and count 1-1000");
-      return;
-    }
-    try {
-      const auto kind = q.period() == pb::LedgerHistoryQuery::HOURS ? store::LedgerPeriodKind::Hour
-                                                                    : store::LedgerPeriodKind::Day;
-      for (const auto& p : ledger->ledger().history(kind, q.count(), unix_ms())) {
-        auto* o = out.add_ledger_history();
-        o->set_start_unix_ms(p.start_unix_ms);
-        o->set_end_unix_ms(p.end_unix_ms);
-        auto* sums = o->mutable_sums();
-        sums->set_work_units(static_cast<std::uint64_t>(p.units));
-        sums->set_samples(static_cast<std::uint64_t>(p.samples));
-        sums->set_flops(p.flops);
-        sums->set_busy_seconds(p.seconds);
-        sums->set_bytes_sent(p.bytes_sent);
-        sums->set_bytes_received(p.bytes_received);
-        sums->set_credit(p.credit);
-      }
-      out.set_ok(true);
-    } catch (const std::exception& e) {
-      out.set_error(std::string("ledger history: ") + e.what());
-    }
-  }
+  LedgerRecorder ledger;  // this session's work and the contribution ledger (in state_db)
 
   // Seconds since the owner's last input, from the best source there is: the desktop session's
   // own report where it covers the whole session (X11); where the GUI sees only its own
@@ -525,7 +433,7 @@ struct NodeService::Impl {
     s.set_state(state_locked());
     s.set_state_reason(reason_locked());
     *s.mutable_device() = device;
-    *s.mutable_work() = work;
+    *s.mutable_work() = ledger.work_locked();
     *s.mutable_coordinator() = coordinator;
     s.set_version(ROOKERY_VERSION);
     s.set_pid(::getpid());
@@ -540,7 +448,7 @@ struct NodeService::Impl {
     }
     state_why_locked(s);
     describe_governor_locked(*s.mutable_governor());
-    describe_ledger(*s.mutable_ledger());
+    ledger.describe_locked(*s.mutable_ledger());
     return s;
   }
 
@@ -633,7 +541,7 @@ struct NodeService::Impl {
         break;
       }
       case pb::ControlRequest::LEDGER_HISTORY:
-        ledger_history(msg.header.control_request().history(), *out);
+        ledger.history_locked(msg.header.control_request().history(), *out);
         break;
       case pb::ControlRequest::LEAVE_JOB:
         if (!config.join) {
@@ -725,7 +633,7 @@ struct NodeService::Impl {
       computes_on_gpu = dev.rfind("cuda", 0) == 0;
       govern_locked();
       workload_description = work_source->description();
-      work.set_activity(workload_description);
+      ledger.set_activity_locked(workload_description);
       ready = true;
       post_event_locked(pb::ControlEvent::STATE_CHANGED,
                         std::string("state: ") + state_name(state_locked()));
@@ -810,18 +718,7 @@ struct NodeService::Impl {
       }
       std::lock_guard lock(mutex);
       duty_measured = duty.measured_share();
-      if (!r.did_work) continue;
-      work.set_work_units(work.work_units() + 1);
-      work.set_flops(work.flops() + r.flops);
-      work.set_busy_seconds(work.busy_seconds() + r.seconds);
-      work.set_samples(work.samples() + static_cast<std::uint64_t>(r.samples));
-      if (r.loss >= 0) work.set_last_loss(r.loss);
-      ledger_record_locked(*work_source, r);
-      const auto now = Clock::now();
-      recent_flops.emplace_back(now, r.flops);
-      while (!recent_flops.empty() && now - recent_flops.front().first > std::chrono::seconds(5)) {
-        recent_flops.pop_front();
-      }
+      if (r.did_work) ledger.record_locked(*work_source, r);
     }
     work_source->finish();  // the current unit is done: save state
   }
@@ -860,34 +757,7 @@ struct NodeService::Impl {
       t->set_power_w(g.power_w);
       t->set_power_limit_w(g.power_limit_w);
     }
-    const auto now = Clock::now();
-    while (!recent_flops.empty() && now - recent_flops.front().first > std::chrono::seconds(5))
-      recent_flops.pop_front();
-    double flops = 0;
-    for (const auto& [t, f] : recent_flops) flops += f;
-    const double window =
-        recent_flops.empty()
-            ? 1.0
-            : std::max(1.0,
-                       std::chrono::duration<double>(now - recent_flops.front().first).count());
-    work.set_current_gflops(state_locked() == pb::CONTRIBUTING ? flops / window / 1e9 : 0.0);
-  }
-
-  // A line every few seconds while training: what a headless volunteer watches.
-  void log_progress() {
-    std::lock_guard lock(mutex);
-    const auto now = Clock::now();
-    if (state_locked() != pb::CONTRIBUTING || now - last_progress_log < std::chrono::seconds(5))
-      return;
-    const double dt = std::chrono::duration<double>(now - last_progress_log).count();
-    const auto samples = work.samples();
-    if (work.last_loss() > 0 || samples > 0) {
-      spdlog::info("progress: {} units, {} samples ({:.1f}/s), loss {:.4f}, {:.2f} GFLOP/s",
-                   work.work_units(), samples, (samples - last_progress_samples) / dt,
-                   work.last_loss(), work.current_gflops());
-    }
-    last_progress_log = now;
-    last_progress_samples = samples;
+    ledger.update_rate_locked(state_locked() == pb::CONTRIBUTING);
   }
 
   // After the worker stopped (its unit done, its state saved): the coordinated workload goes
@@ -998,19 +868,7 @@ int NodeService::run() {
     std::vector<std::string> problems;
     m.prefs = m.preference_store->load(&problems);
     for (const auto& p : problems) spdlog::warn("settings: {}", p);
-    {
-      // The ledger is written every 5 s (ROOKERY_LEDGER_FLUSH_MS overrides it, for tests).
-      auto flush = std::chrono::milliseconds(5000);
-      if (const char* env = std::getenv("ROOKERY_LEDGER_FLUSH_MS"); env && std::atoi(env) > 0) {
-        flush = std::chrono::milliseconds(std::atoi(env));
-      }
-      m.ledger = std::make_unique<store::LedgerWriter>(*m.state_db, flush);
-      const auto t = m.ledger->totals();
-      if (t.units > 0) {
-        spdlog::info("ledger: {} units, {:.4g} TFLOP, {:.4g} credits so far (RAC {:.4g}/day)",
-                     t.units, t.flops / 1e12, t.credit, t.rac_at(unix_ms()));
-      }
-    }
+    m.ledger.open(*m.state_db);
     if (const auto snooze = m.settings->get(kSnoozeKey)) {
       try {
         m.gov.snooze_until(std::stoll(*snooze));
@@ -1104,22 +962,25 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
     if (quitting) break;
     if (Clock::now() >= next_tick) {
       m.refresh_telemetry(load, nvml, cpu, sensor_schedule);
-      m.log_progress();
+      {
+        std::lock_guard lock(m.mutex);
+        m.ledger.log_progress_locked(m.state_locked() == pb::CONTRIBUTING);
+      }
       m.ping_coordinator(coordinator, ctx);
-      if (m.ledger) m.ledger->flush_if_due();
+      m.ledger.flush_if_due();
       publish(pb::ControlEvent::TELEMETRY, {});
       next_tick = Clock::now() + m.config.telemetry_interval;
     }
   }
   if (m.worker.joinable()) m.worker.join();  // the current unit finishes first
-  if (m.ledger) m.ledger->flush();           // the units since the last write
+  m.ledger.flush();                          // the units since the last write
   const std::string farewell = m.leaving ? m.leave_job(ctx) : std::string("rookery-node stopped");
   publish(pb::ControlEvent::STATE_CHANGED, "state: stopping");
   publish(pb::ControlEvent::SHUTDOWN, farewell);
   if (m.exit_code != 0) return m.exit_code;
   spdlog::info("stopped cleanly after {:.0f} s; {} work units, {:.3f} TFLOP",
-               std::chrono::duration<double>(Clock::now() - m.started).count(), m.work.work_units(),
-               m.work.flops() / 1e12);
+               std::chrono::duration<double>(Clock::now() - m.started).count(),
+               m.ledger.work_locked().work_units(), m.ledger.work_locked().flops() / 1e12);
   return 0;
 }
 
