@@ -15,20 +15,16 @@
 #include "device/system_info.hpp"
 #include "governor/blas_threads.hpp"
 #include "governor/duty_cycle.hpp"
-#include "governor/governor.hpp"
-#include "governor/logind_idle.hpp"
-#include "governor/preferences.hpp"
-#include "governor/sensors.hpp"
 #include "governor/thread_priority.hpp"
 #include "net/identity.hpp"
 #include "net/paths.hpp"
 #include "net/rpc.hpp"
 #include "net/token_bucket.hpp"
+#include "node/governor_bridge.hpp"
 #include "node/ledger_recorder.hpp"
 #include "node/reasons.hpp"
 #include "node/workload.hpp"
 #include "store/database.hpp"
-#include "store/settings.hpp"
 #include "wire/message.hpp"
 #include "clock/clock.hpp"
 
@@ -56,21 +52,6 @@ const char* state_name(pb::NodeState s) {
   }
 }
 
-constexpr const char* kSnoozeKey = "governor.state.snoozed_until_unix_ms";
-constexpr auto kDefaultPresenceValidity = std::chrono::seconds(10);
-constexpr auto kProgramScanInterval = std::chrono::seconds(2);
-constexpr auto kBatteryInterval = std::chrono::seconds(5);
-
-pb::GovernorSnapshot::Decision to_pb(governor::Decision::State s) {
-  switch (s) {
-    case governor::Decision::State::Running:
-      return pb::GovernorSnapshot::RUNNING;
-    case governor::Decision::State::Slowed:
-      return pb::GovernorSnapshot::SLOWED;
-    default:
-      return pb::GovernorSnapshot::PAUSED;
-  }
-}
 }  // namespace
 
 struct NodeService::Impl {
@@ -100,272 +81,22 @@ struct NodeService::Impl {
 
   std::thread worker;
 
-  // --- the resource governor (guarded by mutex) ---
-  std::unique_ptr<store::Database> state_db;
-  std::unique_ptr<store::Settings> settings;
-  std::unique_ptr<governor::PreferenceStore> preference_store;
-  governor::SystemClock wall_clock;
-  governor::Governor gov{wall_clock};
-  governor::Preferences prefs = governor::Preferences::defaults();
-  governor::Decision decision;  // what the worker obeys
-  // decision.cpu_time_percent, for the coordinator client's heartbeats: read without the lock,
-  // which snapshots hold while they describe the workload and read the ledger.
-  std::atomic<int> cpu_time_percent{100};
-  governor::Readings readings;  // the latest sensor readings
-  std::vector<governor::SensorStatus> sensors;
-  pb::DesktopPresence presence;  // the latest report of the desktop session
-  std::optional<Clock::time_point> presence_expires;
-  // Input idleness where no desktop session reports it: logind's idle hint, else terminals.
-  governor::IdleReading session_idle;
-  governor::LogindIdle logind;  // used by the event loop only
-  governor::DutyCycle duty;     // the worker's
-  double duty_measured = 0;
-  bool computes_on_gpu = false;
-  std::optional<double> idle_seconds_used;  // the input idleness the last decision used
+  std::unique_ptr<store::Database> state_db;  // before the parts that keep their state in it
+
+  // The governor's decision, enforced; the lambda runs with the lock held.
+  GovernorBridge governor{
+      mutex, [this](const governor::Decision& before, const governor::Decision& now) {
+        worker_cv.notify_all();
+        if (ready && now.state != before.state) {
+          spdlog::info("governor: {} ({})", governor::state_name(now.state), now.reason);
+        }
+        post_event_locked(
+            pb::ControlEvent::STATE_CHANGED,
+            std::string("governor: ") + governor::state_name(now.state) + " (" + now.reason + ")");
+      }};
+  governor::DutyCycle duty;  // the worker's
 
   LedgerRecorder ledger;  // this session's work and the contribution ledger (in state_db)
-
-  // Seconds since the owner's last input, from the best source there is: the desktop session's
-  // own report where it covers the whole session (X11); where the GUI sees only its own
-  // window's input, the more recent of that and logind's hint (either one seeing input means
-  // the owner is there); with no GUI, logind's hint or else terminals. nullopt: unknown.
-  std::optional<double> input_idle_seconds_locked(bool presence_fresh) const {
-    const bool reported = presence_fresh && presence.input_idle_seconds() >= 0;
-    if (reported && presence.idle_covers_session()) return presence.input_idle_seconds();
-    if (reported) {
-      const bool logind_knows =
-          session_idle.idle_seconds && session_idle.detail.starts_with("logind:");
-      return logind_knows ? std::min(presence.input_idle_seconds(), *session_idle.idle_seconds)
-                          : presence.input_idle_seconds();
-    }
-    return session_idle.idle_seconds;
-  }
-
-  // Re-decides from the current preferences and readings; wakes the worker and tells clients
-  // when the decision changed.
-  void govern_locked() {
-    const bool presence_fresh = presence_expires && Clock::now() < *presence_expires;
-    auto r = readings;
-    r.computes_on_gpu = computes_on_gpu;
-    r.input_idle_seconds.reset();
-    r.fullscreen_app.reset();
-    r.input_idle_seconds = input_idle_seconds_locked(presence_fresh);
-    if (presence_fresh && presence.fullscreen_known()) r.fullscreen_app = presence.fullscreen_app();
-    const auto before = decision;
-    decision = gov.decide(prefs, r);
-    cpu_time_percent = decision.cpu_time_percent;
-    idle_seconds_used = r.input_idle_seconds;
-    if (decision.upload_bytes_per_s != net::upload_bucket().rate())
-      net::upload_bucket().set_rate(decision.upload_bytes_per_s);
-    if (decision.download_bytes_per_s != net::download_bucket().rate()) {
-      net::download_bucket().set_rate(decision.download_bytes_per_s);
-    }
-    if (decision.state != before.state || decision.reason != before.reason ||
-        decision.threads != before.threads ||
-        decision.cpu_time_percent != before.cpu_time_percent) {
-      worker_cv.notify_all();
-      if (ready && decision.state != before.state) {
-        spdlog::info("governor: {} ({})", governor::state_name(decision.state), decision.reason);
-      }
-      post_event_locked(pb::ControlEvent::STATE_CHANGED, std::string("governor: ") +
-                                                             governor::state_name(decision.state) +
-                                                             " (" + decision.reason + ")");
-    }
-  }
-
-  void describe_governor_locked(pb::GovernorSnapshot& g) const {
-    g.set_decision(to_pb(decision.state));
-    g.set_reason(decision.reason);
-    to_reason(decision.why, *g.mutable_why());
-    g.set_user_active(decision.user_active);
-    g.set_threads(decision.threads);
-    g.set_cpu_time_percent(decision.cpu_time_percent);
-    g.set_use_gpu(decision.use_gpu);
-    g.set_upload_bytes_per_s(decision.upload_bytes_per_s);
-    g.set_download_bytes_per_s(decision.download_bytes_per_s);
-    g.set_snoozed_until_unix_ms(decision.snoozed_until_unix_ms);
-    g.set_duty_cycle_measured(duty_measured);
-    for (const auto& sensor : sensors) {
-      auto* out = g.add_sensors();
-      out->set_name(sensor.name);
-      out->set_working(sensor.working);
-      out->set_detail(sensor.detail);
-      describe_sensor_locked(*out);
-    }
-  }
-
-  // A sensor's reading as a code with its value, from what the governor decided on.
-  void describe_sensor_locked(pb::SensorStatus& out) const {
-    out.set_kind(sensor_kind(out.name()));
-    auto& why = *out.mutable_reading();
-    const bool presence_fresh = presence_expires && Clock::now() < *presence_expires;
-    switch (out.kind()) {
-      case pb::SensorStatus::INPUT_IDLENESS:
-        if (out.working() && idle_seconds_used) {
-          why.set_code(pb::SENSOR_INPUT_IDLE);
-          why.set_value(static_cast<double>(static_cast<long>(*idle_seconds_used)));
-          if (presence_fresh && presence.input_idle_seconds() >= 0)
-            why.set_text(presence.idle_source());
-        } else if (!out.working()) {
-          why.set_code(pb::SENSOR_NO_INPUT_SOURCE);
-        }
-        break;
-      case pb::SensorStatus::FULLSCREEN:
-        if (out.working()) {
-          why.set_code(presence.fullscreen_app() ? pb::SENSOR_FULLSCREEN_RUNS
-                                                 : pb::SENSOR_FULLSCREEN_NONE);
-          why.set_text(presence.fullscreen_source());
-        } else if (!presence_fresh) {
-          why.set_code(pb::SENSOR_NO_DESKTOP);
-        }
-        break;
-      case pb::SensorStatus::BATTERY:
-        if (readings.on_battery)
-          why.set_code(*readings.on_battery ? pb::SENSOR_ON_BATTERY : pb::SENSOR_ON_MAINS);
-        break;
-      case pb::SensorStatus::PROGRAMS:
-        if (prefs.exclusive_programs.empty()) {
-          why.set_code(pb::SENSOR_NO_PROGRAMS_LISTED);
-        } else if (readings.listed_programs_running && readings.listed_programs_running->empty()) {
-          why.set_code(pb::SENSOR_PROGRAMS_NOT_RUNNING);
-          why.set_value(static_cast<double>(prefs.exclusive_programs.size()));
-        } else if (readings.listed_programs_running) {
-          std::string names;
-          for (const auto& n : *readings.listed_programs_running)
-            names += (names.empty() ? "" : ", ") + n;
-          why.set_code(pb::SENSOR_PROGRAMS_RUNNING);
-          why.set_text(names);
-        }
-        break;
-      case pb::SensorStatus::CPU_LOAD:
-        if (readings.other_cpu_percent) {
-          why.set_code(pb::SENSOR_OTHER_CPU);
-          why.set_value(static_cast<double>(static_cast<int>(*readings.other_cpu_percent)));
-        }
-        break;
-      case pb::SensorStatus::GPU:
-        if (out.working() && readings.gpu_temperature_c) {
-          why.set_code(pb::SENSOR_GPU_TEMPERATURE);
-          why.set_value(static_cast<double>(static_cast<int>(*readings.gpu_temperature_c)));
-        } else {
-          classify_gpu_status(out.detail(), why);  // no telemetry: NVML says why
-        }
-        break;
-      case pb::SensorStatus::MEMORY:
-        if (readings.node_memory_bytes > 0) {
-          why.set_code(pb::SENSOR_MEMORY);
-          why.set_value(static_cast<double>(readings.node_memory_bytes));
-        }
-        break;
-      default:
-        break;
-    }
-  }
-
-  void fill_preferences_locked(pb::ControlReply& reply) {
-    const auto values = preference_store->values();
-    for (const auto& spec : governor::preference_table()) {
-      auto* p = reply.add_preferences();
-      p->set_key(spec.key);
-      p->set_value(values.at(spec.key));
-      p->set_default_value(spec.default_value);
-      p->set_scope(governor::scope_name(spec.scope));
-      p->set_type(governor::type_name(spec.type));
-      p->set_min(spec.min);
-      p->set_max(spec.max);
-      p->set_unit(spec.unit);
-      p->set_label(spec.label);
-    }
-  }
-
-  void persist_snooze_locked() {
-    if (gov.snoozed_until() == 0) {
-      settings->erase(kSnoozeKey);
-    } else {
-      settings->set(kSnoozeKey, std::to_string(gov.snoozed_until()));
-    }
-  }
-
-  // The event loop's sensor pass: OS sensors read outside the lock, then one decision.
-  void read_sensors(const device::CpuLoadSampler::Sample& load,
-                    const std::vector<device::GpuReading>& gpus, const device::Nvml& nvml,
-                    const device::CpuInfo& cpu, Clock::time_point& next_programs,
-                    Clock::time_point& next_battery, governor::BatteryReading& battery,
-                    governor::ProgramsReading& programs) {
-    std::vector<std::string> listed;
-    {
-      std::lock_guard lock(mutex);
-      listed = prefs.exclusive_programs;
-    }
-    const auto now = Clock::now();
-    if (now >= next_battery) {
-      battery = governor::read_battery();
-      next_battery = now + kBatteryInterval;
-    }
-    if (listed.empty()) {
-      programs = {std::vector<std::string>{}, "no programs listed"};
-    } else if (now >= next_programs) {
-      programs = governor::find_programs(listed);
-      next_programs = now + kProgramScanInterval;
-    }
-    auto idle = logind.read();
-    if (!idle.idle_seconds) {
-      auto terminals = governor::terminal_idle();
-      terminals.detail = idle.detail + "; " + terminals.detail;
-      idle = std::move(terminals);
-    }
-    const auto memory = governor::resident_memory_bytes();
-    std::optional<double> hottest;
-    for (const auto& g : gpus) {
-      if (g.temperature_c >= 0 && (!hottest || g.temperature_c > *hottest))
-        hottest = g.temperature_c;
-    }
-
-    std::lock_guard lock(mutex);
-    readings.logical_cores = cpu.logical_cores;
-    readings.on_battery = battery.on_battery;
-    readings.listed_programs_running = programs.running;
-    readings.other_cpu_percent = load.others_percent;
-    readings.gpu_temperature_c = hottest;
-    readings.node_memory_bytes = memory;
-    readings.ram_total_bytes = cpu.ram_total_bytes;
-    session_idle = std::move(idle);
-    const bool presence_fresh = presence_expires && now < *presence_expires;
-    sensors.clear();
-    if (presence_fresh && presence.input_idle_seconds() >= 0) {
-      sensors.push_back({"input idleness", true,
-                         "no input for " +
-                             std::to_string(static_cast<long>(presence.input_idle_seconds())) +
-                             " s (" + presence.idle_source() + ")"});
-    } else if (session_idle.idle_seconds) {
-      sensors.push_back({"input idleness", true, session_idle.detail});
-    } else {
-      sensors.push_back({"input idleness", false,
-                         "no desktop session reports it and " + session_idle.detail +
-                             ": the PC counts as in use"});
-    }
-    if (presence_fresh && presence.fullscreen_known()) {
-      sensors.push_back(
-          {"full-screen", true,
-           (presence.fullscreen_app() ? "a full-screen application runs (" : "none (") +
-               presence.fullscreen_source() + ")"});
-    } else {
-      sensors.push_back(
-          {"full-screen", false,
-           presence_fresh ? presence.fullscreen_source() : "no desktop session reports it"});
-    }
-    sensors.push_back({"battery", battery.on_battery.has_value(), battery.detail});
-    sensors.push_back({"programs", programs.running.has_value(), programs.detail});
-    sensors.push_back(
-        {"cpu load", true,
-         "other programs " + std::to_string(static_cast<int>(load.others_percent)) + "%"});
-    sensors.push_back({"gpu", hottest.has_value(),
-                       hottest ? "hottest GPU " + std::to_string(static_cast<int>(*hottest)) + " °C"
-                               : nvml.status()});
-    sensors.push_back(
-        {"memory", memory > 0, std::to_string(memory / (1024 * 1024)) + " MiB resident"});
-    govern_locked();
-  }
 
   pb::NodeState state_locked() const {
     if (quitting) return pb::STOPPING;
@@ -383,9 +114,10 @@ struct NodeService::Impl {
       case pb::STARTING:
         return "measuring this PC's compute speed";
       case pb::CONTRIBUTING:
-        if (decision.paused()) return "paused: " + decision.reason;
-        if (decision.state == governor::Decision::State::Slowed)
-          return "slowed: " + decision.reason;
+        if (governor.decision_locked().paused())
+          return "paused: " + governor.decision_locked().reason;
+        if (governor.decision_locked().state == governor::Decision::State::Slowed)
+          return "slowed: " + governor.decision_locked().reason;
         return workload_description;
       default:
         return "paused: press Contribute to start";
@@ -410,7 +142,8 @@ struct NodeService::Impl {
         why.set_code(pb::NODE_MEASURING);
         break;
       case pb::CONTRIBUTING:
-        if (decision.paused() || decision.state == governor::Decision::State::Slowed) {
+        if (governor.decision_locked().paused() ||
+            governor.decision_locked().state == governor::Decision::State::Slowed) {
           why.set_code(pb::NODE_GOVERNED);
         } else if (s.has_stage()) {
           why.set_code(pb::NODE_TRAINING);
@@ -447,7 +180,7 @@ struct NodeService::Impl {
                                   *s.mutable_coordinator()->mutable_why());
     }
     state_why_locked(s);
-    describe_governor_locked(*s.mutable_governor());
+    governor.describe_locked(*s.mutable_governor());
     ledger.describe_locked(*s.mutable_ledger());
     return s;
   }
@@ -492,27 +225,25 @@ struct NodeService::Impl {
         out->set_ok(true);
         break;
       case pb::ControlRequest::GET_PREFERENCES:
-        fill_preferences_locked(*out);
+        governor.fill_preferences_locked(*out);
         out->set_ok(true);
         break;
       case pb::ControlRequest::SET_PREFERENCES:
       case pb::ControlRequest::RESET_PREFERENCES:
         try {
           if (msg.header.control_request().kind() == pb::ControlRequest::RESET_PREFERENCES) {
-            preference_store->reset();
+            governor.reset_preferences_locked();
           } else {
             std::map<std::string, std::string> changes;
             for (const auto& v : msg.header.control_request().set()) changes[v.key()] = v.value();
-            preference_store->set(changes);  // all or nothing
+            governor.set_preferences_locked(changes);  // all or nothing
           }
-          prefs = preference_store->load();
-          govern_locked();
           post_event_locked(pb::ControlEvent::LOG, "settings saved");
           out->set_ok(true);
         } catch (const std::exception& e) {  // invalid_argument: a bad value; StoreError: the disk
           out->set_error(std::string("settings not changed: ") + e.what());
         }
-        fill_preferences_locked(*out);
+        governor.fill_preferences_locked(*out);
         break;
       case pb::ControlRequest::SNOOZE: {
         const auto seconds = msg.header.control_request().snooze_seconds();
@@ -520,23 +251,12 @@ struct NodeService::Impl {
           out->set_error("snooze_seconds must be 0 (end the snooze) to 604800 (a week)");
           break;
         }
-        gov.snooze_until(seconds == 0 ? 0 : wall_clock.now_unix_ms() + seconds * 1000);
-        try {
-          persist_snooze_locked();
-        } catch (const std::exception& e) {
-          spdlog::warn("snooze not saved: {}", e.what());
-        }
-        govern_locked();
+        governor.snooze_locked(seconds);
         out->set_ok(true);
         break;
       }
       case pb::ControlRequest::REPORT_PRESENCE: {
-        presence = msg.header.control_request().presence();
-        const auto valid = presence.valid_for_ms() > 0
-                               ? std::chrono::milliseconds(presence.valid_for_ms())
-                               : std::chrono::milliseconds(kDefaultPresenceValidity);
-        presence_expires = Clock::now() + valid;
-        govern_locked();
+        governor.report_presence_locked(msg.header.control_request().presence());
         out->set_ok(true);
         break;
       }
@@ -608,12 +328,12 @@ struct NodeService::Impl {
         int duty = 100;
         {
           std::lock_guard lock(mutex);
-          duty = std::clamp(decision.cpu_time_percent, 1, 100);
+          duty = std::clamp(governor.decision_locked().cpu_time_percent, 1, 100);
         }
         options.flops_per_s = bench.gflops * 1e9 * duty / 100.0;
         options.benchmark_flops_per_s = bench.gflops * 1e9;
         options.current_flops_per_s = [this, flops = bench.gflops * 1e9] {
-          return flops * std::clamp(cpu_time_percent.load(), 1, 100) / 100.0;
+          return flops * std::clamp(governor.cpu_time_percent(), 1, 100) / 100.0;
         };
         work_source = make_coordinated_workload(options, identity);
       } else if (config.stage) {
@@ -630,8 +350,8 @@ struct NodeService::Impl {
       device.set_blas(blas.description);
       device.set_measured_gflops(bench.gflops);
       device.set_compute_threads(device::compute_threads());
-      computes_on_gpu = dev.rfind("cuda", 0) == 0;
-      govern_locked();
+      governor.set_computes_on_gpu_locked(dev.rfind("cuda", 0) == 0);
+      governor.govern_locked();
       workload_description = work_source->description();
       ledger.set_activity_locked(workload_description);
       ready = true;
@@ -666,9 +386,11 @@ struct NodeService::Impl {
         // The governor pauses here, at a unit boundary: the unit in progress always finishes.
         // With finish_micro_batches_before_pause, a pause first drains: no new micro-batch
         // starts, and the ones peers handed over are finished, so neighbours see a clean stop.
+        const auto& decision = governor.decision_locked();
         const bool run = want_contribute && !decision.paused();
         if (run || !draining) drain_deadline = Clock::now() + kDrainLimit;
-        const bool drain = !run && prefs.finish_micro_batches_before_pause &&
+        const bool drain = !run &&
+                           governor.preferences_locked().finish_micro_batches_before_pause &&
                            !work_source->drained() && Clock::now() < drain_deadline;
         work_source->set_draining(!run);
         if (drain && !draining)
@@ -709,33 +431,27 @@ struct NodeService::Impl {
         const auto rest = duty.after_work(unit_end - unit_start, cpu_time_percent, unit_end);
         if (rest > std::chrono::nanoseconds{0}) {
           std::unique_lock lock(mutex);
-          worker_cv.wait_for(
-              lock, rest, [&] { return quitting || decision.cpu_time_percent > cpu_time_percent; });
+          worker_cv.wait_for(lock, rest, [&] {
+            return quitting || governor.decision_locked().cpu_time_percent > cpu_time_percent;
+          });
           duty.rested(Clock::now() - unit_end);
         }
       } else {
         duty.rested(unit_end - unit_start);
       }
       std::lock_guard lock(mutex);
-      duty_measured = duty.measured_share();
+      governor.set_duty_measured_locked(duty.measured_share());
       if (r.did_work) ledger.record_locked(*work_source, r);
     }
     work_source->finish();  // the current unit is done: save state
   }
 
   // --- the event loop (caller of run()) ---
-  struct SensorSchedule {
-    Clock::time_point next_programs{}, next_battery{};
-    governor::BatteryReading battery;
-    governor::ProgramsReading programs;
-  };
-
   void refresh_telemetry(device::CpuLoadSampler& load, const device::Nvml& nvml,
-                         const device::CpuInfo& cpu, SensorSchedule& sched) {
+                         const device::CpuInfo& cpu) {
     const auto sample = load.sample();
     const auto gpus = nvml.read();
-    read_sensors(sample, gpus, nvml, cpu, sched.next_programs, sched.next_battery, sched.battery,
-                 sched.programs);
+    governor.read_sensors(sample, gpus, nvml, cpu);
     std::lock_guard lock(mutex);
     device.set_cpu_model(cpu.model);
     device.set_cpu_cores(cpu.logical_cores);
@@ -862,28 +578,16 @@ int NodeService::run() {
   }
   try {
     m.state_db = std::make_unique<store::Database>(m.config.data_dir / "state.db");
-    m.settings = std::make_unique<store::Settings>(*m.state_db);
-    m.preference_store = std::make_unique<governor::PreferenceStore>(*m.settings);
-    if (!m.config.set_preferences.empty()) m.preference_store->set(m.config.set_preferences);
-    std::vector<std::string> problems;
-    m.prefs = m.preference_store->load(&problems);
-    for (const auto& p : problems) spdlog::warn("settings: {}", p);
+    m.governor.open(*m.state_db, m.config.set_preferences);
     m.ledger.open(*m.state_db);
-    if (const auto snooze = m.settings->get(kSnoozeKey)) {
-      try {
-        m.gov.snooze_until(std::stoll(*snooze));
-      } catch (const std::exception&) {
-        spdlog::warn("settings: ignoring an unreadable snooze time \"{}\"", *snooze);
-      }
-    }
   } catch (const std::exception& e) {
     spdlog::error("cannot use the node's state: {}", e.what());
     return 2;
   }
   {
     std::lock_guard lock(m.mutex);
-    m.readings.logical_cores = device::read_cpu_info().logical_cores;
-    m.govern_locked();
+    m.governor.set_logical_cores_locked(device::read_cpu_info().logical_cores);
+    m.governor.govern_locked();
   }
   {
     // One node per user: a second one would steal the first one's control sockets.
@@ -926,7 +630,6 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
   device::Nvml nvml;
   const auto cpu = device::read_cpu_info();
   std::unique_ptr<net::RpcClient> coordinator;
-  Impl::SensorSchedule sensor_schedule;
   auto publish = [&](pb::ControlEvent::Kind kind, const std::string& message) {
     pb::ControlEvent ev;
     {
@@ -961,7 +664,7 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
     for (auto& [kind, text] : events) publish(kind, text);
     if (quitting) break;
     if (Clock::now() >= next_tick) {
-      m.refresh_telemetry(load, nvml, cpu, sensor_schedule);
+      m.refresh_telemetry(load, nvml, cpu);
       {
         std::lock_guard lock(m.mutex);
         m.ledger.log_progress_locked(m.state_locked() == pb::CONTRIBUTING);
