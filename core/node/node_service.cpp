@@ -22,6 +22,7 @@
 #include "net/token_bucket.hpp"
 #include "node/governor_bridge.hpp"
 #include "node/ledger_recorder.hpp"
+#include "node/node_status.hpp"
 #include "node/reasons.hpp"
 #include "node/workload.hpp"
 #include "store/database.hpp"
@@ -34,161 +35,32 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 using clock::unix_ms;
-
-const char* state_name(pb::NodeState s) {
-  switch (s) {
-    case pb::STARTING:
-      return "starting";
-    case pb::PAUSED:
-      return "paused";
-    case pb::CONTRIBUTING:
-      return "contributing";
-    case pb::STOPPING:
-      return "stopping";
-    case pb::FAILED:
-      return "failed";
-    default:
-      return "unknown";
-  }
-}
-
 }  // namespace
 
 struct NodeService::Impl {
   NodeConfig config;
   net::CurveKeyPair identity;
-  const Clock::time_point started = Clock::now();
 
-  // --- shared state, guarded by mutex ---
-  std::mutex mutex;
-  std::condition_variable worker_cv;  // wakes the worker: contribute / quit
-  std::condition_variable loop_cv;    // wakes the event loop: a pending event / quit
-  bool ready = false;                 // start-up benchmark done
-  bool want_contribute = false;
-  bool quitting = false;
-  bool leaving = false;  // quitting to leave the coordinator's job (LEAVE_JOB)
-  std::string failure;   // non-empty: the worker failed
-  pb::ReasonCode failure_code =
-      pb::REASON_UNKNOWN;  // the failure as a code (its text is the error)
-  std::deque<std::pair<pb::ControlEvent::Kind, std::string>> pending_events;
-  pb::DeviceSnapshot device;
-  pb::CoordinatorLink coordinator;
-  bool coordinator_failure_logged = false;  // the first failed ping is logged, then each loss
-  std::string workload_description;
-  std::shared_ptr<Workload> workload;  // set once by the worker; describe() is thread-safe
-  int exit_code = 0;
-  std::atomic<std::uint64_t> seq{0};  // last published event
-
-  std::thread worker;
-
+  std::mutex mutex;  // the node's lock: over its status, governor decision and ledger
   std::unique_ptr<store::Database> state_db;  // before the parts that keep their state in it
 
   // The governor's decision, enforced; the lambda runs with the lock held.
   GovernorBridge governor{
       mutex, [this](const governor::Decision& before, const governor::Decision& now) {
-        worker_cv.notify_all();
-        if (ready && now.state != before.state) {
+        status.worker_cv.notify_all();
+        if (status.ready && now.state != before.state) {
           spdlog::info("governor: {} ({})", governor::state_name(now.state), now.reason);
         }
-        post_event_locked(
+        status.post_event_locked(
             pb::ControlEvent::STATE_CHANGED,
             std::string("governor: ") + governor::state_name(now.state) + " (" + now.reason + ")");
       }};
   governor::DutyCycle duty;  // the worker's
 
   LedgerRecorder ledger;  // this session's work and the contribution ledger (in state_db)
-
-  pb::NodeState state_locked() const {
-    if (quitting) return pb::STOPPING;
-    if (!failure.empty()) return pb::FAILED;
-    if (!ready) return pb::STARTING;
-    return want_contribute ? pb::CONTRIBUTING : pb::PAUSED;
-  }
-
-  std::string reason_locked() const {
-    switch (state_locked()) {
-      case pb::STOPPING:
-        return "stopping: saving state";
-      case pb::FAILED:
-        return failure;
-      case pb::STARTING:
-        return "measuring this PC's compute speed";
-      case pb::CONTRIBUTING:
-        if (governor.decision_locked().paused())
-          return "paused: " + governor.decision_locked().reason;
-        if (governor.decision_locked().state == governor::Decision::State::Slowed)
-          return "slowed: " + governor.decision_locked().reason;
-        return workload_description;
-      default:
-        return "paused: press Contribute to start";
-    }
-  }
-
-  // reason_locked() as a code: what the GUI words in the user's language.
-  void state_why_locked(pb::NodeSnapshot& s) const {
-    auto& why = *s.mutable_state_why();
-    switch (state_locked()) {
-      case pb::STOPPING:
-        why.set_code(pb::NODE_STOPPING);
-        break;
-      case pb::FAILED:
-        why.set_code(failure_code);
-        if (const auto colon = failure.find(": ");
-            failure_code != pb::REASON_UNKNOWN && colon != std::string::npos) {
-          why.set_text(failure.substr(colon + 2));
-        }
-        break;
-      case pb::STARTING:
-        why.set_code(pb::NODE_MEASURING);
-        break;
-      case pb::CONTRIBUTING:
-        if (governor.decision_locked().paused() ||
-            governor.decision_locked().state == governor::Decision::State::Slowed) {
-          why.set_code(pb::NODE_GOVERNED);
-        } else if (s.has_stage()) {
-          why.set_code(pb::NODE_TRAINING);
-        } else if (config.join) {
-          why.set_code(pb::NODE_VOLUNTEER);
-          why.set_text(config.join->job_id);
-        } else if (!config.stage) {
-          why.set_code(pb::NODE_BENCHMARK);
-        }
-        break;
-      default:
-        why.set_code(pb::NODE_PRESS_CONTRIBUTE);
-        break;
-    }
-  }
-
-  pb::NodeSnapshot snapshot_locked() const {
-    pb::NodeSnapshot s;
-    s.set_seq(seq.load());
-    s.set_state(state_locked());
-    s.set_state_reason(reason_locked());
-    *s.mutable_device() = device;
-    *s.mutable_work() = ledger.work_locked();
-    *s.mutable_coordinator() = coordinator;
-    s.set_version(ROOKERY_VERSION);
-    s.set_pid(::getpid());
-    s.set_node_key(identity.public_key);
-    s.set_uptime_seconds(std::chrono::duration<double>(Clock::now() - started).count());
-    s.set_data_dir(config.data_dir.string());
-    if (workload) workload->describe(s);
-    // The workload may say more of the coordinator (joined, its seat, refused) than the ping did.
-    if (s.coordinator().status() != coordinator.status()) {
-      classify_coordinator_status(s.coordinator().status(),
-                                  *s.mutable_coordinator()->mutable_why());
-    }
-    state_why_locked(s);
-    governor.describe_locked(*s.mutable_governor());
-    ledger.describe_locked(*s.mutable_ledger());
-    return s;
-  }
-
-  void post_event_locked(pb::ControlEvent::Kind kind, std::string message) {
-    pending_events.emplace_back(kind, std::move(message));
-    loop_cv.notify_all();
-  }
+  NodeStatus status{config, identity, governor, ledger};
+  bool coordinator_failure_logged = false;  // the first failed ping is logged, then each loss
+  std::thread worker;
 
   // --- the control API (RPC server thread) ---
   std::optional<net::Reply> handle_control(const net::RequestContext&, wire::Message& msg) {
@@ -200,28 +72,26 @@ struct NodeService::Impl {
       return reply;
     }
     std::lock_guard lock(mutex);
-    const auto before = state_locked();
+    const auto before = status.state_locked();
     switch (msg.header.control_request().kind()) {
       case pb::ControlRequest::STATUS:
         out->set_ok(true);
         break;
       case pb::ControlRequest::CONTRIBUTE:
-        if (!failure.empty()) {
-          out->set_error("cannot contribute: " + failure);
+        if (!status.failure.empty()) {
+          out->set_error("cannot contribute: " + status.failure);
           break;
         }
-        want_contribute = true;
-        worker_cv.notify_all();
+        status.want_contribute = true;
+        status.worker_cv.notify_all();
         out->set_ok(true);
         break;
       case pb::ControlRequest::PAUSE:
-        want_contribute = false;
+        status.want_contribute = false;
         out->set_ok(true);
         break;
       case pb::ControlRequest::QUIT:
-        quitting = true;
-        worker_cv.notify_all();
-        loop_cv.notify_all();
+        status.request_quit_locked();
         out->set_ok(true);
         break;
       case pb::ControlRequest::GET_PREFERENCES:
@@ -238,7 +108,7 @@ struct NodeService::Impl {
             for (const auto& v : msg.header.control_request().set()) changes[v.key()] = v.value();
             governor.set_preferences_locked(changes);  // all or nothing
           }
-          post_event_locked(pb::ControlEvent::LOG, "settings saved");
+          status.post_event_locked(pb::ControlEvent::LOG, "settings saved");
           out->set_ok(true);
         } catch (const std::exception& e) {  // invalid_argument: a bad value; StoreError: the disk
           out->set_error(std::string("settings not changed: ") + e.what());
@@ -270,21 +140,16 @@ struct NodeService::Impl {
         }
         spdlog::info("leaving job {}: finishing the work unit in progress first",
                      config.join->job_id);
-        leaving = true;
-        quitting = true;
-        worker_cv.notify_all();
-        loop_cv.notify_all();
+        status.request_quit_locked(/*leave=*/true);
         out->set_ok(true);
         break;
       default:
         out->set_error("unknown control request");
         break;
     }
-    const auto after = state_locked();
-    if (before != after)
-      post_event_locked(pb::ControlEvent::STATE_CHANGED,
-                        std::string("state: ") + state_name(after));
-    *out->mutable_snapshot() = snapshot_locked();
+    const auto after = status.state_locked();
+    if (before != after) status.post_state_locked();
+    *out->mutable_snapshot() = status.snapshot_locked();
     return reply;
   }
 
@@ -344,30 +209,25 @@ struct NodeService::Impl {
         work_source = make_matmul_workload(dev);
       }
       std::lock_guard lock(mutex);
-      workload = work_source;
-      device.set_compute_device(dev);
-      device.set_cuda_available(compute.cuda_available);
-      device.set_blas(blas.description);
-      device.set_measured_gflops(bench.gflops);
-      device.set_compute_threads(device::compute_threads());
+      status.workload = work_source;
+      status.device.set_compute_device(dev);
+      status.device.set_cuda_available(compute.cuda_available);
+      status.device.set_blas(blas.description);
+      status.device.set_measured_gflops(bench.gflops);
+      status.device.set_compute_threads(device::compute_threads());
       governor.set_computes_on_gpu_locked(dev.rfind("cuda", 0) == 0);
       governor.govern_locked();
-      workload_description = work_source->description();
-      ledger.set_activity_locked(workload_description);
-      ready = true;
-      post_event_locked(pb::ControlEvent::STATE_CHANGED,
-                        std::string("state: ") + state_name(state_locked()));
+      status.workload_description = work_source->description();
+      ledger.set_activity_locked(status.workload_description);
+      status.ready = true;
+      status.post_state_locked();
     } catch (const std::exception& e) {
       std::lock_guard lock(mutex);
-      failure = std::string("cannot start: ") + e.what();
-      failure_code = pb::NODE_CANNOT_START;
-      spdlog::error("{}", failure);
-      post_event_locked(pb::ControlEvent::STATE_CHANGED, failure);
+      status.fail_locked(std::string("cannot start: ") + e.what(), pb::NODE_CANNOT_START);
       if (config.stage ||
           config.join) {  // headless pipeline stage: nothing to wait for, exit with the reason
-        exit_code = 4;
-        quitting = true;
-        loop_cv.notify_all();
+        status.exit_code = 4;
+        status.request_quit_locked();
       }
       return;
     }
@@ -387,7 +247,7 @@ struct NodeService::Impl {
         // With finish_micro_batches_before_pause, a pause first drains: no new micro-batch
         // starts, and the ones peers handed over are finished, so neighbours see a clean stop.
         const auto& decision = governor.decision_locked();
-        const bool run = want_contribute && !decision.paused();
+        const bool run = status.want_contribute && !decision.paused();
         if (run || !draining) drain_deadline = Clock::now() + kDrainLimit;
         const bool drain = !run &&
                            governor.preferences_locked().finish_micro_batches_before_pause &&
@@ -397,10 +257,12 @@ struct NodeService::Impl {
           spdlog::info("pausing: finishing the micro-batches in flight first");
         draining = drain;
         if (!drain) {
-          worker_cv.wait(lock, [&] { return quitting || (want_contribute && !decision.paused()); });
+          status.worker_cv.wait(lock, [&] {
+            return status.quitting || (status.want_contribute && !decision.paused());
+          });
           work_source->set_draining(false);
         }
-        if (quitting) break;
+        if (status.quitting) break;
         duty.rested(Clock::now() - waiting_since);
         cpu_time_percent = decision.cpu_time_percent;
         const int allowed = std::min(max_threads, decision.threads);
@@ -409,7 +271,7 @@ struct NodeService::Impl {
           device::set_compute_threads(allowed);
           governor::set_blas_threads(allowed);
           applied_threads = allowed;
-          device.set_compute_threads(device::compute_threads());
+          status.device.set_compute_threads(device::compute_threads());
           spdlog::info("governor: {} compute thread(s)", applied_threads);
         }
       }
@@ -419,10 +281,7 @@ struct NodeService::Impl {
         r = work_source->run_unit();
       } catch (const std::exception& e) {
         std::lock_guard lock(mutex);
-        failure = std::string("work failed: ") + e.what();
-        failure_code = pb::NODE_WORK_FAILED;
-        spdlog::error("{}", failure);
-        post_event_locked(pb::ControlEvent::STATE_CHANGED, failure);
+        status.fail_locked(std::string("work failed: ") + e.what(), pb::NODE_WORK_FAILED);
         return;
       }
       const auto unit_end = Clock::now();
@@ -431,8 +290,9 @@ struct NodeService::Impl {
         const auto rest = duty.after_work(unit_end - unit_start, cpu_time_percent, unit_end);
         if (rest > std::chrono::nanoseconds{0}) {
           std::unique_lock lock(mutex);
-          worker_cv.wait_for(lock, rest, [&] {
-            return quitting || governor.decision_locked().cpu_time_percent > cpu_time_percent;
+          status.worker_cv.wait_for(lock, rest, [&] {
+            return status.quitting ||
+                   governor.decision_locked().cpu_time_percent > cpu_time_percent;
           });
           duty.rested(Clock::now() - unit_end);
         }
@@ -453,27 +313,8 @@ struct NodeService::Impl {
     const auto gpus = nvml.read();
     governor.read_sensors(sample, gpus, nvml, cpu);
     std::lock_guard lock(mutex);
-    device.set_cpu_model(cpu.model);
-    device.set_cpu_cores(cpu.logical_cores);
-    device.set_ram_total_bytes(cpu.ram_total_bytes);
-    device.set_ram_available_bytes(device::ram_available_bytes());
-    device.set_cpu_load_percent(sample.machine_percent);
-    device.set_node_cpu_percent(sample.self_percent);
-    device.set_gpu_status(nvml.status());
-    classify_gpu_status(nvml.status(), *device.mutable_gpu_status_why());
-    device.clear_gpus();
-    for (const auto& g : gpus) {
-      auto* t = device.add_gpus();
-      t->set_index(g.index);
-      t->set_name(g.name);
-      t->set_memory_total_bytes(g.memory_total_bytes);
-      t->set_memory_used_bytes(g.memory_used_bytes);
-      t->set_utilization_percent(g.utilization_percent);
-      t->set_temperature_c(g.temperature_c);
-      t->set_power_w(g.power_w);
-      t->set_power_limit_w(g.power_limit_w);
-    }
-    ledger.update_rate_locked(state_locked() == pb::CONTRIBUTING);
+    status.record_telemetry_locked(cpu, sample, nvml, gpus);
+    ledger.update_rate_locked(status.state_locked() == pb::CONTRIBUTING);
   }
 
   // After the worker stopped (its unit done, its state saved): the coordinated workload goes
@@ -482,7 +323,7 @@ struct NodeService::Impl {
     std::shared_ptr<Workload> gone;
     {
       std::lock_guard lock(mutex);
-      gone = std::move(workload);
+      gone = std::move(status.workload);
     }
     gone.reset();
     const auto& job = *config.join;
@@ -515,24 +356,25 @@ struct NodeService::Impl {
     ping.mutable_ping()->set_sent_unix_us(unix_ms() * 1000);
     auto r = client->request(std::move(ping), std::chrono::milliseconds(700));
     std::lock_guard lock(mutex);
-    coordinator.set_endpoint(config.coordinator_endpoint);
+    status.coordinator.set_endpoint(config.coordinator_endpoint);
     if (r.ok() && r.message->header.has_pong()) {
-      coordinator.set_reachable(true);
-      coordinator.set_rtt_ms(
+      status.coordinator.set_reachable(true);
+      status.coordinator.set_rtt_ms(
           std::chrono::duration<double, std::milli>(Clock::now() - sent).count());
-      coordinator.set_status("connected to coordinator " + r.message->header.pong().version());
-      coordinator.mutable_why()->set_code(pb::COORDINATOR_CONNECTED);
-      coordinator.mutable_why()->set_text(r.message->header.pong().version());
+      status.coordinator.set_status("connected to coordinator " +
+                                    r.message->header.pong().version());
+      status.coordinator.mutable_why()->set_code(pb::COORDINATOR_CONNECTED);
+      status.coordinator.mutable_why()->set_text(r.message->header.pong().version());
     } else {
       client.reset();  // a fresh connection next time
-      if (coordinator.reachable() || !coordinator_failure_logged) {
-        post_event_locked(pb::ControlEvent::LOG, "coordinator unreachable: " + r.error);
+      if (status.coordinator.reachable() || !coordinator_failure_logged) {
+        status.post_event_locked(pb::ControlEvent::LOG, "coordinator unreachable: " + r.error);
         coordinator_failure_logged = true;
       }
-      coordinator.set_reachable(false);
-      coordinator.set_status("coordinator unreachable: " + r.error);
-      coordinator.mutable_why()->set_code(pb::COORDINATOR_UNREACHABLE);
-      coordinator.mutable_why()->set_text(r.error);
+      status.coordinator.set_reachable(false);
+      status.coordinator.set_status("coordinator unreachable: " + r.error);
+      status.coordinator.mutable_why()->set_code(pb::COORDINATOR_UNREACHABLE);
+      status.coordinator.mutable_why()->set_text(r.error);
     }
   }
 };
@@ -541,14 +383,14 @@ NodeService::NodeService(NodeConfig config) : impl_(std::make_unique<Impl>()) {
   impl_->config = std::move(config);
   if (impl_->config.data_dir.empty()) impl_->config.data_dir = net::default_data_dir();
   if (impl_->config.runtime_dir.empty()) impl_->config.runtime_dir = net::default_runtime_dir();
-  impl_->want_contribute = impl_->config.contribute_on_start;
+  impl_->status.want_contribute = impl_->config.contribute_on_start;
   // Which coordinator this node answers to is known from the start; whether it is reachable
   // is known once the first ping has come back.
   if (!impl_->config.coordinator_endpoint.empty()) {
-    impl_->coordinator.set_endpoint(impl_->config.coordinator_endpoint);
-    if (impl_->config.join) impl_->coordinator.set_job_id(impl_->config.join->job_id);
-    impl_->coordinator.set_status("connecting to the coordinator");
-    impl_->coordinator.mutable_why()->set_code(pb::COORDINATOR_CONNECTING);
+    impl_->status.coordinator.set_endpoint(impl_->config.coordinator_endpoint);
+    if (impl_->config.join) impl_->status.coordinator.set_job_id(impl_->config.join->job_id);
+    impl_->status.coordinator.set_status("connecting to the coordinator");
+    impl_->status.coordinator.mutable_why()->set_code(pb::COORDINATOR_CONNECTING);
   }
 }
 
@@ -559,10 +401,8 @@ NodeService::~NodeService() {
 
 void NodeService::request_quit(const std::string& why) {
   std::lock_guard lock(impl_->mutex);
-  if (!impl_->quitting) spdlog::info("quit requested: {}", why);
-  impl_->quitting = true;
-  impl_->worker_cv.notify_all();
-  impl_->loop_cv.notify_all();
+  if (!impl_->status.quitting) spdlog::info("quit requested: {}", why);
+  impl_->status.request_quit_locked();
 }
 
 int NodeService::run() {
@@ -631,18 +471,11 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
   const auto cpu = device::read_cpu_info();
   std::unique_ptr<net::RpcClient> coordinator;
   auto publish = [&](pb::ControlEvent::Kind kind, const std::string& message) {
-    pb::ControlEvent ev;
+    wire::pb::Envelope env;
     {
       std::lock_guard lock(m.mutex);
-      ev.set_seq(m.seq.load() + 1);
-      m.seq.store(ev.seq());
-      ev.set_kind(kind);
-      ev.set_message(message);
-      ev.set_unix_ms(unix_ms());
-      *ev.mutable_snapshot() = m.snapshot_locked();
+      *env.mutable_control_event() = m.status.next_event_locked(kind, message);
     }
-    wire::pb::Envelope env;
-    *env.mutable_control_event() = std::move(ev);
     auto frames = wire::encode(std::move(env));
     for (std::size_t i = 0; i < frames.size(); ++i) {
       publisher.send(frames[i],
@@ -652,14 +485,14 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
 
   auto next_tick = Clock::now();
   for (;;) {
-    std::deque<std::pair<pb::ControlEvent::Kind, std::string>> events;
+    std::deque<NodeStatus::Event> events;
     bool quitting = false;
     {
       std::unique_lock lock(m.mutex);
-      m.loop_cv.wait_until(lock, next_tick,
-                           [&] { return m.quitting || !m.pending_events.empty(); });
-      events.swap(m.pending_events);
-      quitting = m.quitting;
+      m.status.events_cv.wait_until(
+          lock, next_tick, [&] { return m.status.quitting || m.status.has_events_locked(); });
+      events = m.status.take_events_locked();
+      quitting = m.status.quitting;
     }
     for (auto& [kind, text] : events) publish(kind, text);
     if (quitting) break;
@@ -667,7 +500,7 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
       m.refresh_telemetry(load, nvml, cpu);
       {
         std::lock_guard lock(m.mutex);
-        m.ledger.log_progress_locked(m.state_locked() == pb::CONTRIBUTING);
+        m.ledger.log_progress_locked(m.status.state_locked() == pb::CONTRIBUTING);
       }
       m.ping_coordinator(coordinator, ctx);
       m.ledger.flush_if_due();
@@ -677,13 +510,14 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
   }
   if (m.worker.joinable()) m.worker.join();  // the current unit finishes first
   m.ledger.flush();                          // the units since the last write
-  const std::string farewell = m.leaving ? m.leave_job(ctx) : std::string("rookery-node stopped");
+  const std::string farewell =
+      m.status.leaving ? m.leave_job(ctx) : std::string("rookery-node stopped");
   publish(pb::ControlEvent::STATE_CHANGED, "state: stopping");
   publish(pb::ControlEvent::SHUTDOWN, farewell);
-  if (m.exit_code != 0) return m.exit_code;
+  if (m.status.exit_code != 0) return m.status.exit_code;
   spdlog::info("stopped cleanly after {:.0f} s; {} work units, {:.3f} TFLOP",
-               std::chrono::duration<double>(Clock::now() - m.started).count(),
-               m.ledger.work_locked().work_units(), m.ledger.work_locked().flops() / 1e12);
+               m.status.uptime_seconds(), m.ledger.work_locked().work_units(),
+               m.ledger.work_locked().flops() / 1e12);
   return 0;
 }
 
