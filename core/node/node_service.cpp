@@ -20,6 +20,7 @@
 #include "net/paths.hpp"
 #include "net/rpc.hpp"
 #include "net/token_bucket.hpp"
+#include "node/control_handler.hpp"
 #include "node/governor_bridge.hpp"
 #include "node/ledger_recorder.hpp"
 #include "node/node_status.hpp"
@@ -59,99 +60,9 @@ struct NodeService::Impl {
 
   LedgerRecorder ledger;  // this session's work and the contribution ledger (in state_db)
   NodeStatus status{config, identity, governor, ledger};
+  ControlHandler control{config, mutex, status, governor, ledger};
   bool coordinator_failure_logged = false;  // the first failed ping is logged, then each loss
   std::thread worker;
-
-  // --- the control API (RPC server thread) ---
-  std::optional<net::Reply> handle_control(const net::RequestContext&, wire::Message& msg) {
-    net::Reply reply;
-    auto* out = reply.header.mutable_control_reply();
-    if (!msg.header.has_control_request()) {
-      out->set_ok(false);
-      out->set_error("not a control request");
-      return reply;
-    }
-    std::lock_guard lock(mutex);
-    const auto before = status.state_locked();
-    switch (msg.header.control_request().kind()) {
-      case pb::ControlRequest::STATUS:
-        out->set_ok(true);
-        break;
-      case pb::ControlRequest::CONTRIBUTE:
-        if (!status.failure.empty()) {
-          out->set_error("cannot contribute: " + status.failure);
-          break;
-        }
-        status.want_contribute = true;
-        status.worker_cv.notify_all();
-        out->set_ok(true);
-        break;
-      case pb::ControlRequest::PAUSE:
-        status.want_contribute = false;
-        out->set_ok(true);
-        break;
-      case pb::ControlRequest::QUIT:
-        status.request_quit_locked();
-        out->set_ok(true);
-        break;
-      case pb::ControlRequest::GET_PREFERENCES:
-        governor.fill_preferences_locked(*out);
-        out->set_ok(true);
-        break;
-      case pb::ControlRequest::SET_PREFERENCES:
-      case pb::ControlRequest::RESET_PREFERENCES:
-        try {
-          if (msg.header.control_request().kind() == pb::ControlRequest::RESET_PREFERENCES) {
-            governor.reset_preferences_locked();
-          } else {
-            std::map<std::string, std::string> changes;
-            for (const auto& v : msg.header.control_request().set()) changes[v.key()] = v.value();
-            governor.set_preferences_locked(changes);  // all or nothing
-          }
-          status.post_event_locked(pb::ControlEvent::LOG, "settings saved");
-          out->set_ok(true);
-        } catch (const std::exception& e) {  // invalid_argument: a bad value; StoreError: the disk
-          out->set_error(std::string("settings not changed: ") + e.what());
-        }
-        governor.fill_preferences_locked(*out);
-        break;
-      case pb::ControlRequest::SNOOZE: {
-        const auto seconds = msg.header.control_request().snooze_seconds();
-        if (seconds < 0 || seconds > 7 * 24 * 3600) {
-          out->set_error("snooze_seconds must be 0 (end the snooze) to 604800 (a week)");
-          break;
-        }
-        governor.snooze_locked(seconds);
-        out->set_ok(true);
-        break;
-      }
-      case pb::ControlRequest::REPORT_PRESENCE: {
-        governor.report_presence_locked(msg.header.control_request().presence());
-        out->set_ok(true);
-        break;
-      }
-      case pb::ControlRequest::LEDGER_HISTORY:
-        ledger.history_locked(msg.header.control_request().history(), *out);
-        break;
-      case pb::ControlRequest::LEAVE_JOB:
-        if (!config.join) {
-          out->set_error("this node has joined no coordinator's job");
-          break;
-        }
-        spdlog::info("leaving job {}: finishing the work unit in progress first",
-                     config.join->job_id);
-        status.request_quit_locked(/*leave=*/true);
-        out->set_ok(true);
-        break;
-      default:
-        out->set_error("unknown control request");
-        break;
-    }
-    const auto after = status.state_locked();
-    if (before != after) status.post_state_locked();
-    *out->mutable_snapshot() = status.snapshot_locked();
-    return reply;
-  }
 
   // --- the worker thread ---
   void work_loop() {
@@ -460,7 +371,7 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
   net::RpcServer::Config rc;
   rc.endpoint = endpoints.requests;
   net::RpcServer server(ctx, nullptr, rc, [&m](const net::RequestContext& c, wire::Message& msg) {
-    return m.handle_control(c, msg);
+    return m.control.handle(c, msg);
   });
   spdlog::info("control API at {}", m.config.runtime_dir.string());
 
