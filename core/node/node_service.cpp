@@ -2,29 +2,22 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 
 #include <spdlog/spdlog.h>
 
 #include "control/control_client.hpp"
-#include "device/blas_info.hpp"
-#include "device/compute_probe.hpp"
 #include "device/nvml.hpp"
 #include "device/system_info.hpp"
-#include "governor/blas_threads.hpp"
-#include "governor/duty_cycle.hpp"
-#include "governor/thread_priority.hpp"
 #include "net/identity.hpp"
 #include "net/paths.hpp"
 #include "net/rpc.hpp"
-#include "net/token_bucket.hpp"
+#include "node/compute_worker.hpp"
 #include "node/control_handler.hpp"
 #include "node/governor_bridge.hpp"
 #include "node/ledger_recorder.hpp"
 #include "node/node_status.hpp"
-#include "node/reasons.hpp"
 #include "node/workload.hpp"
 #include "store/database.hpp"
 #include "wire/message.hpp"
@@ -56,166 +49,12 @@ struct NodeService::Impl {
             pb::ControlEvent::STATE_CHANGED,
             std::string("governor: ") + governor::state_name(now.state) + " (" + now.reason + ")");
       }};
-  governor::DutyCycle duty;  // the worker's
 
   LedgerRecorder ledger;  // this session's work and the contribution ledger (in state_db)
   NodeStatus status{config, identity, governor, ledger};
   ControlHandler control{config, mutex, status, governor, ledger};
   bool coordinator_failure_logged = false;  // the first failed ping is logged, then each loss
-  std::thread worker;
-
-  // --- the worker thread ---
-  void work_loop() {
-    const auto prio = governor::lower_current_thread_priority();
-    const auto cpu = device::read_cpu_info();
-    const int max_threads = config.threads > 0 ? config.threads : cpu.logical_cores;
-    const int threads =
-        max_threads;  // the benchmark measures the whole device; the governor caps after
-    device::set_compute_threads(threads);
-    governor::set_blas_threads(threads);
-    std::string dev = config.device;
-    device::ComputeDevice compute;
-    std::shared_ptr<Workload> work_source;
-    try {
-      compute = device::detect_compute_device();
-      if (dev == "auto") dev = compute.device;
-      if (dev.rfind("cuda", 0) == 0 && !compute.cuda_available) {
-        throw std::runtime_error("device " + dev +
-                                 " requested but CUDA is not available to LibTorch");
-      }
-      const auto blas = device::detect_blas();
-      const auto bench = device::measure_matmul(dev, 1024, config.benchmark_seconds);
-      spdlog::info("compute on {} with {} thread(s) at {}; BLAS: {}", dev, threads,
-                   prio.description, blas.description);
-      spdlog::info("measured {:.1f} GFLOP/s (1024x1024 fp32 matmul, {} rounds)", bench.gflops,
-                   bench.rounds);
-      if (!blas.optimised && dev == "cpu") {
-        spdlog::warn(
-            "LibTorch multiplies through the reference BLAS: training will be ~30x slower than "
-            "with "
-            "OpenBLAS (run scripts/install-deps.sh, or: update-alternatives --config "
-            "libblas.so.3-*)");
-      }
-      if (config.join) {
-        auto options = *config.join;
-        options.stage.device = dev;
-        // The speed the coordinator plans with is what the owner lets Rookery use: the
-        // device's measured FLOP/s times the governor's duty cycle.
-        int duty = 100;
-        {
-          std::lock_guard lock(mutex);
-          duty = std::clamp(governor.decision_locked().cpu_time_percent, 1, 100);
-        }
-        options.flops_per_s = bench.gflops * 1e9 * duty / 100.0;
-        options.benchmark_flops_per_s = bench.gflops * 1e9;
-        options.current_flops_per_s = [this, flops = bench.gflops * 1e9] {
-          return flops * std::clamp(governor.cpu_time_percent(), 1, 100) / 100.0;
-        };
-        work_source = make_coordinated_workload(options, identity);
-      } else if (config.stage) {
-        auto options = *config.stage;
-        options.device = dev;
-        work_source = make_stage_workload(options, identity);
-      } else {
-        work_source = make_matmul_workload(dev);
-      }
-      std::lock_guard lock(mutex);
-      status.workload = work_source;
-      status.device.set_compute_device(dev);
-      status.device.set_cuda_available(compute.cuda_available);
-      status.device.set_blas(blas.description);
-      status.device.set_measured_gflops(bench.gflops);
-      status.device.set_compute_threads(device::compute_threads());
-      governor.set_computes_on_gpu_locked(dev.rfind("cuda", 0) == 0);
-      governor.govern_locked();
-      status.workload_description = work_source->description();
-      ledger.set_activity_locked(status.workload_description);
-      status.ready = true;
-      status.post_state_locked();
-    } catch (const std::exception& e) {
-      std::lock_guard lock(mutex);
-      status.fail_locked(std::string("cannot start: ") + e.what(), pb::NODE_CANNOT_START);
-      if (config.stage ||
-          config.join) {  // headless pipeline stage: nothing to wait for, exit with the reason
-        status.exit_code = 4;
-        status.request_quit_locked();
-      }
-      return;
-    }
-
-    int applied_threads = threads;
-    // A drain ends when nothing is in flight, or at the latest after kDrainLimit (a peer that
-    // never returns a gradient: its micro-batches would expire then anyway).
-    constexpr auto kDrainLimit = std::chrono::seconds(10);
-    bool draining = false;
-    auto drain_deadline = Clock::now();
-    for (;;) {
-      int cpu_time_percent = 100;
-      {
-        std::unique_lock lock(mutex);
-        const auto waiting_since = Clock::now();
-        // The governor pauses here, at a unit boundary: the unit in progress always finishes.
-        // With finish_micro_batches_before_pause, a pause first drains: no new micro-batch
-        // starts, and the ones peers handed over are finished, so neighbours see a clean stop.
-        const auto& decision = governor.decision_locked();
-        const bool run = status.want_contribute && !decision.paused();
-        if (run || !draining) drain_deadline = Clock::now() + kDrainLimit;
-        const bool drain = !run &&
-                           governor.preferences_locked().finish_micro_batches_before_pause &&
-                           !work_source->drained() && Clock::now() < drain_deadline;
-        work_source->set_draining(!run);
-        if (drain && !draining)
-          spdlog::info("pausing: finishing the micro-batches in flight first");
-        draining = drain;
-        if (!drain) {
-          status.worker_cv.wait(lock, [&] {
-            return status.quitting || (status.want_contribute && !decision.paused());
-          });
-          work_source->set_draining(false);
-        }
-        if (status.quitting) break;
-        duty.rested(Clock::now() - waiting_since);
-        cpu_time_percent = decision.cpu_time_percent;
-        const int allowed = std::min(max_threads, decision.threads);
-        if (allowed != applied_threads) {
-          // OpenMP's thread count belongs to the calling thread: set it from the worker.
-          device::set_compute_threads(allowed);
-          governor::set_blas_threads(allowed);
-          applied_threads = allowed;
-          status.device.set_compute_threads(device::compute_threads());
-          spdlog::info("governor: {} compute thread(s)", applied_threads);
-        }
-      }
-      WorkUnitResult r;
-      const auto unit_start = Clock::now();
-      try {
-        r = work_source->run_unit();
-      } catch (const std::exception& e) {
-        std::lock_guard lock(mutex);
-        status.fail_locked(std::string("work failed: ") + e.what(), pb::NODE_WORK_FAILED);
-        return;
-      }
-      const auto unit_end = Clock::now();
-      if (r.did_work) {
-        // Duty cycle: rest in proportion to the compute just done (woken early by quit or pause).
-        const auto rest = duty.after_work(unit_end - unit_start, cpu_time_percent, unit_end);
-        if (rest > std::chrono::nanoseconds{0}) {
-          std::unique_lock lock(mutex);
-          status.worker_cv.wait_for(lock, rest, [&] {
-            return status.quitting ||
-                   governor.decision_locked().cpu_time_percent > cpu_time_percent;
-          });
-          duty.rested(Clock::now() - unit_end);
-        }
-      } else {
-        duty.rested(unit_end - unit_start);
-      }
-      std::lock_guard lock(mutex);
-      governor.set_duty_measured_locked(duty.measured_share());
-      if (r.did_work) ledger.record_locked(*work_source, r);
-    }
-    work_source->finish();  // the current unit is done: save state
-  }
+  ComputeWorker worker{config, identity, mutex, status, governor, ledger};
 
   // --- the event loop (caller of run()) ---
   void refresh_telemetry(device::CpuLoadSampler& load, const device::Nvml& nvml,
@@ -307,7 +146,7 @@ NodeService::NodeService(NodeConfig config) : impl_(std::make_unique<Impl>()) {
 
 NodeService::~NodeService() {
   request_quit("shutting down");
-  if (impl_->worker.joinable()) impl_->worker.join();
+  impl_->worker.join();
 }
 
 void NodeService::request_quit(const std::string& why) {
@@ -375,7 +214,7 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
   });
   spdlog::info("control API at {}", m.config.runtime_dir.string());
 
-  m.worker = std::thread([&m] { m.work_loop(); });
+  m.worker.start();
 
   device::CpuLoadSampler load;
   device::Nvml nvml;
@@ -419,8 +258,8 @@ int NodeService::serve(const control::ControlEndpoints& endpoints) {
       next_tick = Clock::now() + m.config.telemetry_interval;
     }
   }
-  if (m.worker.joinable()) m.worker.join();  // the current unit finishes first
-  m.ledger.flush();                          // the units since the last write
+  m.worker.join();   // the current unit finishes first
+  m.ledger.flush();  // the units since the last write
   const std::string farewell =
       m.status.leaving ? m.leave_job(ctx) : std::string("rookery-node stopped");
   publish(pb::ControlEvent::STATE_CHANGED, "state: stopping");
