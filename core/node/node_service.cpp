@@ -2,9 +2,6 @@
 
 #include <unistd.h>
 
-#include <atomic>
-#include <cstdlib>
-
 #include <spdlog/spdlog.h>
 
 #include "control/control_client.hpp"
