@@ -1,5 +1,8 @@
 #pragma once
-// The node process: owns the control API, the compute worker and the telemetry loop.
+// The node process, composed of its parts: ComputeWorker (the worker thread), GovernorBridge
+// (the governor with its sensors, preferences and snooze), LedgerRecorder (the work done and
+// the contribution ledger), NodeStatus (state, snapshots, events) and ControlHandler (the
+// local control API); NodeService starts them and runs the event and telemetry loop.
 // Threads: the caller of run() publishes events and telemetry and reads the governor's
 // sensors; the RPC server thread answers local clients; the worker thread computes at idle
 // priority, under the resource governor's decision (threads, duty cycle, pauses at unit

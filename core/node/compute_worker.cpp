@@ -1,0 +1,200 @@
+#include "node/compute_worker.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include <spdlog/spdlog.h>
+
+#include "device/blas_info.hpp"
+#include "device/compute_probe.hpp"
+#include "device/system_info.hpp"
+#include "governor/blas_threads.hpp"
+#include "governor/thread_priority.hpp"
+#include "node/coordinated_workload.hpp"
+
+namespace rookery::node {
+
+namespace {
+// A drain ends when nothing is in flight, or at the latest after kDrainLimit (a peer that
+// never returns a gradient: its micro-batches would expire then anyway).
+constexpr auto kDrainLimit = std::chrono::seconds(10);
+}  // namespace
+
+ComputeWorker::ComputeWorker(const NodeConfig& config, const net::CurveKeyPair& identity,
+                             std::mutex& node_mutex, NodeStatus& status, GovernorBridge& governor,
+                             LedgerRecorder& ledger, const clock::Clock& clock)
+    : config_(config),
+      identity_(identity),
+      mutex_(node_mutex),
+      status_(status),
+      governor_(governor),
+      ledger_(ledger),
+      clock_(clock) {}
+
+ComputeWorker::~ComputeWorker() { join(); }
+
+void ComputeWorker::start() {
+  thread_ = std::thread([this] { run(); });
+}
+
+void ComputeWorker::join() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void ComputeWorker::run() {
+  const auto prio = governor::lower_current_thread_priority();
+  const auto cpu = device::read_cpu_info();
+  const int max_threads = config_.threads > 0 ? config_.threads : cpu.logical_cores;
+  // The benchmark measures the whole device; the governor caps the threads after.
+  device::set_compute_threads(max_threads);
+  governor::set_blas_threads(max_threads);
+  const auto work = start_workload(max_threads, prio.description);
+  if (!work) return;
+  if (compute(*work, max_threads)) work->finish();  // the current unit is done: save state
+}
+
+std::shared_ptr<Workload> ComputeWorker::start_workload(int threads, const std::string& priority) {
+  std::string dev = config_.device;
+  try {
+    const auto compute = device::detect_compute_device();
+    if (dev == "auto") dev = compute.device;
+    if (dev.rfind("cuda", 0) == 0 && !compute.cuda_available) {
+      throw std::runtime_error("device " + dev +
+                               " requested but CUDA is not available to LibTorch");
+    }
+    const auto blas = device::detect_blas();
+    const auto bench = device::measure_matmul(dev, 1024, config_.benchmark_seconds);
+    spdlog::info("compute on {} with {} thread(s) at {}; BLAS: {}", dev, threads, priority,
+                 blas.description);
+    spdlog::info("measured {:.1f} GFLOP/s (1024x1024 fp32 matmul, {} rounds)", bench.gflops,
+                 bench.rounds);
+    if (!blas.optimised && dev == "cpu") {
+      spdlog::warn(
+          "LibTorch multiplies through the reference BLAS: training will be ~30x slower than "
+          "with "
+          "OpenBLAS (run scripts/install-deps.sh, or: update-alternatives --config "
+          "libblas.so.3-*)");
+    }
+    std::shared_ptr<Workload> work;
+    if (config_.join) {
+      auto options = *config_.join;
+      options.stage.device = dev;
+      // The speed the coordinator plans with is what the owner lets Rookery use: the
+      // device's measured FLOP/s times the governor's duty cycle.
+      int duty = 100;
+      {
+        std::lock_guard lock(mutex_);
+        duty = std::clamp(governor_.decision_locked().cpu_time_percent, 1, 100);
+      }
+      options.flops_per_s = bench.gflops * 1e9 * duty / 100.0;
+      options.benchmark_flops_per_s = bench.gflops * 1e9;
+      options.current_flops_per_s = [&governor = governor_, flops = bench.gflops * 1e9] {
+        return flops * std::clamp(governor.cpu_time_percent(), 1, 100) / 100.0;
+      };
+      work = make_coordinated_workload(options, identity_);
+    } else if (config_.stage) {
+      auto options = *config_.stage;
+      options.device = dev;
+      work = make_stage_workload(options, identity_);
+    } else {
+      work = make_matmul_workload(dev);
+    }
+    std::lock_guard lock(mutex_);
+    status_.workload = work;
+    status_.device.set_compute_device(dev);
+    status_.device.set_cuda_available(compute.cuda_available);
+    status_.device.set_blas(blas.description);
+    status_.device.set_measured_gflops(bench.gflops);
+    status_.device.set_compute_threads(device::compute_threads());
+    governor_.set_computes_on_gpu_locked(dev.rfind("cuda", 0) == 0);
+    governor_.govern_locked();
+    status_.workload_description = work->description();
+    ledger_.set_activity_locked(status_.workload_description);
+    status_.ready = true;
+    status_.post_state_locked();
+    return work;
+  } catch (const std::exception& e) {
+    std::lock_guard lock(mutex_);
+    status_.fail_locked(std::string("cannot start: ") + e.what(), pb::NODE_CANNOT_START);
+    // A headless pipeline stage has nothing to wait for: it exits with the reason.
+    if (config_.stage || config_.join) {
+      status_.exit_code = 4;
+      status_.request_quit_locked();
+    }
+    return nullptr;
+  }
+}
+
+bool ComputeWorker::compute(Workload& work, int max_threads) {
+  int applied_threads = max_threads;
+  bool draining = false;
+  auto drain_deadline = clock_.steady_now();
+  for (;;) {
+    int cpu_time_percent = 100;
+    {
+      std::unique_lock lock(mutex_);
+      const auto waiting_since = clock_.steady_now();
+      // The governor pauses here, at a unit boundary: the unit in progress always finishes.
+      // With finish_micro_batches_before_pause, a pause first drains: no new micro-batch
+      // starts, and the ones peers handed over are finished, so neighbours see a clean stop.
+      const auto& decision = governor_.decision_locked();
+      const bool run = status_.want_contribute && !decision.paused();
+      if (run || !draining) drain_deadline = clock_.steady_now() + kDrainLimit;
+      const bool drain = !run && governor_.preferences_locked().finish_micro_batches_before_pause &&
+                         !work.drained() && clock_.steady_now() < drain_deadline;
+      work.set_draining(!run);
+      if (drain && !draining) spdlog::info("pausing: finishing the micro-batches in flight first");
+      draining = drain;
+      if (!drain) {
+        status_.worker_cv.wait(lock, [&] {
+          return status_.quitting || (status_.want_contribute && !decision.paused());
+        });
+        work.set_draining(false);
+      }
+      if (status_.quitting) return true;
+      const auto now = clock_.steady_now();
+      duty_.rested(now - waiting_since, now);
+      cpu_time_percent = decision.cpu_time_percent;
+      const int allowed = std::min(max_threads, decision.threads);
+      if (allowed != applied_threads) {
+        // OpenMP's thread count belongs to the calling thread: set it from the worker.
+        device::set_compute_threads(allowed);
+        governor::set_blas_threads(allowed);
+        applied_threads = allowed;
+        status_.device.set_compute_threads(device::compute_threads());
+        spdlog::info("governor: {} compute thread(s)", applied_threads);
+      }
+    }
+    WorkUnitResult r;
+    const auto unit_start = clock_.steady_now();
+    try {
+      r = work.run_unit();
+    } catch (const std::exception& e) {
+      std::lock_guard lock(mutex_);
+      status_.fail_locked(std::string("work failed: ") + e.what(), pb::NODE_WORK_FAILED);
+      return false;
+    }
+    const auto unit_end = clock_.steady_now();
+    if (r.did_work) {
+      // Duty cycle: rest in proportion to the compute just done (woken early by quit or pause).
+      const auto rest = duty_.after_work(unit_end - unit_start, cpu_time_percent, unit_end);
+      if (rest > std::chrono::nanoseconds{0}) {
+        std::unique_lock lock(mutex_);
+        status_.worker_cv.wait_for(lock, rest, [&] {
+          return status_.quitting ||
+                 governor_.decision_locked().cpu_time_percent > cpu_time_percent;
+        });
+        const auto now = clock_.steady_now();
+        duty_.rested(now - unit_end, now);
+      }
+    } else {
+      duty_.rested(unit_end - unit_start, clock_.steady_now());
+    }
+    std::lock_guard lock(mutex_);
+    governor_.set_duty_measured_locked(duty_.measured_share(clock_.steady_now()));
+    if (r.did_work) ledger_.record_locked(work, r);
+  }
+}
+
+}  // namespace rookery::node
