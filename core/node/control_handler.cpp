@@ -5,15 +5,23 @@
 
 #include <spdlog/spdlog.h>
 
+#include "node/coordinator_probe.hpp"
+
 namespace rookery::node {
 
 namespace {
 constexpr int kMaxSnoozeSeconds = 7 * 24 * 3600;
 }  // namespace
 
-ControlHandler::ControlHandler(const NodeConfig& config, std::mutex& node_mutex, NodeStatus& status,
-                               GovernorBridge& governor, LedgerRecorder& ledger)
-    : config_(config), mutex_(node_mutex), status_(status), governor_(governor), ledger_(ledger) {}
+ControlHandler::ControlHandler(const NodeConfig& config, const net::CurveKeyPair& identity,
+                               std::mutex& node_mutex, NodeStatus& status, GovernorBridge& governor,
+                               LedgerRecorder& ledger)
+    : config_(config),
+      identity_(identity),
+      mutex_(node_mutex),
+      status_(status),
+      governor_(governor),
+      ledger_(ledger) {}
 
 std::optional<net::Reply> ControlHandler::handle(const net::RequestContext&, wire::Message& msg) {
   net::Reply reply;
@@ -28,6 +36,11 @@ std::optional<net::Reply> ControlHandler::handle(const net::RequestContext&, wir
 }
 
 void ControlHandler::answer(const pb::ControlRequest& request, pb::ControlReply& out) {
+  // A probe waits on the network for seconds: outside the node's lock.
+  if (request.kind() == pb::ControlRequest::PROBE_COORDINATOR) {
+    *out.mutable_probe_result() = probe_coordinator(request.probe(), identity_);
+    out.set_ok(true);
+  }
   std::lock_guard lock(mutex_);
   const auto before = status_.state_locked();
   answer_locked(request, out);
@@ -38,6 +51,7 @@ void ControlHandler::answer(const pb::ControlRequest& request, pb::ControlReply&
 void ControlHandler::answer_locked(const pb::ControlRequest& request, pb::ControlReply& out) {
   switch (request.kind()) {
     case pb::ControlRequest::STATUS:
+    case pb::ControlRequest::PROBE_COORDINATOR:  // answered before the lock
       out.set_ok(true);
       break;
     case pb::ControlRequest::CONTRIBUTE:

@@ -1,11 +1,12 @@
 #pragma once
 // The local control API's requests (status, contribute, pause, quit, preferences, snooze,
-// presence, ledger history, leave the job), answered on the RPC server's thread: each is
+// presence, ledger history, leave the job, probe a coordinator), answered on the RPC server's thread: each is
 // applied to the node's parts under the node's lock, and every reply carries the snapshot
 // as it stands after the request.
 #include <mutex>
 #include <optional>
 
+#include "net/identity.hpp"
 #include "net/rpc.hpp"
 #include "node/governor_bridge.hpp"
 #include "node/ledger_recorder.hpp"
@@ -18,8 +19,9 @@ namespace rookery::node {
 
 class ControlHandler {
  public:
-  ControlHandler(const NodeConfig& config, std::mutex& node_mutex, NodeStatus& status,
-                 GovernorBridge& governor, LedgerRecorder& ledger);
+  ControlHandler(const NodeConfig& config, const net::CurveKeyPair& identity,
+                 std::mutex& node_mutex, NodeStatus& status, GovernorBridge& governor,
+                 LedgerRecorder& ledger);
 
   // The RPC server's handler.
   std::optional<net::Reply> handle(const net::RequestContext& context, wire::Message& msg);
@@ -31,6 +33,7 @@ class ControlHandler {
   void change_preferences_locked(const pb::ControlRequest& request, pb::ControlReply& out);
 
   const NodeConfig& config_;
+  const net::CurveKeyPair& identity_;
   std::mutex& mutex_;
   NodeStatus& status_;
   GovernorBridge& governor_;

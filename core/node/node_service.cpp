@@ -49,7 +49,7 @@ struct NodeService::Impl {
 
   LedgerRecorder ledger;  // this session's work and the contribution ledger (in state_db)
   NodeStatus status{config, identity, governor, ledger};
-  ControlHandler control{config, mutex, status, governor, ledger};
+  ControlHandler control{config, identity, mutex, status, governor, ledger};
   bool coordinator_failure_logged = false;  // the first failed ping is logged, then each loss
   ComputeWorker worker{config, identity, mutex, status, governor, ledger};
 

@@ -10,6 +10,7 @@
 #include "node/governor_bridge.hpp"
 #include "node/ledger_recorder.hpp"
 #include "node/node_status.hpp"
+#include "reach/tcp.hpp"
 #include "store/database.hpp"
 
 using namespace rookery;
@@ -25,7 +26,7 @@ struct Parts {
             mutex, [](const auto&, const auto&) {}, clock),
         ledger(clock),
         status(config, identity, governor, ledger, clock),
-        control(config, mutex, status, governor, ledger) {
+        control(config, identity, mutex, status, governor, ledger) {
     governor.open(db, {});
     std::lock_guard lock(mutex);
     governor.govern_locked();
@@ -150,6 +151,34 @@ class TestControlNodeParts : public QObject {
     QVERIFY(!reply.ok());
     QCOMPARE(reply.error(), std::string("this node has joined no coordinator's job"));
     QCOMPARE(reply.snapshot().state(), pb::PAUSED);
+  }
+
+  // The first run's probe as a control command: the node dials with its own identity, and
+  // says what came of it as a code (here nobody listens, and a malformed key).
+  void probeCoordinatorAnswersWithACode() {
+    clock::ManualClock clock;
+    QTemporaryDir dir;
+    Parts node(db_path(dir), clock);
+    node.identity = net::CurveKeyPair::generate();
+    std::uint16_t closed = 0;
+    {
+      const reach::Fd listener = reach::listen_tcp("127.0.0.1", 0);
+      closed = reach::local_port(listener.get());
+    }
+    pb::ControlRequest r;
+    r.set_kind(pb::ControlRequest::PROBE_COORDINATOR);
+    r.mutable_probe()->set_endpoint("tcp://127.0.0.1:" + std::to_string(closed));
+    r.mutable_probe()->set_key(net::CurveKeyPair::generate().public_key);
+    r.mutable_probe()->set_job_id("j");
+    r.mutable_probe()->set_timeout_ms(300);
+    auto reply = node.request(r);
+    QVERIFY(reply.ok());
+    QCOMPARE(reply.probe_result().outcome(), pb::CoordinatorProbeResult::UNREACHABLE);
+    QVERIFY(reply.has_snapshot());
+    r.mutable_probe()->set_key("not a key");
+    reply = node.request(r);
+    QCOMPARE(reply.probe_result().outcome(), pb::CoordinatorProbeResult::FAILED);
+    QCOMPARE(reply.probe_result().detail(), std::string("the key is not a Z85 key"));
   }
 
   // Events rise by exactly one, and each carries the snapshot with its own number.
