@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "job/job_spec.hpp"
-#include "model/block_chain.hpp"
+#include "model/block_range.hpp"
 #include "net/peer_sender.hpp"
 #include "net/secure_context.hpp"
 #include "pipeline/spot_check.hpp"
