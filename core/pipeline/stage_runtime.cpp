@@ -14,9 +14,9 @@
 #include "net/identity.hpp"
 #include "net/rpc.hpp"
 #include "net/token_bucket.hpp"
-#include "pipeline/checkpoint.hpp"
 #include "pipeline/next_hop_router.hpp"
 #include "pipeline/spot_check_protocol.hpp"
+#include "pipeline/stage_checkpoints.hpp"
 #include "pipeline/stage_averaging.hpp"
 #include "pipeline/stage_counters.hpp"
 #include "pipeline/stage_inbox.hpp"
@@ -54,6 +54,7 @@ struct StageRuntime::Impl {
         optimizer(chain, config.blocks, device, config.job),
         stash(chain, config.blocks, device, static_cast<std::size_t>(config.job.staleness)),
         schedule(config, first()),
+        checkpoints(config, first()),
         inbox(static_cast<std::size_t>(2 * config.job.staleness + 4), counters) {}
 
   StageConfig config;
@@ -65,11 +66,11 @@ struct StageRuntime::Impl {
   StageOptimizer optimizer;
   WeightStash stash;
   StageSchedule schedule;
+  StageCheckpoints checkpoints;
   StageInbox inbox;
   std::unique_ptr<data::Dataset> dataset;  // first stage only
   wire::Codec codec = wire::Codec::None;
   double forward_flops_per_sample = 0, backward_flops_per_sample = 0;
-  Clock::time_point last_checkpoint = Clock::now();
 
   std::unique_ptr<net::PeerSender> sender;
   std::unique_ptr<NextHopRouter> router;  // not on the last stage
@@ -320,50 +321,6 @@ struct StageRuntime::Impl {
     if (!router) return;
     for (const auto mb : router->check(now)) drop(mb, false);
   }
-
-  void checkpoint() {
-    if (config.checkpoint_path.empty()) return;
-    CheckpointCounters c;
-    c.job_id = config.job.id;
-    c.pipeline = config.pipeline;
-    c.blocks = config.blocks;
-    counters.update([&](StageStats& s) {
-      c.micro_batches = s.backwards;
-      c.samples = s.samples;
-      c.next_sample = s.next_sample;
-    });
-    save_checkpoint(config.checkpoint_path, optimizer.master(), optimizer.optimizer(), c);
-    spdlog::debug("checkpoint after {} steps; measured gradient delay {:.2f} steps",
-                  optimizer.steps(), optimizer.measured_delay());
-    last_checkpoint = Clock::now();
-    counters.update([](StageStats& s) { ++s.checkpoints; });
-  }
-
-  void resume_from_checkpoint() {
-    const auto& path = config.checkpoint_path;
-    auto& opt = optimizer.optimizer();
-    auto c = load_checkpoint(path, optimizer.master(), opt, config.job.id, config.blocks);
-    counters.update([&](StageStats& s) {
-      s.backwards = c.micro_batches;
-      s.samples = c.samples;
-      s.optimizer_steps = opt.steps_taken();
-      if (first()) s.next_sample = c.next_sample;
-    });
-    spdlog::info("resumed from checkpoint {}: {} optimizer steps, {} samples", path.string(),
-                 opt.steps_taken(), c.samples);
-  }
-
-  void maybe_checkpoint() {
-    if (config.checkpoint_path.empty() ||
-        Clock::now() - last_checkpoint <= config.checkpoint_interval)
-      return;
-    try {
-      checkpoint();
-    } catch (const std::exception& e) {
-      spdlog::error("{}", e.what());
-      last_checkpoint = Clock::now();  // try again after the next interval
-    }
-  }
 };
 
 StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& identity,
@@ -381,8 +338,7 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
   m.forward_flops_per_sample = sum_flops(m.chain.costs(), m.config.blocks, false);
   m.backward_flops_per_sample = sum_flops(m.chain.costs(), m.config.blocks, true);
   m.counters.update([&](StageStats& s) { s.next_sample = m.config.first_sample; });
-  if (!m.config.checkpoint_path.empty() && std::filesystem::exists(m.config.checkpoint_path))
-    m.resume_from_checkpoint();
+  m.checkpoints.resume(m.optimizer, m.counters);
   m.stash.publish(m.optimizer);
   if (m.first()) m.dataset = data::open_dataset(job);
 
@@ -429,7 +385,7 @@ StageWork StageRuntime::run_once(std::chrono::milliseconds wait) {
     m.averaging->maybe_start(m.optimizer);
     wait = m.averaging->until_next_window(wait);
   }
-  m.maybe_checkpoint();
+  m.checkpoints.maybe_save(m.optimizer, m.counters);
   auto item = m.inbox.take(
       wait, [&] { return m.schedule.can_forward(); }, [&] { return m.schedule.can_feed(); });
   const auto t0 = Clock::now();
@@ -459,7 +415,7 @@ StageWork StageRuntime::run_once(std::chrono::milliseconds wait) {
   return w;
 }
 
-void StageRuntime::checkpoint_now() { impl_->checkpoint(); }
+void StageRuntime::checkpoint_now() { impl_->checkpoints.save(impl_->optimizer, impl_->counters); }
 
 std::vector<float> StageRuntime::parameters() const { return impl_->optimizer.flat_parameters(); }
 
