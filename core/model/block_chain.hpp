@@ -10,6 +10,7 @@
 #pragma once
 
 #include "job/job_spec.hpp"
+#include "model/block_range.hpp"
 #include "model/cost.hpp"
 
 #include <ATen/core/Tensor.h>
@@ -27,14 +28,6 @@ namespace rookery::model {
 struct NamedTensor {
   std::string name;
   at::Tensor tensor;
-};
-
-/// Blocks [first, last) of a chain.
-struct BlockRange {
-  int64_t first = 0;
-  int64_t last = 0;
-  int64_t size() const { return last - first; }
-  friend bool operator==(const BlockRange&, const BlockRange&) = default;
 };
 
 /// The blocks one stage holds, as trainable modules.

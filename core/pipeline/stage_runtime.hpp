@@ -15,12 +15,16 @@
 // every member) it hands a copy of its master weights to a reduce::Averager and trains on;
 // when the round is done (checked between micro-batches) it adds (average - snapshot), so
 // the steps it took meanwhile are kept. Every job.average_optimizer_state_every-th round also
-// carries the optimizer's moments, in the same rings (see maybe_start_average).
+// carries the optimizer's moments, in the same rings (see StageAveraging::maybe_start).
 //
 // Threads: the RPC server thread receives and decodes messages into the inbox; the caller
 // of run_once() computes; the PeerSender thread encodes (codec) and sends; the Averager and
 // its ZeroMQ transport run rings on their own threads. Queues are bounded by the staleness,
 // and nothing busy-waits.
+//
+// Each mechanism is a class of its own, which StageRuntime composes: WeightStash,
+// StageOptimizer (with weight prediction), StageAveraging, StageInbox, StageSchedule,
+// SpotCheckProtocol, StageCheckpoints, and stage_messages for what travels between stages.
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -32,7 +36,7 @@
 #include <vector>
 
 #include "job/job_spec.hpp"
-#include "model/block_chain.hpp"
+#include "model/block_range.hpp"
 #include "net/peer_sender.hpp"
 #include "net/secure_context.hpp"
 #include "pipeline/spot_check.hpp"

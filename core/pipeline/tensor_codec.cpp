@@ -55,6 +55,11 @@ at::Tensor decode_int8(const at::Tensor& bytes, std::int64_t n, std::uint32_t bl
 }
 }  // namespace
 
+std::string brief(const std::exception& e) {
+  if (const auto* c = dynamic_cast<const c10::Error*>(&e)) return c->what_without_backtrace();
+  return e.what();
+}
+
 wire::Codec to_wire_codec(int job_codec) {
   switch (job_codec) {
     case 1:

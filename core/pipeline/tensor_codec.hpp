@@ -5,6 +5,9 @@
 #include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
 
+#include <exception>
+#include <string>
+
 #include "wire/message.hpp"
 
 namespace rookery::pipeline {
@@ -16,6 +19,9 @@ wire::OutgoingTensor encode_tensor(std::string name, const at::Tensor& t, wire::
 // Decodes into a new f32 (or int64) tensor on `device`. Throws std::runtime_error with the
 // reason when the tensor is not what a stage can take (dtype).
 at::Tensor decode_tensor(const wire::IncomingTensor& t, c10::Device device);
+
+// An exception's message without LibTorch's backtrace.
+std::string brief(const std::exception& e);
 
 wire::Codec to_wire_codec(int job_codec);  // job::Codec as int, kept torch- and job-free here
 

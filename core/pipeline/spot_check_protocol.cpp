@@ -1,0 +1,499 @@
+#include <torch/torch.h>
+
+#include "pipeline/spot_check_protocol.hpp"
+
+#include <algorithm>
+#include <variant>
+
+#include <spdlog/spdlog.h>
+
+#include "net/identity.hpp"
+#include "pipeline/tensor_codec.hpp"
+
+namespace rookery::pipeline {
+
+SpotCheckProtocol::SpotCheckProtocol(const StageConfig& config, std::string own_key,
+                                     std::int64_t model_blocks, c10::Device device,
+                                     net::PeerSender& sender, StageInbox& inbox,
+                                     StageCounters& counters)
+    : config_(config),
+      own_key_(std::move(own_key)),
+      model_blocks_(model_blocks),
+      device_(device),
+      sender_(sender),
+      inbox_(inbox),
+      counters_(counters) {}
+
+// Spot-checks need a deterministic forward (dropout draws differ) and other holders of a
+// sender's blocks. A stage checks the activations it receives (not on a first stage) and the
+// gradients it receives (not on a last one).
+void SpotCheckProtocol::start(const std::string& own_endpoint) {
+  own_endpoint_ = own_endpoint;
+  const auto& job = config_.job;
+  const job::SpotCheckSpec& checks = job.spot_checks;
+  const bool first = config_.blocks.first == 0, last = config_.blocks.last == model_blocks_;
+  if (!config_.holders.empty() && (checks.rate > 0 || checks.probation > 0)) {
+    const auto* gpt = std::get_if<job::GptSpec>(&job.model.arch);
+    if (gpt && gpt->dropout > 0) {
+      spdlog::info("spot-checks off: the model uses dropout, so two honest forwards differ");
+    } else {
+      keeps_gradient_evidence_ = true;
+      if (!first) activation_checks_.checker = std::make_unique<SpotChecker>(checks);
+      if (!last) gradient_checks_.checker = std::make_unique<SpotChecker>(checks);
+      spdlog::info(
+          "spot-checking the {} this stage receives: each sender's first {}, then {:.1f}%, "
+          "recomputed by other holders of its blocks",
+          first  ? "gradients"
+          : last ? "activations"
+                 : "activations and gradients",
+          checks.probation, 100.0 * checks.rate);
+    }
+  }
+  ready_.store(true, std::memory_order_release);
+}
+
+SpotCheckProtocol::CheckBook& SpotCheckProtocol::book(CheckedWork work) {
+  return work == wire::pb::CHECKED_GRADIENTS ? gradient_checks_ : activation_checks_;
+}
+
+// Other holders of exactly `sender`'s blocks, up to two, at random; those blocks; and the
+// address `sender` is listed under.
+std::vector<net::PeerAddress> SpotCheckProtocol::verifiers_for(const std::string& sender,
+                                                               model::BlockRange& blocks,
+                                                               net::PeerAddress& listed) {
+  const auto& holders = config_.holders;
+  const auto it = std::find_if(holders.begin(), holders.end(),
+                               [&](const StageHolder& h) { return h.address.key == sender; });
+  if (it == holders.end()) return {};
+  blocks = it->blocks;
+  listed = it->address;
+  std::vector<net::PeerAddress> v;
+  for (const auto& h : holders) {
+    if (h.blocks == blocks && h.address.key != sender && h.address.key != own_key_)
+      v.push_back(h.address);
+  }
+  std::lock_guard lock(mutex_);
+  std::shuffle(v.begin(), v.end(), verifier_rng_);
+  if (v.size() > 2) v.resize(2);
+  return v;
+}
+
+// Posted, never waited for: the receiver thread sends most of them and must not stall on one
+// peer; one that is dropped (that peer's lane is full) leaves its check unanswered, which
+// blames nobody.
+void SpotCheckProtocol::send(const net::PeerAddress& to, wire::pb::Envelope header,
+                             NamedTensors tensors) {
+  header.set_job_id(config_.job.id);
+  sender_.post(to, [header = std::move(header), tensors = std::move(tensors)]() mutable {
+    return encode_with_tensors(std::move(header), std::move(tensors));
+  });
+}
+
+// A message from a stage this one caught lying is refused. Its forwards die here; its
+// gradients are turned into a discard, so the micro-batch this stage sent it is dropped now
+// instead of holding a slot until its timeout.
+bool SpotCheckProtocol::refuse_caught(const std::string& peer, const wire::Message& msg) {
+  const bool forward = msg.header.has_forward(), backward = msg.header.has_backward();
+  auto& b = forward ? activation_checks_ : gradient_checks_;
+  if ((!forward && !backward) || !b.checker || !b.checker->is_caught(peer)) return false;
+  Inbound drop;
+  drop.backward = backward;
+  if (backward) drop.micro_batch = msg.header.backward().micro_batch();
+  drop.sender = peer;
+  inbox_.refuse(std::move(drop));  // caught sending wrong work (logged then)
+  return true;
+}
+
+// A checked micro-batch is held until the verdict and used only if it does not fail, so a
+// liar's work never reaches this stage's weights while it is on probation or under suspicion
+// (a check takes a few round trips; after probation only a `rate` share of micro-batches
+// waits for one).
+bool SpotCheckProtocol::maybe_check(const std::string& sender, Inbound& in) {
+  const CheckedWork work =
+      in.backward ? wire::pb::CHECKED_GRADIENTS : wire::pb::CHECKED_ACTIVATIONS;
+  auto& b = book(work);
+  const auto micro_batch = in.micro_batch;
+  if (!b.checker || (!in.backward && in.return_to.key != sender)) return false;
+  model::BlockRange blocks;
+  net::PeerAddress listed;
+  auto verifiers = verifiers_for(sender, blocks, listed);
+  if (verifiers.empty()) return false;
+  SentForward sent;
+  if (in.backward) {  // the gradient of what this stage sent: still in flight here?
+    std::lock_guard lock(mutex_);
+    const auto it = sent_forwards_.find(micro_batch);
+    if (it == sent_forwards_.end()) return false;  // the compute thread counts it as unknown
+    sent = it->second;
+  }
+  switch (b.checker->decide(sender)) {
+    case SpotDecision::Use:
+      return false;
+    case SpotDecision::Check:
+      break;
+    case SpotDecision::Refuse:  // a suspect with every check slot taken: its work waits for none
+      inbox_.refuse(std::move(in));
+      return true;
+  }
+  std::vector<std::string> keys;
+  for (const auto& v : verifiers) keys.push_back(v.key);
+  if (!b.checker->begin(micro_batch, sender, keys, std::chrono::steady_clock::now())) return false;
+  const net::PeerAddress checked = in.backward ? listed : in.return_to;
+  {
+    std::lock_guard lock(mutex_);
+    auto received = in.tensor;
+    b.checks[micro_batch] = CheckMaterial{
+        std::move(received), std::move(verifiers), blocks, {}, std::move(in), sent, {}};
+  }
+  if (work == wire::pb::CHECKED_GRADIENTS && blocks.last == model_blocks_) {
+    // A last stage's gradient follows from the activations and the targets, both ours.
+    b.checker->input_shown(micro_batch);
+    ask_verifiers(work, micro_batch, {});
+    return true;
+  }
+  send(checked, spot_check_request(micro_batch, work, own_address()));
+  return true;
+}
+
+// Gradients: the checked stage says whose gradient it ran backward from; that stage must hold
+// the blocks after it. It is asked what it sent, and that is what the verifiers start from.
+void SpotCheckProtocol::ask_witness(std::uint64_t mb, const std::string& checked,
+                                    model::BlockRange blocks, const std::string& named) {
+  const auto& holders = config_.holders;
+  const auto it = std::find_if(holders.begin(), holders.end(), [&](const StageHolder& h) {
+    return h.address.key == named && h.blocks.first == blocks.last && named != checked;
+  });
+  if (it == holders.end()) {
+    end_check(wire::pb::CHECKED_GRADIENTS, mb, SpotVerdict::Failed,
+              named.empty() ? "named nobody as the sender of its gradient"
+                            : "named a stage that does not hold the blocks after it as the "
+                              "sender of its gradient");
+    return;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    const auto c = gradient_checks_.checks.find(mb);
+    if (c == gradient_checks_.checks.end()) return;
+    c->second.witness = named;
+  }
+  send(it->address, spot_check_request(mb, wire::pb::CHECKED_GRADIENTS, own_address(), checked));
+}
+
+// The checked stage showed what its work started from (`declared`; undefined for a last
+// stage's gradient): ask the verifiers to redo the work from it.
+void SpotCheckProtocol::ask_verifiers(CheckedWork work, std::uint64_t mb, at::Tensor declared) {
+  std::vector<net::PeerAddress> verifiers;
+  model::BlockRange blocks;
+  SentForward sent;
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = book(work).checks.find(mb);
+    if (it == book(work).checks.end()) return;
+    verifiers = it->second.verifiers;
+    blocks = it->second.blocks;
+    sent = it->second.sent;
+  }
+  NamedTensors tensors;
+  if (work == wire::pb::CHECKED_ACTIVATIONS) {
+    tensors = {{"input", declared}};
+  } else {
+    tensors = {{"input", sent.activations}};
+    tensors.emplace_back(declared.defined() ? "grad_output" : "targets",
+                         declared.defined() ? declared : sent.targets);
+  }
+  for (const auto& v : verifiers)
+    send(v, recompute_request(mb, work, blocks, own_address()), tensors);
+}
+
+void SpotCheckProtocol::receive(const std::string& peer, const wire::Message& msg) {
+  const auto& header = msg.header;
+  if (header.has_spot_check_request()) {
+    answer_spot_check_request(peer, msg);
+  } else if (header.has_recompute_request()) {
+    take_recompute_request(peer, msg);
+  } else if (header.has_spot_check_input()) {
+    take_spot_check_input(peer, msg);
+  } else {
+    take_recompute_result(peer, msg);
+  }
+}
+
+// This stage is the checked one (or a witness): show what the work came from.
+void SpotCheckProtocol::answer_spot_check_request(const std::string& peer,
+                                                  const wire::Message& msg) {
+  const auto& r = msg.header.spot_check_request();
+  const auto back = sender_return_address(r.return_to(), peer, "spot-check request");
+  wire::pb::Envelope h;
+  auto* answer = h.mutable_spot_check_input();
+  answer->set_micro_batch(r.micro_batch());
+  answer->set_work(r.work());
+  at::Tensor input;
+  {
+    std::lock_guard lock(mutex_);
+    if (r.work() != wire::pb::CHECKED_GRADIENTS) {  // our input
+      if (const auto it = declared_inputs_.find(r.micro_batch()); it != declared_inputs_.end())
+        input = it->second;
+    } else if (!r.sent_to().empty()) {  // a witness: the gradient we sent that stage
+      const auto* g = sent_gradients_.find(r.micro_batch());
+      if (g && g->to == r.sent_to()) input = g->grad;
+    } else if (const auto* from = gradient_senders_.find(r.micro_batch())) {
+      answer->set_received_from(*from);  // whose gradient we used
+    }
+  }
+  send(back, std::move(h), {{"input", input}});
+}
+
+// This stage is a verifier: queue the recomputation for the compute thread.
+void SpotCheckProtocol::take_recompute_request(const std::string& peer, const wire::Message& msg) {
+  const auto& r = msg.header.recompute_request();
+  const bool last = config_.blocks.last == model_blocks_;
+  auto job = decode_recompute_request(msg, peer, config_.blocks, last, device_);
+  std::string refusal = "too many recomputations waiting";
+  if (auto* recompute = std::get_if<Recompute>(&job)) {
+    if (inbox_.push_recompute(std::move(*recompute))) return;
+  } else {
+    refusal = std::get<std::string>(job);
+  }
+  send({r.return_to().endpoint(), peer}, recompute_result(r.micro_batch(), r.work(), refusal));
+}
+
+// What the checked stage declared: ask the verifiers (or, for a gradient, its witness first).
+void SpotCheckProtocol::take_spot_check_input(const std::string& peer, const wire::Message& msg) {
+  const auto& shown = msg.header.spot_check_input();
+  const auto work = shown.work();
+  auto& b = book(work);
+  if (!b.checker)
+    throw MessageError(std::string("spot-check answer, but this stage checks no ") +
+                       work_name(work));
+  const auto mb = shown.micro_batch();
+  const auto p = b.checker->pending(mb);
+  at::Tensor received;
+  std::string witness;
+  model::BlockRange blocks;
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = b.checks.find(mb);
+    if (p && it != b.checks.end()) {
+      received = it->second.received;  // shared, not copied
+      witness = it->second.witness;
+      blocks = it->second.blocks;
+    }
+  }
+  const bool from_witness = !witness.empty() && peer == witness;
+  if (!received.defined() || (p->first != peer && !from_witness))
+    throw MessageError("spot-check input for no check of this sender");
+  if (work == wire::pb::CHECKED_GRADIENTS && !from_witness) {  // X names its witness: ask it
+    if (!witness.empty()) throw MessageError("a second witness for one spot-check");
+    ask_witness(mb, peer, blocks, shown.received_from());
+    return;
+  }
+  const auto* t = msg.tensor("input");
+  at::Tensor input;
+  if (t) input = decode_tensor(*t, torch::kCPU);
+  if (!input.defined() || input.dim() == 0 || input.size(0) != received.size(0)) {
+    end_check(work, mb, SpotVerdict::Failed,
+              from_witness      ? "the stage it named does not confirm sending it a gradient"
+              : input.defined() ? "showed an input of another shape"
+                                : "showed no input for a micro-batch it sent");
+    return;
+  }
+  b.checker->input_shown(mb);
+  ask_verifiers(work, mb, input);
+}
+
+// A verifier's recomputation: once every verifier answered, judge.
+void SpotCheckProtocol::take_recompute_result(const std::string& peer, const wire::Message& msg) {
+  const auto& result = msg.header.recompute_result();
+  const auto work = result.work();
+  auto& b = book(work);
+  if (!b.checker)
+    throw MessageError(std::string("recomputation, but this stage checks no ") + work_name(work));
+  const auto mb = result.micro_batch();
+  const auto p = b.checker->pending(mb);
+  if (!p || std::find(p->second.begin(), p->second.end(), peer) == p->second.end())
+    throw MessageError("recomputation for no check that asked this peer");
+  const auto* t = msg.tensor("output");
+  at::Tensor output;
+  if (t) output = decode_tensor(*t, torch::kCPU);
+  CheckMaterial material;
+  {
+    std::lock_guard lock(mutex_);
+    auto& m = b.checks.at(mb);
+    m.outputs[peer] = output;
+    if (m.outputs.size() < m.verifiers.size()) return;
+    material = std::move(m);
+    b.checks.erase(mb);
+  }
+  judge_check(work, mb, std::move(material));
+}
+
+// Every verifier answered: compare.
+void SpotCheckProtocol::judge_check(CheckedWork work, std::uint64_t mb, CheckMaterial m) {
+  torch::NoGradGuard no_grad;
+  const auto received = m.received.to(torch::kCPU, torch::kFloat64);
+  const double received_norm = received.norm().item<double>();
+  std::vector<torch::Tensor> outputs;
+  for (const auto& [key, out] : m.outputs) {
+    if (out.defined() && out.sizes().equals(received.sizes()) && out.is_floating_point())
+      outputs.push_back(out.to(torch::kFloat64));
+  }
+  std::vector<double> to_checked;
+  for (const auto& out : outputs) {
+    to_checked.push_back(relative_distance((received - out).norm().item<double>(), received_norm,
+                                           out.norm().item<double>()));
+  }
+  double between = 0;
+  if (outputs.size() == 2) {
+    between = relative_distance((outputs[0] - outputs[1]).norm().item<double>(),
+                                outputs[0].norm().item<double>(), outputs[1].norm().item<double>());
+  }
+  const auto verdict = judge(to_checked, between, config_.job.spot_checks.tolerance);
+  std::string detail = "distance to the verifiers";
+  for (const double d : to_checked) detail += " " + std::to_string(d).substr(0, 5);
+  if (outputs.size() == 2) detail += ", between them " + std::to_string(between).substr(0, 5);
+  if (outputs.empty()) detail = "no verifier could recompute it";
+  end_check(work, mb, verdict, detail, std::move(m));
+}
+
+// A check is over: the held micro-batch is used unless it failed.
+void SpotCheckProtocol::end_check(CheckedWork work, std::uint64_t mb, SpotVerdict verdict,
+                                  const std::string& detail,
+                                  std::optional<CheckMaterial> material) {
+  auto& b = book(work);
+  const auto p = b.checker->pending(mb);
+  if (!p) return;
+  const bool caught = b.checker->finish(mb, verdict);
+  release_held(work, mb, verdict, std::move(material));
+  const char* what = verdict == SpotVerdict::Passed   ? "passed"
+                     : verdict == SpotVerdict::Failed ? "FAILED"
+                                                      : "inconclusive";
+  if (verdict == SpotVerdict::Failed) {
+    spdlog::warn("spot-check of {}'s {} for micro-batch {:x} failed: {}", net::short_key(p->first),
+                 work_name(work), mb, detail);
+  } else {
+    spdlog::debug("spot-check of {}'s {} for micro-batch {:x} {}: {}", net::short_key(p->first),
+                  work_name(work), mb, what, detail);
+  }
+  if (caught) announce_caught(work, p->first);
+}
+
+void SpotCheckProtocol::release_held(CheckedWork work, std::uint64_t mb, SpotVerdict verdict,
+                                     std::optional<CheckMaterial> material) {
+  if (!material) {
+    std::lock_guard lock(mutex_);
+    auto& checks = book(work).checks;
+    const auto it = checks.find(mb);
+    if (it == checks.end()) return;
+    material = std::move(it->second);
+    checks.erase(it);
+  }
+  if (!material->held) return;
+  if (verdict == SpotVerdict::Failed || verdict == SpotVerdict::Unanswered) {
+    inbox_.refuse(std::move(*material->held));
+  } else {
+    inbox_.push_checked(std::move(*material->held));
+  }
+}
+
+void SpotCheckProtocol::announce_caught(CheckedWork work, const std::string& key) {
+  spdlog::warn(
+      "stage {} failed {} spot-checks of its {}: its {} are refused from now on, and reported",
+      net::short_key(key), config_.job.spot_checks.failures_to_catch, work_name(work),
+      work_name(work));
+  if (work != wire::pb::CHECKED_GRADIENTS) return;
+  std::lock_guard lock(mutex_);
+  caught_next_hops_.push_back(key);  // the compute thread routes around it
+}
+
+// Gradients come from torch::autograd::grad, which leaves the weights' own gradients
+// untouched.
+bool SpotCheckProtocol::recompute(const Recompute& r, model::Shard& shard) {
+  torch::Tensor out;
+  std::string reason;
+  const bool gradients = r.work == wire::pb::CHECKED_GRADIENTS;
+  try {
+    if (gradients) {
+      auto x = r.input.detach().requires_grad_(true);
+      auto y = shard.forward(x);
+      out = config_.blocks.last == model_blocks_
+                ? torch::autograd::grad({shard.loss(y, r.targets)}, {x})[0]
+                : torch::autograd::grad({y}, {x}, {r.grad_output})[0];
+      out = out.detach();
+    } else {
+      torch::NoGradGuard no_grad;
+      out = shard.forward(r.input).detach();
+    }
+  } catch (const std::exception& e) {  // LibTorch's, and the blocks' own checks of their input
+    reason =
+        std::string(gradients ? "the input, output gradient or targets do not fit these blocks ("
+                              : "the input does not fit these blocks (") +
+        brief(e) + ")";
+    out = torch::Tensor();
+  }
+  counters_.update([](StageStats& s) { ++s.recomputes; });
+  send(r.return_to, recompute_result(r.micro_batch, r.work, reason), {{"output", out}});
+  return out.defined();
+}
+
+std::vector<std::string> SpotCheckProtocol::expire(std::chrono::steady_clock::time_point now) {
+  for (const auto work : {wire::pb::CHECKED_ACTIVATIONS, wire::pb::CHECKED_GRADIENTS}) {
+    auto& b = book(work);
+    if (!b.checker) continue;
+    for (const auto& e : b.checker->expire(now)) {
+      release_held(work, e.micro_batch, e.verdict);
+      if (e.verdict == SpotVerdict::Unanswered) {
+        spdlog::info(
+            "spot-check of {}'s {} for micro-batch {:x} went unanswered: that work is dropped, "
+            "nobody is blamed, and its next micro-batches wait for a check",
+            net::short_key(e.checked), work_name(work), e.micro_batch);
+      }
+    }
+  }
+  std::vector<std::string> shunned;
+  std::lock_guard lock(mutex_);
+  shunned.swap(caught_next_hops_);
+  return shunned;
+}
+
+void SpotCheckProtocol::remember_sent_forward(std::uint64_t mb, const at::Tensor& input,
+                                              const at::Tensor& activations,
+                                              const at::Tensor& targets) {
+  std::lock_guard lock(mutex_);
+  declared_inputs_[mb] = input;  // shared, not copied: a checker may ask to see it
+  if (gradient_checks_.checker) sent_forwards_[mb] = SentForward{activations, targets};
+}
+
+void SpotCheckProtocol::forget_sent_forward(std::uint64_t mb) {
+  std::lock_guard lock(mutex_);
+  declared_inputs_.erase(mb);
+  sent_forwards_.erase(mb);
+}
+
+void SpotCheckProtocol::remember_gradient_sender(std::uint64_t mb, const std::string& from) {
+  if (!keeps_gradient_evidence_) return;
+  std::lock_guard lock(mutex_);
+  gradient_senders_.put(mb, from, kKeptGradients);
+}
+
+void SpotCheckProtocol::remember_sent_gradient(std::uint64_t mb, const std::string& to,
+                                               const at::Tensor& grad) {
+  if (!keeps_gradient_evidence_) return;
+  std::lock_guard lock(mutex_);
+  sent_gradients_.put(mb, SentGradient{to, grad}, kKeptGradients);
+}
+
+void SpotCheckProtocol::add_stats(StageStats& s) const {
+  for (const auto* b : {&activation_checks_, &gradient_checks_}) {
+    if (!b->checker) continue;
+    const auto c = b->checker->stats();
+    s.spot_checks_passed += c.passed;
+    s.spot_checks_failed += c.failed;
+    s.spot_checks_inconclusive += c.inconclusive;
+    s.spot_checks_unanswered += c.unanswered;
+    for (const auto& k : c.caught) {
+      if (std::find(s.caught_peers.begin(), s.caught_peers.end(), k) == s.caught_peers.end())
+        s.caught_peers.push_back(k);
+    }
+  }
+}
+
+}  // namespace rookery::pipeline

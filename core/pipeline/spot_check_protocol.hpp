@@ -1,0 +1,163 @@
+#pragma once
+// SpotCheckProtocol: a stage's part in the spot-checks of pipeline work (spot_check.hpp
+// describes the protocol; SpotChecker keeps the bookkeeping of one kind of check). This
+// holds the tensors: what a checked micro-batch came with and is held with until its
+// verdict, what this stage declared and sent (so it can show them when it is checked, or
+// vouch as a witness), and the verifiers' recomputations; it sends the protocol's messages
+// and judges. The receiver thread drives most of it; the compute thread recomputes for
+// other stages' checks, expires checks, and records what it sends. Thread-safe.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <ATen/core/Tensor.h>
+#include <c10/core/Device.h>
+
+#include "model/block_chain.hpp"
+#include "net/peer_sender.hpp"
+#include "pipeline/spot_check.hpp"
+#include "pipeline/stage_counters.hpp"
+#include "pipeline/stage_inbox.hpp"
+#include "pipeline/stage_messages.hpp"
+
+namespace rookery::pipeline {
+
+class SpotCheckProtocol {
+ public:
+  // For a stage holding `blocks` of a `model_blocks`-block model, on `device`.
+  SpotCheckProtocol(const StageConfig& config, std::string own_key, std::int64_t model_blocks,
+                    c10::Device device, net::PeerSender& sender, StageInbox& inbox,
+                    StageCounters& counters);
+
+  // Once the stage listens at `own_endpoint`: turns checks on where the job asks for them
+  // and they can work (a deterministic forward, other holders of a sender's blocks). Until
+  // then the receiver starts no check and serves none.
+  void start(const std::string& own_endpoint);
+  bool ready() const { return ready_.load(std::memory_order_acquire); }
+
+  // ---- receiver thread ----
+  // A forward or gradient from a stage caught lying: refused (true).
+  bool refuse_caught(const std::string& peer, const wire::Message& msg);
+  // One of the protocol's four messages. Throws MessageError on one that belongs to no check.
+  void receive(const std::string& peer, const wire::Message& msg);
+  // A forward or gradient from `sender`: perhaps check it. True when the micro-batch is held
+  // until the verdict (or refused).
+  bool maybe_check(const std::string& sender, Inbound& in);
+
+  // ---- compute thread ----
+  // A verifier's recomputation on `shard`, sent back. True when it produced an output.
+  bool recompute(const Recompute& r, model::Shard& shard);
+  // Ends checks past their deadline. Returns the next hops caught sending wrong gradients,
+  // for the stage to route around.
+  std::vector<std::string> expire(std::chrono::steady_clock::time_point now);
+  // What this stage sent for micro-batch `mb`, from `input`: kept while it is in flight.
+  void remember_sent_forward(std::uint64_t mb, const at::Tensor& input,
+                             const at::Tensor& activations, const at::Tensor& targets);
+  void forget_sent_forward(std::uint64_t mb);
+  // Evidence for gradient checks, kept a while: whose gradient this stage used, and what
+  // gradient it sent back and to whom.
+  void remember_gradient_sender(std::uint64_t mb, const std::string& from);
+  void remember_sent_gradient(std::uint64_t mb, const std::string& to, const at::Tensor& grad);
+
+  // The spot-check counters of StageStats. Any thread.
+  void add_stats(StageStats& s) const;
+
+ private:
+  // What this stage sent forward for a micro-batch in flight: a gradient check of the stage
+  // it went to starts from it.
+  struct SentForward {
+    at::Tensor activations, targets;
+  };
+  // The tensors of a spot-check this stage runs (SpotChecker keeps the bookkeeping).
+  struct CheckMaterial {
+    at::Tensor received;  // the checked stage's activations or gradient, as they came
+    std::vector<net::PeerAddress> verifiers;
+    model::BlockRange blocks;                   // the checked stage's
+    std::map<std::string, at::Tensor> outputs;  // verifier -> its recomputation (undefined: none)
+    std::optional<Inbound> held;                // the micro-batch, trained on only if it passes
+    SentForward sent;                           // gradients: what this stage sent the checked one
+    std::string witness;  // gradients: whose gradient the checked one says it used
+  };
+  // The spot-checks of one kind of work this stage receives: activations from the stages
+  // before it, gradients from the stages after it.
+  struct CheckBook {
+    std::unique_ptr<SpotChecker> checker;           // null: this stage checks nobody this way
+    std::map<std::uint64_t, CheckMaterial> checks;  // guarded by mutex_
+  };
+  // The last `capacity` entries by micro-batch: what a stage remembers of finished work for
+  // checks that come after it.
+  template <typename V>
+  struct Recent {
+    std::map<std::uint64_t, V> items;
+    std::deque<std::uint64_t> order;
+    void put(std::uint64_t mb, V v, std::size_t capacity) {
+      if (items.insert_or_assign(mb, std::move(v)).second) order.push_back(mb);
+      while (order.size() > capacity) {
+        items.erase(order.front());
+        order.pop_front();
+      }
+    }
+    const V* find(std::uint64_t mb) const {
+      const auto it = items.find(mb);
+      return it == items.end() ? nullptr : &it->second;
+    }
+  };
+  struct SentGradient {
+    std::string to;  // the stage it went to (Z85 key)
+    at::Tensor grad;
+  };
+
+  CheckBook& book(CheckedWork work);
+  std::vector<net::PeerAddress> verifiers_for(const std::string& sender, model::BlockRange& blocks,
+                                              net::PeerAddress& listed);
+  void send(const net::PeerAddress& to, wire::pb::Envelope header, NamedTensors tensors = {});
+  net::PeerAddress own_address() const { return {own_endpoint_, own_key_}; }
+  void answer_spot_check_request(const std::string& peer, const wire::Message& msg);
+  void take_recompute_request(const std::string& peer, const wire::Message& msg);
+  void take_spot_check_input(const std::string& peer, const wire::Message& msg);
+  void take_recompute_result(const std::string& peer, const wire::Message& msg);
+  void ask_witness(std::uint64_t mb, const std::string& checked, model::BlockRange blocks,
+                   const std::string& named);
+  void ask_verifiers(CheckedWork work, std::uint64_t mb, at::Tensor declared);
+  void judge_check(CheckedWork work, std::uint64_t mb, CheckMaterial m);
+  void end_check(CheckedWork work, std::uint64_t mb, SpotVerdict verdict, const std::string& detail,
+                 std::optional<CheckMaterial> material = std::nullopt);
+  void release_held(CheckedWork work, std::uint64_t mb, SpotVerdict verdict,
+                    std::optional<CheckMaterial> material = std::nullopt);
+  void announce_caught(CheckedWork work, const std::string& key);
+
+  static constexpr std::size_t kKeptGradients = 32;
+  const StageConfig& config_;
+  std::string own_key_;
+  std::string own_endpoint_;
+  std::int64_t model_blocks_;
+  c10::Device device_;
+  net::PeerSender& sender_;
+  StageInbox& inbox_;
+  StageCounters& counters_;
+  std::atomic<bool> ready_{false};
+
+  mutable std::mutex mutex_;
+  CheckBook activation_checks_;  // of the stages before this one (none on a first stage)
+  CheckBook gradient_checks_;    // of the stages after it (none on a last stage)
+  std::map<std::uint64_t, at::Tensor> declared_inputs_;  // what sent micro-batches came from
+  std::map<std::uint64_t, SentForward> sent_forwards_;   // what it sent (gradient checks only)
+  // Gradient checks of this stage and of the stage before it, for its last kKeptGradients
+  // micro-batches: who sent it the gradient of its output (the witness it names when
+  // checked), and what gradient it sent back and to whom (what it shows as a witness).
+  bool keeps_gradient_evidence_ = false;  // set when the job spot-checks and the swarm is known
+  Recent<std::string> gradient_senders_;
+  Recent<SentGradient> sent_gradients_;
+  std::vector<std::string> caught_next_hops_;  // for the compute thread to route around
+  std::mt19937 verifier_rng_{std::random_device{}()};
+};
+
+}  // namespace rookery::pipeline

@@ -1,0 +1,76 @@
+#pragma once
+// StageAveraging: a stage's seat in Ravnest's parallel multi-ring all-reduce with the stages
+// of other pipelines that hold the same parameters. At every averaging interval (by the
+// clock, the same instants on every member) it hands a copy of the master weights to a
+// reduce::Averager and training goes on; when the round is done (checked between
+// micro-batches) it adds (average - snapshot), so the steps taken meanwhile are kept. Every
+// job.average_optimizer_state_every-th round also carries the optimizer's moments, in the
+// same rings. The Averager and its ZeroMQ transport run the rings on their own threads; the
+// rest is the compute thread's.
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "clock/clock.hpp"
+#include "net/secure_context.hpp"
+#include "pipeline/stage_counters.hpp"
+#include "pipeline/stage_runtime.hpp"
+#include "wire/codec.hpp"
+
+namespace rookery::reduce {
+class Averager;
+class ZmqTransport;
+class AggregationTally;
+class PeerExclusion;
+struct AveragingResult;
+}  // namespace rookery::reduce
+
+namespace rookery::pipeline {
+
+class StageOptimizer;
+
+class StageAveraging {
+ public:
+  // Joins the rings config.averaging describes (throws std::invalid_argument when a ring
+  // member has no endpoint). Only for a config whose averaging is enabled().
+  StageAveraging(net::SecureContext& ctx, const net::CurveKeyPair& identity,
+                 const StageConfig& config, wire::Codec codec, const StageOptimizer& optimizer,
+                 StageCounters& counters,
+                 const clock::Clock& clock = clock::SystemClock::instance());
+  ~StageAveraging();
+
+  // Backwards finished since the last round, for the weight of this stage's contribution.
+  void count_samples(std::int64_t samples) { samples_since_average_ += samples; }
+  // Starts a round when a new window has opened (and the previous round is over).
+  void maybe_start(const StageOptimizer& optimizer);
+  // Applies a finished round to the master weights (and moments). Returns whether the
+  // weights changed, so forwards need a new version.
+  bool apply_finished(StageOptimizer& optimizer);
+  // How long an idle stage may wait for work before it must look at the clock again.
+  std::chrono::milliseconds until_next_window(std::chrono::milliseconds wait) const;
+
+ private:
+  bool apply_optimizer_state(const reduce::AveragingResult& result, StageOptimizer& optimizer);
+
+  const StageConfig& config_;
+  std::string own_key_;
+  StageCounters& counters_;
+  const clock::Clock& clock_;
+  std::int64_t rings_ = 0;  // rings this stage sits in
+  std::unique_ptr<reduce::ZmqTransport> transport_;
+  std::unique_ptr<reduce::Averager> averager_;
+  // Who was rejected or clipped hard in this stage's slices (BTARD): repeat offenders are
+  // what a node reports to the coordinator.
+  std::shared_ptr<reduce::AggregationTally> aggregation_tally_;
+  // The optimizer state's verdicts, tallied apart (PeerExclusion judges each tally alone).
+  std::shared_ptr<reduce::AggregationTally> state_tally_;
+  std::shared_ptr<reduce::PeerExclusion> exclusion_;
+  std::vector<std::string> averaged_state_;  // optimizer buffers the rounds carry (empty: none)
+  std::int64_t samples_since_average_ = 0;
+  std::uint64_t last_window_ = 0;     // the last averaging window this stage saw
+  std::vector<float> lie_reference_;  // Fault::SignFlipAveraging: weights after the last average
+};
+
+}  // namespace rookery::pipeline

@@ -1,0 +1,206 @@
+#include <torch/torch.h>
+
+#include "pipeline/stage_messages.hpp"
+
+#include "net/identity.hpp"
+#include "pipeline/tensor_codec.hpp"
+
+namespace rookery::pipeline {
+
+namespace {
+bool valid_return_address(const wire::pb::PeerAddress& a) {
+  return net::is_z85_key(a.key()) && a.endpoint().rfind("tcp://", 0) == 0;
+}
+
+void set_address(wire::pb::PeerAddress* out, const net::PeerAddress& a) {
+  out->set_endpoint(a.endpoint);
+  out->set_key(a.key);
+}
+
+void check_pipeline(const char* what, std::uint32_t pipeline, const MessageRules& rules) {
+  if (pipeline != rules.pipeline && !rules.cross_pipeline)
+    throw MessageError(std::string(what) + " for pipeline " + std::to_string(pipeline));
+}
+
+at::Tensor decode(const wire::IncomingTensor& t, c10::Device device) {
+  try {
+    return decode_tensor(t, device);
+  } catch (const std::runtime_error& e) {
+    throw MessageError(e.what());
+  }
+}
+
+void decode_forward(const wire::Message& msg, const MessageRules& rules, c10::Device device,
+                    Inbound& in) {
+  const auto& f = msg.header.forward();
+  check_pipeline("forward", f.pipeline(), rules);
+  if (rules.first) throw MessageError("the first stage takes no activations");
+  const auto* act = msg.tensor("activations");
+  const auto* tgt = msg.tensor("targets");
+  if (!act || !tgt) throw MessageError("forward without activations or targets");
+  if (f.samples() <= 0 || act->shape().empty() || act->shape()[0] != f.samples() ||
+      tgt->shape().empty() || tgt->shape()[0] != f.samples()) {
+    throw MessageError("forward's tensors do not hold " + std::to_string(f.samples()) + " samples");
+  }
+  if (!valid_return_address(f.return_to()))
+    throw MessageError("forward without a valid return address");
+  in.micro_batch = f.micro_batch();
+  in.pipeline = f.pipeline();
+  in.first_sample = f.first_sample();
+  in.samples = f.samples();
+  in.return_to = {f.return_to().endpoint(), f.return_to().key()};
+  in.tensor = decode(*act, device);
+  in.targets = decode(*tgt, device);
+  if (in.tensor.scalar_type() != torch::kFloat32 || in.targets.scalar_type() != torch::kInt64)
+    throw MessageError("activations must be f32 and targets int64");
+}
+
+void decode_backward(const wire::Message& msg, const MessageRules& rules, c10::Device device,
+                     Inbound& in) {
+  const auto& b = msg.header.backward();
+  check_pipeline("backward", b.pipeline(), rules);
+  if (rules.last) throw MessageError("the last stage takes no gradients");
+  const auto* g = msg.tensor("grad");
+  if (!g) throw MessageError("backward without a gradient");
+  in.backward = true;
+  in.micro_batch = b.micro_batch();
+  in.samples = b.samples();
+  in.loss = b.loss();
+  in.tensor = decode(*g, device);
+  if (in.tensor.scalar_type() != torch::kFloat32) throw MessageError("gradient must be f32");
+}
+}  // namespace
+
+bool is_spot_check_message(const wire::Message& msg) {
+  const auto& h = msg.header;
+  return h.has_spot_check_request() || h.has_spot_check_input() || h.has_recompute_request() ||
+         h.has_recompute_result();
+}
+
+void check_job(const wire::Message& msg, const MessageRules& rules) {
+  if (msg.header.job_id() != rules.job_id)
+    throw MessageError("message for job '" + msg.header.job_id() + "'");
+}
+
+Inbound decode_pipeline_message(const wire::Message& msg, const std::string& sender,
+                                const MessageRules& rules, c10::Device device) {
+  check_job(msg, rules);
+  Inbound in;
+  in.sender = sender;
+  if (msg.header.has_forward()) {
+    decode_forward(msg, rules, device, in);
+  } else if (msg.header.has_backward()) {
+    decode_backward(msg, rules, device, in);
+  } else {
+    throw MessageError("not a pipeline message");
+  }
+  return in;
+}
+
+std::vector<zmq::message_t> encode_forward(const std::string& job_id, const ForwardRecord& record,
+                                           const at::Tensor& activations, const at::Tensor& targets,
+                                           wire::Codec codec) {
+  wire::pb::Envelope h;
+  h.set_job_id(job_id);
+  auto* f = h.mutable_forward();
+  f->set_pipeline(record.pipeline);
+  f->set_micro_batch(record.micro_batch);
+  f->set_first_sample(record.first_sample);
+  f->set_samples(static_cast<std::int32_t>(record.samples));
+  set_address(f->mutable_return_to(), record.return_to);
+  std::vector<wire::OutgoingTensor> t;
+  t.push_back(encode_tensor("activations", activations, codec));
+  t.push_back(encode_tensor("targets", targets, wire::Codec::None));
+  return wire::encode(std::move(h), std::move(t));
+}
+
+std::vector<zmq::message_t> encode_backward(const std::string& job_id, std::uint32_t pipeline,
+                                            std::uint64_t micro_batch, std::int64_t samples,
+                                            double loss, const at::Tensor& grad,
+                                            wire::Codec codec) {
+  wire::pb::Envelope h;
+  h.set_job_id(job_id);
+  auto* b = h.mutable_backward();
+  b->set_pipeline(pipeline);
+  b->set_micro_batch(micro_batch);
+  b->set_loss(loss);
+  b->set_samples(static_cast<std::int32_t>(samples));
+  std::vector<wire::OutgoingTensor> t;
+  t.push_back(encode_tensor("grad", grad, codec));
+  return wire::encode(std::move(h), std::move(t));
+}
+
+const char* work_name(CheckedWork w) {
+  return w == wire::pb::CHECKED_GRADIENTS ? "gradients" : "activations";
+}
+
+std::vector<zmq::message_t> encode_with_tensors(wire::pb::Envelope header, NamedTensors tensors) {
+  std::vector<wire::OutgoingTensor> t;
+  for (auto& [name, tensor] : tensors) {
+    if (tensor.defined()) t.push_back(encode_tensor(name, tensor, wire::Codec::None));
+  }
+  return wire::encode(std::move(header), std::move(t));
+}
+
+wire::pb::Envelope spot_check_request(std::uint64_t micro_batch, CheckedWork work,
+                                      const net::PeerAddress& return_to,
+                                      const std::string& sent_to) {
+  wire::pb::Envelope h;
+  auto* r = h.mutable_spot_check_request();
+  r->set_micro_batch(micro_batch);
+  r->set_work(work);
+  if (!sent_to.empty()) r->set_sent_to(sent_to);
+  set_address(r->mutable_return_to(), return_to);
+  return h;
+}
+
+wire::pb::Envelope recompute_request(std::uint64_t micro_batch, CheckedWork work,
+                                     model::BlockRange blocks, const net::PeerAddress& return_to) {
+  wire::pb::Envelope h;
+  auto* r = h.mutable_recompute_request();
+  r->set_micro_batch(micro_batch);
+  r->set_work(work);
+  r->set_first_block(blocks.first);
+  r->set_last_block(blocks.last);
+  set_address(r->mutable_return_to(), return_to);
+  return h;
+}
+
+wire::pb::Envelope recompute_result(std::uint64_t micro_batch, CheckedWork work,
+                                    const std::string& reason) {
+  wire::pb::Envelope h;
+  auto* r = h.mutable_recompute_result();
+  r->set_micro_batch(micro_batch);
+  r->set_work(work);
+  r->set_reason(reason);
+  return h;
+}
+
+net::PeerAddress sender_return_address(const wire::pb::PeerAddress& named,
+                                       const std::string& sender, const char* what) {
+  if (named.key() != sender || named.endpoint().rfind("tcp://", 0) != 0)
+    throw MessageError(std::string(what) + " whose return address is not its sender's");
+  return {named.endpoint(), sender};
+}
+
+std::variant<Recompute, std::string> decode_recompute_request(const wire::Message& msg,
+                                                              const std::string& sender,
+                                                              model::BlockRange blocks, bool last,
+                                                              c10::Device device) {
+  const auto& r = msg.header.recompute_request();
+  const auto back = sender_return_address(r.return_to(), sender, "recompute request");
+  const auto* t = msg.tensor("input");
+  const bool gradients = r.work() == wire::pb::CHECKED_GRADIENTS;
+  const auto* extra = gradients ? msg.tensor(last ? "targets" : "grad_output") : nullptr;
+  if (r.first_block() != blocks.first || r.last_block() != blocks.last)
+    return std::string("this stage holds other blocks");
+  if (!t || (gradients && !extra)) {
+    return std::string(gradients ? (last ? "no input or targets" : "no input or output gradient")
+                                 : "no input");
+  }
+  Recompute job{r.micro_batch(), r.work(), decode_tensor(*t, device), {}, {}, back};
+  if (gradients) (last ? job.targets : job.grad_output) = decode_tensor(*extra, device);
+  return job;
+}
+
+}  // namespace rookery::pipeline

@@ -1,0 +1,125 @@
+#pragma once
+// stage_messages: what stages send each other, as records and tensors, and back. Pure
+// conversions, no sockets: a received wire::Message is checked against what this stage can
+// take and decoded into an Inbound, or refused with a MessageError saying why; records and
+// tensors are encoded into the frames a PeerSender sends. The spot-check protocol's four
+// messages are built and read here too (its rules are in spot_check_protocol.hpp).
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <ATen/core/Tensor.h>
+#include <c10/core/Device.h>
+
+#include "model/block_range.hpp"
+#include "net/peer_sender.hpp"
+#include "wire/message.hpp"
+
+namespace rookery::pipeline {
+
+// A message this stage will not take; what() is a sentence for the log.
+class MessageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A micro-batch's activations (forward) or gradient (backward), as received.
+struct Inbound {
+  bool backward = false;
+  std::uint64_t micro_batch = 0;
+  std::int64_t first_sample = 0;
+  std::int64_t samples = 0;
+  double loss = -1;
+  net::PeerAddress return_to;
+  at::Tensor tensor;   // activations (forward) or gradient (backward)
+  at::Tensor targets;  // forward only
+  std::string sender;
+  std::uint32_t pipeline = 0;  // forward: the micro-batch's pipeline (its first stage's)
+  // Backward only: the gradient is refused; the compute thread drops the micro-batch now
+  // instead of waiting for its timeout.
+  bool discard = false;
+};
+
+// What a stage takes: its job and pipeline, and which end of the model it holds.
+struct MessageRules {
+  std::string job_id;
+  std::uint32_t pipeline = 0;
+  bool cross_pipeline = false;  // micro-batches of other pipelines are welcome too
+  bool first = false;           // takes no activations
+  bool last = false;            // takes no gradients
+};
+
+// Whether `msg` belongs to the spot-check protocol (spot_check_protocol.hpp).
+bool is_spot_check_message(const wire::Message& msg);
+
+// Throws MessageError for a message of another job.
+void check_job(const wire::Message& msg, const MessageRules& rules);
+
+// A forward or a backward from `sender`, decoded onto `device`. Throws MessageError for a
+// message of another job or pipeline, one this end of the pipeline takes no such message
+// of, or whose tensors, sample count or return address do not fit.
+Inbound decode_pipeline_message(const wire::Message& msg, const std::string& sender,
+                                const MessageRules& rules, c10::Device device);
+
+// The forward record of a micro-batch, without its tensors.
+struct ForwardRecord {
+  std::uint32_t pipeline = 0;
+  std::uint64_t micro_batch = 0;
+  std::int64_t first_sample = 0;
+  std::int64_t samples = 0;
+  net::PeerAddress return_to;
+};
+
+// Activations go with the job's codec; targets raw.
+std::vector<zmq::message_t> encode_forward(const std::string& job_id, const ForwardRecord& record,
+                                           const at::Tensor& activations, const at::Tensor& targets,
+                                           wire::Codec codec);
+std::vector<zmq::message_t> encode_backward(const std::string& job_id, std::uint32_t pipeline,
+                                            std::uint64_t micro_batch, std::int64_t samples,
+                                            double loss, const at::Tensor& grad, wire::Codec codec);
+
+// ---- the spot-check protocol's messages ----
+using CheckedWork = wire::pb::CheckedWork;
+const char* work_name(CheckedWork w);
+
+// A header and its tensors, raw; undefined tensors are left out.
+using NamedTensors = std::vector<std::pair<std::string, at::Tensor>>;
+std::vector<zmq::message_t> encode_with_tensors(wire::pb::Envelope header, NamedTensors tensors);
+
+wire::pb::Envelope spot_check_request(std::uint64_t micro_batch, CheckedWork work,
+                                      const net::PeerAddress& return_to,
+                                      const std::string& sent_to = {});
+wire::pb::Envelope recompute_request(std::uint64_t micro_batch, CheckedWork work,
+                                     model::BlockRange blocks, const net::PeerAddress& return_to);
+wire::pb::Envelope recompute_result(std::uint64_t micro_batch, CheckedWork work,
+                                    const std::string& reason);
+
+// The return address a request names, which must be its sender's (`what` names the request
+// in the MessageError).
+net::PeerAddress sender_return_address(const wire::pb::PeerAddress& named,
+                                       const std::string& sender, const char* what);
+
+// A verifier's job for another stage's spot-check: run this input through the blocks
+// (activations), or run them backward from it (gradients).
+struct Recompute {
+  std::uint64_t micro_batch = 0;
+  CheckedWork work = wire::pb::CHECKED_ACTIVATIONS;
+  at::Tensor input;
+  at::Tensor grad_output;  // gradients, when the blocks do not end the model
+  at::Tensor targets;      // gradients, when they do
+  net::PeerAddress return_to;
+};
+
+// A recompute request from `sender` to a stage holding `blocks` (`last`: they end the
+// model): the job, or the reason it cannot be done (sent back as the result). Throws
+// MessageError when the request names a return address other than its sender's.
+std::variant<Recompute, std::string> decode_recompute_request(const wire::Message& msg,
+                                                              const std::string& sender,
+                                                              model::BlockRange blocks, bool last,
+                                                              c10::Device device);
+
+}  // namespace rookery::pipeline

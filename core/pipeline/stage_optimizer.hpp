@@ -1,0 +1,73 @@
+#pragma once
+// StageOptimizer: a stage's master weights and their optimizer. Each finished backward adds
+// the gradients of the weight version it ran on; after grad_accumulation of them it steps.
+//
+// Weight prediction (SpecTrain, PipeMare): a micro-batch's gradient reaches the master
+// `delay` steps after its forward, so the forward runs on the weights predicted for that
+// moment, master + delay x (last update), instead of weights already `delay` steps old.
+// The delay is measured, not assumed: it is 0 on the last stage and with staleness 1.
+// Compute thread only.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <ATen/core/Tensor.h>
+#include <c10/core/Device.h>
+
+#include "job/job_spec.hpp"
+#include "model/block_chain.hpp"
+#include "model/optimizer.hpp"
+#include "pipeline/stage_runtime.hpp"
+
+namespace rookery::pipeline {
+
+class StageOptimizer {
+ public:
+  StageOptimizer(const model::BlockChain& chain, model::BlockRange blocks, c10::Device device,
+                 const job::JobSpec& job);
+
+  // The gradients of a finished backward, run on `params` (a weight version made when the
+  // master had taken `created_at_step` steps), join the master's; `params`' are cleared.
+  void accumulate(std::vector<at::Tensor>& params, std::int64_t created_at_step);
+  // Counts one finished backward and steps once grad_accumulation have been counted.
+  // Returns whether it stepped.
+  bool maybe_step();
+  // Writes the weights forwards use from now on into `params` (the master's layout): the
+  // master, moved on by the measured delay when weights are predicted.
+  void predict_into(std::vector<at::Tensor>& params) const;
+  // The weights jumped (a hand-over): no prediction across the jump.
+  void forget_last_update();
+
+  // The blocks' parameters, flat (reduce::flatten_parameters' layout), and back.
+  std::vector<float> flat_parameters() const;
+  void write_flat_parameters(std::span<const float> values);
+  // What StageRuntime::optimizer_state and load_blocks hand over and take (see there).
+  OptimizerState state() const;
+  void load_blocks(model::BlockRange shard, std::int64_t first, std::int64_t last,
+                   std::span<const float> values, std::int64_t optimizer_steps,
+                   const OptimizerState* state);
+
+  model::Shard& master() { return master_; }
+  const model::Shard& master() const { return master_; }
+  model::Optimizer& optimizer() { return optimizer_; }
+  const model::Optimizer& optimizer() const { return optimizer_; }
+  std::int64_t steps() const { return steps_; }  // taken by this process
+  double measured_delay() const { return delay_ema_; }
+  std::int64_t parameter_bytes() const { return param_bytes_; }
+
+ private:
+  std::int64_t grad_accumulation_;
+  bool predicts_;  // weight prediction is on and there is a delay to predict across
+  job::ModelSpec model_;
+  model::Shard master_;
+  std::vector<at::Tensor> params_;
+  model::Optimizer optimizer_;
+  std::vector<at::Tensor> last_update_;
+  double delay_ema_ = 0;
+  std::int64_t accumulated_ = 0;
+  std::int64_t steps_ = 0;
+  std::int64_t param_bytes_ = 0;
+};
+
+}  // namespace rookery::pipeline

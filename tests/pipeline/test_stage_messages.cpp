@@ -1,0 +1,210 @@
+// stage_messages without sockets: records and tensors survive encoding and decoding, and a
+// message a stage cannot take is refused with a MessageError that says why.
+#include <torch/torch.h>
+
+#include <QTest>
+
+#include <variant>
+
+#include "net/identity.hpp"
+#include "pipeline/stage_messages.hpp"
+
+using namespace rookery;
+using pipeline::MessageError;
+using pipeline::MessageRules;
+
+namespace {
+const std::string kJob = "job-1";
+
+wire::Message decoded(std::vector<zmq::message_t> frames) {
+  auto r = wire::decode(std::move(frames));
+  if (!r) throw std::runtime_error(r.error().what);
+  return std::move(r.message());
+}
+
+MessageRules middle_stage() { return {kJob, 0, false, false, false}; }
+
+net::PeerAddress sender_address() {
+  static const auto key = net::CurveKeyPair::generate().public_key;
+  return {"tcp://127.0.0.1:5555", key};
+}
+
+pipeline::ForwardRecord record(std::int64_t samples) {
+  return {0, 0x42, 100, samples, sender_address()};
+}
+
+torch::Tensor activations(std::int64_t samples) { return torch::randn({samples, 3}); }
+torch::Tensor targets(std::int64_t samples) { return torch::arange(samples, torch::kInt64); }
+
+// The malformed messages of malformedMessagesAreRefused, by row.
+enum class Malformed {
+  OtherJob,
+  OtherPipeline,
+  ActivationsToFirstStage,
+  NoTargets,
+  WrongSampleCount,
+  BadReturnAddress,
+  FloatTargets,
+  GradientToLastStage,
+  NoGradient,
+  NotAPipelineMessage,
+};
+
+wire::Message malformed(Malformed kind, MessageRules& rules) {
+  switch (kind) {
+    case Malformed::OtherJob:
+      return decoded(pipeline::encode_forward("job-2", record(2), activations(2), targets(2),
+                                              wire::Codec::None));
+    case Malformed::OtherPipeline: {
+      auto r = record(2);
+      r.pipeline = 3;
+      return decoded(
+          pipeline::encode_forward(kJob, r, activations(2), targets(2), wire::Codec::None));
+    }
+    case Malformed::ActivationsToFirstStage:
+      rules.first = true;
+      return decoded(
+          pipeline::encode_forward(kJob, record(2), activations(2), targets(2), wire::Codec::None));
+    case Malformed::NoTargets: {
+      wire::pb::Envelope h;
+      h.set_job_id(kJob);
+      h.mutable_forward()->set_samples(2);
+      return decoded(
+          pipeline::encode_with_tensors(std::move(h), {{"activations", activations(2)}}));
+    }
+    case Malformed::WrongSampleCount:
+      return decoded(
+          pipeline::encode_forward(kJob, record(3), activations(2), targets(2), wire::Codec::None));
+    case Malformed::BadReturnAddress: {
+      auto r = record(2);
+      r.return_to.endpoint = "ipc:///tmp/stage";
+      return decoded(
+          pipeline::encode_forward(kJob, r, activations(2), targets(2), wire::Codec::None));
+    }
+    case Malformed::FloatTargets:
+      return decoded(pipeline::encode_forward(kJob, record(2), activations(2), activations(2),
+                                              wire::Codec::None));
+    case Malformed::GradientToLastStage:
+      rules.last = true;
+      return decoded(
+          pipeline::encode_backward(kJob, 0, 0x42, 2, 1.5, activations(2), wire::Codec::None));
+    case Malformed::NoGradient: {
+      wire::pb::Envelope h;
+      h.set_job_id(kJob);
+      h.mutable_backward()->set_micro_batch(0x42);
+      return decoded(wire::encode(std::move(h)));
+    }
+    case Malformed::NotAPipelineMessage: {
+      wire::pb::Envelope h;
+      h.set_job_id(kJob);
+      return decoded(wire::encode(std::move(h)));
+    }
+  }
+  throw std::logic_error("unknown case");
+}
+}  // namespace
+
+class TestStageMessages : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void forwardRoundTrip_data() {
+    QTest::addColumn<int>("codec");
+    QTest::newRow("none") << int(wire::Codec::None);
+    QTest::newRow("bf16") << int(wire::Codec::Bf16);
+  }
+  void forwardRoundTrip() {
+    QFETCH(int, codec);
+    torch::manual_seed(3);
+    const auto act = activations(2), tgt = targets(2);
+    const auto msg = decoded(
+        pipeline::encode_forward(kJob, record(2), act, tgt, static_cast<wire::Codec>(codec)));
+    QVERIFY(!pipeline::is_spot_check_message(msg));
+    const auto in = pipeline::decode_pipeline_message(msg, "peer", middle_stage(), torch::kCPU);
+    QVERIFY(!in.backward);
+    QCOMPARE(in.micro_batch, std::uint64_t{0x42});
+    QCOMPARE(in.first_sample, std::int64_t{100});
+    QCOMPARE(in.samples, std::int64_t{2});
+    QCOMPARE(in.sender, std::string("peer"));
+    QCOMPARE(in.return_to.endpoint, sender_address().endpoint);
+    QCOMPARE(in.return_to.key, sender_address().key);
+    QVERIFY(torch::equal(in.targets, tgt));
+    QVERIFY(torch::allclose(in.tensor, act, 1e-2, 1e-2));
+  }
+
+  void backwardRoundTrip() {
+    const auto grad = activations(2);
+    const auto msg =
+        decoded(pipeline::encode_backward(kJob, 1, 0x42, 2, 1.5, grad, wire::Codec::None));
+    auto rules = middle_stage();
+    rules.cross_pipeline = true;  // pipeline 1's gradient, welcome here
+    const auto in = pipeline::decode_pipeline_message(msg, "peer", rules, torch::kCPU);
+    QVERIFY(in.backward);
+    QCOMPARE(in.micro_batch, std::uint64_t{0x42});
+    QCOMPARE(in.samples, std::int64_t{2});
+    QCOMPARE(in.loss, 1.5);
+    QVERIFY(torch::equal(in.tensor, grad));
+  }
+
+  void malformedMessagesAreRefused_data() {
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("other job") << int(Malformed::OtherJob) << "message for job 'job-2'";
+    QTest::newRow("other pipeline") << int(Malformed::OtherPipeline) << "forward for pipeline 3";
+    QTest::newRow("activations to a first stage")
+        << int(Malformed::ActivationsToFirstStage) << "the first stage takes no activations";
+    QTest::newRow("no targets") << int(Malformed::NoTargets)
+                                << "forward without activations or targets";
+    QTest::newRow("wrong sample count")
+        << int(Malformed::WrongSampleCount) << "forward's tensors do not hold 3 samples";
+    QTest::newRow("bad return address")
+        << int(Malformed::BadReturnAddress) << "forward without a valid return address";
+    QTest::newRow("float targets")
+        << int(Malformed::FloatTargets) << "activations must be f32 and targets int64";
+    QTest::newRow("gradient to a last stage")
+        << int(Malformed::GradientToLastStage) << "the last stage takes no gradients";
+    QTest::newRow("no gradient") << int(Malformed::NoGradient) << "backward without a gradient";
+    QTest::newRow("not a pipeline message")
+        << int(Malformed::NotAPipelineMessage) << "not a pipeline message";
+  }
+  void malformedMessagesAreRefused() {
+    QFETCH(int, kind);
+    QFETCH(QString, reason);
+    auto rules = middle_stage();
+    const auto msg = malformed(static_cast<Malformed>(kind), rules);
+    try {
+      pipeline::decode_pipeline_message(msg, "peer", rules, torch::kCPU);
+      QFAIL("a malformed message was taken");
+    } catch (const MessageError& e) {
+      QCOMPARE(QString::fromStdString(e.what()), reason);
+    }
+  }
+
+  void recomputeRequestNamesItsSender() {
+    const auto me = sender_address();
+    const model::BlockRange blocks{2, 4};
+    auto request = [&](model::BlockRange asked) {
+      auto h = pipeline::recompute_request(7, wire::pb::CHECKED_ACTIVATIONS, asked, me);
+      h.set_job_id(kJob);
+      return decoded(pipeline::encode_with_tensors(std::move(h), {{"input", activations(2)}}));
+    };
+    // From another sender than the one it names: refused outright.
+    QVERIFY_THROWS_EXCEPTION(
+        MessageError, pipeline::decode_recompute_request(request(blocks), "someone else", blocks,
+                                                         false, torch::kCPU));
+    // For other blocks: a reason to send back.
+    const auto other =
+        pipeline::decode_recompute_request(request({0, 2}), me.key, blocks, false, torch::kCPU);
+    QCOMPARE(std::get<std::string>(other), std::string("this stage holds other blocks"));
+    // A job for the compute thread.
+    const auto job =
+        pipeline::decode_recompute_request(request(blocks), me.key, blocks, false, torch::kCPU);
+    const auto& r = std::get<pipeline::Recompute>(job);
+    QCOMPARE(r.micro_batch, std::uint64_t{7});
+    QCOMPARE(r.return_to.key, me.key);
+    QCOMPARE(r.input.size(0), std::int64_t{2});
+  }
+};
+
+QTEST_GUILESS_MAIN(TestStageMessages)
+#include "test_stage_messages.moc"
