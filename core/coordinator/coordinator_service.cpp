@@ -12,6 +12,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "coordinator/ban_vote.hpp"
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/swarm_planner.hpp"
 #include "job/job_spec.hpp"
@@ -526,58 +527,19 @@ class Swarm {
     }
   }
 
-  // A verified ban, on either of two kinds of evidence, each judged by the peers that see it:
-  //  - averaging: at least two live volunteers exclude `accused` from their aggregates, and
-  //    they are a majority of its ring partners (the nodes of other pipelines holding any of
-  //    its blocks);
-  //  - spot-checks of its activations: at least two live volunteers caught it, and they are a
-  //    majority of the nodes, in any pipeline, whose blocks start where its own end (SWARM's
-  //    wiring sends its micro-batches to all of them, and those check activations);
-  //  - spot-checks of its gradients: the same of the nodes whose blocks end where its own
-  //    start (it sends its gradients back to them, and those check gradients).
-  // The two sides are judged apart: a stage that lies one way only is seen by one side.
-  // One liar cannot ban anybody; a minority of liars cannot outvote the honest peers of an
-  // honest node.
+  // Banned when the peers that see its work verify that it lies (ban_vote).
   void consider_ban_locked(const std::string& accused) {
     if (banned_.count(accused) || !live_.count(accused)) return;
-    const auto [p, s] = current_.find(accused);
-    if (p < 0) return;
-    const auto& seat = current_.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
-    std::set<std::string> partners, after, before;
-    for (std::size_t q = 0; q < current_.pipelines.size(); ++q) {
-      for (const auto& other : current_.pipelines[q]) {
-        if (other.first_block == seat.last_block) after.insert(other.key);
-        if (other.last_block == seat.first_block) before.insert(other.key);
-        if (static_cast<int>(q) == p) continue;
-        if (other.first_block < seat.last_block && seat.first_block < other.last_block)
-          partners.insert(other.key);
-      }
+    const auto witnesses = ban_witnesses(current_, accused);
+    if (!witnesses) return;
+    BanReports reports;
+    for (const auto& [k, l] : live_) {
+      if (l.accuses.count(accused)) reports.excluded_by.insert(k);
+      if (l.caught.count(accused)) reports.caught_by.insert(k);
     }
-    const auto count = [&](const std::set<std::string>& peers,
-                           std::set<std::string> Live::*evidence) {
-      std::size_t n = 0;
-      for (const auto& k : peers) {
-        const auto it = live_.find(k);
-        if (it != live_.end() && (it->second.*evidence).count(accused)) ++n;
-      }
-      return n;
-    };
-    const auto verified = [](std::size_t reporters, std::size_t peers) {
-      return reporters >= 2 && 2 * reporters > peers;
-    };
-    const std::size_t excluders = count(partners, &Live::accuses);
-    const std::size_t activation_catchers = count(after, &Live::caught);
-    const std::size_t gradient_catchers = count(before, &Live::caught);
-    std::string reason;
-    if (verified(excluders, partners.size())) {
-      reason = verdict::ring_partners_reject(excluders, partners.size());
-    } else if (verified(activation_catchers, after.size())) {
-      reason = verdict::caught_in_spot_checks(activation_catchers, after.size());
-    } else if (verified(gradient_catchers, before.size())) {
-      reason = verdict::gradients_caught_in_spot_checks(gradient_catchers, before.size());
-    } else {
-      return;
-    }
+    const auto vote = ban_vote(*witnesses, reports);
+    if (!vote.ban) return;
+    const auto& reason = vote.reason;
     spdlog::warn("banning volunteer {}: {}", net::short_key(accused), reason);
     try {
       state_.ban(accused, reason, unix_ms());
