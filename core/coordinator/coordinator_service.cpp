@@ -12,8 +12,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include "coordinator/admission.hpp"
 #include "coordinator/ban_vote.hpp"
 #include "coordinator/coordinator_state.hpp"
+#include "coordinator/dataset_server.hpp"
 #include "coordinator/swarm_planner.hpp"
 #include "job/job_spec.hpp"
 #include "coordinator/verdicts.hpp"
@@ -23,7 +25,6 @@
 #include "net/link_probe.hpp"
 #include "net/paths.hpp"
 #include "net/rpc.hpp"
-#include "net/token_bucket.hpp"
 #include "rookery/envelope.pb.h"
 #include "clock/clock.hpp"
 
@@ -40,10 +41,6 @@ constexpr std::size_t kMaxReceiptsPerHeartbeat = 256;  // a node consumes from a
 constexpr std::size_t kProbeTargets = 3;  // peers a joining volunteer measures its links to
 
 using clock::unix_ms;
-
-bool is_tcp_endpoint(const std::string& e) {
-  return e.rfind("tcp://", 0) == 0 && e.size() > 6 && e.size() < 256;
-}
 
 // A volunteer while it is alive.
 struct Live {
@@ -66,15 +63,6 @@ struct Live {
   double data_fetched = 0;  // while fetching: the fraction it holds
 };
 
-// The job's dataset as this coordinator publishes it to volunteers (dataset delivery).
-struct PublishedDataset {
-  std::shared_ptr<const std::string> manifest_bytes;  // serialized pb::DatasetManifest, as sent
-  pb::DatasetManifest manifest;
-  std::string digest;                        // SHA-256 of manifest_bytes (32 bytes)
-  std::vector<std::filesystem::path> files;  // where each file of the manifest is here
-  std::uint64_t bytes = 0;                   // all of them
-};
-
 // Pauses longer than this take a volunteer out of the plan (its pipeline would wait for it).
 constexpr auto kPlanAroundPausedAfter = std::chrono::seconds(10);
 // How often the planning loop asks whether today's profiles deserve a better plan.
@@ -89,8 +77,8 @@ class Swarm {
         state_(state),
         job_(std::move(job)),
         job_json_(std::move(job_json)),
-        dataset_(std::move(dataset)),
-        data_upload_(config.data_bytes_per_s) {
+        admission_(job_.id, config.invite_tokens, state),
+        dataset_(std::move(dataset), config.data_bytes_per_s) {
     auto [current, previous] = state_.latest_plans();
     current_ = std::move(current);
     previous_ = std::move(previous);
@@ -130,12 +118,7 @@ class Swarm {
       net::answer_ping(h.ping(), "coordinator", identity, reply);
     } else if (h.has_join()) {
       join(req.peer_key, h.join(), *reply.header.mutable_join_reply());
-      if (reply.header.join_reply().accepted()) {
-        const auto& m = dataset_.manifest_bytes;
-        reply.tensors.push_back(wire::OutgoingTensor::raw("dataset_manifest", wire::DType::U8,
-                                                          {static_cast<std::int64_t>(m->size())},
-                                                          wire::Payload{m->data(), m->size(), m}));
-      }
+      if (reply.header.join_reply().accepted()) reply.tensors.push_back(dataset_.manifest_tensor());
     } else if (h.has_data_chunk_request()) {
       serve_data_chunk(req.peer_key, h.data_chunk_request(), reply);
     } else if (h.has_heartbeat()) {
@@ -198,67 +181,21 @@ class Swarm {
   }
 
  private:
-  // Invites: with tokens on the command line (never expiring) or in the state file (made by
-  // `rookery-coordinator invite`, expiring, revocable while this coordinator runs) the job is
-  // invite-only. Empty: the token admits the join.
-  std::string check_invite(const std::string& token) {
-    if (std::find(config_.invite_tokens.begin(), config_.invite_tokens.end(), token) !=
-            config_.invite_tokens.end() &&
-        !token.empty()) {
-      return {};
-    }
-    try {
-      if (config_.invite_tokens.empty() && !state_.has_invites()) return {};  // open enrolment
-      switch (state_.invite_status(token, unix_ms())) {
-        case InviteStatus::Valid:
-          return {};
-        case InviteStatus::Expired:
-          return verdict::kInviteExpired;
-        case InviteStatus::Revoked:
-          return verdict::kInviteRevoked;
-        case InviteStatus::Unknown:
-          break;
-      }
-    } catch (const std::exception& e) {
-      return std::string("the coordinator cannot check the invite: ") + e.what();
-    }
-    return verdict::kInviteNotValid;
-  }
-
   void join(const std::string& key, const pb::JoinRequest& r, pb::JoinReply& out) {
     auto refuse = [&](const std::string& why) {
       out.set_accepted(false);
       out.set_reason(why);
       spdlog::info("refused volunteer {}: {}", net::short_key(key), why);
     };
-    if (r.job_id() != job_.id) return refuse(verdict::wrong_job(job_.id, r.job_id()));
-    if (const auto why = check_invite(r.invite_token()); !why.empty()) return refuse(why);
+    std::optional<Ban> ban;
     {
       std::lock_guard lock(mutex_);
-      if (const auto b = banned_.find(key); b != banned_.end())
-        return refuse(verdict::kBanned + b->second.reason);
+      if (const auto b = banned_.find(key); b != banned_.end()) ban = b->second;
     }
-    if (!is_tcp_endpoint(r.stage_endpoint()) || !is_tcp_endpoint(r.reduce_endpoint()) ||
-        !is_tcp_endpoint(r.shard_endpoint())) {
-      return refuse(verdict::kEndpointsNotTcp);
-    }
+    if (const auto why = admission_.refusal(r, ban ? &*ban : nullptr); !why.empty())
+      return refuse(why);
     const auto& p = r.profile();
-    if (!(p.flops_per_s() > 0 && p.flops_per_s() < 1e18) || p.free_memory_bytes() <= 0 ||
-        !(p.upload_bytes_per_s() > 0) || !(p.download_bytes_per_s() > 0) ||
-        !(p.rtt_s() >= 0 && p.rtt_s() < 60)) {
-      return refuse(verdict::kImplausibleProfile);
-    }
-    Member m;
-    m.key = key;
-    m.profile.id = key;
-    m.profile.flops_per_s = p.flops_per_s();
-    m.profile.free_memory_bytes = p.free_memory_bytes();
-    m.profile.upload_bytes_per_s = p.upload_bytes_per_s();
-    m.profile.download_bytes_per_s = p.download_bytes_per_s();
-    m.profile.rtt_s = p.rtt_s();
-    m.stage_endpoint = r.stage_endpoint();
-    m.reduce_endpoint = r.reduce_endpoint();
-    m.shard_endpoint = r.shard_endpoint();
+    const auto m = Admission::member_of(key, r);
     std::lock_guard lock(mutex_);
     try {
       state_.save_member(m, unix_ms());
@@ -279,7 +216,7 @@ class Swarm {
     l.peers_measured = 0;
     l.last_seen = Clock::now();
     l.plan_version = r.plan_version();
-    l.has_data = r.dataset_digest() == dataset_.digest;
+    l.has_data = r.dataset_digest() == dataset_.digest();
     if (!rejoined) {
       dirty_ = true;
       changed_at_ = Clock::now();
@@ -299,7 +236,7 @@ class Swarm {
     }
     out.set_accepted(true);
     out.set_job_spec_json(job_json_);
-    out.set_dataset_digest(dataset_.digest);
+    out.set_dataset_digest(dataset_.digest());
     out.set_heartbeat_interval_ms(static_cast<std::uint32_t>(config_.heartbeat_interval.count()));
     out.set_dead_after_ms(static_cast<std::uint32_t>(config_.dead_after.count()));
     spdlog::info(
@@ -414,7 +351,7 @@ class Swarm {
     if (l.contributing && !h.contributing()) l.paused_since = Clock::now();
     l.contributing = h.contributing();
     // Planned once it holds the whole dataset, verified.
-    const bool has_data = h.dataset_digest() == dataset_.digest;
+    const bool has_data = h.dataset_digest() == dataset_.digest();
     if (has_data != l.has_data) {
       spdlog::info("volunteer {} {} the job's dataset", net::short_key(key),
                    has_data ? "holds" : "no longer holds");
@@ -492,7 +429,7 @@ class Swarm {
     }
     out.set_plan_version(current_.version);
     const auto seat = current_.find(key);
-    out.set_status(!l.has_data ? fetching_status(l)
+    out.set_status(!l.has_data ? dataset_.fetching_status(l.data_fetched)
                    : current_.empty()
                        ? (current_.infeasible.empty() ? "waiting for a plan" : current_.infeasible)
                    : seat.first < 0 ? "not in the plan: " + unassigned_reason(key)
@@ -643,11 +580,6 @@ class Swarm {
     return l.has_data && (l.contributing || Clock::now() - l.paused_since < kPlanAroundPausedAfter);
   }
 
-  std::string fetching_status(const Live& l) const {
-    return fmt::format("fetching the job's dataset: {:.0f}% of {:.1f} MB", 100 * l.data_fetched,
-                       double(dataset_.bytes) / 1e6);
-  }
-
   // One chunk of the dataset, for a member (a volunteer that joined and is not banned).
   void serve_data_chunk(const std::string& key, const pb::DataChunkRequest& q, net::Reply& reply) {
     {
@@ -658,31 +590,7 @@ class Swarm {
         return;
       }
     }
-    if (q.dataset_digest() != dataset_.digest || q.file() >= dataset_.files.size()) {
-      reply.header.mutable_error()->set_message("this coordinator publishes no such dataset file");
-      return;
-    }
-    // Over its owner's cap the coordinator answers at once, and the volunteer's peers serve
-    // meanwhile: this thread answers heartbeats too, so it never waits for the bucket.
-    if (!data_upload_.try_acquire(dataset_.manifest.chunk_bytes())) {
-      reply.header.mutable_error()->set_message(
-          "busy: the coordinator serves the dataset at its owner's rate cap");
-      return;
-    }
-    try {
-      auto bytes =
-          data::read_chunk(dataset_.files[q.file()], dataset_.manifest, q.file(), q.chunk());
-      const auto size = static_cast<std::int64_t>(bytes.size());
-      reply.header.mutable_data_chunk_reply()->set_file(q.file());
-      reply.header.mutable_data_chunk_reply()->set_chunk(q.chunk());
-      reply.tensors.push_back(wire::OutgoingTensor::raw("chunk", wire::DType::U8, {size},
-                                                        wire::Payload::own(std::move(bytes))));
-    } catch (const data::DatasetError& e) {
-      // The owner's file changed under the running job (or vanished): the volunteer's hash
-      // check would refuse what we sent anyway.
-      spdlog::error("cannot serve the dataset: {}", e.what());
-      reply.header.mutable_error()->set_message("the coordinator cannot read its dataset now");
-    }
+    dataset_.serve(q, reply);
   }
 
   // Every few seconds: a volunteer paused for long is planned around (and back in when it
@@ -770,8 +678,8 @@ class Swarm {
   CoordinatorState& state_;
   job::JobSpec job_;
   std::string job_json_;
-  PublishedDataset dataset_;
-  net::TokenBucket data_upload_;  // the owner's cap on serving the dataset
+  const Admission admission_;
+  DatasetServer dataset_;  // thread-safe on its own: chunks are served outside the lock
   std::mutex mutex_;
   std::map<std::string, Live> live_;
   std::map<std::string, Ban> banned_;
@@ -817,38 +725,21 @@ int CoordinatorService::run() {
       job = job::load_job_spec(config_.job_path);
       job_json = job::to_json(job);
       // Volunteers hold no copy of the data: publish it, each chunk hashed.
-      const auto started = Clock::now();
-      dataset.manifest = data::build_manifest(job.dataset);
-      dataset.manifest_bytes =
-          std::make_shared<const std::string>(dataset.manifest.SerializeAsString());
-      dataset.digest = std::string(data::as_bytes(data::sha256(*dataset.manifest_bytes)));
-      dataset.files = data::manifest_sources(job.dataset, dataset.manifest);
-      for (const auto& f : dataset.manifest.files()) dataset.bytes += f.size();
-      spdlog::info(
-          "publishing the dataset: {} file(s), {:.1f} MB, digest {} (hashed in {:.1f} s)",
-          dataset.manifest.files_size(), double(dataset.bytes) / 1e6,
-          data::to_hex(std::span(reinterpret_cast<const std::uint8_t*>(dataset.digest.data()), 8)),
-          std::chrono::duration<double>(Clock::now() - started).count());
+      dataset = PublishedDataset::publish(job.dataset);
     } catch (const std::exception& e) {
       spdlog::error("{}", e.what());
       return 2;
     }
   }
-  for (const auto& k : config_.allowed_keys) {
-    if (!net::is_z85_key(k)) {
-      spdlog::error("--allow-key '{}' is not a 40-character Z85 CURVE key", k);
-      return 2;
-    }
+  if (const auto k = Admission::first_invalid_key(config_.allowed_keys); !k.empty()) {
+    spdlog::error("--allow-key '{}' is not a 40-character Z85 CURVE key", k);
+    return 2;
   }
   std::unique_ptr<Swarm> swarm;
   if (!config_.job_path.empty())
     swarm = std::make_unique<Swarm>(config_, *state, job, job_json, std::move(dataset));
   net::SecureContext ctx(1);
-  if (config_.allowed_keys.empty()) {
-    ctx.auth().set_open(net::kCoordinatorDomain, true);
-  } else {
-    ctx.auth().replace(net::kCoordinatorDomain, config_.allowed_keys);
-  }
+  Admission::apply_allow_list(ctx.auth(), config_.allowed_keys);
   net::RpcServer::Config rc;
   rc.endpoint = config_.bind;
   rc.domain = net::kCoordinatorDomain;
