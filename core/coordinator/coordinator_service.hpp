@@ -1,10 +1,11 @@
 #pragma once
-// The job owner's server: admission (open enrolment, an allow-list of keys, invite tokens),
-// membership by heartbeats, planning (swarm_planner over core/cluster), the plan pushed to
-// every volunteer with where to fetch the shards it did not hold, and the run's dashboard
-// data. State lives in SQLite (coordinator_state); training traffic never passes through it,
-// so pipelines keep training while it is down and a restarted coordinator carries on with
-// the same plan.
+// The job owner's server, composed of one class per mechanism: Admission (open enrolment, an
+// allow-list of keys, invite tokens), Membership (heartbeats, liveness, the member list peers
+// admit), ban_vote (who may ban whom), RePlanner (when to plan again, with swarm_planner over
+// core/cluster; the plan is pushed to every volunteer with where to fetch the shards it did not
+// hold), RunStatus (the run's dashboard data) and DatasetServer. State lives in SQLite
+// (coordinator_state); training traffic never passes through it, so pipelines keep training
+// while it is down and a restarted coordinator carries on with the same plan.
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -12,6 +13,8 @@
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include "clock/clock.hpp"
 
 namespace rookery::coordinator {
 
@@ -34,13 +37,16 @@ struct CoordinatorConfig {
 
 class CoordinatorService {
  public:
-  explicit CoordinatorService(CoordinatorConfig config);
+  // Its timing rules (heartbeat deadlines, re-plan periods, pauses, invite expiry) read `clock`.
+  explicit CoordinatorService(CoordinatorConfig config,
+                              const clock::Clock& clock = clock::SystemClock::instance());
   // Serves until request_stop(). Returns the process exit code.
   int run();
   void request_stop();
 
  private:
   CoordinatorConfig config_;
+  const clock::Clock& clock_;
   std::mutex mutex_;
   std::condition_variable cv_;
   bool stop_ = false;

@@ -1,0 +1,107 @@
+#pragma once
+// Who is in the job: the volunteers alive now (each heartbeat renews a deadline; one silent past
+// it is planned around), what their heartbeats report, the bans, and the member list that every
+// node's peer-facing sockets admit.
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "clock/clock.hpp"
+#include "coordinator/ban_vote.hpp"
+#include "coordinator/coordinator_state.hpp"
+#include "coordinator/swarm_planner.hpp"
+#include "rookery/envelope.pb.h"
+
+namespace rookery::coordinator {
+
+// Peers a joining volunteer measures its links to: training traffic goes peer to peer, and the
+// coordinator's own link says little of that.
+inline constexpr std::size_t kProbeTargets = 3;
+
+// A volunteer while it is alive.
+struct Volunteer {
+  Member member;
+  std::chrono::steady_clock::time_point last_seen;
+  std::uint64_t plan_version = 0;  // what it reported running
+  double samples_per_s = 0;
+  double loss = -1;
+  bool contributing = true;
+  Contribution totals;
+  std::set<std::string> accuses;  // ring partners this node's aggregator excludes now
+  std::set<std::string>
+      caught;  // senders whose activations or gradients this node's spot-checks caught wrong
+  std::chrono::steady_clock::time_point paused_since{};  // while !contributing
+  cluster::NodeProfile measured_at_join;  // its link to the coordinator, as the join measured it
+  std::uint32_t peers_measured = 0;       // peers whose links it reported measuring
+  double offered_flops = 0;  // what its owner allows (benchmark x duty cycle; 0: not reported yet)
+  SpeedHistory speed;       // training FLOP per second of compute / benchmark, against its own past
+  bool has_data = false;    // holds the job's dataset, verified (planned only then)
+  double data_fetched = 0;  // while fetching: the fraction it holds
+};
+
+class Membership {
+ public:
+  // Silent longer than `dead_after`: dead.
+  Membership(CoordinatorState& state, std::chrono::milliseconds dead_after,
+             const clock::Clock& clock = clock::SystemClock::instance());
+
+  // After a restart: the volunteers seated in `plan` are presumed alive for one grace period
+  // (they keep training on it and re-register within a heartbeat); members and bans as saved.
+  void resume(const Assignment& plan);
+
+  const std::map<std::string, Volunteer>& live() const { return live_; }
+  Volunteer* find(const std::string& key);
+  const std::map<std::string, Ban>& banned() const { return banned_; }
+  const Ban* ban_of(const std::string& key) const;
+
+  // An admitted join: recorded (throws what the state file throws, changing nothing) and alive
+  // from now. Returns whether it was alive already at the same addresses.
+  bool admit(const Member& m, std::uint64_t plan_version, bool has_data);
+  // Up to kProbeTargets other live volunteers, at random, for `key` to measure its links to.
+  std::vector<const Member*> probe_targets(const std::string& key);
+  // Its owner chose to leave: false when it was not alive (its totals and record stay).
+  bool leave(const std::string& key);
+  void ban(const std::string& key, const std::string& reason);
+  // Removes the volunteers silent past the deadline; returns their keys.
+  std::vector<std::string> expire_silent();
+
+  // A heartbeat's news of `v` (its deadline renewed), and the peers it names as liars.
+  struct Heard {
+    bool data_changed = false;  // it came to hold the dataset, or lost it
+    std::set<std::string> named;
+  };
+  Heard hear(const std::string& key, Volunteer& v, const wire::pb::Heartbeat& h,
+             const std::string& dataset_digest);
+  // The work a heartbeat reports: its own progress, its receipts for others' work, and the
+  // links it measured to its peers.
+  void record_work(const std::string& key, Volunteer& v, const wire::pb::Heartbeat& h);
+  // What the live volunteers report of `accused`.
+  BanReports reports_on(const std::string& accused) const;
+
+  // The volunteers admitted (alive or silent for a while: they may come back) that have not
+  // left and are not banned, and a digest of them (never 0: 0 means "no list" on the wire).
+  // Nodes get the list in heartbeat replies whenever their digest of it differs.
+  const std::set<std::string>& members() const { return members_; }
+  std::uint64_t digest() const { return digest_; }
+
+ private:
+  void members_changed();
+  void remove_member(const std::string& key);
+  void record_receipts(const std::string& consumer, const wire::pb::Heartbeat& h);
+  void record_peer_links(const std::string& key, Volunteer& v, const wire::pb::Heartbeat& h);
+
+  CoordinatorState& state_;
+  std::chrono::milliseconds dead_after_;
+  const clock::Clock& clock_;
+  std::map<std::string, Volunteer> live_;
+  std::map<std::string, Ban> banned_;
+  std::set<std::string> members_;
+  std::uint64_t digest_ = 0;
+  std::mt19937_64 random_{std::random_device{}()};  // probe targets
+};
+
+}  // namespace rookery::coordinator

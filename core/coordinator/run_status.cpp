@@ -1,0 +1,93 @@
+#include "coordinator/run_status.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace rookery::coordinator {
+
+namespace {
+
+constexpr std::size_t kDefaultLossPoints = 300;
+
+}  // namespace
+
+RunStatus::RunStatus(CoordinatorState& state, const clock::Clock& clock)
+    : state_(state), clock_(clock), last_loss_sample_(clock.steady_now()) {}
+
+void RunStatus::sample_loss(const std::map<std::string, Volunteer>& live) {
+  const auto now = clock_.steady_now();
+  if (now - last_loss_sample_ < kLossSampleEvery) return;
+  last_loss_sample_ = now;
+  double sum = 0;
+  int n = 0;
+  for (const auto& [k, v] : live) {
+    if (v.loss >= 0) {
+      sum += v.loss;
+      ++n;
+    }
+  }
+  if (n == 0) return;
+  try {
+    state_.add_loss(clock_.unix_ms(), sum / n);
+  } catch (const std::exception& e) {
+    spdlog::error("cannot record the loss: {}", e.what());
+  }
+}
+
+void RunStatus::answer(const wire::pb::RunStatusRequest& r, const std::string& job_id,
+                       const Assignment& plan, std::uint32_t replans, const Membership& membership,
+                       wire::pb::RunStatus& out) const {
+  out.set_job_id(job_id);
+  out.set_plan_version(plan.version);
+  out.set_pipelines(static_cast<std::uint32_t>(plan.pipelines.size()));
+  out.set_replans(replans);
+  double rate = 0;
+  for (const auto& [k, v] : membership.live()) {
+    auto* n = out.add_nodes();
+    n->set_key(k);
+    n->set_alive(true);
+    const auto [p, s] = plan.find(k);
+    n->set_pipeline(p);
+    n->set_stage(s);
+    if (p >= 0) {
+      const auto& seat = plan.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
+      n->set_first_block(seat.first_block);
+      n->set_last_block(seat.last_block);
+      if (s == 0) rate += v.samples_per_s;  // a pipeline's throughput is its first stage's
+    }
+    n->set_samples_per_s(v.samples_per_s);
+    n->set_plan_version(v.plan_version);
+    n->set_samples(v.totals.samples);
+    n->set_flops(v.totals.flops);
+    n->set_confirmed_samples(v.totals.confirmed_samples());
+    n->set_confirmed_flops(v.totals.confirmed_flops());
+    auto* pr = n->mutable_profile();
+    pr->set_flops_per_s(v.member.profile.flops_per_s);
+    pr->set_free_memory_bytes(v.member.profile.free_memory_bytes);
+    pr->set_upload_bytes_per_s(v.member.profile.upload_bytes_per_s);
+    pr->set_download_bytes_per_s(v.member.profile.download_bytes_per_s);
+    pr->set_rtt_s(v.member.profile.rtt_s);
+    pr->set_peers_measured(v.peers_measured);
+  }
+  out.set_samples_per_s(rate);
+  for (const auto& [k, b] : membership.banned()) {
+    auto* n = out.add_banned();
+    n->set_key(k);
+    n->set_reason(b.reason);
+    n->set_unix_ms(b.unix_ms);
+  }
+  try {
+    std::int64_t all = 0;
+    for (const auto& [k, c] : state_.contributions()) all += c.samples;
+    out.set_samples(all);
+    for (const auto& p :
+         state_.loss_curve(r.loss_points() ? r.loss_points() : kDefaultLossPoints)) {
+      auto* lp = out.add_loss();
+      lp->set_unix_ms(p.unix_ms);
+      lp->set_loss(p.loss);
+    }
+  } catch (const std::exception& e) {
+    spdlog::error("cannot read the run's history: {}", e.what());
+  }
+}
+
+}  // namespace rookery::coordinator

@@ -1,0 +1,144 @@
+// Admission with a clock set by hand: what a join must show (the job, an invite when the job is
+// invite-only, no ban, tcp endpoints, a plausible profile), each refusal in its words, and an
+// invite that expires while the coordinator runs.
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+
+#include "clock/clock.hpp"
+#include "coordinator/admission.hpp"
+#include "coordinator/coordinator_state.hpp"
+#include "coordinator/verdicts.hpp"
+
+using namespace rookery;
+using namespace std::chrono_literals;
+using coordinator::Admission;
+
+namespace {
+
+wire::pb::JoinRequest join(const std::string& job_id, const std::string& token) {
+  wire::pb::JoinRequest r;
+  r.set_job_id(job_id);
+  r.set_invite_token(token);
+  r.set_stage_endpoint("tcp://127.0.0.1:5000");
+  r.set_reduce_endpoint("tcp://127.0.0.1:5001");
+  r.set_shard_endpoint("tcp://127.0.0.1:5002");
+  auto* p = r.mutable_profile();
+  p->set_flops_per_s(1e10);
+  p->set_free_memory_bytes(1 << 30);
+  p->set_upload_bytes_per_s(1e8);
+  p->set_download_bytes_per_s(1e8);
+  p->set_rtt_s(0.001);
+  return r;
+}
+
+}  // namespace
+
+class TestCoordinatorAdmission : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+  std::unique_ptr<coordinator::CoordinatorState> state_;
+  std::unique_ptr<clock::ManualClock> clock_;
+
+ private Q_SLOTS:
+  void init() {
+    static int n = 0;
+    state_ = std::make_unique<coordinator::CoordinatorState>(
+        std::filesystem::path(dir_.path().toStdString()) / ("a" + std::to_string(++n) + ".db"));
+    clock_ = std::make_unique<clock::ManualClock>();
+  }
+
+  void refusal_data() {
+    QTest::addColumn<QString>("job_id");
+    QTest::addColumn<QString>("token");
+    QTest::addColumn<bool>("banned");
+    QTest::addColumn<QString>("endpoint");
+    QTest::addColumn<double>("flops");
+    QTest::addColumn<QString>("refusal");  // empty: admitted
+    const auto q = [](const std::string& s) { return QString::fromStdString(s); };
+    const QString tcp = "tcp://127.0.0.1:5000";
+    QTest::newRow("a command-line token") << "job"
+                                          << "cli" << false << tcp << 1e10 << QString();
+    QTest::newRow("an invite") << "job"
+                               << "fresh" << false << tcp << 1e10 << QString();
+    QTest::newRow("an expired invite")
+        << "job"
+        << "old" << false << tcp << 1e10 << QString(coordinator::verdict::kInviteExpired);
+    QTest::newRow("a revoked invite")
+        << "job"
+        << "gone" << false << tcp << 1e10 << QString(coordinator::verdict::kInviteRevoked);
+    QTest::newRow("an unknown token")
+        << "job"
+        << "nope" << false << tcp << 1e10 << QString(coordinator::verdict::kInviteNotValid);
+    QTest::newRow("no token") << "job"
+                              << "" << false << tcp << 1e10
+                              << QString(coordinator::verdict::kInviteNotValid);
+    QTest::newRow("another job") << "other"
+                                 << "cli" << false << tcp << 1e10
+                                 << q(coordinator::verdict::wrong_job("job", "other"));
+    QTest::newRow("banned") << "job"
+                            << "cli" << true << tcp << 1e10
+                            << q(std::string(coordinator::verdict::kBanned) + "liar");
+    QTest::newRow("not tcp") << "job"
+                             << "cli" << false << "ipc:///tmp/stage" << 1e10
+                             << QString(coordinator::verdict::kEndpointsNotTcp);
+    QTest::newRow("unmeasured") << "job"
+                                << "cli" << false << tcp << 0.0
+                                << QString(coordinator::verdict::kImplausibleProfile);
+    QTest::newRow("implausibly fast")
+        << "job"
+        << "cli" << false << tcp << 1e19 << QString(coordinator::verdict::kImplausibleProfile);
+  }
+
+  void refusal() {
+    QFETCH(QString, job_id);
+    QFETCH(QString, token);
+    QFETCH(bool, banned);
+    QFETCH(QString, endpoint);
+    QFETCH(double, flops);
+    QFETCH(QString, refusal);
+    const auto now = clock_->unix_ms();
+    state_->add_invite("fresh", now, now + 3'600'000);
+    state_->add_invite("old", now, now + 60'000);
+    state_->add_invite("gone", now, 0);
+    state_->revoke_invite("gone", now + 1000);
+    clock_->advance(2min);  // "old" expires
+    Admission admission("job", {"cli"}, *state_, *clock_);
+    auto r = join(job_id.toStdString(), token.toStdString());
+    r.set_stage_endpoint(endpoint.toStdString());
+    r.mutable_profile()->set_flops_per_s(flops);
+    const coordinator::Ban ban{"liar", now};
+    QCOMPARE(QString::fromStdString(admission.refusal(r, banned ? &ban : nullptr)), refusal);
+  }
+
+  void openEnrolmentAdmitsAnyToken() {
+    Admission admission("job", {}, *state_, *clock_);
+    QCOMPARE(admission.invite_refusal(""), std::string());
+    QCOMPARE(admission.invite_refusal("anything"), std::string());
+    // The first invite made makes the job invite-only at once.
+    state_->add_invite("made", clock_->unix_ms(), 0);
+    QCOMPARE(admission.invite_refusal("anything"),
+             std::string(coordinator::verdict::kInviteNotValid));
+    QCOMPARE(admission.invite_refusal("made"), std::string());
+  }
+
+  void theAllowListMustHoldCurveKeys() {
+    QCOMPARE(Admission::first_invalid_key({}), std::string());
+    QCOMPARE(Admission::first_invalid_key({"short"}), std::string("short"));
+  }
+
+  void aJoinBecomesAMember() {
+    const auto m = Admission::member_of("key", join("job", ""));
+    QCOMPARE(m.key, std::string("key"));
+    QCOMPARE(m.profile.id, std::string("key"));
+    QCOMPARE(m.profile.flops_per_s, 1e10);
+    QCOMPARE(m.shard_endpoint, std::string("tcp://127.0.0.1:5002"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCoordinatorAdmission)
+#include "test_coordinator_admission.moc"
