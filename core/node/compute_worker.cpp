@@ -7,7 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include "device/blas_info.hpp"
-#include "device/compute_probe.hpp"
+#include "model/compute_device.hpp"
 #include "device/system_info.hpp"
 #include "governor/blas_threads.hpp"
 #include "governor/thread_priority.hpp"
@@ -47,7 +47,7 @@ void ComputeWorker::run() {
   const auto cpu = device::read_cpu_info();
   const int max_threads = config_.threads > 0 ? config_.threads : cpu.logical_cores;
   // The benchmark measures the whole device; the governor caps the threads after.
-  device::set_compute_threads(max_threads);
+  model::set_compute_threads(max_threads);
   governor::set_blas_threads(max_threads);
   const auto work = start_workload(max_threads, prio.description);
   if (!work) return;
@@ -57,14 +57,14 @@ void ComputeWorker::run() {
 std::shared_ptr<Workload> ComputeWorker::start_workload(int threads, const std::string& priority) {
   std::string dev = config_.device;
   try {
-    const auto compute = device::detect_compute_device();
+    const auto compute = model::detect_compute_device();
     if (dev == "auto") dev = compute.device;
     if (dev.rfind("cuda", 0) == 0 && !compute.cuda_available) {
       throw std::runtime_error("device " + dev +
                                " requested but CUDA is not available to LibTorch");
     }
     const auto blas = device::detect_blas();
-    const auto bench = device::measure_matmul(dev, 1024, config_.benchmark_seconds);
+    const auto bench = model::measure_matmul(dev, 1024, config_.benchmark_seconds);
     spdlog::info("compute on {} with {} thread(s) at {}; BLAS: {}", dev, threads, priority,
                  blas.description);
     spdlog::info("measured {:.1f} GFLOP/s (1024x1024 fp32 matmul, {} rounds)", bench.gflops,
@@ -106,7 +106,7 @@ std::shared_ptr<Workload> ComputeWorker::start_workload(int threads, const std::
     status_.device.set_cuda_available(compute.cuda_available);
     status_.device.set_blas(blas.description);
     status_.device.set_measured_gflops(bench.gflops);
-    status_.device.set_compute_threads(device::compute_threads());
+    status_.device.set_compute_threads(model::compute_threads());
     governor_.set_computes_on_gpu_locked(dev.rfind("cuda", 0) == 0);
     governor_.govern_locked();
     status_.workload_description = work->description();
@@ -159,10 +159,10 @@ bool ComputeWorker::compute(Workload& work, int max_threads) {
       const int allowed = std::min(max_threads, decision.threads);
       if (allowed != applied_threads) {
         // OpenMP's thread count belongs to the calling thread: set it from the worker.
-        device::set_compute_threads(allowed);
+        model::set_compute_threads(allowed);
         governor::set_blas_threads(allowed);
         applied_threads = allowed;
-        status_.device.set_compute_threads(device::compute_threads());
+        status_.device.set_compute_threads(model::compute_threads());
         spdlog::info("governor: {} compute thread(s)", applied_threads);
       }
     }

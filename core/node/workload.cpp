@@ -1,6 +1,6 @@
 #include "node/workload.hpp"
 
-#include "device/compute_probe.hpp"
+#include "model/compute_device.hpp"
 
 namespace rookery::node {
 
@@ -16,7 +16,7 @@ class MatmulWorkload final : public Workload {
   }
 
   WorkUnitResult run_unit() override {
-    const auto r = device::measure_matmul(device_, n_, unit_seconds_);
+    const auto r = model::measure_matmul(device_, n_, unit_seconds_);
     WorkUnitResult out;
     out.flops = r.flops;
     out.seconds = r.seconds;

@@ -1,10 +1,10 @@
 #include <torch/torch.h>
 
-#include "device/compute_probe.hpp"
+#include "model/compute_device.hpp"
 
 #include <chrono>
 
-namespace rookery::device {
+namespace rookery::model {
 
 ComputeDevice detect_compute_device() {
   ComputeDevice d;
@@ -43,4 +43,4 @@ MatmulResult measure_matmul(const std::string& device, int n, double seconds) {
   return r;
 }
 
-}  // namespace rookery::device
+}  // namespace rookery::model

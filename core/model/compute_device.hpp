@@ -1,9 +1,10 @@
 #pragma once
-// What this PC can compute: the device LibTorch would train on and its measured speed.
+// What this PC can compute: the device LibTorch would train on, its thread count, and its
+// measured speed. In core/model because it asks LibTorch; core/device reads hardware only.
 #include <cstdint>
 #include <string>
 
-namespace rookery::device {
+namespace rookery::model {
 
 struct ComputeDevice {
   bool cuda_available = false;
@@ -29,4 +30,4 @@ struct MatmulResult {
 // reports the achieved rate: the device's measured FLOP/s.
 MatmulResult measure_matmul(const std::string& device, int n = 1024, double seconds = 0.5);
 
-}  // namespace rookery::device
+}  // namespace rookery::model
