@@ -2,6 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
+#include "store/ledger.hpp"
+
 namespace rookery::coordinator {
 
 namespace {
@@ -60,6 +64,7 @@ void RunStatus::answer(const wire::pb::RunStatusRequest& r, const std::string& j
     n->set_flops(v.totals.flops);
     n->set_confirmed_samples(v.totals.confirmed_samples());
     n->set_confirmed_flops(v.totals.confirmed_flops());
+    n->set_confirmed_credit(store::credit_for_flops(std::max(0.0, v.totals.confirmed_flops())));
     auto* pr = n->mutable_profile();
     pr->set_flops_per_s(v.member.profile.flops_per_s);
     pr->set_free_memory_bytes(v.member.profile.free_memory_bytes);

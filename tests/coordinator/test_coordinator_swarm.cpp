@@ -432,6 +432,8 @@ class TestCoordinatorSwarm : public QObject {
     // Read after the status: the node's own count has only grown since.
     QVERIFY(liar->confirmed_samples() <= own + 2 * 8);
     QVERIFY(liar->confirmed_flops() * 5 <= liar->flops());
+    // The credit the window shows comes with the status, in BOINC's unit (432 GFLOP a credit).
+    QVERIFY(std::abs(liar->confirmed_credit() - liar->confirmed_flops() / 432e9) <= 1e-9);
     // Every honest volunteer that trained is confirmed for most of what it claims, and for no
     // more. (Heartbeats and micro-batches in flight lag a little, and a volunteer whose
     // consumer was the one killed above lost that consumer's last receipts.)

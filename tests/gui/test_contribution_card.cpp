@@ -116,6 +116,7 @@ class TestContributionCard : public QObject {
     me->set_samples(123456);
     me->set_confirmed_samples(120000);
     me->set_confirmed_flops(1.08e12);
+    me->set_confirmed_credit(2.5);  // the coordinator's: 1.08 TFLOP at 432 GFLOP a credit
     card.showSnapshot(s);
     QCOMPARE(valueOf(card, "contributionConfirmed"),
              QStringLiteral("120,000 samples · 2.50 credits"));

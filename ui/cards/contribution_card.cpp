@@ -25,7 +25,6 @@
 #include <cmath>
 
 #include "control/control_client.hpp"
-#include "store/ledger.hpp"
 #include "ui/format.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets/chart_panel.hpp"
@@ -317,11 +316,10 @@ void ContributionCard::showConfirmed(const pb::NodeSnapshot& s) {
   }
   grid_->setRowVisible(confirmed_, me != nullptr);
   if (!me) return;
-  confirmed_.value->setText(
-      tr("%1 samples · %2 credits")
-          .arg(Format::count(
-                   static_cast<quint64>(std::max<std::int64_t>(0, me->confirmed_samples()))),
-               creditText(store::credit_for_flops(std::max(0.0, me->confirmed_flops())))));
+  confirmed_.value->setText(tr("%1 samples · %2 credits")
+                                .arg(Format::count(static_cast<quint64>(
+                                         std::max<std::int64_t>(0, me->confirmed_samples()))),
+                                     creditText(me->confirmed_credit())));
 }
 
 void ContributionCard::showDisconnected() {
