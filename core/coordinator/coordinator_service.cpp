@@ -22,6 +22,7 @@
 #include "net/link_probe.hpp"
 #include "net/paths.hpp"
 #include "net/rpc.hpp"
+#include "reach/reachability.hpp"
 #include "rookery/envelope.pb.h"
 
 namespace rookery::coordinator {
@@ -31,6 +32,8 @@ namespace pb = wire::pb;
 namespace {
 
 constexpr std::int64_t kMaxProbeBytes = 16 << 20;
+// How long a join waits for its candidates to answer the dial-back.
+constexpr auto kDialBackTimeout = std::chrono::milliseconds(1500);
 
 // The job this coordinator runs: its requests, answered by the mechanisms it is composed of
 // under one lock, and the periodic tick that expires the silent, re-plans and samples the loss.
@@ -55,13 +58,13 @@ class JobCoordinator {
   }
 
   std::optional<net::Reply> handle(const net::RequestContext& req, wire::Message& msg,
-                                   const net::CurveKeyPair& identity) {
+                                   net::SecureContext& ctx, const net::CurveKeyPair& identity) {
     net::Reply reply;
     const auto& h = msg.header;
     if (h.has_ping()) {
       net::answer_ping(h.ping(), "coordinator", identity, reply);
     } else if (h.has_join()) {
-      join(req.peer_key, h.join(), *reply.header.mutable_join_reply());
+      join(req, h.join(), *reply.header.mutable_join_reply(), ctx, identity);
       if (reply.header.join_reply().accepted()) reply.tensors.push_back(dataset_.manifest_tensor());
     } else if (h.has_data_chunk_request()) {
       serve_data_chunk(req.peer_key, h.data_chunk_request(), reply);
@@ -89,7 +92,9 @@ class JobCoordinator {
   }
 
  private:
-  void join(const std::string& key, const pb::JoinRequest& r, pb::JoinReply& out) {
+  void join(const net::RequestContext& req, const pb::JoinRequest& r, pb::JoinReply& out,
+            net::SecureContext& ctx, const net::CurveKeyPair& identity) {
+    const std::string& key = req.peer_key;
     auto refuse = [&](const std::string& why) {
       out.set_accepted(false);
       out.set_reason(why);
@@ -102,7 +107,10 @@ class JobCoordinator {
     }
     if (const auto why = admission_.refusal(r, ban ? &*ban : nullptr); !why.empty())
       return refuse(why);
-    const auto m = Admission::member_of(key, r);
+    // Where peers will dial it: measured by dialling it back, outside the lock.
+    pb::JoinRequest placed = r;
+    if (r.has_reach()) place_reachable(req, identity, ctx, placed, out);
+    const auto m = Admission::member_of(key, placed);
     std::lock_guard lock(mutex_);
     const auto& plan = replanner_.current();
     bool same_seat = false;
@@ -133,6 +141,35 @@ class JobCoordinator {
         rejoined ? "is back on plan " + std::to_string(plan.version) : "joined",
         p.flops_per_s / 1e9, p.free_memory_bytes >> 20, p.upload_bytes_per_s / 1e6,
         p.download_bytes_per_s / 1e6, p.rtt_s * 1e3);
+  }
+
+  // A node that reported where it may be reached: its candidates, with the address this
+  // coordinator sees it connect from, are dialled back, and the endpoints that answer with its
+  // key replace the ones it named. One that nobody can dial keeps its own, and is told so.
+  static void place_reachable(const net::RequestContext& req, const net::CurveKeyPair& identity,
+                              net::SecureContext& ctx, pb::JoinRequest& placed,
+                              pb::JoinReply& out) {
+    const reach::NodePorts ports{reach::port_of(placed.stage_endpoint()),
+                                 reach::port_of(placed.reduce_endpoint()),
+                                 reach::port_of(placed.shard_endpoint())};
+    if (ports.stage == 0 || ports.reduce == 0 || ports.shard == 0) return;
+    const auto d = reach::find_reach(ctx, identity, req.peer_key, placed.reach(), req.peer_address,
+                                     ports, kDialBackTimeout);
+    *out.mutable_reach() = d.verdict;
+    if (d.verdict.way() == pb::REACH_UNREACHABLE) {
+      spdlog::warn("volunteer {} answers at none of {} candidate address(es) (seen from {})",
+                   net::short_key(req.peer_key), d.verdict.candidates_tried(), req.peer_address);
+      return;
+    }
+    spdlog::info("volunteer {} is reached at {} ({})", net::short_key(req.peer_key), d.stage,
+                 pb::ReachWay_Name(d.verdict.way()));
+    auto set_endpoints = [&d](auto& message) {
+      message.set_stage_endpoint(d.stage);
+      message.set_reduce_endpoint(d.reduce);
+      message.set_shard_endpoint(d.shard);
+    };
+    set_endpoints(placed);  // what the plan names
+    set_endpoints(out);     // what the node learns
   }
 
   // A volunteer whose owner chose to leave the job: planned around at once (its totals and its
@@ -311,7 +348,7 @@ int CoordinatorService::run() {
     server = std::make_unique<net::RpcServer>(
         ctx, &identity, rc,
         [&](const net::RequestContext& req, wire::Message& msg) -> std::optional<net::Reply> {
-          if (swarm) return swarm->handle(req, msg, identity);
+          if (swarm) return swarm->handle(req, msg, ctx, identity);
           net::Reply reply;
           if (msg.header.has_ping()) {
             net::answer_ping(msg.header.ping(), "coordinator", identity, reply);

@@ -128,7 +128,8 @@ class TestSettingsSwarm : public QObject {
     const qint64 third_pid = s.pid();
     JoinOffer::Options o;
     o.probe = [d = std::filesystem::path(moved.toStdString())](const InviteLink& l) {
-      return CoordinatorProbe::runAsNode(l, d);
+      return CoordinatorProbe::runAsNode(l, QStringLiteral(ROOKERY_BINARY_DIR "/app/rookery-node"),
+                                         d);
     };
     o.base_arguments = launcher.extraArguments();
     JoinOffer offer(node, launcher, o, &window);

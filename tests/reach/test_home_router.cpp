@@ -14,22 +14,15 @@
 
 #include <thread>
 
+#include "reach/lab.hpp"
 #include "reach/port_mapper.hpp"
 
 using namespace rookery::reach;
 
 namespace {
 
-const QString kLab = QStringLiteral(ROOKERY_SOURCE_DIR "/tests/reach/home_router_lab.sh");
-
-int run(const QStringList& args, QString* out = nullptr) {
-  QProcess p;
-  p.start(args.first(), args.mid(1));
-  p.waitForFinished(30000);
-  if (out) *out = QString::fromUtf8(p.readAllStandardOutput());
-  if (p.exitCode() != 0) qWarning().noquote() << p.readAllStandardError();
-  return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-}
+using rookery::testing::kHomeRouterLab;
+using rookery::testing::run_command;
 
 // Moves the calling thread into a named network namespace; the returned fd moves it back.
 int enter_netns(const QString& name) {
@@ -93,18 +86,14 @@ class TestHomeRouter : public QObject {
   QString ns(const char* which) const { return tag_ + which; }
 
   void lab(const QString& mode) {
-    const int rc = run({kLab, "up", tag_, mode});
+    const int rc = run_command({kHomeRouterLab, "up", tag_, mode});
     if (rc == 77) QSKIP("needs root, ip, nft and miniupnpd (scripts/install-deps.sh)");
     QCOMPARE(rc, 0);
   }
-  QString routerRules() {
-    QString out;
-    run({"ip", "netns", "exec", ns("r"), "nft", "list", "table", "inet", "miniupnpd"}, &out);
-    return out;
-  }
+  QString routerRules() { return rookery::testing::router_rules(tag_); }
 
  private Q_SLOTS:
-  void cleanup() { run({kLab, "down", tag_}); }
+  void cleanup() { run_command({kHomeRouterLab, "down", tag_}); }
 
   void mapsThroughTheRouter_data() {
     QTest::addColumn<QString>("mode");

@@ -1,0 +1,30 @@
+#pragma once
+// The reach tests' home router in network namespaces (home_router_lab.sh) and the commands
+// they run against it.
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+namespace rookery::testing {
+
+inline const QString kHomeRouterLab =
+    QStringLiteral(ROOKERY_SOURCE_DIR "/tests/reach/home_router_lab.sh");
+
+// Runs a command to its end (30 s at most); its exit code, -1 when it crashed or hung.
+inline int run_command(const QStringList& args, QString* out = nullptr) {
+  QProcess p;
+  p.start(args.first(), args.mid(1));
+  p.waitForFinished(30000);
+  if (out) *out = QString::fromUtf8(p.readAllStandardOutput());
+  return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+// The rules miniupnpd keeps in the router of lab `tag`.
+inline QString router_rules(const QString& tag) {
+  QString out;
+  run_command({"ip", "netns", "exec", tag + "r", "nft", "list", "table", "inet", "miniupnpd"},
+              &out);
+  return out;
+}
+
+}  // namespace rookery::testing

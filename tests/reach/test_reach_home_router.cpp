@@ -1,0 +1,100 @@
+// A volunteer at home joins a coordinator on the internet with no address to type: behind a
+// router with UPnP it is reached through the router's mapping (and the mapping is gone when it
+// stops); behind a router without port mapping the coordinator finds that nobody can dial it,
+// and both say so in the node's snapshot. Real processes in network namespaces
+// (home_router_lab.sh), a real miniupnpd.
+#include <QtTest>
+
+#include "control/control_client.hpp"
+#include "control/control_endpoints.hpp"
+#include "reach/lab.hpp"
+#include "support/processes.hpp"
+
+namespace pb = rookery::wire::pb;
+
+using rookery::testing::kHomeRouterLab;
+using rookery::testing::run_command;
+
+class TestReachHomeRouter : public QObject {
+  Q_OBJECT
+
+  QString tag_ = QStringLiteral("rq%1").arg(QCoreApplication::applicationPid() % 100000);
+  QTemporaryDir dir_;
+
+  QString routerRules() { return rookery::testing::router_rules(tag_); }
+
+  // The coordinator on the internet side, a volunteer in the home; returns the volunteer's
+  // snapshot once the coordinator has said how it is reached.
+  pb::NodeSnapshot joinFromHome(QProcess& coordinator, QProcess& node, const QString& name) {
+    const QString ready = dir_.filePath(name + ".ready");
+    coordinator.setProcessChannelMode(QProcess::ForwardedChannels);
+    coordinator.start(
+        "ip", {"netns", "exec", tag_ + "i", ROOKERY_BINARY_DIR "/app/rookery-coordinator", "--bind",
+               "tcp://198.20.0.1:0", "--data-dir", dir_.filePath(name + "-c"), "--ready-file",
+               ready, "--job", ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json"});
+    const auto address = rookery::testing::wait_for_coordinator_ready(ready, 20000, &coordinator);
+    if (!address) return {};
+    const QString run_dir = dir_.filePath(name + "-n/run");
+    node.setProcessChannelMode(QProcess::ForwardedChannels);
+    node.start("ip",
+               {"netns", "exec", tag_ + "h", ROOKERY_BINARY_DIR "/app/rookery-node", "--data-dir",
+                dir_.filePath(name + "-n"), "--runtime-dir", run_dir, "--join", "demo-bytes-gpt",
+                "--coordinator", address->endpoint, "--coordinator-key", address->key,
+                "--contribute", "--threads", "1", "--benchmark-seconds", "0.05"});
+    rookery::control::ControlClient client(
+        rookery::control::ControlEndpoints::in(run_dir.toStdString()));
+    pb::NodeSnapshot snapshot;
+    (void)QTest::qWaitFor(
+        [&] {
+          const auto a = client.status();
+          if (a.ok) snapshot = a.snapshot;
+          return a.ok && snapshot.reach().way() != pb::REACH_UNKNOWN;
+        },
+        60000);
+    return snapshot;
+  }
+
+  void stop(QProcess& p) {
+    p.terminate();
+    if (!p.waitForFinished(20000)) p.kill();
+    p.waitForFinished(5000);
+  }
+
+ private Q_SLOTS:
+  void cleanup() { run_command({kHomeRouterLab, "down", tag_}); }
+
+  void reachedThroughTheRoutersMapping() {
+    const int rc = run_command({kHomeRouterLab, "up", tag_, "upnp"});
+    if (rc == 77) QSKIP("needs root, ip, nft and miniupnpd (scripts/install-deps.sh)");
+    QCOMPARE(rc, 0);
+    QProcess coordinator, node;
+    const auto s = joinFromHome(coordinator, node, "upnp");
+    QCOMPARE(pb::ReachWay_Name(s.reach().way()), std::string("REACH_ROUTER_MAPPING"));
+    QVERIFY2(QString::fromStdString(s.reach().endpoint()).startsWith("tcp://198.20.0.2:"),
+             s.reach().endpoint().c_str());
+    QCOMPARE(s.reach().mapping_protocol(), std::string("UPnP IGD"));
+    QCOMPARE(s.reach().observed_address(), std::string("198.20.0.2"));
+    QVERIFY2(routerRules().contains("192.168.77.10"), qPrintable(routerRules()));
+    stop(node);
+    // The node removed its mappings on its way out.
+    QTRY_VERIFY_WITH_TIMEOUT(!routerRules().contains("192.168.77.10"), 5000);
+    stop(coordinator);
+  }
+
+  void aRouterWithoutMappingLeavesItUnreachable() {
+    const int rc = run_command({kHomeRouterLab, "up", tag_, "none"});
+    if (rc == 77) QSKIP("needs root, ip, nft and miniupnpd (scripts/install-deps.sh)");
+    QCOMPARE(rc, 0);
+    QProcess coordinator, node;
+    const auto s = joinFromHome(coordinator, node, "plain");
+    QCOMPARE(pb::ReachWay_Name(s.reach().way()), std::string("REACH_UNREACHABLE"));
+    QCOMPARE(s.reach().observed_address(), std::string("198.20.0.2"));
+    QVERIFY2(QString::fromStdString(s.reach().mapping_error()).contains("UPnP"),
+             s.reach().mapping_error().c_str());
+    stop(node);
+    stop(coordinator);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestReachHomeRouter)
+#include "test_reach_home_router.moc"
