@@ -158,7 +158,7 @@ struct StageStats {
       caught_peers;  // senders caught sending wrong activations or gradients: refused
   // Receipts: of each peer's work, the samples this stage consumed (its activations trained
   // on here, its gradients applied here), by the peer's key. The coordinator credits a node
-  // with the work its consumers confirm, not with what it claims (issue 8's ledger).
+  // with the work its consumers confirm, not with what it claims (the run's ledger).
   struct Receipt {
     std::int64_t forward_samples = 0, backward_samples = 0;
   };

@@ -1,4 +1,4 @@
-// Invites that expire and can be revoked (issue 6). The coordinator runs in this process on its
+// Invites that expire and can be revoked. The coordinator runs in this process on its
 // real CURVE socket; volunteers are played by the test with keys of their own. The job owner's
 // side works as `rookery-coordinator invite` does: a second connection to the same state file,
 // so the running coordinator sees a new or revoked invite at the next join.

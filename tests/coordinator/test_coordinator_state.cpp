@@ -87,7 +87,7 @@ class TestCoordinatorState : public QObject {
     for (std::size_t i = 1; i < curve.size(); ++i) QVERIFY(curve[i].unix_ms > curve[i - 1].unix_ms);
   }
 
-  // Receipts (issue 8): a volunteer is credited with the work its consumers confirm, never
+  // Receipts: a volunteer is credited with the work its consumers confirm, never
   // more than it claims; a consumer's totals are cumulative per process (lower: it restarted);
   // a receipt a node writes for itself is ignored; the totals survive a restart.
   void receiptsConfirmWhatAVolunteerClaims() {

@@ -394,7 +394,7 @@ class TestCoordinatorSwarm : public QObject {
           static_cast<unsigned long long>(s->plan_version()));
   }
 
-  // Receipts (issue 8): the run credits each volunteer with the work the stages that consumed
+  // Receipts: the run credits each volunteer with the work the stages that consumed
   // it confirm. A volunteer whose heartbeats claim ten times its work joins: its claim is on
   // record, its credit is what its neighbours received; the honest ones' credit is their work.
   void creditIsWhatTheConsumersConfirm() {

@@ -1,4 +1,4 @@
-// Membership enforced by every peer (issue 6): a node's peer-facing sockets admit only the
+// Membership enforced by every peer: a node's peer-facing sockets admit only the
 // job's members as the coordinator lists them, and a member removed from the job is cut off
 // within one heartbeat. A real rookery-coordinator runs the demo job with one real rookery-node,
 // which holds the whole model and trains it; the test plays two more keys:
@@ -140,7 +140,7 @@ class TestMembershipCutoff : public QObject {
         3 * kHeartbeatMs);
   }
 
-  // Profiling against peers (issue 5): a second volunteer joins; the coordinator names the
+  // Profiling against peers: a second volunteer joins; the coordinator names the
   // first as a peer to measure its links to, and once the first admits it (a heartbeat later)
   // it measures them with real transfers and reports them; its profile counts the peer.
   void aNewcomerMeasuresItsLinkToAMember() {

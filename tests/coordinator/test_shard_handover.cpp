@@ -1,4 +1,4 @@
-// The optimizer state that travels with a shard (issue 5), on the wire: what a holder's shard
+// The optimizer state that travels with a shard, on the wire: what a holder's shard
 // server adds to its reply comes out of the decoder and verify_shard_state unchanged, and
 // whatever a broken or lying holder sends instead (a buffer missing or foreign, too short,
 // not f32, NaN, a negative second moment, a negative moment step) is refused with the

@@ -110,7 +110,7 @@ class TestByzantineAveraging : public QObject {
         start, clean, kPipelines, attacked, 100.0 * (attacked - clean) / clean, attacked_mean);
     QVERIFY(clean > 0 && attacked > 0);
     QVERIFY(clean < 0.8 * start);
-    // Within 5% of the clean run (the bound). Clean runs of this swarm differ by up to
+    // Within 5% of the clean run (the bound BTARD's defence is held to). Clean runs of this swarm differ by up to
     // ~4% among themselves (1.98 to 2.07 measured: thread timing decides which micro-batches
     // each average sees); attacked runs measured -1.9% to +3.2% from their clean run. The plain
     // mean ends thousands of times higher.

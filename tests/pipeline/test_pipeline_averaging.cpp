@@ -4,7 +4,7 @@
 // the same parameters in different pipelines meet in rings that span their overlaps), and
 // the same run without averaging must drift apart, which shows the test has teeth. The
 // same holds for the optimizer's moments (AdamW's exp_avg and exp_avg_sq), which ride in the
-// same rings every job.average_optimizer_state_every-th round (issue 4).
+// same rings every job.average_optimizer_state_every-th round.
 #include "reference_training.hpp"
 
 #include <QTest>
