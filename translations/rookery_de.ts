@@ -563,6 +563,30 @@
             <numerusform>%n NVIDIA-GPUs</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Reached on this PC only: the swarm runs here</source>
+        <translation>Nur auf diesem PC erreichbar: der Schwarm läuft hier</translation>
+    </message>
+    <message>
+        <source>Reached directly at %1</source>
+        <translation>Direkt erreichbar unter %1</translation>
+    </message>
+    <message>
+        <source>Reached through the router&apos;s port mapping (%1) at %2</source>
+        <translation>Erreichbar über die Portfreigabe des Routers (%1) unter %2</translation>
+    </message>
+    <message>
+        <source>Reached through a relay at %1: peers&apos; traffic passes it encrypted</source>
+        <translation>Erreichbar über ein Relais bei %1: der Verkehr der Partner läuft verschlüsselt hindurch</translation>
+    </message>
+    <message>
+        <source>Not reachable from the internet: this PC dials its neighbours itself</source>
+        <translation>Aus dem Internet nicht erreichbar: dieser PC verbindet sich selbst mit seinen Nachbarn</translation>
+    </message>
+    <message>
+        <source>Not reachable from the internet (%1): this PC dials its neighbours itself</source>
+        <translation>Aus dem Internet nicht erreichbar (%1): dieser PC verbindet sich selbst mit seinen Nachbarn</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -1830,6 +1854,10 @@
     <message>
         <source>The run&apos;s loss went from %1 to %2 in %3</source>
         <translation>Der Verlust des Trainings ging in %3 von %1 auf %2</translation>
+    </message>
+    <message>
+        <source>How peers reach this PC</source>
+        <translation>Wie andere diesen PC erreichen</translation>
     </message>
 </context>
 <context>

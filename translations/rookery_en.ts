@@ -563,6 +563,30 @@
             <numerusform>%n NVIDIA GPUs</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Reached on this PC only: the swarm runs here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reached directly at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reached through the router&apos;s port mapping (%1) at %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reached through a relay at %1: peers&apos; traffic passes it encrypted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not reachable from the internet: this PC dials its neighbours itself</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not reachable from the internet (%1): this PC dials its neighbours itself</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -1829,6 +1853,10 @@
     </message>
     <message>
         <source>The run&apos;s loss went from %1 to %2 in %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How peers reach this PC</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -563,6 +563,30 @@
             <numerusform>%n GPU de NVIDIA</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Reached on this PC only: the swarm runs here</source>
+        <translation>Accesible solo en este PC: el enjambre se ejecuta aquí</translation>
+    </message>
+    <message>
+        <source>Reached directly at %1</source>
+        <translation>Accesible directamente en %1</translation>
+    </message>
+    <message>
+        <source>Reached through the router&apos;s port mapping (%1) at %2</source>
+        <translation>Accesible mediante la asignación de puertos del router (%1) en %2</translation>
+    </message>
+    <message>
+        <source>Reached through a relay at %1: peers&apos; traffic passes it encrypted</source>
+        <translation>Accesible mediante un relé en %1: el tráfico de los pares pasa por él cifrado</translation>
+    </message>
+    <message>
+        <source>Not reachable from the internet: this PC dials its neighbours itself</source>
+        <translation>No accesible desde Internet: este PC llama él mismo a sus vecinos</translation>
+    </message>
+    <message>
+        <source>Not reachable from the internet (%1): this PC dials its neighbours itself</source>
+        <translation>No accesible desde Internet (%1): este PC llama él mismo a sus vecinos</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -1830,6 +1854,10 @@
     <message>
         <source>The run&apos;s loss went from %1 to %2 in %3</source>
         <translation>La pérdida del entrenamiento pasó de %1 a %2 en %3</translation>
+    </message>
+    <message>
+        <source>How peers reach this PC</source>
+        <translation>Cómo llegan los pares a este PC</translation>
     </message>
 </context>
 <context>

@@ -563,6 +563,30 @@
             <numerusform>%n GPU NVIDIA</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Reached on this PC only: the swarm runs here</source>
+        <translation>Joignable sur ce PC seulement : l’essaim tourne ici</translation>
+    </message>
+    <message>
+        <source>Reached directly at %1</source>
+        <translation>Joignable directement à %1</translation>
+    </message>
+    <message>
+        <source>Reached through the router&apos;s port mapping (%1) at %2</source>
+        <translation>Joignable via la redirection de ports du routeur (%1) à %2</translation>
+    </message>
+    <message>
+        <source>Reached through a relay at %1: peers&apos; traffic passes it encrypted</source>
+        <translation>Joignable via un relais à %1 : le trafic des pairs le traverse chiffré</translation>
+    </message>
+    <message>
+        <source>Not reachable from the internet: this PC dials its neighbours itself</source>
+        <translation>Injoignable depuis Internet : ce PC contacte lui-même ses voisins</translation>
+    </message>
+    <message>
+        <source>Not reachable from the internet (%1): this PC dials its neighbours itself</source>
+        <translation>Injoignable depuis Internet (%1) : ce PC contacte lui-même ses voisins</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -1830,6 +1854,10 @@
     <message>
         <source>The run&apos;s loss went from %1 to %2 in %3</source>
         <translation>La perte de l’entraînement est passée de %1 à %2 en %3</translation>
+    </message>
+    <message>
+        <source>How peers reach this PC</source>
+        <translation>Comment les pairs joignent ce PC</translation>
     </message>
 </context>
 <context>

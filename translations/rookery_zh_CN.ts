@@ -557,6 +557,30 @@
             <numerusform>%n 个 NVIDIA GPU</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Reached on this PC only: the swarm runs here</source>
+        <translation>仅在本机可达：集群在此运行</translation>
+    </message>
+    <message>
+        <source>Reached directly at %1</source>
+        <translation>可直接通过 %1 访问</translation>
+    </message>
+    <message>
+        <source>Reached through the router&apos;s port mapping (%1) at %2</source>
+        <translation>通过路由器的端口映射（%1）经 %2 访问</translation>
+    </message>
+    <message>
+        <source>Reached through a relay at %1: peers&apos; traffic passes it encrypted</source>
+        <translation>通过 %1 的中继访问：节点流量以加密形式经过它</translation>
+    </message>
+    <message>
+        <source>Not reachable from the internet: this PC dials its neighbours itself</source>
+        <translation>无法从互联网访问：本机主动连接其相邻节点</translation>
+    </message>
+    <message>
+        <source>Not reachable from the internet (%1): this PC dials its neighbours itself</source>
+        <translation>无法从互联网访问（%1）：本机主动连接其相邻节点</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -1809,6 +1833,10 @@
     <message>
         <source>The run&apos;s loss went from %1 to %2 in %3</source>
         <translation>本次训练的损失在 %3 内从 %1 变为 %2</translation>
+    </message>
+    <message>
+        <source>How peers reach this PC</source>
+        <translation>其他节点如何访问本机</translation>
     </message>
 </context>
 <context>
