@@ -15,13 +15,13 @@
 #include "logging.hpp"
 #include "net/identity.hpp"
 #include "net/paths.hpp"
+#include "reach/candidates.hpp"
 #include "signals.hpp"
 
 namespace {
 
 using rookery::coordinator::CoordinatorState;
 using rookery::coordinator::InviteStatus;
-
 
 // RFC 3986: everything but the unreserved characters as %XX (Z85 keys hold '&', '+', '?' ...).
 std::string percent_encoded(const std::string& s) {
@@ -167,6 +167,14 @@ int main(int argc, char** argv) {
                  "that hold it")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1e6));
+  bool no_relay = false;
+  cli.add_flag("--no-relay", no_relay,
+               "run no relay on this host for volunteers that no peer can dial (by default one "
+               "runs when --bind is not loopback; volunteers' relays are used first)");
+  double relay_cap_mbit = 0;
+  cli.add_option("--relay-cap-mbit", relay_cap_mbit,
+                 "the most this host's relay carries, in Mbit/s (0: no cap)")
+      ->check(CLI::NonNegativeNumber);
   bool print_memory = false;
   cli.add_flag("--print-memory", print_memory,
                "print the bytes --job needs in one place (parameters, gradients, optimizer state, "
@@ -232,6 +240,9 @@ int main(int argc, char** argv) {
   config.dead_after = std::chrono::milliseconds(dead_ms);
   config.averaging_interval_ms = averaging_ms;
   config.data_bytes_per_s = static_cast<std::uint64_t>(data_rate_mb * 1e6);
+  // On loopback the swarm is on this PC: nobody needs a relay.
+  config.relay = !no_relay && !rookery::reach::is_loopback(rookery::reach::host_of(config.bind));
+  config.relay_bytes_per_s = static_cast<std::uint64_t>(relay_cap_mbit * 1e6 / 8);
   rookery::app::setup_logging("coordinator", log_level, config.data_dir / "logs");
 
   rookery::coordinator::CoordinatorService service(config);

@@ -83,6 +83,15 @@ int main(int argc, char** argv) {
       ->group("");  // hidden: never for real use
   std::string join_job, invite_token, host;
   std::int64_t memory_limit_mb = 0;
+  bool offer_relay = false;
+  double relay_cap_mbit = 0;
+  cli.add_flag("--offer-relay", offer_relay,
+               "relay the traffic of this job's volunteers that no peer can dial (their CURVE "
+               "sessions pass through encrypted); the coordinator uses it when this node is "
+               "reachable");
+  cli.add_option("--relay-cap-mbit", relay_cap_mbit,
+                 "with --offer-relay: the most it relays, in Mbit/s (0: no cap)")
+      ->check(CLI::NonNegativeNumber);
   cli.add_option("--join", join_job,
                  "join this job of --coordinator: it assigns the shard, and re-assigns it as "
                  "volunteers come and go");
@@ -193,6 +202,8 @@ int main(int argc, char** argv) {
     j.invite_token = invite_token;
     j.host = host;
     j.memory_limit_bytes = memory_limit_mb << 20;
+    j.offer_relay = offer_relay;
+    j.relay_bytes_per_s = static_cast<std::uint64_t>(relay_cap_mbit * 1e6 / 8);
     j.data_dir = config.data_dir;
     j.stage = stage;
     config.join = j;

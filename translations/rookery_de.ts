@@ -374,6 +374,30 @@
         <translation>tritt erneut bei (der Koordinator wurde neu gestartet)</translation>
     </message>
     <message>
+        <source>fetching the job&apos;s data: %1 of %2</source>
+        <translation>Daten des Jobs werden geladen: %1 von %2</translation>
+    </message>
+    <message>
+        <source>no pipeline yet: %1</source>
+        <translation>noch keine Pipeline: %1</translation>
+    </message>
+    <message>
+        <source>the coordinator ignored this PC's report</source>
+        <translation>der Koordinator hat den Bericht dieses PCs ignoriert</translation>
+    </message>
+    <message>
+        <source>the coordinator cannot check invites (%1)</source>
+        <translation>der Koordinator kann Einladungen nicht prüfen (%1)</translation>
+    </message>
+    <message>
+        <source>no volunteer holds the job&apos;s data yet</source>
+        <translation>noch kein Freiwilliger hat die Daten des Jobs</translation>
+    </message>
+    <message>
+        <source>no other PC can reach this one yet, and no relay carries it</source>
+        <translation>noch kann kein anderer PC diesen erreichen, und kein Relay vermittelt ihn</translation>
+    </message>
+    <message>
         <source>input idleness</source>
         <translation>Eingabe-Leerlauf</translation>
     </message>

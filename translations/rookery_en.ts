@@ -374,6 +374,30 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>fetching the job&apos;s data: %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no pipeline yet: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the coordinator ignored this PC's report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the coordinator cannot check invites (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no volunteer holds the job&apos;s data yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no other PC can reach this one yet, and no relay carries it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>input idleness</source>
         <translation type="unfinished"></translation>
     </message>

@@ -374,6 +374,30 @@
         <translation>uniéndose de nuevo (el coordinador se reinició)</translation>
     </message>
     <message>
+        <source>fetching the job&apos;s data: %1 of %2</source>
+        <translation>descargando los datos del trabajo: %1 de %2</translation>
+    </message>
+    <message>
+        <source>no pipeline yet: %1</source>
+        <translation>todavía no hay pipeline: %1</translation>
+    </message>
+    <message>
+        <source>the coordinator ignored this PC's report</source>
+        <translation>el coordinador ignoró el informe de este PC</translation>
+    </message>
+    <message>
+        <source>the coordinator cannot check invites (%1)</source>
+        <translation>el coordinador no puede comprobar las invitaciones (%1)</translation>
+    </message>
+    <message>
+        <source>no volunteer holds the job&apos;s data yet</source>
+        <translation>ningún voluntario tiene aún los datos del trabajo</translation>
+    </message>
+    <message>
+        <source>no other PC can reach this one yet, and no relay carries it</source>
+        <translation>ningún otro PC puede alcanzar este todavía, y ningún relé lo transporta</translation>
+    </message>
+    <message>
         <source>input idleness</source>
         <translation>inactividad de entrada</translation>
     </message>

@@ -374,6 +374,30 @@
         <translation>nouvelle adhésion (le coordinateur a redémarré)</translation>
     </message>
     <message>
+        <source>fetching the job&apos;s data: %1 of %2</source>
+        <translation>récupération des données de la tâche : %1 sur %2</translation>
+    </message>
+    <message>
+        <source>no pipeline yet: %1</source>
+        <translation>pas encore de pipeline : %1</translation>
+    </message>
+    <message>
+        <source>the coordinator ignored this PC's report</source>
+        <translation>le coordinateur a ignoré le rapport de ce PC</translation>
+    </message>
+    <message>
+        <source>the coordinator cannot check invites (%1)</source>
+        <translation>le coordinateur ne peut pas vérifier les invitations (%1)</translation>
+    </message>
+    <message>
+        <source>no volunteer holds the job&apos;s data yet</source>
+        <translation>aucun volontaire ne détient encore les données de la tâche</translation>
+    </message>
+    <message>
+        <source>no other PC can reach this one yet, and no relay carries it</source>
+        <translation>aucun autre PC ne peut encore joindre celui-ci, et aucun relais ne le transporte</translation>
+    </message>
+    <message>
         <source>input idleness</source>
         <translation>inactivité des entrées</translation>
     </message>

@@ -370,6 +370,30 @@
         <translation>正在重新加入（协调器已重启）</translation>
     </message>
     <message>
+        <source>fetching the job&apos;s data: %1 of %2</source>
+        <translation>正在获取任务数据：%2 中的 %1</translation>
+    </message>
+    <message>
+        <source>no pipeline yet: %1</source>
+        <translation>尚无流水线：%1</translation>
+    </message>
+    <message>
+        <source>the coordinator ignored this PC's report</source>
+        <translation>协调器忽略了此电脑的报告</translation>
+    </message>
+    <message>
+        <source>the coordinator cannot check invites (%1)</source>
+        <translation>协调器无法检查邀请（%1）</translation>
+    </message>
+    <message>
+        <source>no volunteer holds the job&apos;s data yet</source>
+        <translation>尚无志愿者持有任务数据</translation>
+    </message>
+    <message>
+        <source>no other PC can reach this one yet, and no relay carries it</source>
+        <translation>其他电脑暂时无法连接到此电脑，也没有中继为其转发</translation>
+    </message>
+    <message>
         <source>input idleness</source>
         <translation>输入空闲</translation>
     </message>

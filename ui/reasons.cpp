@@ -136,6 +136,14 @@ QString Reasons::coordinator(const pb::CoordinatorLink& c) {
       return tr("re-planning");
     case pb::COORDINATOR_NOT_REGISTERED:
       return tr("joining again (the coordinator restarted)");
+    case pb::COORDINATOR_FETCHING_DATASET:
+      return tr("fetching the job's data: %1 of %2")
+          .arg(Format::percent(100 * why.value()),
+               Format::bytes(static_cast<quint64>(why.limit())));
+    case pb::COORDINATOR_NO_PLAN:
+      return tr("no pipeline yet: %1").arg(coordinatorWords(why));
+    case pb::COORDINATOR_IGNORED:
+      return tr("the coordinator ignored this PC's report");
     default:
       break;
   }
@@ -182,6 +190,12 @@ QString Reasons::verdict(const pb::Reason& d) {
       return tr("the volunteers together do not hold the model yet (%1)").arg(text(d.text()));
     case pb::VERDICT_JOINED_AFTER_PLAN:
       return tr("it joined after the plan was made");
+    case pb::VERDICT_INVITE_UNCHECKABLE:
+      return tr("the coordinator cannot check invites (%1)").arg(text(d.text()));
+    case pb::VERDICT_NO_VOLUNTEERS:
+      return tr("no volunteer holds the job's data yet");
+    case pb::VERDICT_UNREACHABLE:
+      return tr("no other PC can reach this one yet, and no relay carries it");
     default:
       return {};
   }

@@ -295,7 +295,7 @@ ClusterPlan form_pipelines(const std::vector<NodeProfile>& nodes,
     const Infeasible why = explain_infeasible(
         chain, biggest, true, std::min(po.exact_order_max_nodes, 7), po.local_search_rounds);
     for (const auto& n : nodes)
-      result.unassigned.push_back({n.id, kNoPipelineHoldsModel + why.reason});
+      result.unassigned.push_back({n.id, Unseated::NoPipelineHoldsModel, why.reason});
     return result;
   }
 
@@ -305,7 +305,9 @@ ClusterPlan form_pipelines(const std::vector<NodeProfile>& nodes,
       PartitionResult r =
           partition_pipeline(planner.gather(group), blocks, settings, options.partition);
       if (!r.ok()) {  // cannot happen: the group was checked feasible; never plan it anyway
-        for (int i : group) result.unassigned.push_back({nodes[size_t(i)].id, r.infeasible.reason});
+        for (int i : group)
+          result.unassigned.push_back(
+              {nodes[size_t(i)].id, Unseated::NoPipelineHoldsModel, r.infeasible.reason});
         continue;
       }
       for (Stage& s : r.plan->stages) s.node_index = group[size_t(s.node_index)];
@@ -313,10 +315,25 @@ ClusterPlan form_pipelines(const std::vector<NodeProfile>& nodes,
       result.pipelines.push_back(std::move(*r.plan));
       result.tier.push_back(int(t));
     }
-    for (int i : plans[t].leftover) result.unassigned.push_back({nodes[size_t(i)].id, kTierFull});
-    for (int i : plans[t].spares) result.unassigned.push_back({nodes[size_t(i)].id, kSpare});
+    for (int i : plans[t].leftover)
+      result.unassigned.push_back({nodes[size_t(i)].id, Unseated::TierFull, {}});
+    for (int i : plans[t].spares)
+      result.unassigned.push_back({nodes[size_t(i)].id, Unseated::Spare, {}});
   }
   return result;
+}
+
+std::string describe(const Unassigned& u) {
+  switch (u.why) {
+    case Unseated::NoPipelineHoldsModel:
+      return "no pipeline of the available nodes holds the model: " + u.detail;
+    case Unseated::TierFull:
+      return "every pipeline of its bandwidth tier already has one node per block";
+    case Unseated::Spare:
+      return "a spare: its pipeline is faster without it (its link or its speed would be the "
+             "bottleneck), so it waits to fill a seat that falls empty";
+  }
+  return "not planned";
 }
 
 }  // namespace rookery::cluster

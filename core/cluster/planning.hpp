@@ -195,20 +195,22 @@ struct ClusteringOptions {
   PartitionOptions partition;
 };
 
-struct Unassigned {
-  std::string node_id;
-  std::string reason;  ///< one of the sentences below (the node words them in its user's language)
+/// Why a node has no seat. The coordinator sends it as a code the volunteer's window words.
+enum class Unseated {
+  NoPipelineHoldsModel,  ///< no group of the available nodes holds the model (detail: why not)
+  TierFull,              ///< every pipeline of its bandwidth tier already has one node per block
+  Spare,  ///< its pipeline is faster without it (its link or speed would be the bottleneck):
+          ///< it waits to fill a seat that falls empty
 };
 
-/// Why a node has no seat, in the planner's words.
-inline constexpr const char* kNoPipelineHoldsModel =
-    "no pipeline of the available nodes holds the model: ";  // + why
-inline constexpr const char* kTierFull =
-    "every pipeline of its bandwidth tier already has one node per block";
-inline constexpr const char* kSpare =
-    "a spare: its pipeline is faster without it (its link or its speed would be the bottleneck), "
-    "so it waits to "
-    "fill a seat that falls empty";
+struct Unassigned {
+  std::string node_id;
+  Unseated why = Unseated::NoPipelineHoldsModel;
+  std::string detail;  ///< NoPipelineHoldsModel: the partitioner's reason
+};
+
+/// The same in English, for logs.
+std::string describe(const Unassigned& u);
 
 struct ClusterPlan {
   std::vector<PipelinePlan> pipelines;  ///< stage node_index refers to the input node list

@@ -38,7 +38,8 @@ void Admission::apply_allow_list(net::ZapAuthenticator& auth,
   }
 }
 
-std::string Admission::invite_refusal(const std::string& token) const {
+wire::pb::Verdict Admission::invite_refusal(const std::string& token) const {
+  using wire::pb::Verdict;
   if (!token.empty() &&
       std::find(invite_tokens_.begin(), invite_tokens_.end(), token) != invite_tokens_.end()) {
     return {};
@@ -49,31 +50,38 @@ std::string Admission::invite_refusal(const std::string& token) const {
       case InviteStatus::Valid:
         return {};
       case InviteStatus::Expired:
-        return verdict::kInviteExpired;
+        return verdict::make(Verdict::INVITE_EXPIRED);
       case InviteStatus::Revoked:
-        return verdict::kInviteRevoked;
+        return verdict::make(Verdict::INVITE_REVOKED);
       case InviteStatus::Unknown:
         break;
     }
   } catch (const std::exception& e) {
-    return std::string("the coordinator cannot check the invite: ") + e.what();
+    return verdict::make(Verdict::INVITE_UNCHECKABLE, e.what());
   }
-  return verdict::kInviteNotValid;
+  return verdict::make(Verdict::INVITE_NOT_VALID);
 }
 
-std::string Admission::refusal(const wire::pb::JoinRequest& r, const Ban* ban) const {
-  if (r.job_id() != job_id_) return verdict::wrong_job(job_id_, r.job_id());
-  if (auto why = invite_refusal(r.invite_token()); !why.empty()) return why;
-  if (ban) return verdict::kBanned + ban->reason;
+Refusal Admission::refusal(const wire::pb::JoinRequest& r, const Ban* ban) const {
+  using wire::pb::Verdict;
+  const auto refuse = [](Verdict why) { return Refusal{true, false, std::move(why)}; };
+  if (r.job_id() != job_id_) return refuse(verdict::make(Verdict::WRONG_JOB, job_id_));
+  if (auto why = invite_refusal(r.invite_token()); why.code() != Verdict::NONE) return refuse(why);
+  if (ban) {
+    // A ban stored before verdicts had codes keeps its English.
+    return {
+        true, true,
+        ban->why.code() != Verdict::NONE ? ban->why : verdict::make(Verdict::NONE, ban->reason)};
+  }
   if (!is_tcp_endpoint(r.stage_endpoint()) || !is_tcp_endpoint(r.reduce_endpoint()) ||
       !is_tcp_endpoint(r.shard_endpoint())) {
-    return verdict::kEndpointsNotTcp;
+    return refuse(verdict::make(Verdict::ENDPOINTS_NOT_TCP));
   }
   const auto& p = r.profile();
   if (!(p.flops_per_s() > 0 && p.flops_per_s() < 1e18) || p.free_memory_bytes() <= 0 ||
       !(p.upload_bytes_per_s() > 0) || !(p.download_bytes_per_s() > 0) ||
       !(p.rtt_s() >= 0 && p.rtt_s() < 60)) {
-    return verdict::kImplausibleProfile;
+    return refuse(verdict::make(Verdict::IMPLAUSIBLE_PROFILE));
   }
   return {};
 }

@@ -2,7 +2,7 @@
 // Who may join the job: the allow-list of keys (enforced on connecting, by ZAP), invite tokens
 // (given on the command line, never expiring, or made into the state file by
 // `rookery-coordinator invite`, expiring and revocable while the coordinator runs), and what a
-// join must show to be admitted. A refusal is said in words (verdicts.hpp).
+// join must show to be admitted. A refusal is a typed verdict (verdicts.hpp).
 #include <string>
 #include <vector>
 
@@ -13,6 +13,13 @@
 #include "rookery/envelope.pb.h"
 
 namespace rookery::coordinator {
+
+struct Refusal {
+  bool refused = false;
+  bool banned = false;    // refused for a ban: `why` is the ban's evidence
+  wire::pb::Verdict why;  // code NONE only for a ban stored before codes (detail: its English)
+  explicit operator bool() const { return refused; }
+};
 
 class Admission {
  public:
@@ -26,10 +33,10 @@ class Admission {
   static void apply_allow_list(net::ZapAuthenticator& auth,
                                const std::vector<std::string>& allowed_keys);
 
-  // Why the join `r` is refused, empty when it is admitted; `ban` is the key's, if banned.
-  std::string refusal(const wire::pb::JoinRequest& r, const Ban* ban) const;
-  // Why `token` does not admit a join, empty when it does (or the job is not invite-only).
-  std::string invite_refusal(const std::string& token) const;
+  // Why the join `r` is refused (none when it is admitted); `ban` is the key's, if banned.
+  Refusal refusal(const wire::pb::JoinRequest& r, const Ban* ban) const;
+  // Why `token` does not admit a join (code NONE when it does, or the job is not invite-only).
+  wire::pb::Verdict invite_refusal(const std::string& token) const;
   // The volunteer an admitted join makes of `key`.
   static Member member_of(const std::string& key, const wire::pb::JoinRequest& r);
 

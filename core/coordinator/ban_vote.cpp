@@ -37,12 +37,14 @@ BanVerdict ban_vote(const BanWitnesses& witnesses, const BanReports& reports) {
   const std::size_t activation_catchers = count(witnesses.sends_to, reports.caught_by);
   const std::size_t gradient_catchers = count(witnesses.returns_gradients_to, reports.caught_by);
   if (verified(excluders, witnesses.ring_partners.size()))
-    return {true, verdict::ring_partners_reject(excluders, witnesses.ring_partners.size())};
+    return {true, verdict::counted(wire::pb::Verdict::RING_PARTNERS_REJECT, excluders,
+                                   witnesses.ring_partners.size())};
   if (verified(activation_catchers, witnesses.sends_to.size()))
-    return {true, verdict::caught_in_spot_checks(activation_catchers, witnesses.sends_to.size())};
+    return {true, verdict::counted(wire::pb::Verdict::CAUGHT_IN_SPOT_CHECKS, activation_catchers,
+                                   witnesses.sends_to.size())};
   if (verified(gradient_catchers, witnesses.returns_gradients_to.size())) {
-    return {true, verdict::gradients_caught_in_spot_checks(gradient_catchers,
-                                                           witnesses.returns_gradients_to.size())};
+    return {true, verdict::counted(wire::pb::Verdict::GRADIENTS_CAUGHT_IN_SPOT_CHECKS,
+                                   gradient_catchers, witnesses.returns_gradients_to.size())};
   }
   return {};
 }

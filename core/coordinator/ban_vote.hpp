@@ -6,6 +6,7 @@
 #include <string>
 
 #include "coordinator/swarm_planner.hpp"
+#include "rookery/coordinator.pb.h"
 
 namespace rookery::coordinator {
 
@@ -27,7 +28,7 @@ struct BanReports {
 
 struct BanVerdict {
   bool ban = false;
-  std::string reason;  // the verified evidence (verdicts.hpp), when ban
+  wire::pb::Verdict why;  // the verified evidence, when ban
 };
 
 // A ban on either of two kinds of evidence, each judged by the witnesses that see it: at least

@@ -13,6 +13,7 @@
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/dataset_server.hpp"
 #include "coordinator/membership.hpp"
+#include "coordinator/relay_broker.hpp"
 #include "coordinator/replanner.hpp"
 #include "coordinator/run_status.hpp"
 #include "coordinator/swarm_planner.hpp"
@@ -22,7 +23,9 @@
 #include "net/link_probe.hpp"
 #include "net/paths.hpp"
 #include "net/rpc.hpp"
+#include "reach/candidates.hpp"
 #include "reach/reachability.hpp"
+#include "reach/relay_server.hpp"
 #include "rookery/envelope.pb.h"
 
 namespace rookery::coordinator {
@@ -34,14 +37,19 @@ namespace {
 constexpr std::int64_t kMaxProbeBytes = 16 << 20;
 // How long a join waits for its candidates to answer the dial-back.
 constexpr auto kDialBackTimeout = std::chrono::milliseconds(1500);
+// The ZAP allow-list of the relay on the owner's host: the job's members.
+constexpr const char* kRelayDomain = "rookery.relay";
 
 // The job this coordinator runs: its requests, answered by the mechanisms it is composed of
 // under one lock, and the periodic tick that expires the silent, re-plans and samples the loss.
 class JobCoordinator {
  public:
+  // `own_relay`: the relay on this host, if it runs one; `relay_auth` admits the members to it.
   JobCoordinator(const CoordinatorConfig& config, CoordinatorState& state, job::JobSpec job,
-                 std::string job_json, PublishedDataset dataset, const clock::Clock& clock)
+                 std::string job_json, PublishedDataset dataset, const clock::Clock& clock,
+                 std::optional<pb::RelayOffer> own_relay, net::ZapAuthenticator* relay_auth)
       : config_(config),
+        relay_auth_(relay_auth),
         job_(job),
         job_json_(std::move(job_json)),
         admission_(job.id, config.invite_tokens, state, clock),
@@ -49,8 +57,10 @@ class JobCoordinator {
         replanner_(state, std::move(job), config.planner, config.settle, clock),
         run_status_(state, clock),
         dataset_(std::move(dataset), config.data_bytes_per_s) {
+    if (own_relay) relays_.add(*own_relay, config.relay_max_nodes, /*last_resort=*/true);
     const auto& plan = replanner_.current();
     membership_.resume(plan);
+    sync_relay_members_locked();
     if (plan.version > 0) {
       spdlog::info("resumed plan {}: {} pipeline(s), {} volunteer(s) expected back", plan.version,
                    plan.pipelines.size(), membership_.live().size());
@@ -86,7 +96,9 @@ class JobCoordinator {
 
   void tick() {
     std::lock_guard lock(mutex_);
-    if (!membership_.expire_silent().empty()) replanner_.changed();
+    const auto dead = membership_.expire_silent();
+    for (const auto& key : dead) gone_locked(key);
+    if (!dead.empty()) replanner_.changed();
     replanner_.tick(membership_.live());
     run_status_.sample_loss(membership_.live());
   }
@@ -95,30 +107,43 @@ class JobCoordinator {
   void join(const net::RequestContext& req, const pb::JoinRequest& r, pb::JoinReply& out,
             net::SecureContext& ctx, const net::CurveKeyPair& identity) {
     const std::string& key = req.peer_key;
-    auto refuse = [&](const std::string& why) {
+    auto refuse = [&](const Refusal& no) {
       out.set_accepted(false);
-      out.set_reason(why);
-      spdlog::info("refused volunteer {}: {}", net::short_key(key), why);
+      *out.mutable_refusal() = no.why;
+      out.set_banned(no.banned);
+      out.set_reason((no.banned ? "banned from this job: " : "") + verdict::words(no.why));
+      spdlog::info("refused volunteer {}: {}", net::short_key(key), out.reason());
     };
     std::optional<Ban> ban;
     {
       std::lock_guard lock(mutex_);
       if (const auto* b = membership_.ban_of(key)) ban = *b;
     }
-    if (const auto why = admission_.refusal(r, ban ? &*ban : nullptr); !why.empty())
-      return refuse(why);
+    if (const auto no = admission_.refusal(r, ban ? &*ban : nullptr)) return refuse(no);
     // Where peers will dial it: measured by dialling it back, outside the lock.
     pb::JoinRequest placed = r;
     if (r.has_reach()) place_reachable(req, identity, ctx, placed, out);
-    const auto m = Admission::member_of(key, placed);
+    auto m = Admission::member_of(key, placed);
+    // No report: the node named its endpoints itself (--host, or a swarm on one PC).
+    const auto way = r.has_reach() ? out.reach().way() : pb::REACH_UNKNOWN;
     std::lock_guard lock(mutex_);
     const auto& plan = replanner_.current();
+    const std::string relay_key = way == pb::REACH_RELAYED ? r.reach().relay().key() : "";
+    if (way == pb::REACH_RELAYED) {
+      // What it sends and receives shares its relay's cap: the planner sees that much.
+      relays_.carried(key, relay_key);
+      if (const double share = relays_.share_bytes_per_s(relay_key); share > 0) {
+        m.profile.upload_bytes_per_s = std::min(m.profile.upload_bytes_per_s, share);
+        m.profile.download_bytes_per_s = std::min(m.profile.download_bytes_per_s, share);
+      }
+    }
     bool same_seat = false;
     try {
       same_seat = membership_.admit(m, r.plan_version(), r.dataset_digest() == dataset_.digest());
     } catch (const std::exception& e) {
-      return refuse(std::string("the coordinator cannot record the volunteer: ") + e.what());
+      return refuse({true, false, verdict::make(pb::Verdict::COORDINATOR_FAILED, e.what())});
     }
+    place_relay_locked(key, r, way, relay_key, placed, out);
     // A volunteer that comes back running the current plan at the same addresses (after the
     // coordinator restarted, or a short network cut) changes nothing; anyone else does.
     const bool rejoined =
@@ -141,6 +166,58 @@ class JobCoordinator {
         rejoined ? "is back on plan " + std::to_string(plan.version) : "joined",
         p.flops_per_s / 1e9, p.free_memory_bytes >> 20, p.upload_bytes_per_s / 1e6,
         p.download_bytes_per_s / 1e6, p.rtt_s * 1e3);
+  }
+
+  // How a joined volunteer is reached: through the relay it named, or not at all (it is then
+  // offered a relay and not planned until it comes back through one), or straight. A
+  // reachable volunteer that offers a relay becomes one.
+  void place_relay_locked(const std::string& key, const pb::JoinRequest& r, pb::ReachWay way,
+                          const std::string& relay_key, const pb::JoinRequest& placed,
+                          pb::JoinReply& out) {
+    auto* v = membership_.find(key);
+    if (!v) return;
+    v->reach = way;
+    v->relay = relay_key;
+    if (way == pb::REACH_UNREACHABLE) {
+      if (const auto offer = relays_.assign(key)) {
+        *out.mutable_relay() = *offer;
+        spdlog::info("volunteer {} is offered the relay {}", net::short_key(key),
+                     offer->host().empty() ? std::string("on this host") : offer->host());
+      }
+    } else if (way != pb::REACH_RELAYED) {
+      relays_.release(key);
+    }
+    if (r.has_offers_relay() && (way == pb::REACH_DIRECT || way == pb::REACH_UNKNOWN)) {
+      pb::RelayOffer offer = r.offers_relay();
+      offer.set_host(reach::host_of(placed.shard_endpoint()));  // where it answered
+      offer.set_key(key);  // a relay is the volunteer whose key it proved
+      relays_.add(offer, config_.relay_max_nodes);
+      spdlog::info("volunteer {} relays for others at {}:{}", net::short_key(key), offer.host(),
+                   offer.control_port());
+    }
+    sync_relay_members_locked();
+  }
+
+  // A volunteer that died, left or was banned: the nodes it relayed for need another relay
+  // and are planned around until they have one.
+  void gone_locked(const std::string& key) {
+    relays_.release(key);
+    for (const auto& orphan : relays_.remove(key)) {
+      if (auto* v = membership_.find(orphan)) {
+        v->reach = pb::REACH_UNREACHABLE;
+        v->relay.clear();
+      }
+      spdlog::warn("volunteer {} lost its relay {}: planned around until another carries it",
+                   net::short_key(orphan), net::short_key(key));
+      replanner_.changed_urgently();
+    }
+    sync_relay_members_locked();
+  }
+
+  void sync_relay_members_locked() {
+    if (!relay_auth_) return;
+    const auto& members = membership_.members();
+    relay_auth_->replace(kRelayDomain, {members.begin(), members.end()});
   }
 
   // A node that reported where it may be reached: its candidates, with the address this
@@ -177,6 +254,7 @@ class JobCoordinator {
   void leave(const std::string& key, const pb::LeaveRequest& r, pb::LeaveReply& out) {
     std::lock_guard lock(mutex_);
     if (r.job_id() != job_.id || !membership_.leave(key)) return;
+    gone_locked(key);
     replanner_.changed();
     out.set_left(true);
     spdlog::info("volunteer {} left the job: planning around it", net::short_key(key));
@@ -187,7 +265,7 @@ class JobCoordinator {
     auto* v = membership_.find(key);
     if (!v) {
       out.set_known(false);
-      out.set_status("not registered: join again");
+      set_seat(out, pb::SeatStatus::NOT_REGISTERED);
       return;
     }
     const auto heard = membership_.hear(key, *v, h, dataset_.digest());
@@ -200,7 +278,7 @@ class JobCoordinator {
     }
     if (h.samples() < 0 || h.micro_batches() < 0 || !(h.flops() >= 0)) {
       out.set_known(true);
-      out.set_status("ignored: negative counters");
+      set_seat(out, pb::SeatStatus::IGNORED);
       return;
     }
     membership_.record_work(key, *v, h);
@@ -212,6 +290,14 @@ class JobCoordinator {
     send_plan_locked(key, *v, h.plan_version(), out);
   }
 
+  static void set_seat(pb::HeartbeatReply& out, pb::SeatStatus::State state,
+                       const std::string& detail = {}) {
+    out.clear_seat();
+    out.mutable_seat()->set_state(state);
+    if (!detail.empty()) out.mutable_seat()->mutable_why()->set_detail(detail);
+    out.set_status(verdict::words(out.seat()));
+  }
+
   // The node's seat, or why it has none, and the plan when it runs another, with where to
   // fetch the blocks of its new shard.
   void send_plan_locked(const std::string& key, const Volunteer& v, std::uint64_t running,
@@ -220,12 +306,29 @@ class JobCoordinator {
     const auto& live = membership_.live();
     out.set_plan_version(plan.version);
     const auto seat = plan.find(key);
-    out.set_status(!v.has_data ? dataset_.fetching_status(v.data_fetched)
-                   : plan.empty()
-                       ? (plan.infeasible.empty() ? "waiting for a plan" : plan.infeasible)
-                   : seat.first < 0 ? "not in the plan: " + replanner_.unassigned_reason(key)
-                                    : "pipeline " + std::to_string(seat.first + 1) + " stage " +
-                                          std::to_string(seat.second + 1));
+    auto& status = *out.mutable_seat();
+    if (!v.has_data) {
+      status.set_state(pb::SeatStatus::FETCHING_DATASET);
+      status.set_fetched(v.data_fetched);
+      status.set_dataset_bytes(static_cast<std::int64_t>(dataset_.bytes()));
+    } else if (v.reach == pb::REACH_UNREACHABLE) {
+      // Until a relay carries it, whatever the plan: seated, it would stall its pipeline.
+      status.set_state(pb::SeatStatus::NOT_IN_PLAN);
+      *status.mutable_why() = verdict::make(pb::Verdict::UNREACHABLE);
+    } else if (plan.empty()) {
+      status.set_state(plan.infeasible.code() == pb::Verdict::NONE
+                           ? pb::SeatStatus::WAITING_FOR_PLAN
+                           : pb::SeatStatus::NO_PLAN);
+      *status.mutable_why() = plan.infeasible;
+    } else if (seat.first < 0) {
+      status.set_state(pb::SeatStatus::NOT_IN_PLAN);
+      *status.mutable_why() = replanner_.unassigned_reason(key);
+    } else {
+      status.set_state(pb::SeatStatus::SEATED);
+      status.set_pipeline(static_cast<std::uint32_t>(seat.first + 1));
+      status.set_stage(static_cast<std::uint32_t>(seat.second + 1));
+    }
+    out.set_status(verdict::words(status));
     if (seat.first >= 0) {
       bool ready = true;
       for (const auto& other : plan.pipelines[static_cast<std::size_t>(seat.first)]) {
@@ -238,11 +341,12 @@ class JobCoordinator {
     std::map<std::string, Member> members;
     for (const auto& [k, o] : live) members[k] = o.member;
     try {
-      out.set_plan_json(plan_json(plan, members, job_.id + ".json", config_.averaging_interval_ms));
+      *out.mutable_plan() = plan_message(plan, members, config_.averaging_interval_ms);
     } catch (const std::exception& e) {
       // A seated member has gone since the plan was made: the next plan will not seat it.
       out.set_plan_version(running);
-      out.set_status(std::string("re-planning: ") + e.what());
+      out.clear_plan();
+      set_seat(out, pb::SeatStatus::REPLANNING, e.what());
       return;
     }
     for (const auto& source : shard_sources(replanner_.previous(), plan, key, members)) {
@@ -262,8 +366,9 @@ class JobCoordinator {
     if (!witnesses) return;
     const auto vote = ban_vote(*witnesses, membership_.reports_on(accused));
     if (!vote.ban) return;
-    spdlog::warn("banning volunteer {}: {}", net::short_key(accused), vote.reason);
-    membership_.ban(accused, vote.reason);
+    spdlog::warn("banning volunteer {}: {}", net::short_key(accused), verdict::words(vote.why));
+    membership_.ban(accused, vote.why);
+    gone_locked(accused);
     replanner_.changed_urgently();
   }
 
@@ -281,6 +386,7 @@ class JobCoordinator {
   }
 
   const CoordinatorConfig& config_;
+  net::ZapAuthenticator* const relay_auth_;
   const job::JobSpec job_;
   const std::string job_json_;
   const Admission admission_;
@@ -289,6 +395,7 @@ class JobCoordinator {
   RePlanner replanner_;
   RunStatus run_status_;
   DatasetServer dataset_;  // thread-safe on its own: chunks are served outside the lock
+  RelayBroker relays_;
 };
 
 }  // namespace
@@ -333,13 +440,35 @@ int CoordinatorService::run() {
     spdlog::error("--allow-key '{}' is not a 40-character Z85 CURVE key", k);
     return 2;
   }
+  net::SecureContext ctx(1);
+  Admission::apply_allow_list(ctx.auth(), config_.allowed_keys);
+  // The relay of last resort on this host: its control, data and public ports listen where
+  // the coordinator does.
+  std::unique_ptr<reach::RelayServer> relay;
+  std::optional<pb::RelayOffer> own_relay;
+  if (config_.relay && !config_.job_path.empty()) {
+    reach::RelayServerOptions ro;
+    ro.host = reach::host_of(config_.bind);
+    if (ro.host.empty() || ro.host == "0.0.0.0") ro.host = "*";
+    ro.domain = kRelayDomain;
+    ro.bytes_per_second = config_.relay_bytes_per_s;
+    ro.max_nodes = config_.relay_max_nodes;
+    try {
+      relay = std::make_unique<reach::RelayServer>(ctx, identity, ro);
+    } catch (const std::exception& e) {
+      spdlog::error("cannot start the relay: {}", e.what());
+      return 2;
+    }
+    own_relay.emplace();
+    own_relay->set_control_port(relay->control_port());
+    own_relay->set_key(identity.public_key);
+    own_relay->set_bytes_per_s(config_.relay_bytes_per_s);
+  }
   std::unique_ptr<JobCoordinator> swarm;
   if (!config_.job_path.empty()) {
     swarm = std::make_unique<JobCoordinator>(config_, *state, job, job_json, std::move(dataset),
-                                             clock_);
+                                             clock_, own_relay, relay ? &ctx.auth() : nullptr);
   }
-  net::SecureContext ctx(1);
-  Admission::apply_allow_list(ctx.auth(), config_.allowed_keys);
   net::RpcServer::Config rc;
   rc.endpoint = config_.bind;
   rc.domain = net::kCoordinatorDomain;
@@ -353,8 +482,10 @@ int CoordinatorService::run() {
           if (msg.header.has_ping()) {
             net::answer_ping(msg.header.ping(), "coordinator", identity, reply);
           } else if (msg.header.has_join()) {
-            reply.header.mutable_join_reply()->set_accepted(false);
-            reply.header.mutable_join_reply()->set_reason(verdict::kNoJob);
+            auto* no = reply.header.mutable_join_reply();
+            no->set_accepted(false);
+            *no->mutable_refusal() = verdict::make(pb::Verdict::NO_JOB);
+            no->set_reason(verdict::words(no->refusal()));
           } else {
             reply.header.mutable_error()->set_message("request not supported by this coordinator");
           }
@@ -388,6 +519,8 @@ int CoordinatorService::run() {
     }
   }
   server.reset();
+  swarm.reset();
+  relay.reset();
   spdlog::info("coordinator stopped");
   return 0;
 }

@@ -33,6 +33,11 @@ struct CoordinatorConfig {
   std::string planner = "ours";                // "ours", or "ravnest" (its plan, for comparison)
   std::uint64_t data_bytes_per_s = 0;  // the upload it spends serving the dataset (0: no cap);
                                        // over it, volunteers fetch from peers meanwhile
+  // A relay on the job owner's host for volunteers no peer can dial (the last resort; reachable
+  // volunteers that offer a relay are used first when they have room).
+  bool relay = false;
+  std::uint64_t relay_bytes_per_s = 0;  // its cap (0: none)
+  std::size_t relay_max_nodes = 8;
 };
 
 class CoordinatorService {

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "coordinator/verdicts.hpp"
+
 namespace rookery::coordinator {
 
 const std::vector<store::Migration>& coordinator_migrations() {
@@ -45,6 +47,8 @@ const std::vector<store::Migration>& coordinator_migrations() {
        " created_unix_ms INTEGER NOT NULL,"
        " expires_unix_ms INTEGER NOT NULL,"    // 0: never
        " revoked_unix_ms INTEGER NOT NULL)"},  // 0: not revoked
+      {5, "a ban's evidence as a code (a serialized Verdict; empty for older bans)",
+       "ALTER TABLE banned ADD COLUMN verdict BLOB NOT NULL DEFAULT x''"},
   };
   return m;
 }
@@ -291,19 +295,27 @@ std::int64_t CoordinatorState::plan_count() {
   return s.integer(0);
 }
 
-void CoordinatorState::ban(const std::string& key, const std::string& reason,
+void CoordinatorState::ban(const std::string& key, const wire::pb::Verdict& why,
                            std::int64_t unix_ms) {
-  db_.prepare("INSERT OR REPLACE INTO banned VALUES (?1, ?2, ?3)")
+  db_.prepare(
+         "INSERT OR REPLACE INTO banned (key, reason, unix_ms, verdict) VALUES (?1, ?2, ?3, ?4)")
       .bind(1, key)
-      .bind(2, reason)
+      .bind(2, verdict::words(why))
       .bind(3, unix_ms)
+      .bind_blob(4, why.SerializeAsString())
       .step();
 }
 
 std::map<std::string, Ban> CoordinatorState::banned() {
   std::map<std::string, Ban> out;
-  auto s = db_.prepare("SELECT key, reason, unix_ms FROM banned");
-  while (s.step()) out[s.text(0)] = {s.text(1), s.integer(2)};
+  auto s = db_.prepare("SELECT key, reason, unix_ms, verdict FROM banned");
+  while (s.step()) {
+    Ban& b = out[s.text(0)];
+    b.reason = s.text(1);
+    b.unix_ms = s.integer(2);
+    // A verdict that does not parse (a damaged row) leaves the ban with its English only.
+    if (!b.why.ParseFromString(s.blob(3))) b.why.Clear();
+  }
   return out;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "coordinator/swarm_planner.hpp"
+#include "rookery/coordinator.pb.h"
 #include "store/database.hpp"
 
 namespace rookery::coordinator {
@@ -51,7 +52,8 @@ struct ReceiptReport {
 };
 
 struct Ban {
-  std::string reason;
+  wire::pb::Verdict why;  // the evidence (code NONE for a ban stored before codes)
+  std::string reason;     // the same in English
   std::int64_t unix_ms = 0;
 };
 
@@ -97,7 +99,7 @@ class CoordinatorState {
   std::int64_t plan_count();
 
   // Volunteers the coordinator no longer admits, with the evidence in words.
-  void ban(const std::string& key, const std::string& reason, std::int64_t unix_ms);
+  void ban(const std::string& key, const wire::pb::Verdict& why, std::int64_t unix_ms);
   std::map<std::string, Ban> banned();
 
   // Invites live in the state file, so `rookery-coordinator invite` and `revoke-invite`

@@ -35,11 +35,6 @@ wire::OutgoingTensor DatasetServer::manifest_tensor() const {
                                    wire::Payload{m->data(), m->size(), m});
 }
 
-std::string DatasetServer::fetching_status(double fraction) const {
-  return fmt::format("fetching the job's dataset: {:.0f}% of {:.1f} MB", 100 * fraction,
-                     double(dataset_.bytes) / 1e6);
-}
-
 void DatasetServer::serve(const wire::pb::DataChunkRequest& q, net::Reply& reply) {
   if (q.dataset_digest() != dataset_.digest || q.file() >= dataset_.files.size()) {
     reply.header.mutable_error()->set_message("this coordinator publishes no such dataset file");

@@ -34,8 +34,7 @@ class DatasetServer {
   const std::string& digest() const { return dataset_.digest; }
   // The manifest, as a join's reply carries it.
   wire::OutgoingTensor manifest_tensor() const;
-  // A volunteer's status while it fetches `fraction` of the dataset.
-  std::string fetching_status(double fraction) const;
+  std::uint64_t bytes() const { return dataset_.bytes; }
   // One chunk, for a member (the caller checks membership); an error reply otherwise.
   void serve(const wire::pb::DataChunkRequest& q, net::Reply& reply);
 

@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "coordinator/verdicts.hpp"
 #include "net/identity.hpp"
 
 namespace rookery::coordinator {
@@ -86,13 +87,13 @@ bool Membership::leave(const std::string& key) {
   return true;
 }
 
-void Membership::ban(const std::string& key, const std::string& reason) {
+void Membership::ban(const std::string& key, const wire::pb::Verdict& why) {
   try {
-    state_.ban(key, reason, clock_.unix_ms());
+    state_.ban(key, why, clock_.unix_ms());
   } catch (const std::exception& e) {
     spdlog::error("cannot record the ban: {}", e.what());
   }
-  banned_[key] = {reason, clock_.unix_ms()};
+  banned_[key] = {why, verdict::words(why), clock_.unix_ms()};
   live_.erase(key);
   remove_member(key);
 }

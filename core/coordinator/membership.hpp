@@ -41,6 +41,9 @@ struct Volunteer {
   SpeedHistory speed;       // training FLOP per second of compute / benchmark, against its own past
   bool has_data = false;    // holds the job's dataset, verified (planned only then)
   double data_fetched = 0;  // while fetching: the fraction it holds
+  wire::pb::ReachWay reach =
+      wire::pb::REACH_UNKNOWN;  // how peers dial it (UNREACHABLE: not planned)
+  std::string relay;            // REACH_RELAYED: the relay's key
 };
 
 class Membership {
@@ -65,7 +68,7 @@ class Membership {
   std::vector<const Member*> probe_targets(const std::string& key);
   // Its owner chose to leave: false when it was not alive (its totals and record stay).
   bool leave(const std::string& key);
-  void ban(const std::string& key, const std::string& reason);
+  void ban(const std::string& key, const wire::pb::Verdict& why);
   // Removes the volunteers silent past the deadline; returns their keys.
   std::vector<std::string> expire_silent();
 

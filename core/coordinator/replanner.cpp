@@ -25,11 +25,11 @@ RePlanner::RePlanner(CoordinatorState& state, job::JobSpec job, std::string plan
   replans_ = static_cast<std::uint32_t>(state_.plan_count());
 }
 
-std::string RePlanner::unassigned_reason(const std::string& key) const {
+wire::pb::Verdict RePlanner::unassigned_reason(const std::string& key) const {
   for (const auto& u : current_.unassigned) {
-    if (u.node_id == key) return u.reason;
+    if (u.node_id == key) return verdict::unseated(u);
   }
-  return verdict::kJoinedAfterThePlan;
+  return verdict::make(wire::pb::Verdict::JOINED_AFTER_PLAN);
 }
 
 void RePlanner::changed() {
@@ -43,6 +43,8 @@ void RePlanner::changed_urgently() {
 }
 
 bool RePlanner::plannable(const Volunteer& v) const {
+  // No peer could send it anything: seated, it would stall its pipeline.
+  if (v.reach == wire::pb::REACH_UNREACHABLE) return false;
   return v.has_data &&
          (v.contributing || clock_.steady_now() - v.paused_since < kPlanAroundPausedAfter);
 }
@@ -157,7 +159,8 @@ void RePlanner::replan(const std::map<std::string, Volunteer>& live) {
     }
   }
   if (current_.empty()) {
-    spdlog::warn("plan {}: no pipeline ({})", current_.version, current_.infeasible);
+    spdlog::warn("plan {}: no pipeline ({})", current_.version,
+                 verdict::words(current_.infeasible));
   } else {
     spdlog::info(
         "plan {}: {} volunteer(s) in {} pipeline(s), {} unassigned, predicted {:.1f} samples/s: "

@@ -35,7 +35,7 @@ class RePlanner {
   const Assignment& previous() const { return previous_; }
   std::uint32_t replans() const { return replans_; }  // plans issued, all time
   // Why `key` has no seat in the current plan.
-  std::string unassigned_reason(const std::string& key) const;
+  wire::pb::Verdict unassigned_reason(const std::string& key) const;
 
   // Membership changed: re-plan once it has been still for `settle`.
   void changed();

@@ -60,6 +60,8 @@ void RunStatus::answer(const wire::pb::RunStatusRequest& r, const std::string& j
     }
     n->set_samples_per_s(v.samples_per_s);
     n->set_plan_version(v.plan_version);
+    n->set_reach(v.reach);
+    n->set_relayed_by(v.relay);
     n->set_samples(v.totals.samples);
     n->set_flops(v.totals.flops);
     n->set_confirmed_samples(v.totals.confirmed_samples());
@@ -79,6 +81,7 @@ void RunStatus::answer(const wire::pb::RunStatusRequest& r, const std::string& j
     n->set_key(k);
     n->set_reason(b.reason);
     n->set_unix_ms(b.unix_ms);
+    *n->mutable_why() = b.why;
   }
   try {
     std::int64_t all = 0;

@@ -4,8 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include <nlohmann/json.hpp>
-
+#include "coordinator/verdicts.hpp"
 #include "model/cost.hpp"
 
 namespace rookery::coordinator {
@@ -59,7 +58,7 @@ Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Plan
   }
   Assignment out;
   if (nodes.empty()) {
-    out.infeasible = "no volunteers yet";
+    out.infeasible = verdict::make(wire::pb::Verdict::NO_VOLUNTEERS);
     return out;
   }
   const auto blocks = block_profiles(job);
@@ -102,10 +101,10 @@ Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Plan
   out.unassigned = plan.unassigned;
   out.predicted_samples_per_s = plan.samples_per_s;
   if (out.pipelines.empty()) {
-    out.infeasible =
-        plan.unassigned.empty()
-            ? "the planner formed no pipeline"
-            : "no group of the volunteers holds the whole model: " + plan.unassigned.front().reason;
+    out.infeasible = plan.unassigned.empty()
+                         ? verdict::make(wire::pb::Verdict::NO_PIPELINE_HOLDS_MODEL,
+                                         "the planner formed no pipeline")
+                         : verdict::unseated(plan.unassigned.front());
   }
   return out;
 }
@@ -171,25 +170,25 @@ double SpeedHistory::observe(std::int64_t first, std::int64_t last, double effic
   return slowdown;
 }
 
-std::string plan_json(const Assignment& plan, const std::map<std::string, Member>& members,
-                      const std::string& job_file, std::int64_t averaging_interval_ms) {
-  nlohmann::json pipelines = nlohmann::json::array();
+wire::pb::Plan plan_message(const Assignment& plan, const std::map<std::string, Member>& members,
+                            std::int64_t averaging_interval_ms) {
+  wire::pb::Plan out;
   for (const auto& p : plan.pipelines) {
-    nlohmann::json stages = nlohmann::json::array();
+    auto* pipeline = out.add_pipelines();
     for (const auto& s : p) {
       const auto it = members.find(s.key);
       if (it == members.end())
-        throw std::invalid_argument("plan_json: seated key " + s.key + " is not a member");
-      stages.push_back({{"blocks", {s.first_block, s.last_block}},
-                        {"endpoint", it->second.stage_endpoint},
-                        {"reduce_endpoint", it->second.reduce_endpoint},
-                        {"key", s.key}});
+        throw std::invalid_argument("seated key " + s.key + " is not a member");
+      auto* stage = pipeline->add_stages();
+      stage->set_first_block(s.first_block);
+      stage->set_last_block(s.last_block);
+      stage->set_key(s.key);
+      stage->set_endpoint(it->second.stage_endpoint);
+      stage->set_reduce_endpoint(it->second.reduce_endpoint);
     }
-    pipelines.push_back({{"stages", std::move(stages)}});
   }
-  nlohmann::json j = {{"job", job_file}, {"pipelines", std::move(pipelines)}};
-  if (plan.pipelines.size() > 1) j["averaging_interval_ms"] = averaging_interval_ms;
-  return j.dump();
+  if (plan.pipelines.size() > 1) out.set_averaging_interval_ms(averaging_interval_ms);
+  return out;
 }
 
 std::vector<ShardSource> shard_sources(const Assignment& previous, const Assignment& next,

@@ -11,6 +11,7 @@
 
 #include "cluster/planning.hpp"
 #include "job/job_spec.hpp"
+#include "rookery/coordinator.pb.h"
 
 namespace rookery::coordinator {
 
@@ -35,7 +36,7 @@ struct Assignment {
   std::vector<std::vector<Seat>> pipelines;  // each covers the whole model, in stage order
   std::vector<cluster::Unassigned> unassigned;
   double predicted_samples_per_s = 0;  // the planner's time model, all pipelines
-  std::string infeasible;              // why there is no pipeline at all (empty: there is one)
+  wire::pb::Verdict infeasible;        // why there is no pipeline at all (code NONE: there is one)
 
   bool empty() const { return pipelines.empty(); }
   // {pipeline, stage} of `key`, or {-1, -1}.
@@ -98,11 +99,10 @@ struct SpeedHistory {
   double observe(std::int64_t first, std::int64_t last, double efficiency);
 };
 
-// The plan as a node reads it (pipeline::parse_stage_plan's format) with `job_file` as the
-// job path: {"job": ..., "pipelines": [{"stages": [{"blocks", "endpoint", "reduce_endpoint",
-// "key"}]}], "averaging_interval_ms": ...}. Every seated key must be in `members`.
-std::string plan_json(const Assignment& plan, const std::map<std::string, Member>& members,
-                      const std::string& job_file, std::int64_t averaging_interval_ms);
+// The plan as the nodes receive it: every seat with the endpoints its member listens on.
+// Throws std::invalid_argument when a seated key is not in `members`.
+wire::pb::Plan plan_message(const Assignment& plan, const std::map<std::string, Member>& members,
+                            std::int64_t averaging_interval_ms);
 
 struct ShardSource {
   std::string key;

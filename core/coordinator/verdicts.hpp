@@ -1,56 +1,26 @@
 #pragma once
-// What the coordinator tells a volunteer it refuses, bans or leaves without a seat, in its
-// words (English, for logs and headless users). The node recognises these sentences and sends
-// the GUI a code with the numbers in them (node/reasons.cpp), so the window words them in the
-// user's language; a sentence it does not know is shown as the coordinator wrote it.
-// Header-only: the coordinator writes them, the node reads them.
+// The coordinator's verdicts on a volunteer (refused, banned, or left without a seat) as the
+// wire's typed Verdict, and the same in English for logs and headless users. The node hands
+// the code and its numbers to its window, which words them in its user's language.
+#include <cstddef>
 #include <string>
 
 #include "cluster/planning.hpp"
+#include "rookery/coordinator.pb.h"
 
 namespace rookery::coordinator::verdict {
 
-// Refusals of a join.
-inline constexpr const char* kNoJob = "this coordinator runs no job";
-inline constexpr const char* kWrongJob =
-    "this coordinator runs job '";  // + id + "', not '" + theirs + "'"
-inline constexpr const char* kInviteNotValid =
-    "the job is invite-only and this invite is not valid";
-inline constexpr const char* kInviteExpired = "this invite has expired";
-inline constexpr const char* kInviteRevoked = "this invite was revoked";
-inline constexpr const char* kBanned = "banned from this job: ";  // + the ban's reason
-inline constexpr const char* kEndpointsNotTcp = "the node's endpoints must be tcp://host:port";
-inline constexpr const char* kImplausibleProfile =
-    "the node's profile is not plausible (FLOP/s, memory, bandwidth and round trip must be "
-    "measured)";
+using Code = wire::pb::Verdict::Code;
 
-inline std::string wrong_job(const std::string& ours, const std::string& theirs) {
-  return kWrongJob + ours + "', not '" + theirs + "'";
-}
+wire::pb::Verdict make(Code code, std::string detail = {});
+// A ban's evidence: `reporters` of the `witnesses` that see its work verified it.
+wire::pb::Verdict counted(Code code, std::size_t reporters, std::size_t witnesses);
+// Why the planner left a node without a seat.
+wire::pb::Verdict unseated(const cluster::Unassigned& u);
 
-// A ban's reason: the verified evidence.
-inline constexpr const char* kRingPartnersReject =
-    " ring partners reject its averaging contributions";
-inline constexpr const char* kCaughtInSpotChecks =
-    " stages it sends to caught its activations wrong in spot-checks";
-inline constexpr const char* kGradientsCaughtInSpotChecks =
-    " stages it returns gradients to caught its gradients wrong in spot-checks";
-
-inline std::string ring_partners_reject(std::size_t reporters, std::size_t partners) {
-  return std::to_string(reporters) + " of its " + std::to_string(partners) + kRingPartnersReject;
-}
-inline std::string caught_in_spot_checks(std::size_t reporters, std::size_t receivers) {
-  return std::to_string(reporters) + " of the " + std::to_string(receivers) + kCaughtInSpotChecks;
-}
-inline std::string gradients_caught_in_spot_checks(std::size_t reporters, std::size_t receivers) {
-  return std::to_string(reporters) + " of the " + std::to_string(receivers) +
-         kGradientsCaughtInSpotChecks;
-}
-
-// No seat in the plan (after "not in the plan: "): the planner's reasons, and this one.
-inline constexpr const char* kJoinedAfterThePlan = "joined after the plan was made";
-using cluster::kNoPipelineHoldsModel;
-using cluster::kSpare;
-using cluster::kTierFull;
+// The verdict in English.
+std::string words(const wire::pb::Verdict& v);
+// A volunteer's seat, or why it has none, in English ("pipeline 2 stage 1", ...).
+std::string words(const wire::pb::SeatStatus& s);
 
 }  // namespace rookery::coordinator::verdict

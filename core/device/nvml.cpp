@@ -53,19 +53,24 @@ Nvml::Nvml() : api_(std::make_unique<Api>()) {
                   sym(api_->power_limit, "nvmlDeviceGetEnforcedPowerLimit");
   if (!ok) {
     status_ = "libnvidia-ml.so.1 is too old (missing entry points)";
+    state_ = NvmlState::TooOld;
     return;
   }
   if (api_->init() != NVML_SUCCESS) {
     status_ = "NVML failed to initialise (driver not loaded?)";
+    state_ = NvmlState::InitFailed;
     return;
   }
   unsigned int n = 0;
   if (api_->count(&n) != NVML_SUCCESS || n == 0) {
     status_ = "NVML reports no GPUs";
+    state_ = NvmlState::NoGpus;
     api_->shutdown();
     return;
   }
   available_ = true;
+  state_ = NvmlState::Available;
+  gpu_count_ = n;
   status_ = std::to_string(n) + " NVIDIA GPU(s) via NVML";
 }
 

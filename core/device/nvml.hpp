@@ -19,10 +19,14 @@ struct GpuReading {
   float power_limit_w = -1;
 };
 
+// How far NVML got, for the window to word.
+enum class NvmlState { NoDriver, TooOld, InitFailed, NoGpus, Available };
+
 class Nvml {
  public:
   // Loads libnvidia-ml and initialises it; never throws. available() says whether it worked,
-  // status() says why not ("no NVIDIA driver (libnvidia-ml.so.1 not found)").
+  // state() and status() why not (status() in English: "no NVIDIA driver (libnvidia-ml.so.1 not
+  // found)").
   Nvml();
   ~Nvml();
   Nvml(const Nvml&) = delete;
@@ -30,6 +34,8 @@ class Nvml {
 
   bool available() const { return available_; }
   const std::string& status() const { return status_; }
+  NvmlState state() const { return state_; }
+  unsigned gpu_count() const { return gpu_count_; }
   std::vector<GpuReading> read() const;
 
  private:
@@ -37,6 +43,8 @@ class Nvml {
   std::unique_ptr<Api> api_;
   bool available_ = false;
   std::string status_;
+  NvmlState state_ = NvmlState::NoDriver;
+  unsigned gpu_count_ = 0;
 };
 
 }  // namespace rookery::device

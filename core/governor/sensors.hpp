@@ -15,8 +15,11 @@
 
 namespace rookery::governor {
 
+enum class SensorKind { InputIdleness, FullScreen, Battery, Programs, CpuLoad, Gpu, Memory };
+
 struct SensorStatus {
-  std::string name;  // "battery", "programs", ...
+  SensorKind kind = SensorKind::InputIdleness;
+  std::string name;  // "battery", "programs", ... (for logs)
   bool working = false;
   std::string detail;  // the reading, or why it does not work here
 };

@@ -8,6 +8,7 @@
 #include <zmq.hpp>
 
 #include "reach/candidates.hpp"
+#include "reach/relay_server.hpp"
 
 #include "node/coordinator_client.hpp"
 #include "node/job_dataset.hpp"
@@ -86,7 +87,7 @@ class CoordinatedWorkload final : public Workload {
         // Fault injection (tests): a volunteer that claims ten times the work it did. The
         // coordinator credits what its consumers' receipts confirm, so the claim buys nothing.
         work_(o.stage.fault == "inflate-work" ? 10 : 1),
-        plans_(stage_options(o.stage, reach_), identity_, jobs_dir_, shards_, handover_, work_),
+        plans_(stage_options(o.stage, reach_), identity_, shards_, handover_, work_),
         prober_(ctx_, identity_) {
     const std::uint16_t stage = free_port(reach_.bind_host()),
                         reduce = free_port(reach_.bind_host()),
@@ -97,9 +98,16 @@ class CoordinatedWorkload final : public Workload {
                                            reach::tcp_endpoint(host, reduce),
                                            reach::tcp_endpoint(host, shard)};
     std::filesystem::create_directories(jobs_dir_);
+    if (o.offer_relay) {
+      reach::RelayServerOptions relay;
+      relay.host = reach_.bind_host();
+      relay.domain = ShardServer::kMembersDomain;  // the job's members only
+      relay.bytes_per_second = o.relay_bytes_per_s;
+      relay_ = std::make_unique<reach::RelayServer>(ctx_, identity_, std::move(relay));
+    }
     client_ = std::make_unique<CoordinatorClient>(
         options_, ctx_, identity_, std::move(endpoints), jobs_dir_,
-        CoordinatorClient::Parts{dataset_, prober_, shards_, plans_, work_, reach_});
+        CoordinatorClient::Parts{dataset_, prober_, shards_, plans_, work_, reach_, relay_.get()});
   }
 
   std::string description() const override {
@@ -112,6 +120,11 @@ class CoordinatedWorkload final : public Workload {
     plans_.describe(snapshot);
     client_->describe(snapshot);
     reach_.describe(snapshot);
+    if (relay_) {
+      const auto stats = relay_->stats();
+      snapshot.mutable_reach()->set_relays_for(stats.nodes);
+      snapshot.mutable_reach()->set_relayed_bytes(stats.bytes);
+    }
   }
   void set_draining(bool draining) override { plans_.set_draining(draining); }
   bool drained() const override { return plans_.drained(); }
@@ -134,6 +147,7 @@ class CoordinatedWorkload final : public Workload {
   WorkReport work_;
   PlanFollower plans_;
   LinkProber prober_;
+  std::unique_ptr<reach::RelayServer> relay_;  // --offer-relay
   std::unique_ptr<CoordinatorClient> client_;
 };
 

@@ -33,7 +33,9 @@ struct CoordinatedOptions {
   // with every heartbeat; empty: flops_per_s. Called from the coordinator client's thread.
   std::function<double()> current_flops_per_s;
   std::filesystem::path data_dir;  // the job spec is kept under data_dir/jobs
-  StageWorkloadOptions stage;      // device, timeouts (plan_path and stage are ignored)
+  bool offer_relay = false;  // carry the traffic of volunteers no peer can dial (when reachable)
+  std::uint64_t relay_bytes_per_s = 0;  // the cap on what it relays (0: none)
+  StageWorkloadOptions stage;           // device, timeouts (plan_path and stage are ignored)
 };
 
 // Throws std::runtime_error for unusable options (bad key, endpoint) with the reason.

@@ -11,8 +11,10 @@
 #include "node/link_prober.hpp"
 #include "node/node_reach.hpp"
 #include "node/plan_follower.hpp"
+#include "node/reasons.hpp"
 #include "node/shard_server.hpp"
 #include "node/work_report.hpp"
+#include "reach/relay_server.hpp"
 
 namespace rookery::node {
 
@@ -25,6 +27,9 @@ constexpr auto kRunStatusEvery =
     std::chrono::seconds(3);                             // the run's dashboard data, for the window
 constexpr auto kRefusedRetry = std::chrono::seconds(5);  // after the coordinator said no
 constexpr auto kUnreachableRetry = std::chrono::seconds(2);
+constexpr auto kRelayRegistration = std::chrono::seconds(5);
+constexpr auto kLinkFresh =
+    std::chrono::seconds(60);  // a join reuses a link measured this recently
 
 }  // namespace
 
@@ -65,12 +70,16 @@ void CoordinatorClient::describe(pb::NodeSnapshot& snapshot) const {
   if (run_status_) *snapshot.mutable_run() = *run_status_;
   // What the job's coordinator says of this node (joined, its seat, refused or banned) is
   // what the window shows and the tray notifies about.
-  if (!status_.empty()) snapshot.mutable_coordinator()->set_status(status_);
+  if (!status_.empty()) {
+    snapshot.mutable_coordinator()->set_status(status_);
+    *snapshot.mutable_coordinator()->mutable_why() = why_;
+  }
 }
 
-void CoordinatorClient::set_status(const std::string& s) {
+void CoordinatorClient::set_status(const std::string& s, const pb::Reason& why) {
   std::lock_guard lock(mutex_);
   status_ = s;
+  why_ = why;
 }
 
 bool CoordinatorClient::stopped_within(std::chrono::milliseconds d) {
@@ -91,17 +100,29 @@ void CoordinatorClient::run() {
     }
     std::string error;
     if (!joined) {
-      const auto reply = join(*client, error);
+      pb::Reason why;
+      const auto reply = join(*client, error, why);
       if (reply && reply->accepted()) {
         joined = true;
         heartbeat_every = heartbeat_period(*reply);
         // The peers to measure our links to, once their member lists hold us.
         parts_.prober.measure_peers({reply->probe_targets().begin(), reply->probe_targets().end()},
                                     clock_.steady_now() + 3 * heartbeat_every);
-        set_status("joined job " + options_.job_id);
+        set_status("joined job " + options_.job_id,
+                   reason(pb::COORDINATOR_JOINED, options_.job_id));
+        // No peer can dial it: registered with the relay offered, it joins again naming the
+        // relay's ports (the coordinator dials it there).
+        if (reply->has_relay() && parts_.reach.use_relay(ctx_, identity_, reply->relay()) &&
+            parts_.reach.relay_registered(kRelayRegistration)) {
+          joined = false;
+          continue;
+        }
       } else {
-        if (reply) error = "the coordinator refused: " + reply->reason();
-        set_status(error);
+        if (reply) {
+          error = "the coordinator refused: " + reply->reason();
+          refusal_reason(*reply, why);
+        }
+        set_status(error, why);
         spdlog::warn("cannot join job {}: {}", options_.job_id, error);
         client.reset();  // a fresh connection next time
         if (stopped_within(reply ? kRefusedRetry : kUnreachableRetry)) return;
@@ -114,7 +135,8 @@ void CoordinatorClient::run() {
       if (reachable) {
         spdlog::warn("coordinator unreachable ({}); training on with plan {}", error,
                      parts_.plans.plan_version());
-        set_status("coordinator unreachable: training on with the last plan");
+        set_status("coordinator unreachable: training on with the last plan",
+                   reason(pb::COORDINATOR_LOST));
       }
       reachable = false;
       client.reset();
@@ -122,6 +144,10 @@ void CoordinatorClient::run() {
     }
     if (!reachable) spdlog::info("coordinator reachable again");
     reachable = true;
+    if (parts_.reach.relay_lost()) {  // the coordinator has another for it, or will say why not
+      joined = false;
+      continue;
+    }
     if (!r->known()) {
       spdlog::info(
           "the coordinator does not know this node (it restarted without its state?): joining "
@@ -129,15 +155,18 @@ void CoordinatorClient::run() {
       joined = false;
       continue;
     }
-    set_status(r->status());
+    pb::Reason why;
+    to_reason(r->seat(), why);
+    set_status(r->status(), why);
     apply_members(*r);
     if (links_reported != 0) parts_.prober.reported(links_reported);  // the coordinator has them
     if (r->pipeline_ready()) parts_.plans.pipeline_ready(r->plan_version());
     refresh_run_status(*client);
-    if (!r->plan_json().empty() && r->plan_version() != parts_.plans.plan_version()) {
+    if (r->has_plan() && r->plan_version() != parts_.plans.plan_version()) {
       PendingPlan p;
       p.version = r->plan_version();
-      p.json = r->plan_json();
+      p.plan = r->plan();
+      p.job_path = job_path();
       p.sources.assign(r->sources().begin(), r->sources().end());
       parts_.plans.offer(std::move(p));
     }
@@ -178,10 +207,22 @@ void CoordinatorClient::apply_members(const pb::HeartbeatReply& r) {
   parts_.plans.restrict_peers(std::move(members));
 }
 
-std::optional<pb::JoinReply> CoordinatorClient::join(net::RpcClient& client, std::string& error) {
-  // Measured profile: round trip, then a bounded transfer each way.
-  const auto link = LinkProber::measure_coordinator(client, error);
-  if (!link) return std::nullopt;
+std::optional<pb::JoinReply> CoordinatorClient::join(net::RpcClient& client, std::string& error,
+                                                     pb::Reason& why) {
+  // Measured profile: round trip, then a bounded transfer each way (a join again soon after,
+  // for a relay, reuses it).
+  if (!link_ || clock_.steady_now() - link_measured_ > kLinkFresh) {
+    bool unreachable = false;
+    link_ = LinkProber::measure_coordinator(client, error, unreachable);
+    if (!link_) {
+      why = reason(unreachable ? pb::COORDINATOR_UNREACHABLE : pb::REASON_UNKNOWN, error);
+      if (unreachable) error = "coordinator unreachable: " + error;
+      return std::nullopt;
+    }
+    link_measured_ = clock_.steady_now();
+  }
+  const auto& link = link_;
+  why = reason(pb::REASON_UNKNOWN);  // other failures: the English says it
   std::int64_t memory = static_cast<std::int64_t>(device::ram_available_bytes());
   if (options_.memory_limit_bytes > 0) memory = std::min(memory, options_.memory_limit_bytes);
   pb::Envelope e;
@@ -192,6 +233,12 @@ std::optional<pb::JoinReply> CoordinatorClient::join(net::RpcClient& client, std
   j->set_reduce_endpoint(endpoints_.reduce);
   j->set_shard_endpoint(endpoints_.shard);
   if (auto reach = parts_.reach.report()) *j->mutable_reach() = std::move(*reach);
+  if (parts_.relay) {
+    auto* offer = j->mutable_offers_relay();
+    offer->set_control_port(parts_.relay->control_port());
+    offer->set_key(identity_.public_key);
+    offer->set_bytes_per_s(options_.relay_bytes_per_s);
+  }
   j->set_plan_version(parts_.plans.plan_version());
   parts_.dataset.describe(*j);
   auto* p = j->mutable_profile();
@@ -217,21 +264,22 @@ std::optional<pb::JoinReply> CoordinatorClient::join(net::RpcClient& client, std
     if (!keep_job(reply, *r.message, error)) return std::nullopt;
     // Where peers will dial this node, as the coordinator found by dialling it back.
     if (reply.has_reach()) parts_.reach.on_verdict(reply.reach());
-    if (!reply.stage_endpoint().empty()) endpoints_.stage = reply.stage_endpoint();
-    if (!reply.reduce_endpoint().empty()) endpoints_.reduce = reply.reduce_endpoint();
-    if (!reply.shard_endpoint().empty()) endpoints_.shard = reply.shard_endpoint();
+    // Joins name the node's own ports (the coordinator works out the rest again each time).
+    Endpoints dialled = endpoints_;
+    if (!reply.stage_endpoint().empty()) dialled.stage = reply.stage_endpoint();
+    if (!reply.reduce_endpoint().empty()) dialled.reduce = reply.reduce_endpoint();
+    if (!reply.shard_endpoint().empty()) dialled.shard = reply.shard_endpoint();
     spdlog::info(
         "joined job {} at {} (rtt {:.2f} ms, {:.0f}/{:.0f} MB/s up/down measured); stage {}, "
         "ring {}, shards {}",
         options_.job_id, options_.coordinator_endpoint, link->rtt_s * 1e3,
-        link->upload_bytes_per_s / 1e6, link->download_bytes_per_s / 1e6, endpoints_.stage,
-        endpoints_.reduce, endpoints_.shard);
+        link->upload_bytes_per_s / 1e6, link->download_bytes_per_s / 1e6, dialled.stage,
+        dialled.reduce, dialled.shard);
   }
   return reply;
 }
 
-// The job as its owner wrote it, reading this node's copy of the data; the plan names it as
-// <job id>.json next to it.
+// The job as its owner wrote it, reading this node's copy of the data, kept as <job id>.json.
 bool CoordinatorClient::keep_job(const pb::JoinReply& reply, const wire::Message& m,
                                  std::string& error) {
   job::JobSpec job;
@@ -242,7 +290,7 @@ bool CoordinatorClient::keep_job(const pb::JoinReply& reply, const wire::Message
     return false;
   }
   if (!parts_.dataset.prepare(reply, m, heartbeat_period(reply), job, error)) return false;
-  const auto path = jobs_dir_ / (options_.job_id + ".json");
+  const auto path = job_path();
   const auto tmp = path.string() + ".tmp";
   {
     std::ofstream f(tmp, std::ios::trunc);

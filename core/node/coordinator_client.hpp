@@ -16,11 +16,16 @@
 
 #include "clock/clock.hpp"
 #include "net/identity.hpp"
+#include "net/link_probe.hpp"
 #include "net/rpc.hpp"
 #include "net/secure_context.hpp"
 #include "node/coordinated_workload.hpp"
 #include "rookery/envelope.pb.h"
 #include "wire/message.hpp"
+
+namespace rookery::reach {
+class RelayServer;
+}
 
 namespace rookery::node {
 
@@ -44,6 +49,7 @@ class CoordinatorClient {
     PlanFollower& plans;
     WorkReport& work;
     NodeReach& reach;
+    const reach::RelayServer* relay;  // the relay this node offers others, if any
   };
   // Where peers reach this node's stage, its averaging ring and its shard server.
   struct Endpoints {
@@ -64,14 +70,18 @@ class CoordinatorClient {
 
  private:
   void run();
-  std::optional<wire::pb::JoinReply> join(net::RpcClient& client, std::string& error);
+  // The coordinator's reply; none, with `error` and the code the window words, when there is
+  // no reply to use.
+  std::optional<wire::pb::JoinReply> join(net::RpcClient& client, std::string& error,
+                                          wire::pb::Reason& why);
   bool keep_job(const wire::pb::JoinReply& reply, const wire::Message& m, std::string& error);
   // `links_reported`: the probe generation whose links this heartbeat carried (0: none).
   std::optional<wire::pb::HeartbeatReply> heartbeat(net::RpcClient& client, std::string& error,
                                                     std::uint64_t& links_reported);
   void apply_members(const wire::pb::HeartbeatReply& r);
   void refresh_run_status(net::RpcClient& client);
-  void set_status(const std::string& s);
+  // What the node says of its coordinator, in English and as the code the window words.
+  void set_status(const std::string& s, const wire::pb::Reason& why);
   // Waits `d` unless stopped first; true when stopped.
   bool stopped_within(std::chrono::milliseconds d);
 
@@ -80,6 +90,8 @@ class CoordinatorClient {
   const net::CurveKeyPair& identity_;
   Endpoints endpoints_;
   std::filesystem::path jobs_dir_;
+  // Where the job's spec is kept (keep_job writes it; plans name it).
+  std::filesystem::path job_path() const { return jobs_dir_ / (options_.job_id + ".json"); }
   Parts parts_;
   const clock::Clock& clock_;
 
@@ -87,11 +99,14 @@ class CoordinatorClient {
   std::uint64_t members_digest_ = 0;
   bool admitting_any_ = false;
   std::chrono::steady_clock::time_point last_run_status_{};
+  std::optional<net::LinkMeasurement> link_;  // to the coordinator, as the last join measured it
+  std::chrono::steady_clock::time_point link_measured_{};
 
   mutable std::mutex mutex_;
   std::condition_variable cv_;
   bool stop_ = false;
   std::string status_ = "joining";
+  wire::pb::Reason why_;
   std::optional<wire::pb::RunStatus> run_status_;
   std::thread thread_;  // last: started once the rest is
 };

@@ -134,13 +134,13 @@ void GovernorBridge::describe_locked(pb::GovernorSnapshot& g) const {
     out->set_name(sensor.name);
     out->set_working(sensor.working);
     out->set_detail(sensor.detail);
+    out->set_kind(sensor_kind(sensor.kind));
     describe_sensor_locked(*out);
   }
 }
 
 // A sensor's reading as a code with its value, from what the governor decided on.
 void GovernorBridge::describe_sensor_locked(pb::SensorStatus& out) const {
-  out.set_kind(sensor_kind(out.name()));
   auto& why = *out.mutable_reading();
   const bool presence_fresh = presence_fresh_locked();
   switch (out.kind()) {
@@ -192,7 +192,7 @@ void GovernorBridge::describe_sensor_locked(pb::SensorStatus& out) const {
         why.set_code(pb::SENSOR_GPU_TEMPERATURE);
         why.set_value(static_cast<double>(static_cast<int>(*readings_.gpu_temperature_c)));
       } else {
-        classify_gpu_status(out.detail(), why);  // no telemetry: NVML says why
+        to_reason(nvml_state_, nvml_gpus_, why);  // no telemetry: NVML says why
       }
       break;
     case pb::SensorStatus::MEMORY:
@@ -307,37 +307,42 @@ void GovernorBridge::read_sensors(const device::CpuLoadSampler::Sample& load,
   const bool presence_fresh = presence_expires_ && now < *presence_expires_;
   sensors_.clear();
   if (presence_fresh && presence_.input_idle_seconds() >= 0) {
-    sensors_.push_back({"input idleness", true,
+    sensors_.push_back({governor::SensorKind::InputIdleness, "input idleness", true,
                         "no input for " +
                             std::to_string(static_cast<long>(presence_.input_idle_seconds())) +
                             " s (" + presence_.idle_source() + ")"});
   } else if (session_idle_.idle_seconds) {
-    sensors_.push_back({"input idleness", true, session_idle_.detail});
+    sensors_.push_back(
+        {governor::SensorKind::InputIdleness, "input idleness", true, session_idle_.detail});
   } else {
-    sensors_.push_back({"input idleness", false,
+    sensors_.push_back({governor::SensorKind::InputIdleness, "input idleness", false,
                         "no desktop session reports it and " + session_idle_.detail +
                             ": the PC counts as in use"});
   }
   if (presence_fresh && presence_.fullscreen_known()) {
     sensors_.push_back(
-        {"full-screen", true,
+        {governor::SensorKind::FullScreen, "full-screen", true,
          (presence_.fullscreen_app() ? "a full-screen application runs (" : "none (") +
              presence_.fullscreen_source() + ")"});
   } else {
     sensors_.push_back(
-        {"full-screen", false,
+        {governor::SensorKind::FullScreen, "full-screen", false,
          presence_fresh ? presence_.fullscreen_source() : "no desktop session reports it"});
   }
-  sensors_.push_back({"battery", battery_.on_battery.has_value(), battery_.detail});
-  sensors_.push_back({"programs", programs_.running.has_value(), programs_.detail});
   sensors_.push_back(
-      {"cpu load", true,
+      {governor::SensorKind::Battery, "battery", battery_.on_battery.has_value(), battery_.detail});
+  sensors_.push_back({governor::SensorKind::Programs, "programs", programs_.running.has_value(),
+                      programs_.detail});
+  sensors_.push_back(
+      {governor::SensorKind::CpuLoad, "cpu load", true,
        "other programs " + std::to_string(static_cast<int>(load.others_percent)) + "%"});
-  sensors_.push_back({"gpu", hottest.has_value(),
+  sensors_.push_back({governor::SensorKind::Gpu, "gpu", hottest.has_value(),
                       hottest ? "hottest GPU " + std::to_string(static_cast<int>(*hottest)) + " °C"
                               : nvml.status()});
-  sensors_.push_back(
-      {"memory", memory > 0, std::to_string(memory / (1024 * 1024)) + " MiB resident"});
+  nvml_state_ = nvml.state();
+  nvml_gpus_ = nvml.gpu_count();
+  sensors_.push_back({governor::SensorKind::Memory, "memory", memory > 0,
+                      std::to_string(memory / (1024 * 1024)) + " MiB resident"});
   govern_locked();
 }
 

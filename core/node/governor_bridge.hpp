@@ -96,6 +96,8 @@ class GovernorBridge {
   std::atomic<int> cpu_time_percent_{100};
   governor::Readings readings_;  // the latest sensor readings
   std::vector<governor::SensorStatus> sensors_;
+  device::NvmlState nvml_state_ = device::NvmlState::NoDriver;
+  unsigned nvml_gpus_ = 0;
   pb::DesktopPresence presence_;  // the latest report of the desktop session
   std::optional<std::chrono::steady_clock::time_point> presence_expires_;
   // Input idleness where no desktop session reports it: logind's idle hint, else terminals.

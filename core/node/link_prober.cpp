@@ -32,12 +32,14 @@ LinkProber::~LinkProber() {
 }
 
 std::optional<net::LinkMeasurement> LinkProber::measure_coordinator(net::RpcClient& client,
-                                                                    std::string& error) {
+                                                                    std::string& error,
+                                                                    bool& unreachable) {
   // Round trip, then a bounded transfer each way.
   net::LinkProbeError why;
   auto link =
       net::measure_link(client, kProbeBytes, kPingTimeout, kTransferTimeout, why, kProbeTransfers);
-  if (!link) error = why.unreachable ? "coordinator unreachable: " + why.message : why.message;
+  unreachable = !link && why.unreachable;
+  if (!link) error = why.message;
   return link;
 }
 

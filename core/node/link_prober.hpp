@@ -31,9 +31,10 @@ class LinkProber {
   ~LinkProber();  // stops measuring and joins the thread
 
   // This node's link to the coordinator behind `client`; none, with why, when it cannot be
-  // measured.
+  // measured (`unreachable`: no answer at all; `error` says why in English).
   static std::optional<net::LinkMeasurement> measure_coordinator(net::RpcClient& client,
-                                                                 std::string& error);
+                                                                 std::string& error,
+                                                                 bool& unreachable);
 
   // Measures the link to each of `targets` from `after` on (by this prober's clock), in the
   // background; forgets what an earlier call asked for or measured.

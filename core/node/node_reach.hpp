@@ -4,7 +4,8 @@
 // needs to reach it: it listens on loopback. Otherwise it listens on every interface (IPv4 and
 // IPv6), has its home router open its ports (UPnP IGD / NAT-PMP, renewed, removed when the
 // node stops), tells the coordinator what it knows, and takes the coordinator's word for where
-// peers will dial it (the coordinator dials the candidates back).
+// peers will dial it (the coordinator dials the candidates back). One that nobody can dial
+// registers its ports with the relay the coordinator offers, and joins again naming them.
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -14,7 +15,10 @@
 #include <thread>
 #include <vector>
 
+#include "net/identity.hpp"
+#include "net/secure_context.hpp"
 #include "reach/port_mapper.hpp"
+#include "reach/relay_client.hpp"
 #include "rookery/control.pb.h"
 #include "rookery/reach.pb.h"
 
@@ -46,6 +50,16 @@ class NodeReach {
   // timeouts). nullopt when the endpoints are final (configured or local).
   std::optional<wire::pb::ReachReport> report();
   void on_verdict(const wire::pb::ReachVerdict& verdict);
+
+  // No peer can dial this node and the coordinator offers a relay (host empty: on the
+  // coordinator's host): registers the mapped ports there. False when it already uses that
+  // relay (nothing changes).
+  bool use_relay(net::SecureContext& ctx, const net::CurveKeyPair& identity,
+                 wire::pb::RelayOffer offer);
+  // Waits up to `timeout` for the relay to register the ports.
+  bool relay_registered(std::chrono::milliseconds timeout);
+  // The relay stopped carrying this node (it died, or refused it): dropped, and true once.
+  bool relay_lost();
   void describe(wire::pb::NodeSnapshot& snapshot) const;
 
  private:
@@ -59,6 +73,9 @@ class NodeReach {
   bool mapping_done_ = false;
   reach::PortMappingStatus mapping_;
   std::optional<wire::pb::ReachVerdict> verdict_;
+  std::vector<std::uint16_t> ports_;           // as bound: stage, reduce, shard
+  std::unique_ptr<reach::RelayClient> relay_;  // while a relay carries (or is to carry) it
+  wire::pb::RelayOffer relay_offer_;           // its host resolved
 };
 
 }  // namespace rookery::node

@@ -119,10 +119,6 @@ pb::NodeSnapshot NodeStatus::snapshot_locked() const {
   s.set_uptime_seconds(uptime_seconds());
   s.set_data_dir(config_.data_dir.string());
   if (workload) workload->describe(s);
-  // The workload may say more of the coordinator (joined, its seat, refused) than the ping did.
-  if (s.coordinator().status() != coordinator.status()) {
-    classify_coordinator_status(s.coordinator().status(), *s.mutable_coordinator()->mutable_why());
-  }
   state_why_locked(s);
   governor_.describe_locked(*s.mutable_governor());
   ledger_.describe_locked(*s.mutable_ledger());
@@ -182,7 +178,7 @@ void NodeStatus::record_telemetry_locked(const device::CpuInfo& cpu,
   device.set_cpu_load_percent(load.machine_percent);
   device.set_node_cpu_percent(load.self_percent);
   device.set_gpu_status(nvml.status());
-  classify_gpu_status(nvml.status(), *device.mutable_gpu_status_why());
+  to_reason(nvml.state(), nvml.gpu_count(), *device.mutable_gpu_status_why());
   device.clear_gpus();
   for (const auto& g : gpus) {
     auto* t = device.add_gpus();

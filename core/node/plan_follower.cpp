@@ -23,11 +23,10 @@ constexpr auto kReadyWait = std::chrono::seconds(10);  // feed anyway after this
 }  // namespace
 
 PlanFollower::PlanFollower(StageWorkloadOptions stage, const net::CurveKeyPair& identity,
-                           std::filesystem::path jobs_dir, ShardServer& shards,
-                           ShardHandover& handover, WorkReport& work, const clock::Clock& clock)
+                           ShardServer& shards, ShardHandover& handover, WorkReport& work,
+                           const clock::Clock& clock)
     : stage_options_(std::move(stage)),
       identity_(identity),
-      jobs_dir_(std::move(jobs_dir)),
       shards_(shards),
       handover_(handover),
       work_(work),
@@ -136,7 +135,7 @@ ShardSnapshot PlanFollower::snapshot_of(StageWorkload& w) const {
 void PlanFollower::switch_to(const PendingPlan& p) {
   pipeline::StagePlan plan;
   try {
-    plan = pipeline::parse_stage_plan(p.json, jobs_dir_);
+    plan = pipeline::stage_plan_from_message(p.plan, p.job_path);
     if (!shards_.knows_blocks())
       shards_.set_block_counts(reduce::block_parameter_counts(plan.job.model));
   } catch (const std::exception& e) {

@@ -31,16 +31,17 @@ struct ShardSnapshot;
 // A plan the coordinator sent, waiting for the worker to switch to it.
 struct PendingPlan {
   std::uint64_t version = 0;
-  std::string json;
+  wire::pb::Plan plan;
+  std::filesystem::path job_path;              // the job's spec, as the coordinator sent it
   std::vector<wire::pb::ShardSource> sources;  // who held the blocks before
 };
 
 class PlanFollower {
  public:
-  // Plans name their job spec in `jobs_dir`; stages start with `stage` options.
-  PlanFollower(StageWorkloadOptions stage, const net::CurveKeyPair& identity,
-               std::filesystem::path jobs_dir, ShardServer& shards, ShardHandover& handover,
-               WorkReport& work, const clock::Clock& clock = clock::SystemClock::instance());
+  // Stages start with `stage` options.
+  PlanFollower(StageWorkloadOptions stage, const net::CurveKeyPair& identity, ShardServer& shards,
+               ShardHandover& handover, WorkReport& work,
+               const clock::Clock& clock = clock::SystemClock::instance());
   ~PlanFollower();
 
   // The worker's thread: Workload's calls.
@@ -71,7 +72,6 @@ class PlanFollower {
 
   StageWorkloadOptions stage_options_;
   const net::CurveKeyPair& identity_;
-  std::filesystem::path jobs_dir_;
   ShardServer& shards_;
   ShardHandover& handover_;
   WorkReport& work_;

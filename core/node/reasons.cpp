@@ -1,10 +1,5 @@
 #include "node/reasons.hpp"
 
-#include <cstdlib>
-#include <string_view>
-
-#include "coordinator/verdicts.hpp"
-
 namespace rookery::node {
 
 namespace pb = wire::pb;
@@ -63,148 +58,131 @@ void to_reason(const governor::Why& why, pb::Reason& out) {
   out.set_text(why.text);
 }
 
-namespace {
-bool starts(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
+pb::Reason reason(pb::ReasonCode code, const std::string& text) {
+  pb::Reason r;
+  r.set_code(code);
+  r.set_text(text);
+  return r;
 }
 
-void set(pb::Reason& out, pb::ReasonCode code, std::string_view text = {}) {
+void to_reason(const pb::Verdict& v, pb::Reason& out) {
   out.Clear();
-  out.set_code(code);
-  out.set_text(std::string(text));
+  out.set_value(v.value());
+  out.set_limit(v.limit());
+  out.set_text(v.detail());
+  switch (v.code()) {
+    case pb::Verdict::NO_JOB:
+      return out.set_code(pb::VERDICT_NO_JOB);
+    case pb::Verdict::WRONG_JOB:
+      return out.set_code(pb::VERDICT_WRONG_JOB);
+    case pb::Verdict::INVITE_NOT_VALID:
+      return out.set_code(pb::VERDICT_INVITE_NOT_VALID);
+    case pb::Verdict::INVITE_EXPIRED:
+      return out.set_code(pb::VERDICT_INVITE_EXPIRED);
+    case pb::Verdict::INVITE_REVOKED:
+      return out.set_code(pb::VERDICT_INVITE_REVOKED);
+    case pb::Verdict::INVITE_UNCHECKABLE:
+      return out.set_code(pb::VERDICT_INVITE_UNCHECKABLE);
+    case pb::Verdict::ENDPOINTS_NOT_TCP:
+      return out.set_code(pb::VERDICT_ENDPOINTS_NOT_TCP);
+    case pb::Verdict::IMPLAUSIBLE_PROFILE:
+      return out.set_code(pb::VERDICT_IMPLAUSIBLE_PROFILE);
+    case pb::Verdict::RING_PARTNERS_REJECT:
+      return out.set_code(pb::VERDICT_RING_PARTNERS_REJECT);
+    case pb::Verdict::CAUGHT_IN_SPOT_CHECKS:
+      return out.set_code(pb::VERDICT_CAUGHT_IN_SPOT_CHECKS);
+    case pb::Verdict::GRADIENTS_CAUGHT_IN_SPOT_CHECKS:
+      return out.set_code(pb::VERDICT_GRADIENTS_CAUGHT_IN_SPOT_CHECKS);
+    case pb::Verdict::SPARE:
+      return out.set_code(pb::VERDICT_SPARE);
+    case pb::Verdict::TIER_FULL:
+      return out.set_code(pb::VERDICT_TIER_FULL);
+    case pb::Verdict::NO_PIPELINE_HOLDS_MODEL:
+      return out.set_code(pb::VERDICT_NO_PIPELINE_HOLDS_MODEL);
+    case pb::Verdict::JOINED_AFTER_PLAN:
+      return out.set_code(pb::VERDICT_JOINED_AFTER_PLAN);
+    case pb::Verdict::NO_VOLUNTEERS:
+      return out.set_code(pb::VERDICT_NO_VOLUNTEERS);
+    case pb::Verdict::UNREACHABLE:
+      return out.set_code(pb::VERDICT_UNREACHABLE);
+    default:  // NONE, COORDINATOR_FAILED, or newer than this node: the detail as it is
+      return out.set_code(pb::REASON_UNKNOWN);
+  }
 }
 
-// "pipeline 2 stage 1" (the coordinator counts both from 1).
-bool seat(std::string_view s, pb::Reason& out) {
-  constexpr std::string_view p = "pipeline ";
-  if (!starts(s, p)) return false;
-  const std::string rest(s.substr(p.size()));
-  char* end = nullptr;
-  const long pipeline = std::strtol(rest.c_str(), &end, 10);
-  if (end == rest.c_str() || std::string_view(end).substr(0, 7) != " stage ") return false;
-  const char* stage_text = end + 7;
-  const long stage = std::strtol(stage_text, &end, 10);
-  if (end == stage_text || *end != '\0' || pipeline < 1 || stage < 1) return false;
-  set(out, pb::COORDINATOR_SEATED);
-  out.set_value(static_cast<double>(pipeline));
-  out.set_limit(static_cast<double>(stage));
-  return true;
-}
-
-// "3 of its 4 ring partners reject ...": the two counts before the known tail.
-bool counts(std::string_view s, std::string_view middle, std::string_view tail, pb::Reason& out) {
-  if (s.size() <= tail.size() || s.substr(s.size() - tail.size()) != tail) return false;
-  const std::string head(s.substr(0, s.size() - tail.size()));
-  char* end = nullptr;
-  const long reporters = std::strtol(head.c_str(), &end, 10);
-  if (end == head.c_str() || std::string_view(end).substr(0, middle.size()) != middle) return false;
-  const char* rest = end + middle.size();
-  const long peers = std::strtol(rest, &end, 10);
-  if (end == rest || *end != '\0' || reporters < 0 || peers < reporters) return false;
-  out.set_value(static_cast<double>(reporters));
-  out.set_limit(static_cast<double>(peers));
-  return true;
-}
-
-}  // namespace
-
-void classify_verdict(const std::string& words, pb::Reason& out) {
-  namespace v = coordinator::verdict;
-  const std::string_view s = words;
+void to_reason(const pb::SeatStatus& seat, pb::Reason& out) {
   out.Clear();
-  if (s == v::kNoJob) return set(out, pb::VERDICT_NO_JOB);
-  if (starts(s, v::kWrongJob)) {
-    const auto rest = s.substr(std::string_view(v::kWrongJob).size());
-    return set(out, pb::VERDICT_WRONG_JOB, rest.substr(0, rest.find('\'')));
+  switch (seat.state()) {
+    case pb::SeatStatus::NOT_REGISTERED:
+      return out.set_code(pb::COORDINATOR_NOT_REGISTERED);
+    case pb::SeatStatus::IGNORED:
+      return out.set_code(pb::COORDINATOR_IGNORED);
+    case pb::SeatStatus::FETCHING_DATASET:
+      out.set_value(seat.fetched());
+      out.set_limit(static_cast<double>(seat.dataset_bytes()));
+      return out.set_code(pb::COORDINATOR_FETCHING_DATASET);
+    case pb::SeatStatus::WAITING_FOR_PLAN:
+      return out.set_code(pb::COORDINATOR_WAITING_FOR_PLAN);
+    case pb::SeatStatus::NO_PLAN:
+      out.set_code(pb::COORDINATOR_NO_PLAN);
+      return to_reason(seat.why(), *out.mutable_detail());
+    case pb::SeatStatus::NOT_IN_PLAN:
+      out.set_code(pb::COORDINATOR_NOT_IN_PLAN);
+      return to_reason(seat.why(), *out.mutable_detail());
+    case pb::SeatStatus::SEATED:
+      out.set_value(seat.pipeline());
+      out.set_limit(seat.stage());
+      return out.set_code(pb::COORDINATOR_SEATED);
+    case pb::SeatStatus::REPLANNING:
+      out.set_text(seat.why().detail());
+      return out.set_code(pb::COORDINATOR_REPLANNING);
+    default:
+      return out.set_code(pb::REASON_UNKNOWN);
   }
-  if (s == v::kInviteNotValid) return set(out, pb::VERDICT_INVITE_NOT_VALID);
-  if (s == v::kInviteExpired) return set(out, pb::VERDICT_INVITE_EXPIRED);
-  if (s == v::kInviteRevoked) return set(out, pb::VERDICT_INVITE_REVOKED);
-  if (s == v::kEndpointsNotTcp) return set(out, pb::VERDICT_ENDPOINTS_NOT_TCP);
-  if (s == v::kImplausibleProfile) return set(out, pb::VERDICT_IMPLAUSIBLE_PROFILE);
-  if (s == v::kSpare) return set(out, pb::VERDICT_SPARE);
-  if (s == v::kTierFull) return set(out, pb::VERDICT_TIER_FULL);
-  if (s == v::kJoinedAfterThePlan) return set(out, pb::VERDICT_JOINED_AFTER_PLAN);
-  if (starts(s, v::kNoPipelineHoldsModel)) {
-    return set(out, pb::VERDICT_NO_PIPELINE_HOLDS_MODEL,
-               s.substr(std::string_view(v::kNoPipelineHoldsModel).size()));
-  }
-  if (counts(s, " of its ", v::kRingPartnersReject, out))
-    return out.set_code(pb::VERDICT_RING_PARTNERS_REJECT);
-  if (counts(s, " of the ", v::kCaughtInSpotChecks, out))
-    return out.set_code(pb::VERDICT_CAUGHT_IN_SPOT_CHECKS);
-  if (counts(s, " of the ", v::kGradientsCaughtInSpotChecks, out)) {
-    return out.set_code(pb::VERDICT_GRADIENTS_CAUGHT_IN_SPOT_CHECKS);
-  }
-  out.Clear();  // words this node does not know: the GUI shows them as they are
 }
 
-void classify_coordinator_status(const std::string& status, pb::Reason& out) {
-  const std::string_view s = status;
-  constexpr std::string_view refused = "the coordinator refused: ",
-                             banned = "banned from this job: ",
-                             lost = "coordinator unreachable: training on with the last plan",
-                             unreachable = "coordinator unreachable: ",
-                             connected = "connected to coordinator ", joined = "joined job ",
-                             not_in_plan = "not in the plan: ", replanning = "re-planning: ";
-  if (s == "connecting to the coordinator") return set(out, pb::COORDINATOR_CONNECTING);
-  if (s == lost) return set(out, pb::COORDINATOR_LOST);
-  if (starts(s, unreachable))
-    return set(out, pb::COORDINATOR_UNREACHABLE, s.substr(unreachable.size()));
-  if (starts(s, connected)) return set(out, pb::COORDINATOR_CONNECTED, s.substr(connected.size()));
-  if (starts(s, joined)) return set(out, pb::COORDINATOR_JOINED, s.substr(joined.size()));
-  if (starts(s, refused)) {
-    const auto why = s.substr(refused.size());
-    if (starts(why, banned)) {
-      set(out, pb::COORDINATOR_BANNED, why.substr(banned.size()));
-    } else {
-      set(out, pb::COORDINATOR_REFUSED, why);
-    }
-    return classify_verdict(out.text(), *out.mutable_detail());
-  }
-  if (s == "waiting for a plan") return set(out, pb::COORDINATOR_WAITING_FOR_PLAN);
-  if (starts(s, not_in_plan)) {
-    set(out, pb::COORDINATOR_NOT_IN_PLAN, s.substr(not_in_plan.size()));
-    return classify_verdict(out.text(), *out.mutable_detail());
-  }
-  if (starts(s, replanning))
-    return set(out, pb::COORDINATOR_REPLANNING, s.substr(replanning.size()));
-  if (s == "not registered: join again") return set(out, pb::COORDINATOR_NOT_REGISTERED);
-  if (seat(s, out)) return;
-  set(out, pb::REASON_UNKNOWN);
-}
-
-void classify_gpu_status(const std::string& status, pb::Reason& out) {
-  const std::string_view s = status;
-  constexpr std::string_view gpus = " NVIDIA GPU(s) via NVML";
+void refusal_reason(const pb::JoinReply& reply, pb::Reason& out) {
   out.Clear();
-  if (s == "no NVIDIA driver (libnvidia-ml.so.1 not found)") {
-    out.set_code(pb::DEVICE_NO_NVIDIA_DRIVER);
-  } else if (s == "libnvidia-ml.so.1 is too old (missing entry points)") {
-    out.set_code(pb::DEVICE_NVML_TOO_OLD);
-  } else if (s == "NVML failed to initialise (driver not loaded?)") {
-    out.set_code(pb::DEVICE_NVML_FAILED);
-  } else if (s == "NVML reports no GPUs") {
-    out.set_code(pb::DEVICE_NO_GPUS);
-  } else if (s.size() > gpus.size() && s.substr(s.size() - gpus.size()) == gpus) {
-    const std::string n(s.substr(0, s.size() - gpus.size()));
-    char* end = nullptr;
-    const long count = std::strtol(n.c_str(), &end, 10);
-    if (end != n.c_str() && *end == '\0' && count >= 0) {
-      out.set_code(pb::DEVICE_NVIDIA_GPUS);
-      out.set_value(static_cast<double>(count));
-    }
+  out.set_code(reply.banned() ? pb::COORDINATOR_BANNED : pb::COORDINATOR_REFUSED);
+  out.set_text(reply.reason());
+  to_reason(reply.refusal(), *out.mutable_detail());
+}
+
+void to_reason(device::NvmlState state, unsigned gpus, pb::Reason& out) {
+  out.Clear();
+  switch (state) {
+    case device::NvmlState::NoDriver:
+      return out.set_code(pb::DEVICE_NO_NVIDIA_DRIVER);
+    case device::NvmlState::TooOld:
+      return out.set_code(pb::DEVICE_NVML_TOO_OLD);
+    case device::NvmlState::InitFailed:
+      return out.set_code(pb::DEVICE_NVML_FAILED);
+    case device::NvmlState::NoGpus:
+      return out.set_code(pb::DEVICE_NO_GPUS);
+    case device::NvmlState::Available:
+      out.set_value(static_cast<double>(gpus));
+      return out.set_code(pb::DEVICE_NVIDIA_GPUS);
   }
 }
 
-pb::SensorStatus::Kind sensor_kind(const std::string& name) {
-  if (name == "input idleness") return pb::SensorStatus::INPUT_IDLENESS;
-  if (name == "full-screen") return pb::SensorStatus::FULLSCREEN;
-  if (name == "battery") return pb::SensorStatus::BATTERY;
-  if (name == "programs") return pb::SensorStatus::PROGRAMS;
-  if (name == "cpu load") return pb::SensorStatus::CPU_LOAD;
-  if (name == "gpu") return pb::SensorStatus::GPU;
-  if (name == "memory") return pb::SensorStatus::MEMORY;
+pb::SensorStatus::Kind sensor_kind(governor::SensorKind kind) {
+  using K = governor::SensorKind;
+  switch (kind) {
+    case K::InputIdleness:
+      return pb::SensorStatus::INPUT_IDLENESS;
+    case K::FullScreen:
+      return pb::SensorStatus::FULLSCREEN;
+    case K::Battery:
+      return pb::SensorStatus::BATTERY;
+    case K::Programs:
+      return pb::SensorStatus::PROGRAMS;
+    case K::CpuLoad:
+      return pb::SensorStatus::CPU_LOAD;
+    case K::Gpu:
+      return pb::SensorStatus::GPU;
+    case K::Memory:
+      return pb::SensorStatus::MEMORY;
+  }
   return pb::SensorStatus::KIND_UNKNOWN;
 }
 

@@ -1,31 +1,34 @@
 #pragma once
-// The node's English status texts as codes the GUI translates (wire::pb::Reason). The English
-// stays in the snapshot for logs, headless users and GUIs older than a code.
+// What the node shows as codes the GUI translates (wire::pb::Reason), from the governor's,
+// NVML's and the coordinator's typed answers. The English stays in the snapshot beside them
+// for logs, headless users and GUIs older than a code; nothing here reads it.
 #include <string>
 
+#include "device/nvml.hpp"
 #include "governor/governor.hpp"
+#include "governor/sensors.hpp"
 #include "rookery/control.pb.h"
+#include "rookery/coordinator.pb.h"
 
 namespace rookery::node {
 
 // The governor's reason as a code with its values.
 void to_reason(const governor::Why& why, wire::pb::Reason& out);
 
-// What the node says of its coordinator (CoordinatorLink.status): its own words ("connecting to
-// the coordinator", "joined job X", "the coordinator refused: R", ...) and the coordinator's
-// heartbeat status ("pipeline 2 stage 1", "waiting for a plan", "not in the plan: R"). Text it
-// does not know (a newer coordinator's) is REASON_UNKNOWN: the GUI shows it as it is.
-void classify_coordinator_status(const std::string& status, wire::pb::Reason& out);
+// The coordinator's verdict (a refusal's, a ban's, a missing seat's) as a VERDICT_* code with
+// its numbers; REASON_UNKNOWN with the detail as text for a verdict this node does not know.
+void to_reason(const wire::pb::Verdict& verdict, wire::pb::Reason& out);
+// The coordinator's word on this node's seat (CoordinatorLink.why).
+void to_reason(const wire::pb::SeatStatus& seat, wire::pb::Reason& out);
+// A refused join: COORDINATOR_REFUSED or COORDINATOR_BANNED, with the verdict in `detail`.
+void refusal_reason(const wire::pb::JoinReply& reply, wire::pb::Reason& out);
+// A reason with just a code and the text that goes into its sentence.
+wire::pb::Reason reason(wire::pb::ReasonCode code, const std::string& text = {});
 
-// The coordinator's words for a refusal, a ban or a missing seat (coordinator/verdicts.hpp)
-// as a VERDICT_* code with the numbers in them; cleared (REASON_UNKNOWN) for words it does not
-// know. classify_coordinator_status fills Reason.detail with it.
-void classify_verdict(const std::string& words, wire::pb::Reason& out);
+// How far NVML got (DeviceSnapshot.gpu_status_why).
+void to_reason(device::NvmlState state, unsigned gpus, wire::pb::Reason& out);
 
-// NVML's status (core/device/nvml.cpp: "no NVIDIA driver (libnvidia-ml.so.1 not found)", ...).
-void classify_gpu_status(const std::string& status, wire::pb::Reason& out);
-
-// A governor sensor's name ("input idleness", "cpu load", ...) as a kind.
-wire::pb::SensorStatus::Kind sensor_kind(const std::string& name);
+// A governor sensor's kind, as the GUI knows it.
+wire::pb::SensorStatus::Kind sensor_kind(governor::SensorKind kind);
 
 }  // namespace rookery::node

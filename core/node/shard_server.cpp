@@ -14,7 +14,7 @@ namespace {
 
 namespace pb = wire::pb;
 
-constexpr const char* kShardDomain = "rookery.shard";
+constexpr const char* kShardDomain = ShardServer::kMembersDomain;
 constexpr std::int64_t kMaxPeerProbeBytes = 1 << 20;  // what a peer's link probe may ask
 
 // Buffers [offset, offset + size) of a snapshot's optimizer state.

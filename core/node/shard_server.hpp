@@ -44,6 +44,10 @@ class ShardServer {
 
   const std::string& endpoint() const { return server_->endpoint(); }
 
+  // The ZAP allow-list admit_only() and admit_any() set: the job's members (a relay the node
+  // hosts admits the same).
+  static constexpr const char* kMembersDomain = "rookery.shard";
+
   // Only these keys from now on, open connections too (every request is checked).
   void admit_only(const std::vector<std::string>& members);
   // Any CURVE peer (a coordinator that keeps no member list).

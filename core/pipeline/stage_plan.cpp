@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "net/identity.hpp"
+#include "rookery/coordinator.pb.h"
 
 namespace rookery::pipeline {
 
@@ -153,6 +154,28 @@ StagePlan parse_stage_plan(const std::string& text, const std::filesystem::path&
       fail("averaging_interval_ms: must be an integer from 100 (0.1 s) to 86400000 (a day)");
     }
     plan.averaging_interval_ms = v.get<std::int64_t>();
+  }
+  return plan;
+}
+
+StagePlan stage_plan_from_message(const wire::pb::Plan& m, const std::filesystem::path& job_path) {
+  if (m.pipelines().empty()) fail("pipelines: the plan has none");
+  StagePlan plan;
+  plan.job_path = job_path;
+  plan.job = job::load_job_spec(job_path);
+  for (int p = 0; p < m.pipelines_size(); ++p) {
+    const auto& stages = m.pipelines(p).stages();
+    if (stages.empty()) fail("pipelines[" + std::to_string(p) + "]: no stages");
+    auto& pipeline = plan.pipelines.emplace_back();
+    for (const auto& s : stages)
+      pipeline.push_back(
+          {s.first_block(), s.last_block(), s.endpoint(), s.key(), s.reduce_endpoint()});
+  }
+  plan.stages = plan.pipelines.front();
+  if (m.averaging_interval_ms() != 0) {
+    if (m.averaging_interval_ms() < 100 || m.averaging_interval_ms() > 86'400'000)
+      fail("averaging_interval_ms: must be from 100 (0.1 s) to 86400000 (a day)");
+    plan.averaging_interval_ms = m.averaging_interval_ms();
   }
   return plan;
 }

@@ -15,6 +15,10 @@
 
 #include "job/job_spec.hpp"
 
+namespace rookery::wire::pb {
+class Plan;
+}
+
 namespace rookery::pipeline {
 
 struct StageAddress {
@@ -50,5 +54,9 @@ struct StagePlan {
 // file's folder. Throws std::runtime_error naming the file and the field.
 StagePlan load_stage_plan(const std::filesystem::path& path);
 StagePlan parse_stage_plan(const std::string& json, const std::filesystem::path& base_dir);
+// The coordinator's plan for the job spec at `job_path`. Throws std::runtime_error for an
+// empty plan, a stage without blocks, or an averaging interval out of range.
+StagePlan stage_plan_from_message(const wire::pb::Plan& plan,
+                                  const std::filesystem::path& job_path);
 
 }  // namespace rookery::pipeline

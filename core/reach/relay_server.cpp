@@ -23,7 +23,6 @@ std::string random_token() {
   return token;
 }
 
-
 }  // namespace
 
 RelayServer::RelayServer(net::SecureContext& ctx, const net::CurveKeyPair& identity,
@@ -33,7 +32,7 @@ RelayServer::RelayServer(net::SecureContext& ctx, const net::CurveKeyPair& ident
   socket.send_hwm = socket.recv_hwm = 256;
   control_ = net::bind_curve_server(ctx, zmq::socket_type::router,
                                     tcp_endpoint(options_.host, options_.control_port), identity,
-                                    net::kPeerDomain, socket);
+                                    options_.domain, socket);
   control_port_ = port_of(net::last_endpoint(control_));
   data_listener_ = listen_tcp(options_.host, options_.data_port);
   data_port_ = local_port(data_listener_.get());

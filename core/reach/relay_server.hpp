@@ -27,7 +27,8 @@ struct RelayServerOptions {
   std::string host = "*";          // where the control, data and public ports listen
   std::uint16_t control_port = 0;  // 0: any
   std::uint16_t data_port = 0;
-  std::uint64_t bytes_per_second = 0;  // cap on everything relayed; 0: none
+  std::string domain = net::kPeerDomain;  // the ZAP allow-list nodes register under
+  std::uint64_t bytes_per_second = 0;     // cap on everything relayed; 0: none
   std::size_t max_nodes = 8;
   std::size_t max_ports_per_node = 8;
   std::chrono::milliseconds node_timeout{6000};  // a node silent this long is dropped

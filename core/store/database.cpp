@@ -30,6 +30,13 @@ Statement& Statement::bind(int index, const std::string& value) {
   return *this;
 }
 
+Statement& Statement::bind_blob(int index, const std::string& bytes) {
+  const int rc = sqlite3_bind_blob(stmt_, index, bytes.data(), static_cast<int>(bytes.size()),
+                                   SQLITE_TRANSIENT);
+  if (rc != SQLITE_OK) db_->fail("bind", rc);
+  return *this;
+}
+
 Statement& Statement::bind(int index, std::int64_t value) {
   const int rc = sqlite3_bind_int64(stmt_, index, value);
   if (rc != SQLITE_OK) db_->fail("bind", rc);
@@ -64,6 +71,13 @@ Statement& Statement::reset() {
 std::string Statement::text(int column) const {
   const auto* p = sqlite3_column_text(stmt_, column);
   return p ? std::string(reinterpret_cast<const char*>(p),
+                         static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)))
+           : std::string();
+}
+
+std::string Statement::blob(int column) const {
+  const auto* p = sqlite3_column_blob(stmt_, column);
+  return p ? std::string(static_cast<const char*>(p),
                          static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)))
            : std::string();
 }

@@ -49,10 +49,12 @@ class Statement {
   Statement& bind_null(int index);
   // Named apart from bind(): an int literal must not become ambiguous between the two.
   Statement& bind_real(int index, double value);
+  Statement& bind_blob(int index, const std::string& bytes);
   bool step();  // true: a row is ready; false: done. Throws StoreError.
   // Back to before the first step with no values bound, to run again with new ones.
   Statement& reset();
   std::string text(int column) const;
+  std::string blob(int column) const;  // the bytes as stored (a text column's too)
   std::int64_t integer(int column) const;
   double real(int column) const;
   bool is_null(int column) const;

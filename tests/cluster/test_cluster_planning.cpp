@@ -330,8 +330,11 @@ class TestClusterPlanning : public QObject {
     const ClusterPlan cp = form_pipelines(nodes, blocks, s);
     QVERIFY(!cp.ok());
     QCOMPARE(cp.unassigned.size(), nodes.size());
-    for (const auto& u : cp.unassigned)
-      QVERIFY(QString::fromStdString(u.reason).contains("holds the model"));
+    for (const auto& u : cp.unassigned) {
+      QVERIFY(u.why == Unseated::NoPipelineHoldsModel);
+      QVERIFY(!u.detail.empty());  // the partitioner's why
+      QVERIFY(QString::fromStdString(describe(u)).contains("holds the model"));
+    }
     // Ravnest's equal parameter split on nodes that hold the model together but not
     // evenly: reported as out of memory, while our partitioner fits it.
     std::vector<NodeProfile> uneven{{"big", 1e11, model, 1e7, 1e7, 0.02},
@@ -423,7 +426,7 @@ class TestClusterPlanning : public QObject {
     for (const Stage& st : plan.pipelines[0].stages) QVERIFY(st.node_id != "slow-link");
     QCOMPARE(plan.unassigned.size(), size_t(1));
     QCOMPARE(plan.unassigned[0].node_id, std::string("slow-link"));
-    QVERIFY(plan.unassigned[0].reason.find("spare") != std::string::npos);
+    QVERIFY(plan.unassigned[0].why == Unseated::Spare);
     // With it the pipeline would be slower by more than the margin: that is why.
     const PartitionResult all = partition_pipeline(nodes, blocks, s);
     QVERIFY(all.ok());

@@ -50,15 +50,15 @@ class TestBanVote : public QObject {
     QTest::addColumn<int>("strangers");   // not witnesses: they exclude it and caught it
     QTest::addColumn<QString>("reason");  // empty: no ban
 
-    const auto ring = [](int n, int of) {
-      return QString::fromStdString(coordinator::verdict::ring_partners_reject(n, of));
+    namespace verdict = coordinator::verdict;
+    const auto said = [](verdict::Code code) {
+      return [code](int n, int of) {
+        return QString::fromStdString(verdict::words(verdict::counted(code, n, of)));
+      };
     };
-    const auto activations = [](int n, int of) {
-      return QString::fromStdString(coordinator::verdict::caught_in_spot_checks(n, of));
-    };
-    const auto gradients = [](int n, int of) {
-      return QString::fromStdString(coordinator::verdict::gradients_caught_in_spot_checks(n, of));
-    };
+    const auto ring = said(wire::pb::Verdict::RING_PARTNERS_REJECT);
+    const auto activations = said(wire::pb::Verdict::CAUGHT_IN_SPOT_CHECKS);
+    const auto gradients = said(wire::pb::Verdict::GRADIENTS_CAUGHT_IN_SPOT_CHECKS);
     QTest::newRow("no reports") << 3 << 0 << 2 << 0 << 2 << 0 << 0 << QString();
     QTest::newRow("no witnesses") << 0 << 0 << 0 << 0 << 0 << 0 << 0 << QString();
     QTest::newRow("one liar, its only partner") << 1 << 1 << 0 << 0 << 0 << 0 << 0 << QString();
@@ -104,7 +104,8 @@ class TestBanVote : public QObject {
     }
     const auto verdict = coordinator::ban_vote(w, r);
     QCOMPARE(verdict.ban, !reason.isEmpty());
-    QCOMPARE(QString::fromStdString(verdict.reason), reason);
+    QCOMPARE(QString::fromStdString(verdict.ban ? coordinator::verdict::words(verdict.why) : ""),
+             reason);
   }
 
   // Ring partners hold any of its blocks in another pipeline; it sends activations to the

@@ -53,45 +53,38 @@ class TestCoordinatorAdmission : public QObject {
   }
 
   void refusal_data() {
+    using V = wire::pb::Verdict;
     QTest::addColumn<QString>("job_id");
     QTest::addColumn<QString>("token");
     QTest::addColumn<bool>("banned");
     QTest::addColumn<QString>("endpoint");
     QTest::addColumn<double>("flops");
-    QTest::addColumn<QString>("refusal");  // empty: admitted
-    const auto q = [](const std::string& s) { return QString::fromStdString(s); };
+    QTest::addColumn<int>("refusal");  // V::NONE: admitted
     const QString tcp = "tcp://127.0.0.1:5000";
     QTest::newRow("a command-line token") << "job"
-                                          << "cli" << false << tcp << 1e10 << QString();
+                                          << "cli" << false << tcp << 1e10 << int(V::NONE);
     QTest::newRow("an invite") << "job"
-                               << "fresh" << false << tcp << 1e10 << QString();
-    QTest::newRow("an expired invite")
-        << "job"
-        << "old" << false << tcp << 1e10 << QString(coordinator::verdict::kInviteExpired);
-    QTest::newRow("a revoked invite")
-        << "job"
-        << "gone" << false << tcp << 1e10 << QString(coordinator::verdict::kInviteRevoked);
-    QTest::newRow("an unknown token")
-        << "job"
-        << "nope" << false << tcp << 1e10 << QString(coordinator::verdict::kInviteNotValid);
+                               << "fresh" << false << tcp << 1e10 << int(V::NONE);
+    QTest::newRow("an expired invite") << "job"
+                                       << "old" << false << tcp << 1e10 << int(V::INVITE_EXPIRED);
+    QTest::newRow("a revoked invite") << "job"
+                                      << "gone" << false << tcp << 1e10 << int(V::INVITE_REVOKED);
+    QTest::newRow("an unknown token") << "job"
+                                      << "nope" << false << tcp << 1e10 << int(V::INVITE_NOT_VALID);
     QTest::newRow("no token") << "job"
-                              << "" << false << tcp << 1e10
-                              << QString(coordinator::verdict::kInviteNotValid);
+                              << "" << false << tcp << 1e10 << int(V::INVITE_NOT_VALID);
     QTest::newRow("another job") << "other"
-                                 << "cli" << false << tcp << 1e10
-                                 << q(coordinator::verdict::wrong_job("job", "other"));
+                                 << "cli" << false << tcp << 1e10 << int(V::WRONG_JOB);
     QTest::newRow("banned") << "job"
-                            << "cli" << true << tcp << 1e10
-                            << q(std::string(coordinator::verdict::kBanned) + "liar");
+                            << "cli" << true << tcp << 1e10 << int(V::RING_PARTNERS_REJECT);
     QTest::newRow("not tcp") << "job"
                              << "cli" << false << "ipc:///tmp/stage" << 1e10
-                             << QString(coordinator::verdict::kEndpointsNotTcp);
+                             << int(V::ENDPOINTS_NOT_TCP);
     QTest::newRow("unmeasured") << "job"
-                                << "cli" << false << tcp << 0.0
-                                << QString(coordinator::verdict::kImplausibleProfile);
+                                << "cli" << false << tcp << 0.0 << int(V::IMPLAUSIBLE_PROFILE);
     QTest::newRow("implausibly fast")
         << "job"
-        << "cli" << false << tcp << 1e19 << QString(coordinator::verdict::kImplausibleProfile);
+        << "cli" << false << tcp << 1e19 << int(V::IMPLAUSIBLE_PROFILE);
   }
 
   void refusal() {
@@ -100,7 +93,7 @@ class TestCoordinatorAdmission : public QObject {
     QFETCH(bool, banned);
     QFETCH(QString, endpoint);
     QFETCH(double, flops);
-    QFETCH(QString, refusal);
+    QFETCH(int, refusal);
     const auto now = clock_->unix_ms();
     state_->add_invite("fresh", now, now + 3'600'000);
     state_->add_invite("old", now, now + 60'000);
@@ -111,19 +104,36 @@ class TestCoordinatorAdmission : public QObject {
     auto r = join(job_id.toStdString(), token.toStdString());
     r.set_stage_endpoint(endpoint.toStdString());
     r.mutable_profile()->set_flops_per_s(flops);
-    const coordinator::Ban ban{"liar", now};
-    QCOMPARE(QString::fromStdString(admission.refusal(r, banned ? &ban : nullptr)), refusal);
+    const auto evidence =
+        coordinator::verdict::counted(wire::pb::Verdict::RING_PARTNERS_REJECT, 2, 3);
+    const coordinator::Ban ban{evidence, coordinator::verdict::words(evidence), now};
+    const auto no = admission.refusal(r, banned ? &ban : nullptr);
+    QCOMPARE(bool(no), refusal != wire::pb::Verdict::NONE);
+    QCOMPARE(int(no.why.code()), refusal);
+    QCOMPARE(no.banned, banned);
+    if (banned) QCOMPARE(no.why.value(), 2.0);
+    if (job_id == "other") QCOMPARE(no.why.detail(), std::string("job"));  // the job it runs
+  }
+
+  // A ban recorded before verdicts had codes still refuses, in its English.
+  void aBanWithoutACodeStillRefuses() {
+    Admission admission("job", {"cli"}, *state_, *clock_);
+    const coordinator::Ban old{{}, "an old reason", clock_->unix_ms()};
+    const auto no = admission.refusal(join("job", "cli"), &old);
+    QVERIFY(no);
+    QVERIFY(no.banned);
+    QCOMPARE(no.why.detail(), std::string("an old reason"));
   }
 
   void openEnrolmentAdmitsAnyToken() {
+    using V = wire::pb::Verdict;
     Admission admission("job", {}, *state_, *clock_);
-    QCOMPARE(admission.invite_refusal(""), std::string());
-    QCOMPARE(admission.invite_refusal("anything"), std::string());
+    QCOMPARE(admission.invite_refusal("").code(), V::NONE);
+    QCOMPARE(admission.invite_refusal("anything").code(), V::NONE);
     // The first invite made makes the job invite-only at once.
     state_->add_invite("made", clock_->unix_ms(), 0);
-    QCOMPARE(admission.invite_refusal("anything"),
-             std::string(coordinator::verdict::kInviteNotValid));
-    QCOMPARE(admission.invite_refusal("made"), std::string());
+    QCOMPARE(admission.invite_refusal("anything").code(), V::INVITE_NOT_VALID);
+    QCOMPARE(admission.invite_refusal("made").code(), V::NONE);
   }
 
   void theAllowListMustHoldCurveKeys() {

@@ -120,7 +120,7 @@ class CoordinatorWithFakeVolunteers : public QObject {
     }
     const auto r = ask(v.identity, std::move(e));
     if (!r || !r->has_heartbeat_reply()) return std::nullopt;
-    if (r->heartbeat_reply().known() && !r->heartbeat_reply().plan_json().empty()) {
+    if (r->heartbeat_reply().known() && r->heartbeat_reply().has_plan()) {
       v.plan_version = r->heartbeat_reply().plan_version();
     }
     return r->heartbeat_reply();
@@ -273,6 +273,7 @@ class TestCoordinatorBanVote : public CoordinatorWithFakeVolunteers {
     QVERIFY(r);
     QVERIFY2(r->known(), r->status().c_str());
     QVERIFY2(QString::fromStdString(r->status()).startsWith("pipeline "), r->status().c_str());
+    QCOMPARE(r->seat().state(), pb::SeatStatus::SEATED);
   }
 
   void twoHonestPartnersOutOfThreeBanTheLiar() {
@@ -291,6 +292,9 @@ class TestCoordinatorBanVote : public CoordinatorWithFakeVolunteers {
     QCOMPARE(s->banned(0).key(), key_of(kLiar));
     QCOMPARE(s->banned(0).reason(),
              std::string("2 of its 3 ring partners reject its averaging contributions"));
+    QCOMPARE(s->banned(0).why().code(), wire::pb::Verdict::RING_PARTNERS_REJECT);
+    QCOMPARE(s->banned(0).why().value(), 2.0);
+    QCOMPARE(s->banned(0).why().limit(), 3.0);
     QVERIFY(!is_banned(*s, key_of(kHonest)));
 
     // The liar is out: not known to heartbeats, refused when it joins again, and planned out;
@@ -301,6 +305,8 @@ class TestCoordinatorBanVote : public CoordinatorWithFakeVolunteers {
     const auto again = join(kLiar);
     QVERIFY(again);
     QVERIFY(!again->accepted());
+    QVERIFY(again->banned());
+    QCOMPARE(again->refusal().code(), wire::pb::Verdict::RING_PARTNERS_REJECT);
     QVERIFY2(QString::fromStdString(again->reason())
                  .startsWith("banned from this job: 2 of its 3 ring partners"),
              again->reason().c_str());

@@ -68,13 +68,14 @@ class TestCoordinatorInvites : public QObject {
   }
 
   // Checks the coordinator refuses a join with `token`, saying `why`.
-  void refused(const std::string& token, const std::string& why) {
+  void refused(const std::string& token, wire::pb::Verdict::Code why) {
     const auto r = join(token);
     QVERIFY2(r, "the coordinator did not answer a join");
     QVERIFY2(
         !r->accepted(),
         qPrintable(QString("a join with '%1' was admitted").arg(QString::fromStdString(token))));
-    QCOMPARE(r->reason(), why);
+    QCOMPARE(r->refusal().code(), why);
+    QCOMPARE(r->reason(), verdict::words(verdict::make(why)));
   }
 
   void admitted(const std::string& token) {
@@ -146,13 +147,13 @@ class TestCoordinatorInvites : public QObject {
     coordinator::CoordinatorState owner(state_path());  // the job owner's own connection
     owner.add_invite("a-week", now_ms(), now_ms() + 7 * 86400000ll);
     owner.add_invite("gone-by", now_ms() - 60000, now_ms() - 1000);
-    refused("", verdict::kInviteNotValid);
-    refused("guessed", verdict::kInviteNotValid);
+    refused("", wire::pb::Verdict::INVITE_NOT_VALID);
+    refused("guessed", wire::pb::Verdict::INVITE_NOT_VALID);
     admitted("a-week");
     admitted("a-week");  // an invite admits anyone who has it, until it expires
-    refused("gone-by", verdict::kInviteExpired);
+    refused("gone-by", wire::pb::Verdict::INVITE_EXPIRED);
     QVERIFY(owner.revoke_invite("a-week", now_ms()));
-    refused("a-week", verdict::kInviteRevoked);
+    refused("a-week", wire::pb::Verdict::INVITE_REVOKED);
   }
 
   void theCommandLineMakesListsAndRevokesInvites() {
@@ -224,7 +225,7 @@ class TestCommandLineInvite : public QObject {
     t.join();
     QVERIFY(ok && ok->accepted());
     QVERIFY(no && !no->accepted());
-    QCOMPARE(no->reason(), std::string(verdict::kInviteNotValid));
+    QCOMPARE(no->refusal().code(), wire::pb::Verdict::INVITE_NOT_VALID);
   }
 };
 

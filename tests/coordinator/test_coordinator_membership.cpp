@@ -11,6 +11,7 @@
 #include "clock/clock.hpp"
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/membership.hpp"
+#include "coordinator/verdicts.hpp"
 
 using namespace rookery;
 using namespace std::chrono_literals;
@@ -112,12 +113,15 @@ class TestCoordinatorMembership : public QObject {
     QVERIFY(!membership_->leave(key_of('a')));
     QCOMPARE(membership_->members(), std::set<std::string>{key_of('b')});
     QVERIFY(membership_->digest() != two);
-    membership_->ban(key_of('b'), "liar");
+    membership_->ban(key_of('b'),
+                     coordinator::verdict::counted(wire::pb::Verdict::RING_PARTNERS_REJECT, 2, 2));
     QVERIFY(membership_->members().empty());
     QCOMPARE(membership_->digest(), empty);
     QVERIFY(!membership_->find(key_of('b')));
     QVERIFY(membership_->ban_of(key_of('b')));
-    QCOMPARE(membership_->ban_of(key_of('b'))->reason, std::string("liar"));
+    QCOMPARE(membership_->ban_of(key_of('b'))->why.code(), wire::pb::Verdict::RING_PARTNERS_REJECT);
+    QCOMPARE(membership_->ban_of(key_of('b'))->reason,
+             std::string("2 of its 2 ring partners reject its averaging contributions"));
     QCOMPARE(membership_->ban_of(key_of('b'))->unix_ms, clock_->unix_ms());
     QCOMPARE(state_->banned().count(key_of('b')), std::size_t(1));
   }
@@ -165,7 +169,8 @@ class TestCoordinatorMembership : public QObject {
     state_->save_member(member('a'), 1);
     state_->save_member(member('b', 6000), 1);
     state_->save_member(member('c', 7000), 1);
-    state_->ban(key_of('c'), "liar", 2);
+    state_->ban(key_of('c'),
+                coordinator::verdict::counted(wire::pb::Verdict::CAUGHT_IN_SPOT_CHECKS, 2, 3), 2);
     coordinator::Assignment plan;
     plan.version = 4;
     plan.pipelines = {{{key_of('a'), 0, 6}}};

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "coordinator/coordinator_state.hpp"
+#include "coordinator/verdicts.hpp"
 
 using namespace rookery;
 using coordinator::Assignment;
@@ -50,7 +51,8 @@ class TestCoordinatorState : public QObject {
       s.record_progress(key_of('a'), 250, 25, 2.5e12, 2000);
       s.record_progress(key_of('a'), 40, 4, 4e11,
                         3000);  // the node restarted: its counters start over
-      s.ban(key_of('x'), "3 of its 3 ring partners reject its averaging contributions", 4000);
+      s.ban(key_of('x'),
+            coordinator::verdict::counted(wire::pb::Verdict::RING_PARTNERS_REJECT, 3, 3), 4000);
       s.add_loss(1000, 5.5);
       s.add_loss(2000, 4.25);
     }
@@ -72,6 +74,10 @@ class TestCoordinatorState : public QObject {
     const auto banned = s.banned();
     QCOMPARE(banned.size(), std::size_t(1));
     QCOMPARE(banned.at(key_of('x')).unix_ms, std::int64_t(4000));
+    QCOMPARE(banned.at(key_of('x')).why.code(), wire::pb::Verdict::RING_PARTNERS_REJECT);
+    QCOMPARE(banned.at(key_of('x')).why.limit(), 3.0);
+    QCOMPARE(banned.at(key_of('x')).reason,
+             std::string("3 of its 3 ring partners reject its averaging contributions"));
     const auto loss = s.loss_curve(10);
     QCOMPARE(loss.size(), std::size_t(2));
     QCOMPARE(loss[1].loss, 4.25);
@@ -152,6 +158,32 @@ class TestCoordinatorState : public QObject {
     const auto t = s.record_receipts(key_of('n'), {{key_of('o'), 320, 0}}, 3);
     QCOMPARE(t.at(key_of('o')).confirmed_samples(), std::int64_t(320));
     QCOMPARE(t.at(key_of('o')).samples, std::int64_t(640));
+  }
+
+  // A ban recorded before bans had codes (schema 4) keeps its English and refuses as before.
+  void aBanFromBeforeCodesIsKept() {
+    QTemporaryDir dir;
+    const auto path = std::filesystem::path(dir.path().toStdString()) / "coordinator.db";
+    const auto& all = coordinator::coordinator_migrations();
+    QVERIFY(all.size() >= 5 && all[3].version == 4);
+    {
+      store::Database old(path, {all[0], all[1], all[2], all[3]});
+      old.execute("INSERT INTO banned VALUES ('" + key_of('l') + "', 'an old reason', 5)");
+    }
+    CoordinatorState s(path);
+    const auto banned = s.banned();
+    QCOMPARE(banned.size(), std::size_t(1));
+    QCOMPARE(banned.at(key_of('l')).reason, std::string("an old reason"));
+    QCOMPARE(banned.at(key_of('l')).why.code(), wire::pb::Verdict::NONE);
+    // A damaged verdict leaves the ban with its English, not lost.
+    s.ban(key_of('m'), coordinator::verdict::make(wire::pb::Verdict::RING_PARTNERS_REJECT), 6);
+    {
+      store::Database db(path, coordinator::coordinator_migrations());
+      db.execute("UPDATE banned SET verdict = x'ffff' WHERE key = '" + key_of('m') + "'");
+    }
+    CoordinatorState again(path);
+    QCOMPARE(again.banned().size(), std::size_t(2));
+    QVERIFY(!again.banned().at(key_of('m')).reason.empty());
   }
 
   void aCorruptFileIsRefusedAndLeftAlone() {

@@ -77,7 +77,7 @@ class TestSwarmPlanner : public QObject {
     const auto job = demo_job();
     const auto blocks = static_cast<std::int64_t>(coordinator::block_profiles(job).size());
     const auto plan = coordinator::plan_swarm(members(6, share_of_model(0.5)), job);
-    QVERIFY2(plan.infeasible.empty(), plan.infeasible.c_str());
+    QCOMPARE(plan.infeasible.code(), wire::pb::Verdict::NONE);
     QCOMPARE(plan.pipelines.size(), std::size_t(2));
     for (const auto& p : plan.pipelines) QCOMPARE(p.size(), std::size_t(3));
     check_covers_model(plan, blocks);
@@ -166,9 +166,10 @@ class TestSwarmPlanner : public QObject {
   void aVolunteerWhoCannotHoldTheModelAloneIsNotPlannedIntoOne() {
     const auto plan = coordinator::plan_swarm(members(1, share_of_model(0.5)), demo_job());
     QVERIFY(plan.empty());
-    QVERIFY(!plan.infeasible.empty());
+    QCOMPARE(plan.infeasible.code(), wire::pb::Verdict::NO_PIPELINE_HOLDS_MODEL);
+    QVERIFY(!plan.infeasible.detail().empty());  // the partitioner's why
     QCOMPARE(plan.unassigned.size(), std::size_t(1));
-    QVERIFY(!plan.unassigned.front().reason.empty());
+    QVERIFY(plan.unassigned.front().why == cluster::Unseated::NoPipelineHoldsModel);
   }
 
   void aDeadVolunteerIsPlannedAroundAndItsBlocksComeFromItsReplica() {
@@ -220,7 +221,7 @@ class TestSwarmPlanner : public QObject {
     const auto job = demo_job();
     const auto m = members(6, share_of_model(0.5));
     const auto plan = coordinator::plan_swarm(m, job);
-    const auto json = coordinator::plan_json(plan, by_key(m), "demo.json", 2000);
+    const auto message = coordinator::plan_message(plan, by_key(m), 2000);
     // The node's parser, with the job where the node keeps it.
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -229,7 +230,8 @@ class TestSwarmPlanner : public QObject {
       QVERIFY(f.open(QIODevice::WriteOnly));
       f.write(QByteArray::fromStdString(job::to_json(job)));
     }
-    const auto parsed = pipeline::parse_stage_plan(json, dir.path().toStdString());
+    const auto parsed = pipeline::stage_plan_from_message(
+        message, std::filesystem::path(dir.path().toStdString()) / "demo.json");
     parsed.validate(static_cast<std::int64_t>(coordinator::block_profiles(job).size()));
     QCOMPARE(parsed.pipelines.size(), plan.pipelines.size());
     QCOMPARE(parsed.averaging_interval_ms, std::int64_t(2000));
@@ -242,8 +244,19 @@ class TestSwarmPlanner : public QObject {
                  m[std::size_t(std::stoi(a.key.substr(4, a.key.find('x') - 4)))].stage_endpoint);
       }
     }
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             coordinator::plan_json(plan, {}, "demo.json", 2000));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, coordinator::plan_message(plan, {}, 2000));
+    // A plan that the node cannot use is refused with the reason, not half-applied.
+    wire::pb::Plan empty;
+    QVERIFY_THROWS_EXCEPTION(
+        std::runtime_error,
+        pipeline::stage_plan_from_message(
+            empty, std::filesystem::path(dir.path().toStdString()) / "demo.json"));
+    auto too_often = message;
+    too_often.set_averaging_interval_ms(5);
+    QVERIFY_THROWS_EXCEPTION(
+        std::runtime_error,
+        pipeline::stage_plan_from_message(
+            too_often, std::filesystem::path(dir.path().toStdString()) / "demo.json"));
   }
 
   void aFasterVolunteerTakesMoreBlocks() {

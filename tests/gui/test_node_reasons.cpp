@@ -3,7 +3,7 @@
 // node sends codes beside its English (its state, the governor's reason, the coordinator's
 // refusal and the coordinator's own words for it, each sensor), the window words them in
 // German, and the tray notifies about the refusal from the code. A snapshot without codes (an
-// older node) is shown in its English. Every sentence of coordinator/verdicts.hpp is recognised.
+// older node) is shown in its English. Every verdict and seat the coordinator sends is worded.
 #include <QFile>
 #include <QLabel>
 #include <QProcess>
@@ -65,67 +65,128 @@ class TestNodeReasons : public QObject {
     QCOMPARE(Reasons::coordinator(s.coordinator()), QStringLiteral("pipeline 2, stage 1"));
   }
 
-  // The node recognises every sentence the coordinator says (coordinator/verdicts.hpp) as a
-  // code with its numbers, and the GUI words it; words it does not know stay as they are.
-  // English: this runs before any translation is installed (so plurals read "partner(s)";
-  // rookery_en.ts gives an English user "partners").
-  void everyVerdictIsRecognised() {
+  // Every verdict the coordinator sends (a typed Verdict) reaches the window as a code with its
+  // numbers, which the GUI words; the coordinator's English is never read. A verdict this node
+  // does not know (a newer coordinator's) shows its detail as it is. English: this runs before
+  // any translation is installed (so plurals read "partner(s)"; rookery_en.ts gives an English
+  // user "partners").
+  void everyVerdictIsWorded() {
+    using V = pb::Verdict;
     namespace v = rookery::coordinator::verdict;
     struct Case {
-      std::string status;
+      V verdict;
+      bool banned;
       pb::ReasonCode code, detail;
       QString shown;
     };
-    const std::string refused = "the coordinator refused: ", unseated = "not in the plan: ";
+    const auto refused = [](V verdict, bool banned, pb::Reason& out) {
+      pb::JoinReply reply;
+      *reply.mutable_refusal() = verdict;
+      reply.set_banned(banned);
+      reply.set_reason(v::words(verdict));
+      rookery::node::refusal_reason(reply, out);
+    };
     const std::vector<Case> cases = {
-        {refused + v::kNoJob, pb::COORDINATOR_REFUSED, pb::VERDICT_NO_JOB,
+        {v::make(V::NO_JOB), false, pb::COORDINATOR_REFUSED, pb::VERDICT_NO_JOB,
          "the coordinator runs no job"},
-        {refused + v::wrong_job("gpt-2", "mine"), pb::COORDINATOR_REFUSED, pb::VERDICT_WRONG_JOB,
+        {v::make(V::WRONG_JOB, "gpt-2"), false, pb::COORDINATOR_REFUSED, pb::VERDICT_WRONG_JOB,
          "the coordinator runs another job (“gpt-2”)"},
-        {refused + v::kInviteNotValid, pb::COORDINATOR_REFUSED, pb::VERDICT_INVITE_NOT_VALID,
+        {v::make(V::INVITE_NOT_VALID), false, pb::COORDINATOR_REFUSED, pb::VERDICT_INVITE_NOT_VALID,
          "the job is invite-only and this invite is not valid"},
-        {refused + v::kInviteExpired, pb::COORDINATOR_REFUSED, pb::VERDICT_INVITE_EXPIRED,
+        {v::make(V::INVITE_EXPIRED), false, pb::COORDINATOR_REFUSED, pb::VERDICT_INVITE_EXPIRED,
          "this invite has expired; ask the job's owner for a new one"},
-        {refused + v::kInviteRevoked, pb::COORDINATOR_REFUSED, pb::VERDICT_INVITE_REVOKED,
+        {v::make(V::INVITE_REVOKED), false, pb::COORDINATOR_REFUSED, pb::VERDICT_INVITE_REVOKED,
          "the job's owner revoked this invite"},
-        {refused + v::kEndpointsNotTcp, pb::COORDINATOR_REFUSED, pb::VERDICT_ENDPOINTS_NOT_TCP,
-         "this PC's addresses are not TCP addresses"},
-        {refused + v::kImplausibleProfile, pb::COORDINATOR_REFUSED, pb::VERDICT_IMPLAUSIBLE_PROFILE,
+        {v::make(V::INVITE_UNCHECKABLE, "disk I/O error"), false, pb::COORDINATOR_REFUSED,
+         pb::VERDICT_INVITE_UNCHECKABLE, "the coordinator cannot check invites (disk I/O error)"},
+        {v::make(V::ENDPOINTS_NOT_TCP), false, pb::COORDINATOR_REFUSED,
+         pb::VERDICT_ENDPOINTS_NOT_TCP, "this PC's addresses are not TCP addresses"},
+        {v::make(V::IMPLAUSIBLE_PROFILE), false, pb::COORDINATOR_REFUSED,
+         pb::VERDICT_IMPLAUSIBLE_PROFILE,
          "this PC's measured speed, memory or network look implausible"},
-        {refused + v::kBanned + v::ring_partners_reject(3, 4), pb::COORDINATOR_BANNED,
+        {v::counted(V::RING_PARTNERS_REJECT, 3, 4), true, pb::COORDINATOR_BANNED,
          pb::VERDICT_RING_PARTNERS_REJECT,
          "3 of its 4 ring partner(s) reject its averaging contributions"},
-        {refused + v::kBanned + v::caught_in_spot_checks(2, 3), pb::COORDINATOR_BANNED,
+        {v::counted(V::CAUGHT_IN_SPOT_CHECKS, 2, 3), true, pb::COORDINATOR_BANNED,
          pb::VERDICT_CAUGHT_IN_SPOT_CHECKS,
          "2 of the 3 stage(s) it sends to caught its activations wrong in spot-checks"},
-        {refused + v::kBanned + v::gradients_caught_in_spot_checks(3, 3), pb::COORDINATOR_BANNED,
+        {v::counted(V::GRADIENTS_CAUGHT_IN_SPOT_CHECKS, 3, 3), true, pb::COORDINATOR_BANNED,
          pb::VERDICT_GRADIENTS_CAUGHT_IN_SPOT_CHECKS,
          "3 of the 3 stage(s) it returns gradients to caught its gradients wrong in spot-checks"},
-        {unseated + v::kSpare, pb::COORDINATOR_NOT_IN_PLAN, pb::VERDICT_SPARE,
-         "a spare: its pipeline is faster without this PC, which waits to fill a seat that falls "
-         "empty"},
-        {unseated + v::kTierFull, pb::COORDINATOR_NOT_IN_PLAN, pb::VERDICT_TIER_FULL,
-         "every pipeline of its bandwidth tier already has one PC per block"},
-        {unseated + v::kNoPipelineHoldsModel + "short by 2 GB", pb::COORDINATOR_NOT_IN_PLAN,
-         pb::VERDICT_NO_PIPELINE_HOLDS_MODEL,
-         "the volunteers together do not hold the model yet (short by 2 GB)"},
-        {unseated + v::kJoinedAfterThePlan, pb::COORDINATOR_NOT_IN_PLAN,
-         pb::VERDICT_JOINED_AFTER_PLAN, "it joined after the plan was made"},
-        // A newer coordinator's words, and numbers that do not add up: shown as they are.
-        {refused + "the moon is in the wrong phase", pb::COORDINATOR_REFUSED, pb::REASON_UNKNOWN,
-         "the moon is in the wrong phase"},
-        {refused + v::kBanned + "5 of its 4" + v::kRingPartnersReject, pb::COORDINATOR_BANNED,
-         pb::REASON_UNKNOWN,
-         QString::fromStdString("5 of its 4" + std::string(v::kRingPartnersReject))},
+        // A ban stored before codes, and a newer coordinator's verdict: the English as it is.
+        {v::make(V::NONE, "an old ban's reason"), true, pb::COORDINATOR_BANNED, pb::REASON_UNKNOWN,
+         "an old ban's reason"},
+        {v::make(static_cast<V::Code>(999), "the moon is in the wrong phase"), false,
+         pb::COORDINATOR_REFUSED, pb::REASON_UNKNOWN, "the moon is in the wrong phase"},
     };
     for (const auto& c : cases) {
-      pb::CoordinatorLink link;
-      link.set_status(c.status);
-      rookery::node::classify_coordinator_status(c.status, *link.mutable_why());
-      QCOMPARE(link.why().code(), c.code);
-      QCOMPARE(link.why().detail().code(), c.detail);
-      QCOMPARE(Reasons::coordinatorWords(link.why()), c.shown);
+      pb::Reason why;
+      refused(c.verdict, c.banned, why);
+      QCOMPARE(why.code(), c.code);
+      QCOMPARE(why.detail().code(), c.detail);
+      QCOMPARE(Reasons::coordinatorWords(why), c.shown);
     }
+
+    // Without a seat: the planner's reasons.
+    const std::vector<std::pair<V, QString>> unseated = {
+        {v::make(V::SPARE),
+         "a spare: its pipeline is faster without this PC, which waits to fill a seat that falls "
+         "empty"},
+        {v::make(V::TIER_FULL),
+         "every pipeline of its bandwidth tier already has one PC per block"},
+        {v::make(V::NO_PIPELINE_HOLDS_MODEL, "short by 2 GB"),
+         "the volunteers together do not hold the model yet (short by 2 GB)"},
+        {v::make(V::JOINED_AFTER_PLAN), "it joined after the plan was made"},
+    };
+    for (const auto& [verdict, shown] : unseated) {
+      pb::SeatStatus seat;
+      seat.set_state(pb::SeatStatus::NOT_IN_PLAN);
+      *seat.mutable_why() = verdict;
+      pb::CoordinatorLink link;
+      rookery::node::to_reason(seat, *link.mutable_why());
+      QCOMPARE(link.why().code(), pb::COORDINATOR_NOT_IN_PLAN);
+      QCOMPARE(Reasons::coordinator(link), QStringLiteral("not in the plan: ") + shown);
+    }
+
+    // Every code the wire defines has a code the window words (a verdict added to the wire but
+    // not to the node or the GUI fails here).
+    const auto* codes = V::Code_descriptor();
+    for (int i = 0; i < codes->value_count(); ++i) {
+      const auto code = static_cast<V::Code>(codes->value(i)->number());
+      if (code == V::NONE || code == V::COORDINATOR_FAILED) continue;  // English only
+      pb::Reason r;
+      rookery::node::to_reason(v::make(code, "x"), r);
+      QVERIFY2(r.code() != pb::REASON_UNKNOWN, codes->value(i)->name().c_str());
+      QVERIFY2(!Reasons::verdict(r).isEmpty(), codes->value(i)->name().c_str());
+    }
+  }
+
+  // The seat the coordinator reports, as codes (HeartbeatReply.seat).
+  void everySeatStateIsWorded() {
+    const auto* states = pb::SeatStatus::State_descriptor();
+    for (int i = 0; i < states->value_count(); ++i) {
+      const auto state = static_cast<pb::SeatStatus::State>(states->value(i)->number());
+      if (state == pb::SeatStatus::UNKNOWN) continue;
+      pb::SeatStatus seat;
+      seat.set_state(state);
+      seat.set_pipeline(2);
+      seat.set_stage(1);
+      seat.set_fetched(0.25);
+      seat.set_dataset_bytes(4 << 20);
+      pb::CoordinatorLink link;
+      link.set_status("the coordinator's English");
+      rookery::node::to_reason(seat, *link.mutable_why());
+      QVERIFY2(link.why().code() != pb::REASON_UNKNOWN, states->value(i)->name().c_str());
+      QVERIFY2(Reasons::coordinator(link) != QStringLiteral("the coordinator's English"),
+               states->value(i)->name().c_str());
+    }
+    pb::SeatStatus seated;
+    seated.set_state(pb::SeatStatus::SEATED);
+    seated.set_pipeline(2);
+    seated.set_stage(1);
+    pb::CoordinatorLink link;
+    rookery::node::to_reason(seated, *link.mutable_why());
+    QCOMPARE(Reasons::coordinator(link), QStringLiteral("pipeline 2, stage 1"));
   }
 
   void refusedAndPausedInGerman() {

@@ -2,14 +2,18 @@
 # A home router in network namespaces, for the reach tests:
 #
 #   <tag>i (the internet: 198.20.0.1) ── <tag>r (router: 198.20.0.2 outside, 192.168.77.1 inside,
-#                                                masquerading with nftables) ── <tag>h (a home PC:
-#                                                192.168.77.10, default route via the router)
+#      │                                         masquerading with nftables) ── <tag>h (a home PC:
+#      │                                         192.168.77.10, default route via the router)
+#   <tag>p (a public host: 198.21.0.2, routed through the internet's 198.21.0.1)
 #
 # The outside block lies just past RFC 2544's benchmarking range, because miniupnpd refuses to
 # map ports on a router whose outside address is reserved; it exists only inside these
 # namespaces. MODE: upnp (miniupnpd with UPnP IGD and NAT-PMP), natpmp (NAT-PMP only), none.
 #
-#   home_router_lab.sh up TAG MODE     # exit 77 when this machine cannot host it (not root, no tools)
+#   home_router_lab.sh up TAG MODE [RATE_MBIT]  # exit 77 when this machine cannot host it
+#
+# RATE_MBIT shapes the public host's link and the router's outside link with tc tbf, both
+# directions.
 #   home_router_lab.sh down TAG
 set -euo pipefail
 cmd=${1:?up or down}
@@ -22,7 +26,7 @@ down() {
     kill "$pid" 2>/dev/null || true
     for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   fi
-  for ns in "${tag}i" "${tag}r" "${tag}h"; do ip netns del "$ns" 2>/dev/null || true; done
+  for ns in "${tag}i" "${tag}r" "${tag}h" "${tag}p"; do ip netns del "$ns" 2>/dev/null || true; done
   rm -rf "$dir"
 }
 
@@ -32,6 +36,7 @@ if [ "$cmd" = down ]; then
 fi
 
 mode=${3:?upnp, natpmp or none}
+rate=${4:-}
 if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! command -v nft >/dev/null ||
   { [ "$mode" != none ] && ! command -v miniupnpd >/dev/null; }; then
   echo "home_router_lab: needs root, ip, nft and miniupnpd" >&2
@@ -42,13 +47,17 @@ mkdir -p "$dir"
 ip netns add "${tag}i"
 ip netns add "${tag}r"
 ip netns add "${tag}h"
+ip netns add "${tag}p"
 ip link add "${tag}w" type veth peer name "${tag}wi"
 ip link set "${tag}w" netns "${tag}r"
 ip link set "${tag}wi" netns "${tag}i"
 ip link add "${tag}l" type veth peer name "${tag}lh"
 ip link set "${tag}l" netns "${tag}r"
 ip link set "${tag}lh" netns "${tag}h"
-for ns in "${tag}i" "${tag}r" "${tag}h"; do ip -n "$ns" link set lo up; done
+ip link add "${tag}p" type veth peer name "${tag}pi"
+ip link set "${tag}p" netns "${tag}p"
+ip link set "${tag}pi" netns "${tag}i"
+for ns in "${tag}i" "${tag}r" "${tag}h" "${tag}p"; do ip -n "$ns" link set lo up; done
 ip -n "${tag}i" addr add 198.20.0.1/24 dev "${tag}wi"
 ip -n "${tag}i" link set "${tag}wi" up
 ip -n "${tag}r" addr add 198.20.0.2/24 dev "${tag}w"
@@ -58,7 +67,20 @@ ip -n "${tag}r" link set "${tag}l" up
 ip -n "${tag}h" addr add 192.168.77.10/24 dev "${tag}lh"
 ip -n "${tag}h" link set "${tag}lh" up
 ip -n "${tag}h" route add default via 192.168.77.1
+ip -n "${tag}i" addr add 198.21.0.1/24 dev "${tag}pi"
+ip -n "${tag}i" link set "${tag}pi" up
+ip -n "${tag}p" addr add 198.21.0.2/24 dev "${tag}p"
+ip -n "${tag}p" link set "${tag}p" up
+ip -n "${tag}p" route add default via 198.21.0.1
+ip -n "${tag}r" route add 198.21.0.0/24 via 198.20.0.1
+ip netns exec "${tag}i" sysctl -qw net.ipv4.ip_forward=1
 ip netns exec "${tag}r" sysctl -qw net.ipv4.ip_forward=1
+if [ -n "$rate" ]; then
+  for link in "${tag}p ${tag}p" "${tag}i ${tag}pi" "${tag}r ${tag}w" "${tag}i ${tag}wi"; do
+    set -- $link
+    ip netns exec "$1" tc qdisc add dev "$2" root tbf rate "${rate}mbit" burst 64kb latency 100ms
+  done
+fi
 # The home router: masquerade outgoing, and the chains miniupnpd's nftables backend fills.
 ip netns exec "${tag}r" nft -f - <<NFT
 table ip home_nat {

@@ -1,7 +1,8 @@
 // A volunteer at home joins a coordinator on the internet with no address to type: behind a
 // router with UPnP it is reached through the router's mapping (and the mapping is gone when it
-// stops); behind a router without port mapping the coordinator finds that nobody can dial it,
-// and both say so in the node's snapshot. Real processes in network namespaces
+// stops); behind a router without port mapping the coordinator finds that nobody can dial it
+// and has it carried by the relay on the job owner's host (or, with no relay, says it is
+// unreachable), and the node's snapshot says so. Real processes in network namespaces
 // (home_router_lab.sh), a real miniupnpd.
 #include <QtTest>
 
@@ -25,13 +26,16 @@ class TestReachHomeRouter : public QObject {
 
   // The coordinator on the internet side, a volunteer in the home; returns the volunteer's
   // snapshot once the coordinator has said how it is reached.
-  pb::NodeSnapshot joinFromHome(QProcess& coordinator, QProcess& node, const QString& name) {
+  pb::NodeSnapshot joinFromHome(QProcess& coordinator, QProcess& node, const QString& name,
+                                pb::ReachWay until, const QStringList& coordinator_args = {}) {
     const QString ready = dir_.filePath(name + ".ready");
     coordinator.setProcessChannelMode(QProcess::ForwardedChannels);
-    coordinator.start(
-        "ip", {"netns", "exec", tag_ + "i", ROOKERY_BINARY_DIR "/app/rookery-coordinator", "--bind",
-               "tcp://198.20.0.1:0", "--data-dir", dir_.filePath(name + "-c"), "--ready-file",
-               ready, "--job", ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json"});
+    coordinator.start("ip", QStringList{"netns", "exec", tag_ + "i",
+                                        ROOKERY_BINARY_DIR "/app/rookery-coordinator", "--bind",
+                                        "tcp://198.20.0.1:0", "--data-dir",
+                                        dir_.filePath(name + "-c"), "--ready-file", ready, "--job",
+                                        ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json"} +
+                                coordinator_args);
     const auto address = rookery::testing::wait_for_coordinator_ready(ready, 20000, &coordinator);
     if (!address) return {};
     const QString run_dir = dir_.filePath(name + "-n/run");
@@ -48,10 +52,17 @@ class TestReachHomeRouter : public QObject {
         [&] {
           const auto a = client.status();
           if (a.ok) snapshot = a.snapshot;
-          return a.ok && snapshot.reach().way() != pb::REACH_UNKNOWN;
+          return a.ok && snapshot.reach().way() == until;
         },
         60000);
     return snapshot;
+  }
+
+  pb::NodeSnapshot snapshotOf(const QString& name) {
+    rookery::control::ControlClient client(
+        rookery::control::ControlEndpoints::in(dir_.filePath(name + "-n/run").toStdString()));
+    const auto a = client.status();
+    return a.ok ? a.snapshot : pb::NodeSnapshot{};
   }
 
   void stop(QProcess& p) {
@@ -68,7 +79,7 @@ class TestReachHomeRouter : public QObject {
     if (rc == 77) QSKIP("needs root, ip, nft and miniupnpd (scripts/install-deps.sh)");
     QCOMPARE(rc, 0);
     QProcess coordinator, node;
-    const auto s = joinFromHome(coordinator, node, "upnp");
+    const auto s = joinFromHome(coordinator, node, "upnp", pb::REACH_ROUTER_MAPPING);
     QCOMPARE(pb::ReachWay_Name(s.reach().way()), std::string("REACH_ROUTER_MAPPING"));
     QVERIFY2(QString::fromStdString(s.reach().endpoint()).startsWith("tcp://198.20.0.2:"),
              s.reach().endpoint().c_str());
@@ -81,16 +92,36 @@ class TestReachHomeRouter : public QObject {
     stop(coordinator);
   }
 
-  void aRouterWithoutMappingLeavesItUnreachable() {
+  void behindAPlainRouterItIsRelayed() {
     const int rc = run_command({kHomeRouterLab, "up", tag_, "none"});
     if (rc == 77) QSKIP("needs root, ip, nft and miniupnpd (scripts/install-deps.sh)");
     QCOMPARE(rc, 0);
     QProcess coordinator, node;
-    const auto s = joinFromHome(coordinator, node, "plain");
+    const auto s = joinFromHome(coordinator, node, "relayed", pb::REACH_RELAYED);
+    QCOMPARE(pb::ReachWay_Name(s.reach().way()), std::string("REACH_RELAYED"));
+    // Peers dial the relay on the owner's host, which the coordinator dialled through to the
+    // node's own key.
+    QVERIFY2(QString::fromStdString(s.reach().endpoint()).startsWith("tcp://198.20.0.1:"),
+             s.reach().endpoint().c_str());
+    QCOMPARE(s.reach().relay(), std::string("198.20.0.1"));
+    QCOMPARE(s.reach().observed_address(), std::string("198.20.0.2"));
+    stop(node);
+    stop(coordinator);
+  }
+
+  void aRouterWithoutMappingAndNoRelayLeavesItUnreachable() {
+    const int rc = run_command({kHomeRouterLab, "up", tag_, "none"});
+    if (rc == 77) QSKIP("needs root, ip, nft and miniupnpd (scripts/install-deps.sh)");
+    QCOMPARE(rc, 0);
+    QProcess coordinator, node;
+    const auto s = joinFromHome(coordinator, node, "plain", pb::REACH_UNREACHABLE, {"--no-relay"});
     QCOMPARE(pb::ReachWay_Name(s.reach().way()), std::string("REACH_UNREACHABLE"));
     QCOMPARE(s.reach().observed_address(), std::string("198.20.0.2"));
     QVERIFY2(QString::fromStdString(s.reach().mapping_error()).contains("UPnP"),
              s.reach().mapping_error().c_str());
+    // Not planned: seated, it would stall its pipeline. The window is told why.
+    QTRY_COMPARE_WITH_TIMEOUT(snapshotOf("plain").coordinator().why().detail().code(),
+                              pb::VERDICT_UNREACHABLE, 10000);
     stop(node);
     stop(coordinator);
   }

@@ -1,0 +1,248 @@
+// What a relay costs, measured: the small internet of home_router_lab.sh with every link a
+// tbf of --rate-mbit in both directions (the public host's and the router's), a coordinator
+// with its relay on the internet host, a public volunteer and a volunteer at home, each
+// offering just over half the memory the demo model needs so that they train as one pipeline
+// of two stages. Two arms, alternating in one run on fresh labs: "direct", where the home
+// router maps the home volunteer's ports (UPnP), and "relayed", where it maps nothing and the
+// home volunteer is carried by the relay on the coordinator's host. Printed per arm: samples/s
+// of the pipeline over --seconds after a warm-up, and the relay host's cost: the coordinator
+// process's CPU (its relay and its own work) and the bytes its host forwarded per second.
+// Usage: bench_relay [--repeats N] [--seconds S] [--rate-mbit R]
+// Exit 1 only when a measurement could not be taken, never for speed.
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <unistd.h>
+#include <vector>
+
+#include "control/control_client.hpp"
+#include "control/control_endpoints.hpp"
+#include "coordinator/swarm_planner.hpp"
+#include "job/job_spec.hpp"
+#include "support/processes.hpp"
+
+namespace pb = rookery::wire::pb;
+
+namespace {
+
+const QString kLab = QStringLiteral(ROOKERY_SOURCE_DIR "/tests/reach/home_router_lab.sh");
+const QString kJob = QStringLiteral(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
+
+int run(const QStringList& args, QString* out = nullptr) {
+  QProcess p;
+  p.start(args.first(), args.mid(1));
+  p.waitForFinished(30000);
+  if (out) *out = QString::fromUtf8(p.readAllStandardOutput());
+  return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+// CPU seconds a process has used (user + system).
+double cpu_seconds(qint64 pid) {
+  std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  std::getline(f, line);
+  const auto close = line.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream rest(line.substr(close + 2));
+  std::string field;
+  double utime = 0, stime = 0;
+  for (int i = 3; rest >> field; ++i) {
+    if (i == 14) utime = std::stod(field);
+    if (i == 15) {
+      stime = std::stod(field);
+      break;
+    }
+  }
+  return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+// Bytes the internet host's interfaces sent, all of them.
+double forwarded_bytes(const QString& tag) {
+  double total = 0;
+  for (const QString& dev : QStringList{tag + "wi", tag + "pi"}) {
+    QString out;
+    run({"ip", "netns", "exec", tag + "i", "cat", "/sys/class/net/" + dev + "/statistics/tx_bytes"},
+        &out);
+    total += out.trimmed().toDouble();
+  }
+  return total;
+}
+
+struct Arm {
+  double samples_per_s = 0;
+  double relay_cpu_percent = 0;
+  double forwarded_mb_per_s = 0;
+};
+
+class Swarm {
+ public:
+  Swarm(QString tag, QTemporaryDir& dir) : tag_(std::move(tag)), dir_(dir) {}
+  ~Swarm() {
+    for (auto* p : {&home_, &pub_, &coordinator_}) {
+      if (p->state() == QProcess::NotRunning) continue;
+      p->terminate();
+      if (!p->waitForFinished(15000)) p->kill();
+      p->waitForFinished(3000);
+    }
+    run({kLab, "down", tag_});
+  }
+
+  std::optional<Arm> measure(const QString& mode, int rate_mbit, std::int64_t memory_mb,
+                             int seconds) {
+    if (const int rc = run({kLab, "up", tag_, mode, QString::number(rate_mbit)}); rc != 0) {
+      std::fprintf(stderr, "bench_relay: the lab did not come up (%d)\n", rc);
+      return std::nullopt;
+    }
+    const QString ready = dir_.filePath(tag_ + ".ready");
+    coordinator_.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    coordinator_.start(
+        "ip", {"netns", "exec", tag_ + "i", ROOKERY_BINARY_DIR "/app/rookery-coordinator", "--bind",
+               "tcp://198.20.0.1:0", "--data-dir", dir_.filePath(tag_ + "-c"), "--ready-file",
+               ready, "--job", kJob, "--log-level", "warn"});
+    const auto address = rookery::testing::wait_for_coordinator_ready(ready, 20000, &coordinator_);
+    if (!address) return std::nullopt;
+    start(pub_, "pub", tag_ + "p", *address, memory_mb);
+    start(home_, "home", tag_ + "h", *address, memory_mb);
+    // One pipeline of two, trained through the link the arm gives the home volunteer.
+    const auto way = mode == "none" ? pb::REACH_RELAYED : pb::REACH_ROUTER_MAPPING;
+    pb::NodeSnapshot s;
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 120000) {
+      s = snapshot("home");
+      if (s.reach().way() == way && s.has_stage() && s.stage().stage_count() == 2 &&
+          s.run().samples() > 0) {
+        break;
+      }
+      QTest::qWait(250);
+    }
+    if (s.reach().way() != way || !s.has_stage() || s.stage().stage_count() != 2) {
+      std::fprintf(stderr,
+                   "bench_relay: %s: the home volunteer is not seated in a 2-stage "
+                   "pipeline (%s; %s)\n",
+                   qPrintable(mode), pb::ReachWay_Name(s.reach().way()).c_str(),
+                   s.coordinator().status().c_str());
+      return std::nullopt;
+    }
+    QTest::qWait(5000);  // warm-up
+    const auto samples0 = snapshot("home").run().samples();
+    const double cpu0 = cpu_seconds(coordinator_.processId());
+    const double bytes0 = forwarded_bytes(tag_);
+    QElapsedTimer window;
+    window.start();
+    QTest::qWait(seconds * 1000);
+    const double elapsed = window.elapsed() / 1000.0;
+    const auto samples1 = snapshot("home").run().samples();
+    Arm a;
+    a.samples_per_s = static_cast<double>(samples1 - samples0) / elapsed;
+    a.relay_cpu_percent = 100 * (cpu_seconds(coordinator_.processId()) - cpu0) / elapsed;
+    a.forwarded_mb_per_s = (forwarded_bytes(tag_) - bytes0) / elapsed / 1e6;
+    return a;
+  }
+
+ private:
+  void start(QProcess& p, const QString& name, const QString& ns,
+             const rookery::testing::CoordinatorAddress& address, std::int64_t memory_mb) {
+    p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    p.start("ip", {"netns",
+                   "exec",
+                   ns,
+                   ROOKERY_BINARY_DIR "/app/rookery-node",
+                   "--data-dir",
+                   dir_.filePath(tag_ + name),
+                   "--runtime-dir",
+                   dir_.filePath(tag_ + name + "/run"),
+                   "--join",
+                   "demo-bytes-gpt",
+                   "--coordinator",
+                   address.endpoint,
+                   "--coordinator-key",
+                   address.key,
+                   "--contribute",
+                   "--threads",
+                   "1",
+                   "--benchmark-seconds",
+                   "0.05",
+                   "--memory-limit-mb",
+                   QString::number(memory_mb),
+                   "--log-level",
+                   "warn"});
+  }
+  pb::NodeSnapshot snapshot(const QString& name) {
+    rookery::control::ControlClient client(
+        rookery::control::ControlEndpoints::in(dir_.filePath(tag_ + name + "/run").toStdString()));
+    const auto a = client.status();
+    return a.ok ? a.snapshot : pb::NodeSnapshot{};
+  }
+
+  QString tag_;
+  QTemporaryDir& dir_;
+  QProcess coordinator_, pub_, home_;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QCoreApplication app(argc, argv);
+  int repeats = 2, seconds = 20, rate_mbit = 100;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--repeats") repeats = std::atoi(argv[i + 1]);
+    if (flag == "--seconds") seconds = std::atoi(argv[i + 1]);
+    if (flag == "--rate-mbit") rate_mbit = std::atoi(argv[i + 1]);
+  }
+  if (::geteuid() != 0) {
+    std::printf("bench_relay: needs root for network namespaces; skipped\n");
+    return 77;
+  }
+  // Just over half the model's memory each: neither holds it alone, both together do.
+  const auto job = rookery::job::load_job_spec(kJob.toStdString());
+  const auto need = rookery::cluster::model_memory_bytes(
+      rookery::coordinator::block_profiles(job), rookery::coordinator::training_settings(job));
+  const std::int64_t memory_mb = std::max<std::int64_t>(1, (need * 6 / 10) >> 20);
+  QTemporaryDir dir;
+  std::vector<double> direct, relayed, cpu_direct, cpu_relayed, fwd_direct, fwd_relayed;
+  std::printf(
+      "== bench_relay: a pipeline of 2 (home volunteer + public one), tbf %d Mbit/s, "
+      "%d s windows, %d repeat(s), %lld MiB each\n",
+      rate_mbit, seconds, repeats, static_cast<long long>(memory_mb));
+  for (int r = 0; r < repeats; ++r) {
+    for (const QString& mode : QStringList{"upnp", "none"}) {
+      Swarm swarm(QStringLiteral("rb%1%2").arg(r).arg(mode.left(1)), dir);
+      const auto a = swarm.measure(mode, rate_mbit, memory_mb, seconds);
+      if (!a) return 1;
+      const bool is_relayed = mode == "none";
+      std::printf(
+          "  repeat %d %-8s %7.1f samples/s, coordinator host CPU %5.1f%%, forwarded "
+          "%6.2f MB/s\n",
+          r + 1, is_relayed ? "relayed" : "direct", a->samples_per_s, a->relay_cpu_percent,
+          a->forwarded_mb_per_s);
+      (is_relayed ? relayed : direct).push_back(a->samples_per_s);
+      (is_relayed ? cpu_relayed : cpu_direct).push_back(a->relay_cpu_percent);
+      (is_relayed ? fwd_relayed : fwd_direct).push_back(a->forwarded_mb_per_s);
+    }
+  }
+  std::printf("relayed/direct samples/s: %.2f (medians %.1f / %.1f)\n",
+              median(relayed) / std::max(1e-9, median(direct)), median(relayed), median(direct));
+  std::printf(
+      "the relay's cost to its host: +%.1f%% of a core (%.1f%% relayed vs %.1f%% direct), "
+      "%.2f MB/s relayed\n",
+      median(cpu_relayed) - median(cpu_direct), median(cpu_relayed), median(cpu_direct),
+      median(fwd_relayed));
+  return 0;
+}
