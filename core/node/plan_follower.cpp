@@ -10,7 +10,7 @@
 #include "node/work_report.hpp"
 #include "pipeline/stage_plan.hpp"
 #include "pipeline/stage_runtime.hpp"
-#include "reduce/shard_buffers.hpp"
+#include "reduce/block_parameter_counts.hpp"
 
 namespace rookery::node {
 
