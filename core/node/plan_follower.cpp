@@ -73,7 +73,6 @@ WorkUnitResult PlanFollower::run_unit() {
     shards_.hold(snapshot_of(*stage_), /*live=*/true);
     work_.stage_stats(stage_->runtime().stats());
   }
-  work_.record(now, r);
   return r;
 }
 
@@ -98,6 +97,11 @@ std::optional<std::string> PlanFollower::description() const {
 void PlanFollower::describe(wire::pb::NodeSnapshot& snapshot) const {
   std::lock_guard lock(stage_mutex_);
   if (stage_) stage_->describe(snapshot);
+}
+
+WorkCounters PlanFollower::counters() const {
+  std::lock_guard lock(stage_mutex_);
+  return stage_ ? retired_.then(stage_->counters()) : retired_;
 }
 
 void PlanFollower::offer(PendingPlan plan) {
@@ -155,6 +159,7 @@ void PlanFollower::switch_to(const PendingPlan& p) {
     std::unique_ptr<StageWorkload> retiring;
     {
       std::lock_guard lock(stage_mutex_);
+      retired_ = retired_.then(stage_->counters());
       retiring = std::move(stage_);
     }
     retiring.reset();
