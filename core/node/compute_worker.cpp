@@ -193,7 +193,7 @@ bool ComputeWorker::compute(Workload& work, int max_threads) {
     }
     std::lock_guard lock(mutex_);
     governor_.set_duty_measured_locked(duty_.measured_share(clock_.steady_now()));
-    if (r.did_work) ledger_.record_locked(work, r);
+    if (r.did_work) ledger_.record_locked(work);
   }
 }
 

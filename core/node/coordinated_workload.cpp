@@ -86,7 +86,7 @@ class CoordinatedWorkload final : public Workload {
         handover_(ctx_, identity_, shards_),
         // Fault injection (tests): a volunteer that claims ten times the work it did. The
         // coordinator credits what its consumers' receipts confirm, so the claim buys nothing.
-        work_(o.stage.fault == "inflate-work" ? 10 : 1),
+        work_([this] { return plans_.counters(); }, o.stage.fault == "inflate-work" ? 10 : 1),
         plans_(stage_options(o.stage, reach_), identity_, shards_, handover_, work_),
         prober_(ctx_, identity_) {
     const std::uint16_t stage = free_port(reach_.bind_host()),
@@ -115,6 +115,7 @@ class CoordinatedWorkload final : public Workload {
     return "volunteer of job " + options_.job_id + ": " + client_->status();
   }
   WorkUnitResult run_unit() override { return plans_.run_unit(); }
+  WorkCounters counters() const override { return plans_.counters(); }
   void finish() override { plans_.finish(); }
   void describe(pb::NodeSnapshot& snapshot) const override {
     plans_.describe(snapshot);

@@ -45,14 +45,21 @@ void LedgerRecorder::open(store::Database& db) {
   }
 }
 
-void LedgerRecorder::record_locked(const Workload& source, const WorkUnitResult& r) {
+void LedgerRecorder::record_locked(const Workload& source) {
+  const auto totals = source.counters();
+  if (&source != counted_) {  // a workload's counters start at zero
+    counted_ = &source;
+    seen_ = {};
+  }
+  const auto unit = totals.since(seen_);
+  seen_ = totals;
   work_.set_work_units(work_.work_units() + 1);
-  work_.set_flops(work_.flops() + r.flops);
-  work_.set_busy_seconds(work_.busy_seconds() + r.seconds);
-  work_.set_samples(work_.samples() + static_cast<std::uint64_t>(r.samples));
-  if (r.loss >= 0) work_.set_last_loss(r.loss);
+  work_.set_flops(totals.flops);
+  work_.set_busy_seconds(totals.busy_seconds);
+  work_.set_samples(static_cast<std::uint64_t>(totals.samples));
+  if (totals.loss >= 0) work_.set_last_loss(totals.loss);
   const auto now = clock_.steady_now();
-  recent_flops_.emplace_back(now, r.flops);
+  recent_flops_.emplace_back(now, unit.flops);
   drop_old_flops(now);
 
   // Pipeline traffic since the previous unit, from the process's bandwidth buckets.
@@ -75,9 +82,9 @@ void LedgerRecorder::record_locked(const Workload& source, const WorkUnitResult&
   }
   if (ledger_job_.empty()) return;
   u.finished_unix_ms = clock_.unix_ms();
-  u.seconds = r.seconds;
-  u.samples = r.samples;
-  u.flops = r.flops;
+  u.seconds = unit.busy_seconds;
+  u.samples = unit.samples;
+  u.flops = unit.flops;
   u.job_id = ledger_job_;
   ledger_->record(std::move(u));
 }

@@ -1,8 +1,10 @@
 #pragma once
-// The node's count of the work it did: this session's (WorkStats, in every snapshot) and, for
+// The node's record of the work it did: this session's (WorkStats, in every snapshot) and, for
 // pipeline work, each unit in the contribution ledger (core/store/ledger.hpp) in state.db.
-// The worker records units (memory only); the event loop writes them every few seconds and at
-// stop. A local benchmark is no contribution and earns no credit, so the ledger leaves it out.
+// It counts nothing itself: after each unit it reads the workload's counters, shows their
+// totals and records the difference since the previous unit (memory only); the event loop
+// writes the ledger every few seconds and at stop. A local benchmark is no contribution and
+// earns no credit, so the ledger leaves it out.
 // A write that fails is logged and retried; the node runs on.
 // The _locked functions are called with the node's lock held.
 #include <chrono>
@@ -33,8 +35,9 @@ class LedgerRecorder {
   // Opens the ledger in the state database and logs its totals so far. Throws on a bad store.
   void open(store::Database& db);
 
-  // A unit of work the worker finished for `source`.
-  void record_locked(const Workload& source, const WorkUnitResult& r);
+  // The worker finished a unit of work for `source`: what its counters say was done since the
+  // previous unit (since it started, for a new workload).
+  void record_locked(const Workload& source);
   const pb::WorkStats& work_locked() const { return work_; }
   void set_activity_locked(const std::string& activity) { work_.set_activity(activity); }
   // The current speed, over the last few seconds of units; 0 while not contributing.
@@ -57,6 +60,9 @@ class LedgerRecorder {
   std::deque<std::pair<std::chrono::steady_clock::time_point, double>> recent_flops_;
   std::chrono::steady_clock::time_point last_progress_log_;
   std::uint64_t last_progress_samples_ = 0;
+
+  const Workload* counted_ = nullptr;  // the workload whose counters were last read
+  WorkCounters seen_;                  // what they said then
 
   std::unique_ptr<store::LedgerWriter> ledger_;
   const Workload* ledger_workload_ = nullptr;            // the workload ledger_job_ was read from

@@ -10,7 +10,7 @@
 #include "node/work_report.hpp"
 #include "pipeline/stage_plan.hpp"
 #include "pipeline/stage_runtime.hpp"
-#include "reduce/shard_buffers.hpp"
+#include "reduce/block_parameter_counts.hpp"
 
 namespace rookery::node {
 
@@ -72,7 +72,6 @@ WorkUnitResult PlanFollower::run_unit() {
     shards_.hold(snapshot_of(*stage_), /*live=*/true);
     work_.stage_stats(stage_->runtime().stats());
   }
-  work_.record(now, r);
   return r;
 }
 
@@ -97,6 +96,11 @@ std::optional<std::string> PlanFollower::description() const {
 void PlanFollower::describe(wire::pb::NodeSnapshot& snapshot) const {
   std::lock_guard lock(stage_mutex_);
   if (stage_) stage_->describe(snapshot);
+}
+
+WorkCounters PlanFollower::counters() const {
+  std::lock_guard lock(stage_mutex_);
+  return stage_ ? retired_.then(stage_->counters()) : retired_;
 }
 
 void PlanFollower::offer(PendingPlan plan) {
@@ -154,6 +158,7 @@ void PlanFollower::switch_to(const PendingPlan& p) {
     std::unique_ptr<StageWorkload> retiring;
     {
       std::lock_guard lock(stage_mutex_);
+      retired_ = retired_.then(stage_->counters());
       retiring = std::move(stage_);
     }
     retiring.reset();

@@ -53,6 +53,8 @@ class PlanFollower {
   // Any thread: the stage's description and snapshot, when there is a stage.
   std::optional<std::string> description() const;
   void describe(wire::pb::NodeSnapshot& snapshot) const;
+  // Any thread: the work of every stage this node trained, retired ones included.
+  WorkCounters counters() const;
 
   // The coordinator client's thread.
   // The plan whose stage listens (0: none yet).
@@ -79,7 +81,8 @@ class PlanFollower {
 
   // The worker's.
   std::unique_ptr<StageWorkload> stage_;
-  mutable std::mutex stage_mutex_;  // guards stage_ against describe() from other threads
+  mutable std::mutex stage_mutex_;  // guards stage_ and retired_ against other threads
+  WorkCounters retired_;            // what the retired stages computed, in all
   std::chrono::steady_clock::time_point last_snapshot_;
   std::atomic<bool> draining_{false};
   bool holding_ = false;                     // the stage is told to start no micro-batch

@@ -4,8 +4,8 @@
 
 namespace rookery::node {
 
-void RateWindow::add(TimePoint at, double amount, double busy_seconds) {
-  entries_.push_back({at, amount, busy_seconds});
+void RateWindow::add(TimePoint at, double amount, double busy_seconds, TimePoint since) {
+  entries_.push_back({at, std::min(since, at), amount, busy_seconds});
 }
 
 void RateWindow::expire(TimePoint now) {
@@ -27,7 +27,7 @@ double RateWindow::busy_seconds() const {
 double RateWindow::per_second(TimePoint now) const {
   if (entries_.empty()) return 0;
   const double seconds =
-      std::max(1.0, std::chrono::duration<double>(now - entries_.front().at).count());
+      std::max(1.0, std::chrono::duration<double>(now - entries_.front().since).count());
   return amount() / seconds;
 }
 

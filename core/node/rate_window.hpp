@@ -15,22 +15,27 @@ class RateWindow {
 
   // `amount` of work (samples, FLOP) finished at `at`, which took `busy_seconds` of compute.
   // Entries come in time order.
-  void add(TimePoint at, double amount, double busy_seconds = 0);
+  void add(TimePoint at, double amount, double busy_seconds = 0) {
+    add(at, amount, busy_seconds, at);
+  }
+  // The same for work done over [since, at]: a difference between two counts of it.
+  void add(TimePoint at, double amount, double busy_seconds, TimePoint since);
   // Forgets what finished more than the window's span before `now`.
   void expire(TimePoint now);
   void clear() { entries_.clear(); }
 
   double amount() const;
   double busy_seconds() const;
-  // The amount per second of wall time since the oldest entry, counted as at least one second
-  // so that a first burst does not read as a huge rate; 0 when the window is empty.
+  // The amount per second of wall time since the oldest entry (since it began, for work over a
+  // time), counted as at least one second so that a first burst does not read as a huge rate;
+  // 0 when the window is empty.
   double per_second(TimePoint now) const;
   // The amount per second of compute; 0 without any.
   double per_busy_second() const;
 
  private:
   struct Entry {
-    TimePoint at;
+    TimePoint at, since;
     double amount = 0, busy_seconds = 0;
   };
   std::chrono::steady_clock::duration span_;

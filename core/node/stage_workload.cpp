@@ -33,6 +33,16 @@ std::pair<pipeline::StagePlan, std::size_t> load_plan(const StageWorkloadOptions
   return {std::move(plan), static_cast<std::size_t>(o.stage)};
 }
 
+WorkCounters counters_of(const pipeline::StageStats& s) {
+  WorkCounters c;
+  c.samples = s.samples;
+  c.micro_batches = s.backwards;
+  c.flops = s.forward_flops + s.backward_flops + s.recompute_flops;
+  c.busy_seconds = s.busy_seconds;
+  c.loss = s.last_loss;
+  return c;
+}
+
 // Where to listen for a planned endpoint: on `bind_host` at its port, or as planned.
 std::string listen_at(const std::string& planned, const std::string& bind_host) {
   const std::uint16_t port = reach::port_of(planned);
@@ -145,6 +155,7 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
   }
   c.stages_before = static_cast<std::int64_t>(stage_index_);
   stage_ = std::make_unique<pipeline::StageRuntime>(ctx_, identity, c);
+  resumed_ = counters_of(stage_->stats());
   spdlog::info("stage {} of {}: {} listening on {}", stage_index_ + 1, plan_.stages.size(),
                stage_->description(), stage_->endpoint());
 }
@@ -154,19 +165,18 @@ StageWorkload::~StageWorkload() = default;
 std::string StageWorkload::description() const { return stage_->description(); }
 
 WorkUnitResult StageWorkload::run_unit() {
-  const auto w = stage_->run_once(std::chrono::milliseconds(200));
   WorkUnitResult r;
-  r.did_work = w.did_work;
-  r.flops = w.flops;
-  r.seconds = w.seconds;
-  r.samples = w.samples;
-  r.loss = w.loss;
+  r.did_work = stage_->run_once(std::chrono::milliseconds(200)).did_work;
   if (stage_->finished() && !reported_finished_) {
     reported_finished_ = true;
     spdlog::info("fed all {} micro-batches and none is in flight",
                  stage_->config().max_micro_batches);
   }
   return r;
+}
+
+WorkCounters StageWorkload::counters() const {
+  return counters_of(stage_->stats()).since(resumed_);
 }
 
 void StageWorkload::finish() {

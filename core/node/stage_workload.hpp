@@ -30,6 +30,8 @@ class StageWorkload final : public Workload {
 
   std::string description() const override;
   WorkUnitResult run_unit() override;
+  // The stage's own counters (StageStats), less what a resumed checkpoint brought along.
+  WorkCounters counters() const override;
   void finish() override;
   void describe(pb::NodeSnapshot& snapshot) const override;
   void set_draining(bool draining) override;
@@ -44,6 +46,7 @@ class StageWorkload final : public Workload {
   pipeline::StagePlan plan_;
   std::size_t stage_index_ = 0;
   std::unique_ptr<pipeline::StageRuntime> stage_;
+  WorkCounters resumed_;  // the stage's counters when it started
   bool reported_finished_ = false;
 };
 

@@ -7,20 +7,6 @@ namespace {
 constexpr double kBusyEnough = 3.0;
 }  // namespace
 
-void WorkReport::record(RateWindow::TimePoint now, const WorkUnitResult& r) {
-  std::lock_guard lock(mutex_);
-  if (r.did_work) {
-    samples_ += r.samples;
-    flops_ += r.flops;
-    if (r.samples > 0) ++micro_batches_;
-    if (r.loss >= 0) loss_ = r.loss;
-    recent_.add(now, static_cast<double>(r.samples));
-    busy_.add(now, r.flops, r.seconds);
-  }
-  recent_.expire(now);
-  busy_.expire(now);
-}
-
 void WorkReport::stage_stats(pipeline::StageStats stats) {
   std::lock_guard lock(mutex_);
   excluded_ = std::move(stats.excluded_peers);
@@ -35,19 +21,35 @@ void WorkReport::stage_retired(const Receipts& receipts) {
 }
 
 void WorkReport::new_blocks() {
+  const auto c = counters_();
   std::lock_guard lock(mutex_);
   busy_.clear();
+  busy_seen_ = c;  // what the old blocks computed is no measure of the new ones
 }
 
-void WorkReport::describe(wire::pb::Heartbeat& h, RateWindow::TimePoint now) const {
+void WorkReport::sample_locked(const WorkCounters& c, RateWindow::TimePoint now) {
+  const auto samples = c.since(seen_).samples;
+  if (samples != 0) recent_.add(now, static_cast<double>(samples), 0, seen_at_.value_or(now));
+  seen_ = c;
+  seen_at_ = now;
+  const auto busy = c.since(busy_seen_);
+  if (busy.flops != 0 || busy.busy_seconds != 0) busy_.add(now, busy.flops, busy.busy_seconds);
+  busy_seen_ = c;
+  recent_.expire(now);
+  busy_.expire(now);
+}
+
+void WorkReport::describe(wire::pb::Heartbeat& h, RateWindow::TimePoint now) {
+  const auto c = counters_();  // the workload's lock, not taken under ours
   std::lock_guard lock(mutex_);
-  h.set_samples(claim_ * samples_);
-  h.set_micro_batches(claim_ * micro_batches_);
-  h.set_flops(static_cast<double>(claim_) * flops_);
+  sample_locked(c, now);
+  h.set_samples(claim_ * c.samples);
+  h.set_micro_batches(claim_ * c.micro_batches);
+  h.set_flops(static_cast<double>(claim_) * c.flops);
   h.set_samples_per_s(recent_.per_second(now));
   // The speed it shows while computing (the coordinator plans a markedly slow one with it).
   if (busy_.busy_seconds() >= kBusyEnough) h.set_flops_per_busy_s(busy_.per_busy_second());
-  h.set_loss(loss_);
+  h.set_loss(c.loss);
   for (const auto& k : excluded_) h.add_excluded_peers(k);
   for (const auto& k : caught_) h.add_failed_spot_checks(k);
   auto receipts = retired_receipts_;

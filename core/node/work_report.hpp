@@ -1,17 +1,20 @@
 #pragma once
 // What this volunteer did since it joined, as its heartbeats report it: the work it claims
-// (samples, micro-batches, FLOP, loss, the rates it trains at), the receipts for the peers'
-// work it consumed, by which the coordinator credits them, and the peers its stage left out
-// or caught. Retired stages' receipts stay in the totals.
+// (samples, micro-batches, FLOP, loss: its workload's counters; the rates it trains at, from
+// their differences), the receipts for the peers' work it consumed, by which the coordinator
+// credits them, and the peers its stage left out or caught. Retired stages' receipts stay in
+// the totals.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "node/rate_window.hpp"
-#include "node/workload.hpp"
+#include "node/work_counters.hpp"
 #include "pipeline/stage_runtime.hpp"
 #include "rookery/envelope.pb.h"
 
@@ -20,13 +23,14 @@ namespace rookery::node {
 class WorkReport {
  public:
   using Receipts = std::map<std::string, pipeline::StageStats::Receipt>;
+  using Source = std::function<WorkCounters()>;
 
+  // `counters`: the workload's snapshot (Workload::counters), read at every heartbeat.
   // `claim`: the factor the work is claimed at, 1 but for fault injection in tests (a
   // volunteer that claims more than it did; the receipts show what it did).
-  explicit WorkReport(std::int64_t claim = 1) : claim_(claim) {}
+  explicit WorkReport(Source counters, std::int64_t claim = 1)
+      : counters_(std::move(counters)), claim_(claim) {}
 
-  // A unit of work that ended at `now`.
-  void record(RateWindow::TimePoint now, const WorkUnitResult& r);
   // The current stage's peers left out, caught and receipts, as its runtime counts them.
   void stage_stats(pipeline::StageStats stats);
   // The stage retired with these receipts: they stay in the totals.
@@ -34,18 +38,23 @@ class WorkReport {
   // The stage trains other blocks: the speed it shows is measured on those only.
   void new_blocks();
 
-  // Fills the work, receipts and peers of a heartbeat sent at `now`.
-  void describe(wire::pb::Heartbeat& h, RateWindow::TimePoint now) const;
+  // Fills the work, receipts and peers of a heartbeat sent at `now`: the counters' totals as
+  // they are now, and rates from their differences since earlier heartbeats.
+  void describe(wire::pb::Heartbeat& h, RateWindow::TimePoint now);
 
  private:
   static void add(Receipts& into, const Receipts& from);
+  // Adds the work since the previous snapshot to the rate windows.
+  void sample_locked(const WorkCounters& c, RateWindow::TimePoint now);
 
+  const Source counters_;
   const std::int64_t claim_;
-  mutable std::mutex mutex_;  // the worker records, the coordinator client reports
-  std::int64_t samples_ = 0, micro_batches_ = 0;
-  double flops_ = 0, loss_ = -1;
+  std::mutex mutex_;   // the worker reports stages, the coordinator client heartbeats
+  WorkCounters seen_;  // the snapshot recent_ has taken in, and when
+  std::optional<RateWindow::TimePoint> seen_at_;
+  WorkCounters busy_seen_;                      // the snapshot busy_ has taken in
   RateWindow recent_{std::chrono::seconds(5)};  // samples trained
-  RateWindow busy_{std::chrono::seconds(30)};   // each unit's FLOP and compute time
+  RateWindow busy_{std::chrono::seconds(30)};   // FLOP and compute time
   std::vector<std::string> excluded_;           // ring partners our aggregator leaves out
   std::vector<std::string> caught_;             // senders our spot-checks caught
   Receipts retired_receipts_, live_receipts_;

@@ -1,5 +1,7 @@
 #include "node/workload.hpp"
 
+#include <mutex>
+
 #include "model/compute_device.hpp"
 
 namespace rookery::node {
@@ -17,16 +19,23 @@ class MatmulWorkload final : public Workload {
 
   WorkUnitResult run_unit() override {
     const auto r = model::measure_matmul(device_, n_, unit_seconds_);
-    WorkUnitResult out;
-    out.flops = r.flops;
-    out.seconds = r.seconds;
-    return out;
+    std::lock_guard lock(mutex_);
+    counters_.flops += r.flops;
+    counters_.busy_seconds += r.seconds;
+    return {};
+  }
+
+  WorkCounters counters() const override {
+    std::lock_guard lock(mutex_);
+    return counters_;
   }
 
  private:
   std::string device_;
   int n_;
   double unit_seconds_;
+  mutable std::mutex mutex_;  // the worker counts, the node reads
+  WorkCounters counters_;
 };
 }  // namespace
 

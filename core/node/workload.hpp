@@ -1,23 +1,22 @@
 #pragma once
 // What the node computes while contributing, one unit at a time. The node pauses, slows
-// down and counts work only at unit boundaries, so a unit is short (well under a second).
+// down and reads the work counted only at unit boundaries, so a unit is short (well under a
+// second).
 #include <filesystem>
 #include <memory>
 #include <string>
 
 #include "net/identity.hpp"
+#include "node/work_counters.hpp"
 #include "rookery/control.pb.h"
 
 namespace rookery::node {
 
 namespace pb = rookery::wire::pb;
 
+// What the work was is in the workload's counters; a unit only says whether there was any.
 struct WorkUnitResult {
   bool did_work = true;  // false: waited for work that did not come
-  double flops = 0;
-  double seconds = 0;
-  long samples = 0;
-  double loss = -1;  // < 0: no loss for this unit
 };
 
 class Workload {
@@ -25,6 +24,9 @@ class Workload {
   virtual ~Workload() = default;
   virtual std::string description() const = 0;
   virtual WorkUnitResult run_unit() = 0;
+  // What it computed since it started, counted by the thread that runs the units: a
+  // consistent snapshot, cheap enough to read after every unit, from any thread.
+  virtual WorkCounters counters() const = 0;
   // Called once on a clean stop, from the thread that ran the units (save state here).
   virtual void finish() {}
   // Extra state for the node's snapshot (the pipeline shard, when there is one).

@@ -301,8 +301,10 @@ struct StageRuntime::Impl {
   void recompute(StageWork& w, const Recompute& r) {
     if (!spot_checks->recompute(r, stash.current().shard)) return;
     const bool gradients = r.work == wire::pb::CHECKED_GRADIENTS;
-    w.flops += static_cast<double>(r.input.size(0)) *
-               (forward_flops_per_sample + (gradients ? backward_flops_per_sample : 0.0));
+    const double flops = static_cast<double>(r.input.size(0)) *
+                         (forward_flops_per_sample + (gradients ? backward_flops_per_sample : 0.0));
+    w.flops += flops;
+    counters.update([&](StageStats& s) { s.recompute_flops += flops; });
   }
 
   void expire() {

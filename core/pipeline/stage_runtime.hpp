@@ -128,6 +128,7 @@ struct StageStats {
   std::int64_t next_sample = 0;
   double last_loss = -1;
   double forward_flops = 0, backward_flops = 0;
+  double recompute_flops = 0;  // spot-check recomputations run for other checkers
   double busy_seconds = 0;
   std::uint64_t bytes_sent = 0;
   std::int64_t checkpoints = 0;

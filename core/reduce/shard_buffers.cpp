@@ -5,6 +5,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "model/cost.hpp"
+
 namespace rookery::reduce {
 
 namespace {

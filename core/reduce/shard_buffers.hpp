@@ -7,11 +7,10 @@
 #include <vector>
 
 #include "model/block_chain.hpp"
+#include "reduce/block_parameter_counts.hpp"
 
 namespace rookery::reduce {
 
-// Values per block for MultiRingPlan, from the spec alone (model::block_costs).
-std::vector<std::int64_t> block_parameter_counts(const job::ModelSpec& model);
 // The shard's parameters, copied into one flat buffer.
 std::vector<float> flatten_parameters(const model::Shard& shard);
 // Writes `values` (flatten_parameters' layout) into the shard's parameters. Throws

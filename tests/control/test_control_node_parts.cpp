@@ -62,6 +62,8 @@ class NoWork final : public node::Workload {
  public:
   std::string description() const override { return "nothing"; }
   node::WorkUnitResult run_unit() override { return {}; }
+  node::WorkCounters counters() const override { return counted; }
+  node::WorkCounters counted;  // what the test says it did
 };
 }  // namespace
 
@@ -212,10 +214,9 @@ class TestControlNodeParts : public QObject {
     clock::ManualClock clock;
     node::LedgerRecorder ledger(clock);
     NoWork unit;
-    node::WorkUnitResult r;
-    r.flops = 2e9;
-    r.seconds = 0.1;
-    ledger.record_locked(unit, r);
+    unit.counted.flops = 2e9;
+    unit.counted.busy_seconds = 0.1;
+    ledger.record_locked(unit);
     clock.advance(std::chrono::milliseconds(after_ms));
     ledger.update_rate_locked(contributing);
     QCOMPARE(ledger.work_locked().current_gflops(), gflops);

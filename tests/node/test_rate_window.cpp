@@ -64,6 +64,19 @@ class TestRateWindow : public QObject {
     QCOMPARE(w.per_busy_second(), perBusySecond);
   }
 
+  // Work over a time (a difference between two counts): the rate is over the time since the
+  // oldest entry began, not since it ended.
+  void workOverATime() {
+    RateWindow w(std::chrono::seconds(5));
+    w.add(at(0.5), 10, 0, at(0));
+    w.add(at(1.0), 10, 0, at(0.5));
+    w.add(at(3.0), 40, 0, at(1.0));
+    QCOMPARE(w.per_second(at(3.0)), 20.0);
+    w.expire(at(5.8));  // the first entry goes: the rate is over [0.5, 5.8]
+    QCOMPARE(w.amount(), 50.0);
+    QCOMPARE(w.per_second(at(5.8)), 50.0 / 5.3);
+  }
+
   void clearEmpties() {
     RateWindow w(std::chrono::seconds(5));
     w.add(at(0), 3, 1);
