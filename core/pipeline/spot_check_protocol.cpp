@@ -13,14 +13,13 @@
 namespace rookery::pipeline {
 
 SpotCheckProtocol::SpotCheckProtocol(const StageConfig& config, std::string own_key,
-                                     std::int64_t model_blocks, c10::Device device,
-                                     net::PeerSender& sender, StageInbox& inbox,
-                                     StageCounters& counters)
+                                     std::int64_t model_blocks, c10::Device device, StageLink& link,
+                                     StageInbox& inbox, StageCounters& counters)
     : config_(config),
       own_key_(std::move(own_key)),
       model_blocks_(model_blocks),
       device_(device),
-      sender_(sender),
+      link_(link),
       inbox_(inbox),
       counters_(counters) {}
 
@@ -84,7 +83,7 @@ std::vector<net::PeerAddress> SpotCheckProtocol::verifiers_for(const std::string
 void SpotCheckProtocol::send(const net::PeerAddress& to, wire::pb::Envelope header,
                              NamedTensors tensors) {
   header.set_job_id(config_.job.id);
-  sender_.post(to, [header = std::move(header), tensors = std::move(tensors)]() mutable {
+  link_.post(to, [header = std::move(header), tensors = std::move(tensors)]() mutable {
     return encode_with_tensors(std::move(header), std::move(tensors));
   });
 }

@@ -24,6 +24,7 @@
 #include "model/block_chain.hpp"
 #include "net/peer_sender.hpp"
 #include "pipeline/spot_check.hpp"
+#include "pipeline/stage_link.hpp"
 #include "pipeline/stage_counters.hpp"
 #include "pipeline/stage_inbox.hpp"
 #include "pipeline/stage_messages.hpp"
@@ -34,7 +35,7 @@ class SpotCheckProtocol {
  public:
   // For a stage holding `blocks` of a `model_blocks`-block model, on `device`.
   SpotCheckProtocol(const StageConfig& config, std::string own_key, std::int64_t model_blocks,
-                    c10::Device device, net::PeerSender& sender, StageInbox& inbox,
+                    c10::Device device, StageLink& link, StageInbox& inbox,
                     StageCounters& counters);
 
   // Once the stage listens at `own_endpoint`: turns checks on where the job asks for them
@@ -140,7 +141,7 @@ class SpotCheckProtocol {
   std::string own_endpoint_;
   std::int64_t model_blocks_;
   c10::Device device_;
-  net::PeerSender& sender_;
+  StageLink& link_;
   StageInbox& inbox_;
   StageCounters& counters_;
   std::atomic<bool> ready_{false};

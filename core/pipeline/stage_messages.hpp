@@ -2,7 +2,7 @@
 // stage_messages: what stages send each other, as records and tensors, and back. Pure
 // conversions, no sockets: a received wire::Message is checked against what this stage can
 // take and decoded into an Inbound, or refused with a MessageError saying why; records and
-// tensors are encoded into the frames a PeerSender sends. The spot-check protocol's four
+// tensors are encoded into the frames a StageLink sends. The spot-check protocol's four
 // messages are built and read here too (its rules are in spot_check_protocol.hpp).
 #include <cstdint>
 #include <optional>

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <set>
 
 #include <spdlog/spdlog.h>
 
@@ -12,8 +11,7 @@
 #include "data/open_dataset.hpp"
 #include "model/block_chain.hpp"
 #include "net/identity.hpp"
-#include "net/rpc.hpp"
-#include "net/token_bucket.hpp"
+#include "wire/message.hpp"
 #include "pipeline/next_hop_router.hpp"
 #include "pipeline/spot_check_protocol.hpp"
 #include "pipeline/stage_checkpoints.hpp"
@@ -23,6 +21,7 @@
 #include "pipeline/stage_messages.hpp"
 #include "pipeline/stage_optimizer.hpp"
 #include "pipeline/stage_schedule.hpp"
+#include "pipeline/zmq_stage_link.hpp"
 #include "pipeline/tensor_codec.hpp"
 #include "pipeline/weight_stash.hpp"
 
@@ -41,11 +40,13 @@ double sum_flops(const std::vector<model::BlockCost>& costs, model::BlockRange r
 }
 }  // namespace
 
-// The compute thread's loop over the mechanisms: the receiver thread fills the inbox (through
-// the spot-check protocol), run_once takes one item and runs it on a stashed weight version,
-// sends the result on, and lets the optimizer step and the averaging apply between items.
+// The compute thread's loop over the mechanisms: the link's receiver thread fills the inbox
+// (through the spot-check protocol), run_once takes one item and runs it on a stashed weight
+// version, sends the result on, and lets the optimizer step and the averaging apply between
+// items.
 struct StageRuntime::Impl {
-  Impl(net::SecureContext& c, const net::CurveKeyPair& id, StageConfig cfg)
+  Impl(net::SecureContext& c, const net::CurveKeyPair& id, StageConfig cfg,
+       std::unique_ptr<StageLink> l)
       : config(std::move(cfg)),
         ctx(c),
         identity(id),
@@ -55,7 +56,8 @@ struct StageRuntime::Impl {
         stash(chain, config.blocks, device, static_cast<std::size_t>(config.job.staleness)),
         schedule(config, first()),
         checkpoints(config, first()),
-        inbox(static_cast<std::size_t>(2 * config.job.staleness + 4), counters) {}
+        inbox(static_cast<std::size_t>(2 * config.job.staleness + 4), counters),
+        link(std::move(l)) {}
 
   StageConfig config;
   net::SecureContext& ctx;
@@ -72,12 +74,13 @@ struct StageRuntime::Impl {
   wire::Codec codec = wire::Codec::None;
   double forward_flops_per_sample = 0, backward_flops_per_sample = 0;
 
-  std::unique_ptr<net::PeerSender> sender;
   std::unique_ptr<NextHopRouter> router;  // not on the last stage
   std::unique_ptr<SpotCheckProtocol> spot_checks;
   std::unique_ptr<StageAveraging> averaging;  // with other pipelines only
-  std::unique_ptr<net::RpcServer> server;
   std::string endpoint;
+  // The stage's only way to its peers. Last, so that it stops receiving before the parts its
+  // receiver feeds are destroyed.
+  std::unique_ptr<StageLink> link;
 
   bool first() const { return config.blocks.first == 0; }
   bool last() const { return config.blocks.last == chain.block_count(); }
@@ -97,10 +100,10 @@ struct StageRuntime::Impl {
     const auto now = Clock::now();
     const auto hop = router->pick(now);
     router->sent(hop, record.micro_batch, now);
-    sender->send(router->address(hop),
-                 [job_id = config.job.id, record, activations, targets, c = codec]() {
-                   return encode_forward(job_id, record, activations, targets, c);
-                 });
+    link->send(router->address(hop),
+               [job_id = config.job.id, record, activations, targets, c = codec]() {
+                 return encode_forward(job_id, record, activations, targets, c);
+               });
   }
 
   void send_backward(const net::PeerAddress& to, std::uint64_t mb, std::int64_t samples,
@@ -111,37 +114,31 @@ struct StageRuntime::Impl {
     }
     // What it sent, lie or not: a witness tells the truth about it.
     spot_checks->remember_sent_gradient(mb, to.key, grad);
-    sender->send(to, [job_id = config.job.id, pipeline, mb, samples, loss, grad, c = codec]() {
+    link->send(to, [job_id = config.job.id, pipeline, mb, samples, loss, grad, c = codec]() {
       return encode_backward(job_id, pipeline, mb, samples, loss, grad, c);
     });
   }
 
-  // Receiver thread: validate and decode, then queue for the compute thread.
-  std::optional<net::Reply> receive(const net::RequestContext& req, wire::Message& msg) {
-    // The governor's download cap: holding the receiver back lets TCP slow the sender down.
-    std::uint64_t bytes = msg.header.ByteSizeLong();
-    for (const auto& t : msg.tensors) bytes += t.bytes().size();
-    net::download_bucket().acquire(bytes);
+  // The link's receiver thread: validate and decode, then queue for the compute thread.
+  void receive(const std::string& peer, wire::Message& msg) {
     const bool checks_ready = spot_checks->ready();
-    if (checks_ready && spot_checks->refuse_caught(req.peer_key, msg)) return std::nullopt;
+    if (checks_ready && spot_checks->refuse_caught(peer, msg)) return;
     Inbound in;
     try {
       check_job(msg, rules());
       if (is_spot_check_message(msg)) {
         if (!checks_ready) throw MessageError("spot-check message before this stage is ready");
-        spot_checks->receive(req.peer_key, msg);
-        return std::nullopt;
+        spot_checks->receive(peer, msg);
+        return;
       }
-      in = decode_pipeline_message(msg, req.peer_key, rules(), device);
+      in = decode_pipeline_message(msg, peer, rules(), device);
     } catch (const std::exception& e) {
       counters.update([](StageStats& s) { ++s.rejected; });
-      spdlog::warn("stage rejected a message from {}: {}", net::short_key(req.peer_key), e.what());
-      return std::nullopt;
+      spdlog::warn("stage rejected a message from {}: {}", net::short_key(peer), e.what());
+      return;
     }
-    if (checks_ready && spot_checks->maybe_check(req.peer_key, in))
-      return std::nullopt;  // held until the verdict
+    if (checks_ready && spot_checks->maybe_check(peer, in)) return;  // held until the verdict
     inbox.push(std::move(in));
-    return std::nullopt;
   }
 
   // ---- compute ----
@@ -327,7 +324,11 @@ struct StageRuntime::Impl {
 
 StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& identity,
                            StageConfig config)
-    : impl_(std::make_unique<Impl>(ctx, identity, std::move(config))) {
+    : StageRuntime(ctx, identity, std::move(config), nullptr) {}
+
+StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& identity,
+                           StageConfig config, std::unique_ptr<StageLink> link)
+    : impl_(std::make_unique<Impl>(ctx, identity, std::move(config), std::move(link))) {
   auto& m = *impl_;
   const auto& job = m.config.job;
   if (m.config.blocks.first < 0 || m.config.blocks.last > m.chain.block_count() ||
@@ -344,11 +345,14 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
   m.stash.publish(m.optimizer);
   if (m.first()) m.dataset = data::open_dataset(job);
 
-  m.ctx.auth().replace(net::kPeerDomain, m.config.peer_keys);
-  net::SocketOptions sock;
-  sock.send_hwm = sock.recv_hwm = static_cast<int>(2 * job.staleness + 4);
-  m.sender = std::make_unique<net::PeerSender>(m.ctx, m.identity,
-                                               static_cast<std::size_t>(job.staleness + 2), sock);
+  if (!m.link) {
+    ZmqStageLink::Options zo;
+    zo.listen = m.config.listen;
+    zo.lane_capacity = static_cast<std::size_t>(job.staleness + 2);
+    zo.socket.send_hwm = zo.socket.recv_hwm = static_cast<int>(2 * job.staleness + 4);
+    m.link = std::make_unique<ZmqStageLink>(m.ctx, m.identity, std::move(zo));
+  }
+  m.link->admit(m.config.peer_keys);
   if (!m.last()) {
     auto candidates = m.config.next_candidates;
     if (candidates.empty()) candidates.push_back(m.config.next);
@@ -356,16 +360,11 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
   }
   m.spot_checks =
       std::make_unique<SpotCheckProtocol>(m.config, m.identity.public_key, m.chain.block_count(),
-                                          m.device, *m.sender, m.inbox, m.counters);
-  net::RpcServer::Config rc;
-  rc.endpoint = m.config.listen;
-  rc.domain = net::kPeerDomain;
-  rc.socket = sock;
+                                          m.device, *m.link, m.inbox, m.counters);
   // The receiver thread starts here; it serves no spot-check until spot_checks->start().
-  m.server = std::make_unique<net::RpcServer>(
-      m.ctx, &m.identity, rc,
-      [this](const net::RequestContext& r, wire::Message& msg) { return impl_->receive(r, msg); });
-  m.endpoint = m.config.advertise.empty() ? m.server->endpoint() : m.config.advertise;
+  m.link->listen(
+      [this](const std::string& peer, wire::Message& msg) { impl_->receive(peer, msg); });
+  m.endpoint = m.config.advertise.empty() ? m.link->endpoint() : m.config.advertise;
   if (m.config.averaging.enabled()) {
     m.averaging = std::make_unique<StageAveraging>(m.ctx, m.identity, m.config, m.codec,
                                                    m.optimizer, m.counters);
@@ -374,8 +373,7 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
 }
 
 StageRuntime::~StageRuntime() {
-  impl_->server.reset();  // stop receiving first
-  impl_->sender.reset();
+  impl_->link.reset();  // stop receiving before the parts the receiver feeds go
 }
 
 StageWork StageRuntime::run_once(std::chrono::milliseconds wait) {
@@ -449,23 +447,12 @@ bool StageRuntime::idle() const {
 }
 
 void StageRuntime::restrict_peers(const std::vector<std::string>& members) {
-  const std::set<std::string> listed(members.begin(), members.end());
-  auto& auth = impl_->ctx.auth();
-  std::vector<std::string> keep;
-  for (const auto& key : auth.allowed(net::kPeerDomain)) {
-    if (listed.count(key)) {
-      keep.push_back(key);
-    } else {
-      spdlog::warn("peer {} is no longer a member of the job: refused from now on",
-                   net::short_key(key));
-    }
-  }
-  auth.replace(net::kPeerDomain, keep);
+  impl_->link->restrict_peers(members);
 }
 
 StageStats StageRuntime::stats() const {
   auto s = impl_->counters.snapshot();
-  if (impl_->sender) s.bytes_sent = impl_->sender->bytes_sent();
+  if (impl_->link) s.bytes_sent = impl_->link->bytes_sent();
   if (impl_->spot_checks) impl_->spot_checks->add_stats(s);
   return s;
 }

@@ -17,14 +17,15 @@
 // the steps it took meanwhile are kept. Every job.average_optimizer_state_every-th round also
 // carries the optimizer's moments, in the same rings (see StageAveraging::maybe_start).
 //
-// Threads: the RPC server thread receives and decodes messages into the inbox; the caller
-// of run_once() computes; the PeerSender thread encodes (codec) and sends; the Averager and
-// its ZeroMQ transport run rings on their own threads. Queues are bounded by the staleness,
-// and nothing busy-waits.
+// Threads: the link's receiver thread receives and decodes messages into the inbox; the
+// caller of run_once() computes; the link encodes (codec) and sends off the caller's thread;
+// the Averager and its ZeroMQ transport run rings on their own threads. Queues are bounded
+// by the staleness, and nothing busy-waits.
 //
 // Each mechanism is a class of its own, which StageRuntime composes: WeightStash,
 // StageOptimizer (with weight prediction), StageAveraging, StageInbox, StageSchedule,
-// SpotCheckProtocol, StageCheckpoints, and stage_messages for what travels between stages.
+// SpotCheckProtocol, StageCheckpoints, and stage_messages for what travels between stages;
+// a StageLink (stage_link.hpp) is its only way to its peers.
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -40,6 +41,7 @@
 #include "net/peer_sender.hpp"
 #include "net/secure_context.hpp"
 #include "pipeline/spot_check.hpp"
+#include "pipeline/stage_link.hpp"
 #include "reduce/multi_ring_plan.hpp"
 
 namespace rookery::pipeline {
@@ -82,7 +84,7 @@ struct StageConfig {
   job::JobSpec job;
   std::uint32_t pipeline = 0;
   model::BlockRange blocks;
-  std::string listen = "tcp://127.0.0.1:0";  // where this stage receives
+  std::string listen = "tcp://127.0.0.1:0";  // where this stage receives (over ZeroMQ)
   std::string advertise;  // what peers should connect to (default: the bound endpoint)
   net::PeerAddress next;  // empty for the last stage
   // SWARM's wiring: every node that holds the next blocks, in any pipeline whose cut matches
@@ -190,9 +192,14 @@ struct StageWork {
 
 class StageRuntime {
  public:
-  // Binds the stage's socket and loads the checkpoint at config.checkpoint_path if there is
-  // one. Throws CheckpointError for a corrupt checkpoint (never trains from a bad one).
+  // Binds the stage's socket (a ZmqStageLink at config.listen) and loads the checkpoint at
+  // config.checkpoint_path if there is one. Throws CheckpointError for a corrupt checkpoint
+  // (never trains from a bad one).
   StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& identity, StageConfig config);
+  // The same over `link`, which starts listening here (its endpoint is the stage's address);
+  // config.listen is not used. `ctx` still carries the averaging rings.
+  StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& identity, StageConfig config,
+               std::unique_ptr<StageLink> link);
   ~StageRuntime();
   StageRuntime(const StageRuntime&) = delete;
   StageRuntime& operator=(const StageRuntime&) = delete;
