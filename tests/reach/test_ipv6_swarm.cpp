@@ -3,9 +3,8 @@
 // plans it there; both are seated and train, and the loss falls. Real processes, real sockets.
 #include <QtTest>
 
-#include "control/control_client.hpp"
-#include "control/control_endpoints.hpp"
 #include "reach/lab.hpp"
+#include "reach/node_snapshot.hpp"
 #include "support/processes.hpp"
 
 namespace pb = rookery::wire::pb;
@@ -22,10 +21,7 @@ class TestIpv6Swarm : public QObject {
   std::vector<std::unique_ptr<QProcess>> nodes_;
 
   pb::NodeSnapshot snapshotOf(int i) {
-    rookery::control::ControlClient client(rookery::control::ControlEndpoints::in(
-        dir_.filePath(QStringLiteral("n%1/run").arg(i)).toStdString()));
-    const auto a = client.status();
-    return a.ok ? a.snapshot : pb::NodeSnapshot{};
+    return rookery::testing::node_snapshot(dir_.filePath(QStringLiteral("n%1/run").arg(i)));
   }
 
   static void stop(QProcess& p) {

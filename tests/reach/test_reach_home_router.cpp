@@ -6,9 +6,8 @@
 // (home_router_lab.sh), a real miniupnpd.
 #include <QtTest>
 
-#include "control/control_client.hpp"
-#include "control/control_endpoints.hpp"
 #include "reach/lab.hpp"
+#include "reach/node_snapshot.hpp"
 #include "support/processes.hpp"
 
 namespace pb = rookery::wire::pb;
@@ -59,10 +58,7 @@ class TestReachHomeRouter : public QObject {
   }
 
   pb::NodeSnapshot snapshotOf(const QString& name) {
-    rookery::control::ControlClient client(
-        rookery::control::ControlEndpoints::in(dir_.filePath(name + "-n/run").toStdString()));
-    const auto a = client.status();
-    return a.ok ? a.snapshot : pb::NodeSnapshot{};
+    return rookery::testing::node_snapshot(dir_.filePath(name + "-n/run"));
   }
 
   void stop(QProcess& p) {

@@ -7,9 +7,8 @@
 #include <QElapsedTimer>
 #include <QtTest>
 
-#include "control/control_client.hpp"
-#include "control/control_endpoints.hpp"
 #include "reach/lab.hpp"
+#include "reach/node_snapshot.hpp"
 #include "support/processes.hpp"
 
 namespace pb = rookery::wire::pb;
@@ -26,10 +25,7 @@ class TestRelayedSwarm : public QObject {
   std::map<QString, std::unique_ptr<QProcess>> nodes_;
 
   pb::NodeSnapshot snapshotOf(const QString& name) {
-    rookery::control::ControlClient client(
-        rookery::control::ControlEndpoints::in(dir_.filePath(name + "/run").toStdString()));
-    const auto a = client.status();
-    return a.ok ? a.snapshot : pb::NodeSnapshot{};
+    return rookery::testing::node_snapshot(dir_.filePath(name + "/run"));
   }
 
   void startNode(const QString& name, const QString& ns, const QString& endpoint,

@@ -25,10 +25,9 @@
 #include <unistd.h>
 #include <vector>
 
-#include "control/control_client.hpp"
-#include "control/control_endpoints.hpp"
 #include "coordinator/swarm_planner.hpp"
 #include "job/job_spec.hpp"
+#include "reach/node_snapshot.hpp"
 #include "support/processes.hpp"
 
 namespace pb = rookery::wire::pb;
@@ -179,10 +178,7 @@ class Swarm {
                    "warn"});
   }
   pb::NodeSnapshot snapshot(const QString& name) {
-    rookery::control::ControlClient client(
-        rookery::control::ControlEndpoints::in(dir_.filePath(tag_ + name + "/run").toStdString()));
-    const auto a = client.status();
-    return a.ok ? a.snapshot : pb::NodeSnapshot{};
+    return rookery::testing::node_snapshot(dir_.filePath(tag_ + name + "/run"));
   }
 
   QString tag_;
