@@ -145,7 +145,8 @@ int main(int argc, char** argv) {
   // (else the one chosen in Settings),
   // which the node would read from its environment anyway; explicit, it shows in `ps`.
   launch.extra_arguments = rookery::ui::NodeLauncher::argumentsFrom(
-      qEnvironmentVariable("ROOKERY_NODE_ARGS"), rookery::ui::NodeLauncher::chosenDataDir());
+      qEnvironmentVariable("ROOKERY_NODE_ARGS"), rookery::ui::NodeLauncher::chosenDataDir(),
+      rookery::ui::NodeLauncher::chosenHost());
 
   // The swarm this PC joins: the environment's (the demo script), the one chosen at the
   // first run (the demo swarm is started again), or, at the first run, the one the user
@@ -191,7 +192,8 @@ int main(int argc, char** argv) {
       rookery::ui::saveInvite(settings, *dialog.invite());
       // The swarm of the link replaces any the environment named.
       launch.extra_arguments = rookery::ui::NodeLauncher::argumentsFrom(
-                                   QString(), rookery::ui::NodeLauncher::chosenDataDir()) +
+                                   QString(), rookery::ui::NodeLauncher::chosenDataDir(),
+                                   rookery::ui::NodeLauncher::chosenHost()) +
                                dialog.invite()->nodeArguments();
       joined_now = true;
       if (node.isConnected() && node.quit()) waitUntilDisconnected(node, 15000);
@@ -274,7 +276,8 @@ int main(int argc, char** argv) {
     return rookery::ui::CoordinatorProbe::runAsNode(l, node_program, dir);
   };
   offer_options.base_arguments = rookery::ui::NodeLauncher::argumentsFrom(
-      QString(), rookery::ui::NodeLauncher::chosenDataDir());
+      QString(), rookery::ui::NodeLauncher::chosenDataDir(),
+      rookery::ui::NodeLauncher::chosenHost());
   rookery::ui::JoinOffer offer(node, launcher, offer_options, &window);
   QObject::connect(&offer, &rookery::ui::JoinOffer::joined, &window,
                    [](const rookery::ui::InviteLink& invite) {

@@ -1304,6 +1304,14 @@
         <source>This PC left the job. Open an invite link to join a swarm again.</source>
         <translation>Dieser PC hat die Aufgabe verlassen. Öffnen Sie einen Einladungslink, um wieder einem Schwarm beizutreten.</translation>
     </message>
+    <message>
+        <source>Restarting rookery-node to find out how it is reached…</source>
+        <translation>rookery-node wird neu gestartet, um zu ermitteln, wie er erreichbar ist…</translation>
+    </message>
+    <message>
+        <source>Restarting rookery-node to be reached at %1…</source>
+        <translation>rookery-node wird neu gestartet, um unter %1 erreichbar zu sein…</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::NodeConnection</name>
@@ -1672,6 +1680,26 @@
     <message>
         <source>Leaving the job: the node finishes its work in progress, tells the coordinator and stops.</source>
         <translation>Die Aufgabe wird verlassen: Der Knoten beendet die laufende Arbeit, sagt dem Koordinator Bescheid und hält an.</translation>
+    </message>
+    <message>
+        <source>Reached at (e&amp;xperts):</source>
+        <translation>Erreichbar unter (E&amp;xperten):</translation>
+    </message>
+    <message>
+        <source>Address other PCs reach this one at</source>
+        <translation>Adresse, unter der andere PCs diesen erreichen</translation>
+    </message>
+    <message>
+        <source>found out by Rookery</source>
+        <translation>von Rookery ermittelt</translation>
+    </message>
+    <message>
+        <source>Leave empty: Rookery finds out how other PCs reach this one (through the home router, or a relay). An address here (a public IP address or host name of this PC) is used as it is, and the node listens only there; the node restarts to use it.</source>
+        <translation>Leer lassen: Rookery ermittelt, wie andere PCs diesen erreichen (über den Heimrouter oder ein Relay). Eine Adresse hier (eine öffentliche IP-Adresse oder ein Hostname dieses PCs) wird so verwendet, und der Knoten lauscht nur dort; er startet dafür neu.</translation>
+    </message>
+    <message>
+        <source>“%1” is not an address: give an IP address (such as 203.0.113.7 or 2001:db8::7) or a host name, or leave it empty.</source>
+        <translation>„%1“ ist keine Adresse: Geben Sie eine IP-Adresse (etwa 203.0.113.7 oder 2001:db8::7) oder einen Hostnamen an, oder lassen Sie das Feld leer.</translation>
     </message>
 </context>
 <context>

@@ -1304,6 +1304,14 @@
         <source>This PC left the job. Open an invite link to join a swarm again.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Restarting rookery-node to find out how it is reached…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restarting rookery-node to be reached at %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::NodeConnection</name>
@@ -1671,6 +1679,26 @@
     </message>
     <message>
         <source>Leaving the job: the node finishes its work in progress, tells the coordinator and stops.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reached at (e&amp;xperts):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Address other PCs reach this one at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>found out by Rookery</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave empty: Rookery finds out how other PCs reach this one (through the home router, or a relay). An address here (a public IP address or host name of this PC) is used as it is, and the node listens only there; the node restarts to use it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is not an address: give an IP address (such as 203.0.113.7 or 2001:db8::7) or a host name, or leave it empty.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1304,6 +1304,14 @@
         <source>This PC left the job. Open an invite link to join a swarm again.</source>
         <translation>Este PC dejó el trabajo. Abra un enlace de invitación para volver a unirse a un enjambre.</translation>
     </message>
+    <message>
+        <source>Restarting rookery-node to find out how it is reached…</source>
+        <translation>Reiniciando rookery-node para averiguar cómo se le alcanza…</translation>
+    </message>
+    <message>
+        <source>Restarting rookery-node to be reached at %1…</source>
+        <translation>Reiniciando rookery-node para ser alcanzable en %1…</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::NodeConnection</name>
@@ -1672,6 +1680,26 @@
     <message>
         <source>Leaving the job: the node finishes its work in progress, tells the coordinator and stops.</source>
         <translation>Dejando el trabajo: el nodo termina el trabajo en curso, avisa al coordinador y se detiene.</translation>
+    </message>
+    <message>
+        <source>Reached at (e&amp;xperts):</source>
+        <translation>Accesible en (e&amp;xpertos):</translation>
+    </message>
+    <message>
+        <source>Address other PCs reach this one at</source>
+        <translation>Dirección en la que otros PC llegan a este</translation>
+    </message>
+    <message>
+        <source>found out by Rookery</source>
+        <translation>la averigua Rookery</translation>
+    </message>
+    <message>
+        <source>Leave empty: Rookery finds out how other PCs reach this one (through the home router, or a relay). An address here (a public IP address or host name of this PC) is used as it is, and the node listens only there; the node restarts to use it.</source>
+        <translation>Déjelo vacío: Rookery averigua cómo llegan otros PC a este (a través del router de casa o de un relé). Una dirección aquí (una IP pública o un nombre de host de este PC) se usa tal cual, y el nodo escucha solo en ella; el nodo se reinicia para usarla.</translation>
+    </message>
+    <message>
+        <source>“%1” is not an address: give an IP address (such as 203.0.113.7 or 2001:db8::7) or a host name, or leave it empty.</source>
+        <translation>«%1» no es una dirección: indique una dirección IP (como 203.0.113.7 o 2001:db8::7) o un nombre de host, o déjelo vacío.</translation>
     </message>
 </context>
 <context>

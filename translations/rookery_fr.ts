@@ -1304,6 +1304,14 @@
         <source>This PC left the job. Open an invite link to join a swarm again.</source>
         <translation>Ce PC a quitté la tâche. Ouvrez un lien d’invitation pour rejoindre de nouveau un essaim.</translation>
     </message>
+    <message>
+        <source>Restarting rookery-node to find out how it is reached…</source>
+        <translation>Redémarrage de rookery-node pour déterminer comment il est joint…</translation>
+    </message>
+    <message>
+        <source>Restarting rookery-node to be reached at %1…</source>
+        <translation>Redémarrage de rookery-node pour être joignable à %1…</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::NodeConnection</name>
@@ -1672,6 +1680,26 @@
     <message>
         <source>Leaving the job: the node finishes its work in progress, tells the coordinator and stops.</source>
         <translation>Départ de la tâche&#xa0;: le nœud termine le travail en cours, prévient le coordinateur et s’arrête.</translation>
+    </message>
+    <message>
+        <source>Reached at (e&amp;xperts):</source>
+        <translation>Joignable à (e&amp;xperts) :</translation>
+    </message>
+    <message>
+        <source>Address other PCs reach this one at</source>
+        <translation>Adresse à laquelle les autres PC joignent celui-ci</translation>
+    </message>
+    <message>
+        <source>found out by Rookery</source>
+        <translation>déterminée par Rookery</translation>
+    </message>
+    <message>
+        <source>Leave empty: Rookery finds out how other PCs reach this one (through the home router, or a relay). An address here (a public IP address or host name of this PC) is used as it is, and the node listens only there; the node restarts to use it.</source>
+        <translation>Laissez vide : Rookery détermine comment les autres PC joignent celui-ci (par le routeur domestique ou un relais). Une adresse ici (une adresse IP publique ou un nom d’hôte de ce PC) est utilisée telle quelle, et le nœud n’écoute que là ; le nœud redémarre pour l’utiliser.</translation>
+    </message>
+    <message>
+        <source>“%1” is not an address: give an IP address (such as 203.0.113.7 or 2001:db8::7) or a host name, or leave it empty.</source>
+        <translation>« %1 » n’est pas une adresse : indiquez une adresse IP (comme 203.0.113.7 ou 2001:db8::7) ou un nom d’hôte, ou laissez vide.</translation>
     </message>
 </context>
 <context>

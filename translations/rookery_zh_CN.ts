@@ -1292,6 +1292,14 @@
         <source>This PC left the job. Open an invite link to join a swarm again.</source>
         <translation>这台电脑已退出该任务。打开邀请链接即可再次加入蜂群。</translation>
     </message>
+    <message>
+        <source>Restarting rookery-node to find out how it is reached…</source>
+        <translation>正在重启 rookery-node 以确定其可达方式…</translation>
+    </message>
+    <message>
+        <source>Restarting rookery-node to be reached at %1…</source>
+        <translation>正在重启 rookery-node，使其可通过 %1 访问…</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::NodeConnection</name>
@@ -1655,6 +1663,26 @@
     <message>
         <source>Leaving the job: the node finishes its work in progress, tells the coordinator and stops.</source>
         <translation>正在退出任务：节点会完成进行中的工作，通知协调器，然后停止。</translation>
+    </message>
+    <message>
+        <source>Reached at (e&amp;xperts):</source>
+        <translation>可达地址（专家）(&amp;X)：</translation>
+    </message>
+    <message>
+        <source>Address other PCs reach this one at</source>
+        <translation>其他电脑访问此电脑所用的地址</translation>
+    </message>
+    <message>
+        <source>found out by Rookery</source>
+        <translation>由 Rookery 自动确定</translation>
+    </message>
+    <message>
+        <source>Leave empty: Rookery finds out how other PCs reach this one (through the home router, or a relay). An address here (a public IP address or host name of this PC) is used as it is, and the node listens only there; the node restarts to use it.</source>
+        <translation>留空：Rookery 会自行确定其他电脑如何访问此电脑（通过家用路由器或中继）。在此填写的地址（此电脑的公网 IP 地址或主机名）将按原样使用，节点只在该地址监听；节点会重启以使用它。</translation>
+    </message>
+    <message>
+        <source>“%1” is not an address: give an IP address (such as 203.0.113.7 or 2001:db8::7) or a host name, or leave it empty.</source>
+        <translation>“%1”不是地址：请填写 IP 地址（如 203.0.113.7 或 2001:db8::7）或主机名，或留空。</translation>
     </message>
 </context>
 <context>

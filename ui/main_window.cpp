@@ -188,6 +188,14 @@ void MainWindow::openSettings() {
     restartNode(NodeLauncher::withDataDir(launcher_->extraArguments(), dir),
                 node_.isConnected() && node_.snapshot().state() == wire::pb::CONTRIBUTING);
   });
+  connect(dialog, &SettingsDialog::reachHostChanged, this, [this](const QString& host) {
+    NodeLauncher::setChosenHost(host);
+    if (!launcher_) return;
+    showNotice(host.isEmpty() ? tr("Restarting rookery-node to find out how it is reached…")
+                              : tr("Restarting rookery-node to be reached at %1…").arg(host));
+    restartNode(NodeLauncher::withHost(launcher_->extraArguments(), host),
+                node_.isConnected() && node_.snapshot().state() == wire::pb::CONTRIBUTING);
+  });
   connect(dialog, &SettingsDialog::leftJob, this, [this] {
     QSettings settings;
     forgetSwarm(settings);

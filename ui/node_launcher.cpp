@@ -84,12 +84,17 @@ QStringList shellWords(const QString& text) {
 }
 }  // namespace
 
-QStringList NodeLauncher::argumentsFrom(const QString& node_args, const QString& data_dir) {
+QStringList NodeLauncher::argumentsFrom(const QString& node_args, const QString& data_dir,
+                                        const QString& host) {
   QStringList args = shellWords(node_args);
-  const bool has_data_dir = std::any_of(args.cbegin(), args.cend(), [](const QString& a) {
-    return a == QLatin1String("--data-dir") || a.startsWith(QLatin1String("--data-dir="));
-  });
-  if (!data_dir.isEmpty() && !has_data_dir) args << QStringLiteral("--data-dir") << data_dir;
+  const auto names = [&args](const QString& option) {
+    return std::any_of(args.cbegin(), args.cend(), [&option](const QString& a) {
+      return a == option || a.startsWith(option + QLatin1Char('='));
+    });
+  };
+  if (!data_dir.isEmpty() && !names(QStringLiteral("--data-dir")))
+    args << QStringLiteral("--data-dir") << data_dir;
+  if (!host.isEmpty() && !names(QStringLiteral("--host"))) args << QStringLiteral("--host") << host;
   return args;
 }
 
@@ -114,6 +119,12 @@ QStringList NodeLauncher::withDataDir(QStringList args, const QString& data_dir)
   return args;
 }
 
+QStringList NodeLauncher::withHost(QStringList args, const QString& host) {
+  removeOption(args, QStringLiteral("--host"));
+  if (!host.isEmpty()) args << QStringLiteral("--host") << host;
+  return args;
+}
+
 QStringList NodeLauncher::withoutSwarm(const QStringList& args) {
   QStringList out = args;
   for (const char* option : {"--join", "--coordinator", "--coordinator-key", "--invite-token",
@@ -127,6 +138,20 @@ QString NodeLauncher::chosenDataDir() {
   const QString env = qEnvironmentVariable("ROOKERY_DATA_DIR");
   if (!env.isEmpty()) return env;
   return QSettings().value(QStringLiteral("node/data_dir")).toString();
+}
+
+QString NodeLauncher::chosenHost() {
+  return QSettings().value(QStringLiteral("node/host")).toString();
+}
+
+void NodeLauncher::setChosenHost(const QString& host) {
+  QSettings settings;
+  if (host.isEmpty()) {
+    settings.remove(QStringLiteral("node/host"));
+  } else {
+    settings.setValue(QStringLiteral("node/host"), host);
+  }
+  settings.sync();
 }
 
 void NodeLauncher::setChosenDataDir(const QString& data_dir) {

@@ -31,10 +31,14 @@ class NodeLauncher : public QObject {
 
   // The node arguments the environment asks for: `node_args` ($ROOKERY_NODE_ARGS) split as
   // a shell would ("--plan '/my plans/p.json' --stage 0"), then --data-dir `data_dir`
-  // ($ROOKERY_DATA_DIR) unless the arguments name one already or it is empty.
-  static QStringList argumentsFrom(const QString& node_args, const QString& data_dir);
+  // ($ROOKERY_DATA_DIR) and --host `host` (Settings' override), each unless the arguments name
+  // one already or it is empty.
+  static QStringList argumentsFrom(const QString& node_args, const QString& data_dir,
+                                   const QString& host = {});
   // `args` with --data-dir `data_dir` (replacing any there).
   static QStringList withDataDir(QStringList args, const QString& data_dir);
+  // `args` with --host `host` (replacing any there; none when empty).
+  static QStringList withHost(QStringList args, const QString& host);
   // `args` without the options that name a swarm (--join, --coordinator, --coordinator-key,
   // --invite-token, --host, --plan, --stage and their values).
   static QStringList withoutSwarm(const QStringList& args);
@@ -42,6 +46,10 @@ class NodeLauncher : public QObject {
   // comes first when set.
   static QString chosenDataDir();
   static void setChosenDataDir(const QString& data_dir);
+  // The address other PCs reach this one at, as an expert set it in Settings (empty: the node
+  // finds out, which is what nearly everyone wants).
+  static QString chosenHost();
+  static void setChosenHost(const QString& host);
 
   // The explicit path when given, else $ROOKERY_NODE_BIN, else rookery-node beside this
   // executable, else rookery-node on PATH. Empty when none is found.

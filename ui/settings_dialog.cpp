@@ -8,6 +8,8 @@
 #include <QMessageBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHostAddress>
+#include <QRegularExpression>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -21,6 +23,7 @@
 #include "control/control_client.hpp"
 #include "ui/app_resources.hpp"
 #include "ui/autostart.hpp"
+#include "ui/node_launcher.hpp"
 #include "ui/reasons.hpp"
 
 namespace rookery::ui {
@@ -66,7 +69,9 @@ SettingsDialog::SettingsDialog(std::filesystem::path runtime_dir, QWidget* paren
   session_form->addLayout(data_row);
   auto* swarm_box = new QGroupBox(tr("The swarm"), this);
   swarm_box->setObjectName(QStringLiteral("settingsGroup_swarm"));
-  auto* swarm_layout = new QHBoxLayout(swarm_box);
+  auto* swarm_column = new QVBoxLayout(swarm_box);
+  auto* swarm_layout = new QHBoxLayout;
+  swarm_column->addLayout(swarm_layout);
   swarm_ = new QLabel(swarm_box);
   swarm_->setObjectName(QStringLiteral("swarmDescription"));
   swarm_->setWordWrap(true);
@@ -78,6 +83,26 @@ SettingsDialog::SettingsDialog(std::filesystem::path runtime_dir, QWidget* paren
   connect(leave_button_, &QPushButton::clicked, this, [this] { leaveJob(true); });
   swarm_layout->addWidget(swarm_, 1);
   swarm_layout->addWidget(leave_button_, 0, Qt::AlignVCenter);
+  // For experts: the node finds out how other PCs reach it (its router's mapping, a relay)
+  // unless an address is given here.
+  auto* host_label = new QLabel(tr("Reached at (e&xperts):"), swarm_box);
+  host_ = new QLineEdit(swarm_box);
+  host_->setObjectName(QStringLiteral("reachHost"));
+  host_->setAccessibleName(tr("Address other PCs reach this one at"));
+  host_->setPlaceholderText(tr("found out by Rookery"));
+  const QString about_host =
+      tr("Leave empty: Rookery finds out how other PCs reach this one (through the home "
+         "router, or a relay). An address here (a public IP address or host name of this PC) is "
+         "used as it is, and the node listens only there; the node restarts to use it.");
+  host_->setToolTip(about_host);
+  host_->setAccessibleDescription(about_host);
+  host_label->setBuddy(host_);
+  loaded_host_ = NodeLauncher::chosenHost();
+  host_->setText(loaded_host_);
+  auto* host_row = new QHBoxLayout;
+  host_row->addWidget(host_label);
+  host_row->addWidget(host_, 1);
+  swarm_column->addLayout(host_row);
   error_ = new QLabel(this);
   error_->setObjectName(QStringLiteral("settingsError"));
   error_->setWordWrap(true);
@@ -292,6 +317,13 @@ bool SettingsDialog::save() {
         tr("The data folder must be a full path, such as %1.").arg(QDir::homePath() + "/rookery"));
     return false;
   }
+  const QString host = host_->text().trimmed();
+  if (host != loaded_host_ && !host.isEmpty() && !isHostAddress(host)) {
+    showError(tr("“%1” is not an address: give an IP address (such as 203.0.113.7 or "
+                 "2001:db8::7) or a host name, or leave it empty.")
+                  .arg(host));
+    return false;
+  }
   if (autostart_->isChecked() != Autostart::isEnabled()) {
     QString why;
     if (!Autostart::setEnabled(autostart_->isChecked(), autostart_program_, &why)) {
@@ -304,11 +336,21 @@ bool SettingsDialog::save() {
     }
   }
   if (data_dir_changed) Q_EMIT dataFolderChanged(data_dir);
+  if (host != loaded_host_) Q_EMIT reachHostChanged(host);
   accept();
   return true;
 }
 
 QString SettingsDialog::swarmText() const { return swarm_->text(); }
+
+bool SettingsDialog::isHostAddress(const QString& host) {
+  if (!QHostAddress(host).isNull()) return true;
+  // A host name: dot-separated labels of letters, digits and hyphens (RFC 1123).
+  static const QRegularExpression name(
+      QStringLiteral("^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9](["
+                     "A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$"));
+  return name.match(host).hasMatch();
+}
 
 void SettingsDialog::chooseDataFolder() {
   const QString dir =

@@ -46,8 +46,11 @@ class SettingsDialog : public QDialog {
   // The program the autostart entry starts (default: this executable).
   void setAutostartProgram(const QString& program) { autostart_program_ = program; }
   QLineEdit* dataFolderEdit() const { return data_dir_; }
+  QLineEdit* reachHostEdit() const { return host_; }
   QPushButton* leaveJobButton() const { return leave_button_; }
   QString swarmText() const;
+  // An IP address (v4 or v6) or a host name.
+  static bool isHostAddress(const QString& host);
 
  public Q_SLOTS:
   bool save();  // true when the node accepted (then the dialog closes)
@@ -61,6 +64,8 @@ class SettingsDialog : public QDialog {
  Q_SIGNALS:
   // Saved with another data folder: the node is to be restarted there.
   void dataFolderChanged(const QString& data_dir);
+  // The address other PCs reach this one at, as saved (empty: the node finds out).
+  void reachHostChanged(const QString& host);
   // The node leaves its job and exits.
   void leftJob();
 
@@ -81,6 +86,8 @@ class SettingsDialog : public QDialog {
   QCheckBox* autostart_;
   QLineEdit* data_dir_;
   QString loaded_data_dir_;
+  QLineEdit* host_;  // experts: where other PCs reach this one
+  QString loaded_host_;
   QLabel* swarm_;
   QPushButton* leave_button_;
   QString autostart_program_;

@@ -9,6 +9,7 @@
 #include "gui_test_node.hpp"
 #include "ui/node_connection.hpp"
 #include "ui/node_launcher.hpp"
+#include "ui/settings_dialog.hpp"
 
 using namespace rookery;
 using namespace rookery::gui_test;
@@ -20,6 +21,7 @@ class TestNodeLauncher : public QObject {
   void initTestCase();
   void argumentsFromTheEnvironment_data();
   void argumentsFromTheEnvironment();
+  void aHostFromSettingsReplacesTheOldOne();
   void startsANodeWhenNoneRuns();
   void startsNoSecondNodeWhileOneAnswers();
   void startsTheNodeAgainAfterItWasKilled();
@@ -38,29 +40,59 @@ class TestNodeLauncher : public QObject {
 void TestNodeLauncher::argumentsFromTheEnvironment_data() {
   QTest::addColumn<QString>("nodeArgs");
   QTest::addColumn<QString>("dataDir");
+  QTest::addColumn<QString>("host");
   QTest::addColumn<QStringList>("expected");
   QTest::newRow("nothing") << ""
+                           << ""
                            << "" << QStringList{};
   QTest::newRow("data dir only") << ""
-                                 << "/d" << QStringList{"--data-dir", "/d"};
+                                 << "/d"
+                                 << "" << QStringList{"--data-dir", "/d"};
   QTest::newRow("stage, quoted path")
       << "--plan '/my plans/p.json' --stage 0"
-      << "/d" << QStringList{"--plan", "/my plans/p.json", "--stage", "0", "--data-dir", "/d"};
+      << "/d"
+      << "" << QStringList{"--plan", "/my plans/p.json", "--stage", "0", "--data-dir", "/d"};
   QTest::newRow("double quotes, escapes")
       << R"(--plan "/a \"b\"/p.json" --stage\ x '' --n)"
+      << ""
       << "" << QStringList{"--plan", R"(/a "b"/p.json)", "--stage x", "", "--n"};
   QTest::newRow("data dir given twice: the arguments win")
       << "--data-dir /a --stage 1"
-      << "/d" << QStringList{"--data-dir", "/a", "--stage", "1"};
+      << "/d"
+      << "" << QStringList{"--data-dir", "/a", "--stage", "1"};
   QTest::newRow("--data-dir=") << "--data-dir=/a"
-                               << "/d" << QStringList{"--data-dir=/a"};
+                               << "/d"
+                               << "" << QStringList{"--data-dir=/a"};
+  QTest::newRow("the host Settings keep")
+      << "--join j"
+      << "/d"
+      << "203.0.113.7" << QStringList{"--join", "j", "--data-dir", "/d", "--host", "203.0.113.7"};
+  QTest::newRow("a host in the arguments wins")
+      << "--host=198.51.100.1"
+      << ""
+      << "203.0.113.7" << QStringList{"--host=198.51.100.1"};
 }
 
 void TestNodeLauncher::argumentsFromTheEnvironment() {
   QFETCH(QString, nodeArgs);
   QFETCH(QString, dataDir);
+  QFETCH(QString, host);
   QFETCH(QStringList, expected);
-  QCOMPARE(ui::NodeLauncher::argumentsFrom(nodeArgs, dataDir), expected);
+  QCOMPARE(ui::NodeLauncher::argumentsFrom(nodeArgs, dataDir, host), expected);
+}
+
+// Settings' host replaces the one in the arguments, and an empty one removes it.
+void TestNodeLauncher::aHostFromSettingsReplacesTheOldOne() {
+  const QStringList args{"--join", "j", "--host", "203.0.113.7", "--data-dir", "/d"};
+  QCOMPARE(ui::NodeLauncher::withHost(args, "2001:db8::7"),
+           (QStringList{"--join", "j", "--data-dir", "/d", "--host", "2001:db8::7"}));
+  QCOMPARE(ui::NodeLauncher::withHost(args, ""), (QStringList{"--join", "j", "--data-dir", "/d"}));
+  QVERIFY(ui::SettingsDialog::isHostAddress("203.0.113.7"));
+  QVERIFY(ui::SettingsDialog::isHostAddress("2001:db8::7"));
+  QVERIFY(ui::SettingsDialog::isHostAddress("volunteer-7.example.org"));
+  QVERIFY(!ui::SettingsDialog::isHostAddress("not a host!"));
+  QVERIFY(!ui::SettingsDialog::isHostAddress("tcp://203.0.113.7:7000"));
+  QVERIFY(!ui::SettingsDialog::isHostAddress("-leading.example"));
 }
 
 void TestNodeLauncher::initTestCase() {

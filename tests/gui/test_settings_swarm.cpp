@@ -162,6 +162,46 @@ class TestSettingsSwarm : public QObject {
     QCOMPARE(QString::fromStdString(s.data_dir()), moved);
     QCOMPARE(QString::fromStdString(s.coordinator().endpoint()), coordinator.endpoint);
     QCOMPARE(s.coordinator().job_id(), std::string("demo-bytes-gpt"));
+
+    // An expert's address: refused when it is none, else saved, and the node restarts to be
+    // reached there; cleared, it restarts to find out again.
+    const auto restarted = [&](qint64 before) {
+      return QTest::qWaitFor(
+          [&] {
+            const auto a = askNode(runtime);
+            if (a.ok) s = a.snapshot;
+            return a.ok && s.pid() != before && s.state() == pb::CONTRIBUTING &&
+                   s.coordinator().why().code() != pb::REASON_UNKNOWN;
+          },
+          30000);
+    };
+    const auto commandLine = [](qint64 pid) {
+      QFile f(QStringLiteral("/proc/%1/cmdline").arg(pid));
+      return f.open(QIODevice::ReadOnly) ? f.readAll().split('\0') : QList<QByteArray>{};
+    };
+    for (const QString& host : {QStringLiteral("127.0.0.1"), QString()}) {
+      const qint64 before = s.pid();
+      window.openSettings();
+      dialog = window.settingsDialog();
+      QVERIFY(dialog);
+      QCOMPARE(dialog->reachHostEdit()->text(),
+               host.isEmpty() ? QStringLiteral("127.0.0.1") : QString());
+      if (!host.isEmpty()) {
+        dialog->reachHostEdit()->setText(QStringLiteral("not a host!"));
+        QVERIFY(!dialog->save());
+        QVERIFY2(dialog->errorText().contains(QStringLiteral("not an address")),
+                 qPrintable(dialog->errorText()));
+      }
+      dialog->reachHostEdit()->setText(host);
+      QVERIFY(dialog->save());
+      QVERIFY(restarted(before));
+      QCOMPARE(NodeLauncher::chosenHost(), host);
+      const auto args = commandLine(s.pid());
+      QCOMPARE(args.contains("--host"), !host.isEmpty());
+      if (!host.isEmpty()) QCOMPARE(args.at(args.indexOf("--host") + 1), host.toUtf8());
+      QCOMPARE(s.coordinator().job_id(), std::string("demo-bytes-gpt"));  // still in the swarm
+      QVERIFY(QTest::qWaitFor([&] { return !window.settingsDialog(); }, 5000));
+    }
     stopNode(runtime, s.pid());
   }
 
