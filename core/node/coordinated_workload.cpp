@@ -87,10 +87,12 @@ class CoordinatedWorkload final : public Workload {
         // Fault injection (tests): a volunteer that claims ten times the work it did. The
         // coordinator credits what its consumers' receipts confirm, so the claim buys nothing.
         work_([this] { return plans_.counters(); }, o.stage.fault == "inflate-work" ? 10 : 1),
-        plans_(stage_options(o.stage, reach_), identity_, shards_, handover_, work_),
+        stage_port_(free_port(reach_.bind_host())),
+        reduce_port_(free_port(reach_.bind_host())),
+        plans_(stage_options(o.stage, reach_, stage_port_, reduce_port_), identity_, shards_,
+               handover_, work_),
         prober_(ctx_, identity_) {
-    const std::uint16_t stage = free_port(reach_.bind_host()),
-                        reduce = free_port(reach_.bind_host()),
+    const std::uint16_t stage = stage_port_, reduce = reduce_port_,
                         shard = reach::port_of(shards_.endpoint());
     reach_.map_ports({stage, reduce, shard});
     const std::string host = reach_.announced_host();
@@ -132,8 +134,11 @@ class CoordinatedWorkload final : public Workload {
 
  private:
   // The stage binds where the node listens; peers dial what the plan names.
-  static StageWorkloadOptions stage_options(StageWorkloadOptions o, const NodeReach& reach) {
+  static StageWorkloadOptions stage_options(StageWorkloadOptions o, const NodeReach& reach,
+                                            std::uint16_t stage_port, std::uint16_t reduce_port) {
     o.bind_host = reach.bind_host();
+    o.stage_port = stage_port;
+    o.reduce_port = reduce_port;
     return o;
   }
 
@@ -146,6 +151,7 @@ class CoordinatedWorkload final : public Workload {
   ShardServer shards_;
   ShardHandover handover_;
   WorkReport work_;
+  const std::uint16_t stage_port_, reduce_port_;  // where its stage and ring listen
   PlanFollower plans_;
   LinkProber prober_;
   std::unique_ptr<reach::RelayServer> relay_;  // --offer-relay

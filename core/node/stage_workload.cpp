@@ -43,9 +43,11 @@ WorkCounters counters_of(const pipeline::StageStats& s) {
   return c;
 }
 
-// Where to listen for a planned endpoint: on `bind_host` at its port, or as planned.
-std::string listen_at(const std::string& planned, const std::string& bind_host) {
-  const std::uint16_t port = reach::port_of(planned);
+// Where to listen for a planned endpoint: on `bind_host` at the node's own port (`own`; 0: the
+// planned one), or as planned.
+std::string listen_at(const std::string& planned, const std::string& bind_host,
+                      std::uint16_t own) {
+  const std::uint16_t port = own != 0 ? own : reach::port_of(planned);
   return bind_host.empty() || port == 0 ? planned : reach::tcp_endpoint(bind_host, port);
 }
 }  // namespace
@@ -72,7 +74,7 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
   c.pipeline = plan_.pipeline;
   c.blocks = {me.first_block, me.last_block};
   // Peers dial the endpoint the plan names; the node may listen more widely (NodeReach).
-  c.listen = listen_at(me.endpoint, o.bind_host);
+  c.listen = listen_at(me.endpoint, o.bind_host, o.stage_port);
   c.advertise = me.endpoint;
   if (stage_index_ + 1 < plan_.stages.size()) {
     c.next = {plan_.stages[stage_index_ + 1].endpoint, plan_.stages[stage_index_ + 1].key};
@@ -110,7 +112,7 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
       }
       c.averaging.pipelines.push_back(std::move(part));
     }
-    c.averaging.listen = listen_at(me.reduce_endpoint, o.bind_host);
+    c.averaging.listen = listen_at(me.reduce_endpoint, o.bind_host, o.reduce_port);
     c.averaging.interval = std::chrono::milliseconds(plan_.averaging_interval_ms);
     // Each pipeline reads its own range of sample ids; SampleOrder makes every range a
     // fresh shuffled pass over the data, so the pipelines' gradients are independent.

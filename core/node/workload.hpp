@@ -54,6 +54,9 @@ struct StageWorkloadOptions {
   long flush_every = 0;   // first stage: GPipe's synchronous schedule (benchmarks)
   std::string fault;      // fault injection for tests (pipeline::StageConfig::fault)
   std::string bind_host;  // where the stage's sockets listen ("*": everywhere); "": as planned
+  // The node's own ports for its stage and its ring (0: the planned endpoint's). Peers may dial
+  // other ports that lead there: a router's mapping, a relay's.
+  std::uint16_t stage_port = 0, reduce_port = 0;
 };
 
 // Trains the node's shard of a pipeline (core/pipeline's StageRuntime) as the unit of work:

@@ -66,7 +66,10 @@ void RelayClient::open(const std::string& token, std::uint16_t port) {
   Fd relay = dial_tcp(options_.relay_host, data_port_, kDialTimeout);
   Fd local = dial_tcp(options_.local_host, port, kDialTimeout);
   if (!relay || !local || !write_all(relay.get(), token.data(), token.size())) {
-    spdlog::warn("relay client: could not open a relayed connection to port {}", port);
+    spdlog::warn("relay client: could not open a relayed connection to port {} ({})", port,
+                 !local   ? "nothing listens there yet"
+                 : !relay ? "the relay's data port does not answer"
+                          : "the relay closed the connection");
     return;
   }
   std::lock_guard lock(mutex_);

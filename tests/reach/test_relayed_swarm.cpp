@@ -2,7 +2,7 @@
 // and two public volunteers that offer to relay, and a volunteer at home behind a masquerading
 // router that nobody can dial. The coordinator has one of the relays carry the home volunteer;
 // the swarm trains with the home volunteer seated, its traffic passing the relay (CURVE end to
-// end). Killing that relay: the home volunteer is carried by the other and trains again within
+// end): its ring partners reach its own ring port through it. Killing that relay: the home volunteer is carried by the other and trains again within
 // seconds. Real processes over real sockets; the coordinator runs no relay of its own here.
 #include <QElapsedTimer>
 #include <QtTest>
@@ -69,10 +69,11 @@ class TestRelayedSwarm : public QObject {
     const QString ready = dir_.filePath("coordinator.ready");
     coordinator_.setProcessChannelMode(QProcess::ForwardedChannels);
     coordinator_.start(
-        "ip", {"netns", "exec", tag_ + "i", ROOKERY_BINARY_DIR "/app/rookery-coordinator", "--bind",
-               "tcp://198.20.0.1:0", "--data-dir", dir_.filePath("coordinator"), "--ready-file",
-               ready, "--job", ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json", "--no-relay",
-               "--heartbeat-ms", "250", "--dead-after-ms", "2000"});
+        "ip",
+        {"netns", "exec", tag_ + "i", ROOKERY_BINARY_DIR "/app/rookery-coordinator", "--bind",
+         "tcp://198.20.0.1:0", "--data-dir", dir_.filePath("coordinator"), "--ready-file", ready,
+         "--job", ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json", "--no-relay",
+         "--heartbeat-ms", "250", "--dead-after-ms", "2000", "--averaging-interval-ms", "1000"});
     const auto address = rookery::testing::wait_for_coordinator_ready(ready, 20000, &coordinator_);
     QVERIFY(address);
     const QString endpoint = address->endpoint;
@@ -87,6 +88,16 @@ class TestRelayedSwarm : public QObject {
              home.coordinator().status().c_str());
     QVERIFY2(QString::fromStdString(home.reach().endpoint()).startsWith("tcp://198.20.0.1:"),
              home.reach().endpoint().c_str());
+    // Its ring partners reach its own ring port through the relay: it averages with them.
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                   home = snapshotOf("home");
+                   return home.stage().averaging_rounds() > 0;
+                 },
+                 30000),
+             qPrintable(QStringLiteral("%1 rounds alone, %2 rings")
+                            .arg(home.stage().averaging_alone())
+                            .arg(home.stage().averaging_rings())));
     QString carrier, other;
     QVERIFY(QTest::qWaitFor(
         [&] {
