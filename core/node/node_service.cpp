@@ -105,6 +105,9 @@ struct NodeService::Impl {
     std::lock_guard lock(mutex);
     status.coordinator.set_endpoint(config.coordinator_endpoint);
     if (r.ok() && r.message->header.has_pong()) {
+      // Said once it answers again, so that the window does not keep showing the loss.
+      if (!status.coordinator.reachable() && coordinator_failure_logged)
+        status.post_event_locked(pb::ControlEvent::LOG, "the coordinator answers again");
       status.coordinator.set_reachable(true);
       status.coordinator.set_rtt_ms(
           std::chrono::duration<double, std::milli>(Clock::now() - sent).count());
