@@ -40,13 +40,6 @@ class TestWindowAcrossNetworks : public QObject {
   QString tag_ = QStringLiteral("rw%1").arg(QCoreApplication::applicationPid() % 100000);
   QProcess coordinator_, home_;
 
-  static void stop(QProcess& p) {
-    if (p.state() == QProcess::NotRunning) return;
-    p.terminate();
-    if (!p.waitForFinished(20000)) p.kill();
-    p.waitForFinished(5000);
-  }
-
  private Q_SLOTS:
   void initTestCase() {
     QVERIFY(dir_.isValid());
@@ -58,8 +51,8 @@ class TestWindowAcrossNetworks : public QObject {
   }
 
   void cleanupTestCase() {
-    stop(home_);
-    stop(coordinator_);
+    rookery::testing::stop_process(home_);
+    rookery::testing::stop_process(coordinator_);
     run_command({kHomeRouterLab, "down", tag_});
   }
 
@@ -163,15 +156,7 @@ class TestWindowAcrossNetworks : public QObject {
     QVERIFY2(QTest::qWaitFor(
                  [&] {
                    const auto a = askNode(runtime);
-                   if (!a.ok) return false;
-                   const auto& loss = a.snapshot.run().loss();
-                   if (loss.size() < 6) return false;
-                   double early = 0, late = 0;
-                   for (int k = 0; k < 3; ++k) {
-                     early += loss[k].loss();
-                     late += loss[loss.size() - 1 - k].loss();
-                   }
-                   return late < early;
+                   return a.ok && rookery::testing::loss_fell(a.snapshot.run());
                  },
                  120000),
              "the run's loss did not fall");

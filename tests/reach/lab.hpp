@@ -19,6 +19,15 @@ inline int run_command(const QStringList& args, QString* out = nullptr) {
   return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
 }
 
+// Stops a lab process: asked first (a node saves its state and removes its mappings), killed
+// when it does not go.
+inline void stop_process(QProcess& p) {
+  if (p.state() == QProcess::NotRunning) return;
+  p.terminate();
+  if (!p.waitForFinished(20000)) p.kill();
+  p.waitForFinished(5000);
+}
+
 // The rules miniupnpd keeps in the router of lab `tag`.
 inline QString router_rules(const QString& tag) {
   QString out;

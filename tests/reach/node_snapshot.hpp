@@ -14,4 +14,17 @@ inline wire::pb::NodeSnapshot node_snapshot(const QString& run_dir) {
   return a.ok ? a.snapshot : wire::pb::NodeSnapshot{};
 }
 
+// The run's loss fell: the last three points of the coordinator's curve lie below its first
+// three (false until it has six).
+inline bool loss_fell(const wire::pb::RunStatus& run) {
+  const auto& loss = run.loss();
+  if (loss.size() < 6) return false;
+  double early = 0, late = 0;
+  for (int k = 0; k < 3; ++k) {
+    early += loss[k].loss();
+    late += loss[loss.size() - 1 - k].loss();
+  }
+  return late < early;
+}
+
 }  // namespace rookery::testing

@@ -24,18 +24,11 @@ class TestIpv6Swarm : public QObject {
     return rookery::testing::node_snapshot(dir_.filePath(QStringLiteral("n%1/run").arg(i)));
   }
 
-  static void stop(QProcess& p) {
-    if (p.state() == QProcess::NotRunning) return;
-    p.terminate();
-    if (!p.waitForFinished(20000)) p.kill();
-    p.waitForFinished(5000);
-  }
-
  private Q_SLOTS:
   void cleanup() {
-    for (auto& p : nodes_) stop(*p);
+    for (auto& p : nodes_) rookery::testing::stop_process(*p);
     nodes_.clear();
-    stop(coordinator_);
+    rookery::testing::stop_process(coordinator_);
     run_command({lab_, "down", tag_});
   }
 
@@ -86,14 +79,7 @@ class TestIpv6Swarm : public QObject {
     QVERIFY2(QTest::qWaitFor(
                  [&] {
                    s = snapshotOf(1);
-                   const auto& loss = s.run().loss();
-                   if (loss.size() < 6) return false;
-                   double early = 0, late = 0;
-                   for (int k = 0; k < 3; ++k) {
-                     early += loss[k].loss();
-                     late += loss[loss.size() - 1 - k].loss();
-                   }
-                   return late < early;
+                   return rookery::testing::loss_fell(s.run());
                  },
                  120000),
              qPrintable(QStringLiteral("%1 loss points").arg(s.run().loss_size())));

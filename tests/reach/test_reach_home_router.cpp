@@ -61,12 +61,6 @@ class TestReachHomeRouter : public QObject {
     return rookery::testing::node_snapshot(dir_.filePath(name + "-n/run"));
   }
 
-  void stop(QProcess& p) {
-    p.terminate();
-    if (!p.waitForFinished(20000)) p.kill();
-    p.waitForFinished(5000);
-  }
-
  private Q_SLOTS:
   void cleanup() { run_command({kHomeRouterLab, "down", tag_}); }
 
@@ -82,10 +76,10 @@ class TestReachHomeRouter : public QObject {
     QCOMPARE(s.reach().mapping_protocol(), std::string("UPnP IGD"));
     QCOMPARE(s.reach().observed_address(), std::string("198.20.0.2"));
     QVERIFY2(routerRules().contains("192.168.77.10"), qPrintable(routerRules()));
-    stop(node);
+    rookery::testing::stop_process(node);
     // The node removed its mappings on its way out.
     QTRY_VERIFY_WITH_TIMEOUT(!routerRules().contains("192.168.77.10"), 5000);
-    stop(coordinator);
+    rookery::testing::stop_process(coordinator);
   }
 
   void behindAPlainRouterItIsRelayed() {
@@ -101,8 +95,8 @@ class TestReachHomeRouter : public QObject {
              s.reach().endpoint().c_str());
     QCOMPARE(s.reach().relay(), std::string("198.20.0.1"));
     QCOMPARE(s.reach().observed_address(), std::string("198.20.0.2"));
-    stop(node);
-    stop(coordinator);
+    rookery::testing::stop_process(node);
+    rookery::testing::stop_process(coordinator);
   }
 
   void aRouterWithoutMappingAndNoRelayLeavesItUnreachable() {
@@ -118,8 +112,8 @@ class TestReachHomeRouter : public QObject {
     // Not planned: seated, it would stall its pipeline. The window is told why.
     QTRY_COMPARE_WITH_TIMEOUT(snapshotOf("plain").coordinator().why().detail().code(),
                               pb::VERDICT_UNREACHABLE, 10000);
-    stop(node);
-    stop(coordinator);
+    rookery::testing::stop_process(node);
+    rookery::testing::stop_process(coordinator);
   }
 };
 

@@ -41,13 +41,6 @@ class TestRelayedSwarm : public QObject {
     nodes_[name] = std::move(p);
   }
 
-  static void stop(QProcess& p) {
-    if (p.state() == QProcess::NotRunning) return;
-    p.terminate();
-    if (!p.waitForFinished(20000)) p.kill();
-    p.waitForFinished(5000);
-  }
-
   // The home volunteer is relayed, seated, and has trained samples past `after`.
   bool homeTrains(std::uint64_t after, pb::NodeSnapshot& s) {
     s = snapshotOf("home");
@@ -56,9 +49,9 @@ class TestRelayedSwarm : public QObject {
 
  private Q_SLOTS:
   void cleanup() {
-    for (auto& [name, p] : nodes_) stop(*p);
+    for (auto& [name, p] : nodes_) rookery::testing::stop_process(*p);
     nodes_.clear();
-    stop(coordinator_);
+    rookery::testing::stop_process(coordinator_);
     run_command({kHomeRouterLab, "down", tag_});
   }
 
