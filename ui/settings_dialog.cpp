@@ -30,6 +30,26 @@ namespace rookery::ui {
 
 namespace pb = wire::pb;
 
+namespace {
+// A row of `parent`: a label naming a line edit (its buddy), whose tooltip and accessible
+// description both say `about`. Returns the row, for buttons to follow.
+QHBoxLayout* labelledEdit(QWidget* parent, QLineEdit*& edit, const QString& label,
+                          const QString& object_name, const QString& accessible_name,
+                          const QString& about) {
+  auto* l = new QLabel(label, parent);
+  edit = new QLineEdit(parent);
+  edit->setObjectName(object_name);
+  edit->setAccessibleName(accessible_name);
+  edit->setToolTip(about);
+  edit->setAccessibleDescription(about);
+  l->setBuddy(edit);
+  auto* row = new QHBoxLayout;
+  row->addWidget(l);
+  row->addWidget(edit, 1);
+  return row;
+}
+}  // namespace
+
 SettingsDialog::SettingsDialog(std::filesystem::path runtime_dir, QWidget* parent)
     : QDialog(parent), runtime_dir_(std::move(runtime_dir)) {
   setObjectName(QStringLiteral("settingsDialog"));
@@ -47,24 +67,15 @@ SettingsDialog::SettingsDialog(std::filesystem::path runtime_dir, QWidget* paren
       tr("Open Rookery in the tray when you log in (%1)").arg(Autostart::location()));
   autostart_->setChecked(Autostart::isEnabled());
   session_form->addWidget(autostart_);
-  auto* data_label = new QLabel(tr("&Data folder:"), session);
-  data_dir_ = new QLineEdit(session);
-  data_dir_->setObjectName(QStringLiteral("dataFolder"));
-  data_dir_->setAccessibleName(tr("Data folder"));
-  const QString about_data =
+  auto* data_row = labelledEdit(
+      session, data_dir_, tr("&Data folder:"), QStringLiteral("dataFolder"), tr("Data folder"),
       tr("Where rookery-node keeps this PC's keys, its settings, the contribution ledger and "
          "checkpoints. Another folder starts afresh (a new identity, an empty ledger) unless you "
-         "copy the old one there; the node restarts to use it.");
-  data_dir_->setToolTip(about_data);
-  data_dir_->setAccessibleDescription(about_data);
-  data_label->setBuddy(data_dir_);
+         "copy the old one there; the node restarts to use it."));
   auto* choose = new QPushButton(tr("C&hoose…"), session);
   choose->setObjectName(QStringLiteral("chooseDataFolder"));
   choose->setAccessibleDescription(tr("Choose the data folder"));
   connect(choose, &QPushButton::clicked, this, &SettingsDialog::chooseDataFolder);
-  auto* data_row = new QHBoxLayout;
-  data_row->addWidget(data_label);
-  data_row->addWidget(data_dir_, 1);
   data_row->addWidget(choose);
   session_form->addLayout(data_row);
   auto* swarm_box = new QGroupBox(tr("The swarm"), this);
@@ -85,23 +96,16 @@ SettingsDialog::SettingsDialog(std::filesystem::path runtime_dir, QWidget* paren
   swarm_layout->addWidget(leave_button_, 0, Qt::AlignVCenter);
   // For experts: the node finds out how other PCs reach it (its router's mapping, a relay)
   // unless an address is given here.
-  auto* host_label = new QLabel(tr("Reached at (e&xperts):"), swarm_box);
-  host_ = new QLineEdit(swarm_box);
-  host_->setObjectName(QStringLiteral("reachHost"));
-  host_->setAccessibleName(tr("Address other PCs reach this one at"));
-  host_->setPlaceholderText(tr("found out by Rookery"));
-  const QString about_host =
+  auto* host_row = labelledEdit(
+      swarm_box, host_, tr("Reached at (e&xperts):"), QStringLiteral("reachHost"),
+      tr("Address other PCs reach this one at"),
       tr("Leave empty: Rookery finds out how other PCs reach this one (through the home "
          "router, or a relay). An address here (a public IP address or host name of this PC) is "
-         "used as it is, and the node listens only there; the node restarts to use it.");
-  host_->setToolTip(about_host);
-  host_->setAccessibleDescription(about_host);
-  host_label->setBuddy(host_);
+         "used as it is, and the node listens only there; the node restarts to use it."));
+  // Shown while empty: what happens then.
+  host_->setPlaceholderText(tr("found out by Rookery"));
   loaded_host_ = NodeLauncher::chosenHost();
   host_->setText(loaded_host_);
-  auto* host_row = new QHBoxLayout;
-  host_row->addWidget(host_label);
-  host_row->addWidget(host_, 1);
   swarm_column->addLayout(host_row);
   error_ = new QLabel(this);
   error_->setObjectName(QStringLiteral("settingsError"));

@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -32,6 +33,16 @@ inline QStringList fastNodeArguments(const QTemporaryDir& dir) {
           QStringLiteral("--benchmark-seconds"), QStringLiteral("0.1"),
           QStringLiteral("--telemetry-ms"),      QStringLiteral("200"),
           QStringLiteral("--threads"),           QStringLiteral("1")};
+}
+
+// The window's settings (QSettings) in `dir`, under an application name of the test's own, so a
+// test never reads or writes the user's.
+inline void useTestSettings(const QTemporaryDir& dir, const QString& application) {
+  qunsetenv("ROOKERY_DATA_DIR");
+  QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
+                     dir.filePath(QStringLiteral("config")));
+  QCoreApplication::setOrganizationName(QStringLiteral("RookeryTest"));
+  QCoreApplication::setApplicationName(application);
 }
 
 inline std::filesystem::path runtimeDirIn(const QTemporaryDir& dir) {

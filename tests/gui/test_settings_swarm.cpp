@@ -29,11 +29,7 @@ class TestSettingsSwarm : public QObject {
  private Q_SLOTS:
   void initTestCase() {
     QVERIFY(dir_.isValid());
-    qunsetenv("ROOKERY_DATA_DIR");
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
-                       dir_.filePath(QStringLiteral("config")));
-    QCoreApplication::setOrganizationName(QStringLiteral("RookeryTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("RookerySettingsSwarm"));
+    useTestSettings(dir_, QStringLiteral("RookerySettingsSwarm"));
   }
 
   void leaveTheJobThenMoveTheDataFolder() {
@@ -193,6 +189,8 @@ class TestSettingsSwarm : public QObject {
                  qPrintable(dialog->errorText()));
       }
       dialog->reachHostEdit()->setText(host);
+      if (const QString shots = qEnvironmentVariable("ROOKERY_GUI_SCREENSHOTS"); !shots.isEmpty())
+        dialog->grab().save(QDir(shots).filePath(QStringLiteral("settings-reached-at.png")));
       QVERIFY(dialog->save());
       QVERIFY(restarted(before));
       QCOMPARE(NodeLauncher::chosenHost(), host);

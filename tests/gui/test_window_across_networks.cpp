@@ -43,11 +43,7 @@ class TestWindowAcrossNetworks : public QObject {
  private Q_SLOTS:
   void initTestCase() {
     QVERIFY(dir_.isValid());
-    qunsetenv("ROOKERY_DATA_DIR");
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
-                       dir_.filePath(QStringLiteral("config")));
-    QCoreApplication::setOrganizationName(QStringLiteral("RookeryTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("RookeryAcrossNetworks"));
+    useTestSettings(dir_, QStringLiteral("RookeryAcrossNetworks"));
   }
 
   void cleanupTestCase() {
