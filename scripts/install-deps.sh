@@ -9,8 +9,8 @@ PACKAGES=(
   # Qt 6: Widgets, Charts, SVG icons, Linguist tools (lupdate/lrelease), Qt Test (in base-dev)
   qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libgl-dev libqt6opengl6-dev qt6-qpa-plugins
-  # LibTorch and an optimised BLAS for it (the reference libblas.so.3 is ~30x slower)
-  libtorch-dev libopenblas0-pthread libopenblas-dev
+  # LibTorch itself comes from PyTorch's wheel (below): python3 and pip fetch it
+  python3 python3-pip
   # ZeroMQ (built with libsodium: CURVE) and its C++ binding
   libzmq3-dev cppzmq-dev libsodium-dev
   # state, wire schema, logging, command line, JSON job specs and plans, checksums
@@ -49,15 +49,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# LibTorch multiplies through whatever libblas.so.3 resolves to: make it OpenBLAS.
-arch_triplet=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
-openblas="/usr/lib/${arch_triplet}/openblas-pthread/libblas.so.3"
-if [ -e "$openblas" ]; then
-  current=$(update-alternatives --query "libblas.so.3-${arch_triplet}" 2>/dev/null | awk '/^Value:/{print $2}')
-  if [ "$current" != "$openblas" ]; then
-    $SUDO update-alternatives --set "libblas.so.3-${arch_triplet}" "$openblas"
-  fi
-  openlapack="/usr/lib/${arch_triplet}/openblas-pthread/liblapack.so.3"
-  [ -e "$openlapack" ] && $SUDO update-alternatives --set "liblapack.so.3-${arch_triplet}" "$openlapack" >/dev/null 2>&1 || true
-fi
 echo "install-deps: all packages present"
+
+"$(dirname "$0")/install-libtorch.sh"

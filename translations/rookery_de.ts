@@ -382,7 +382,7 @@
         <translation>noch keine Pipeline: %1</translation>
     </message>
     <message>
-        <source>the coordinator ignored this PC's report</source>
+        <source>the coordinator ignored this PC&apos;s report</source>
         <translation>der Koordinator hat den Bericht dieses PCs ignoriert</translation>
     </message>
     <message>
@@ -1027,6 +1027,14 @@
     <message>
         <source>%1: now %2, highest %3</source>
         <translation>%1: jetzt %2, höchstens %3</translation>
+    </message>
+    <message>
+        <source>%1 is not used for training</source>
+        <translation>%1 wird nicht zum Trainieren genutzt</translation>
+    </message>
+    <message>
+        <source>%1 is not used for training: %2</source>
+        <translation>%1 wird nicht zum Trainieren genutzt: %2</translation>
     </message>
 </context>
 <context>

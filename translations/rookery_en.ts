@@ -382,7 +382,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the coordinator ignored this PC's report</source>
+        <source>the coordinator ignored this PC&apos;s report</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1026,6 +1026,14 @@
     </message>
     <message>
         <source>%1: now %2, highest %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not used for training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not used for training: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -382,7 +382,7 @@
         <translation>todavía no hay pipeline: %1</translation>
     </message>
     <message>
-        <source>the coordinator ignored this PC's report</source>
+        <source>the coordinator ignored this PC&apos;s report</source>
         <translation>el coordinador ignoró el informe de este PC</translation>
     </message>
     <message>
@@ -1027,6 +1027,14 @@
     <message>
         <source>%1: now %2, highest %3</source>
         <translation>%1: ahora %2, máximo %3</translation>
+    </message>
+    <message>
+        <source>%1 is not used for training</source>
+        <translation>%1 no se usa para entrenar</translation>
+    </message>
+    <message>
+        <source>%1 is not used for training: %2</source>
+        <translation>%1 no se usa para entrenar: %2</translation>
     </message>
 </context>
 <context>

@@ -382,7 +382,7 @@
         <translation>pas encore de pipeline : %1</translation>
     </message>
     <message>
-        <source>the coordinator ignored this PC's report</source>
+        <source>the coordinator ignored this PC&apos;s report</source>
         <translation>le coordinateur a ignoré le rapport de ce PC</translation>
     </message>
     <message>
@@ -1027,6 +1027,14 @@
     <message>
         <source>%1: now %2, highest %3</source>
         <translation>%1 : maintenant %2, au plus %3</translation>
+    </message>
+    <message>
+        <source>%1 is not used for training</source>
+        <translation>%1 n’est pas utilisé pour l’entraînement</translation>
+    </message>
+    <message>
+        <source>%1 is not used for training: %2</source>
+        <translation>%1 n’est pas utilisé pour l’entraînement : %2</translation>
     </message>
 </context>
 <context>

@@ -378,7 +378,7 @@
         <translation>尚无流水线：%1</translation>
     </message>
     <message>
-        <source>the coordinator ignored this PC's report</source>
+        <source>the coordinator ignored this PC&apos;s report</source>
         <translation>协调器忽略了此电脑的报告</translation>
     </message>
     <message>
@@ -1015,6 +1015,14 @@
     <message>
         <source>%1: now %2, highest %3</source>
         <translation>%1：当前 %2，最高 %3</translation>
+    </message>
+    <message>
+        <source>%1 is not used for training</source>
+        <translation>%1 未用于训练</translation>
+    </message>
+    <message>
+        <source>%1 is not used for training: %2</source>
+        <translation>%1 未用于训练：%2</translation>
     </message>
 </context>
 <context>

@@ -71,6 +71,9 @@ QString Format::sampleRate(double per_second) {
 
 QString Format::blas(const std::string& description) {
   QString text = QString::fromStdString(description);
+  // "(LibTorch 2.11.0)" names the framework, not the library: the tooltip keeps it.
+  static const QRegularExpression framework(QStringLiteral(" \\(LibTorch [^)]*\\)$"));
+  text.remove(framework);
   QString name = text;
   for (const auto& cut : {QStringLiteral(" ("), QStringLiteral(" at ")}) {
     const auto at = name.indexOf(cut);

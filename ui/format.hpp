@@ -25,7 +25,8 @@ class Format {
   static QString blockRange(qint64 first, qint64 last, qint64 total);
   static QString loss(double loss);              // "2.314"
   static QString sampleRate(double per_second);  // "123 samples/s", "4.5 samples/s"
-  // The BLAS the node reports, short: "OpenBLAS 0.3.21" from its long description.
+  // The math library the node reports, short: "Intel oneMKL 2024.2" from
+  // "Intel oneMKL 2024.2 (LibTorch 2.11.0)", "OpenBLAS 0.3.21" from its long description.
   static QString blas(const std::string& description);
   // Text from the node ("paused: press Contribute"), with a capital first letter.
   static QString sentence(const std::string& text);

@@ -57,6 +57,11 @@ constexpr std::array<std::pair<std::string_view, LrDecay>, 3> kDecays{
     {{"cosine", LrDecay::cosine}, {"linear", LrDecay::linear}, {"constant", LrDecay::constant}}};
 constexpr std::array<std::pair<std::string_view, Codec>, 4> kCodecs{
     {{"none", Codec::none}, {"fp16", Codec::fp16}, {"bf16", Codec::bf16}, {"int8", Codec::int8}}};
+constexpr std::array<std::pair<std::string_view, Precision>, 4> kPrecisions{
+    {{"auto", Precision::automatic},
+     {"fp32", Precision::fp32},
+     {"bf16", Precision::bf16},
+     {"fp16", Precision::fp16}}};
 
 constexpr std::array<std::pair<std::string_view, AggregatorKind>, 2> kAggregatorKinds{
     {{"centered_clip", AggregatorKind::centered_clip}, {"mean", AggregatorKind::mean}}};
@@ -448,6 +453,9 @@ JobSpec parse_job_spec(std::string_view text, const std::filesystem::path& base_
   spec.staleness = r.integer("staleness", spec.staleness);
   spec.weight_prediction = r.boolean("weight_prediction", spec.weight_prediction);
   spec.codec = r.choice<Codec>("codec", spec.codec, kCodecs);
+  spec.precision = r.choice<Precision>("precision", spec.precision, kPrecisions);
+  spec.activation_checkpointing =
+      r.boolean("activation_checkpointing", spec.activation_checkpointing);
   spec.averaging_period = r.integer("averaging_period", spec.averaging_period);
   spec.average_optimizer_state_every =
       r.integer("average_optimizer_state_every", spec.average_optimizer_state_every);
@@ -539,6 +547,8 @@ std::string to_json(const JobSpec& spec, int indent) {
   doc["staleness"] = spec.staleness;
   doc["weight_prediction"] = spec.weight_prediction;
   doc["codec"] = to_string(spec.codec);
+  doc["precision"] = to_string(spec.precision);
+  doc["activation_checkpointing"] = spec.activation_checkpointing;
   doc["averaging_period"] = spec.averaging_period;
   doc["average_optimizer_state_every"] = spec.average_optimizer_state_every;
   ojson aggregator;
@@ -579,6 +589,7 @@ std::string_view to_string(DatasetKind v) { return enum_name(v, kDatasetKinds); 
 std::string_view to_string(OptimizerKind v) { return enum_name(v, kOptimizerKinds); }
 std::string_view to_string(LrDecay v) { return enum_name(v, kDecays); }
 std::string_view to_string(Codec v) { return enum_name(v, kCodecs); }
+std::string_view to_string(Precision v) { return enum_name(v, kPrecisions); }
 std::string_view to_string(AggregatorKind v) { return enum_name(v, kAggregatorKinds); }
 
 }  // namespace rookery::job

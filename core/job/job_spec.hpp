@@ -164,6 +164,14 @@ struct SpotCheckSpec {
 /// How activations and gradients are compressed on the wire.
 enum class Codec { none, fp16, bf16, int8 };
 
+/// The arithmetic of the forward and backward passes (autocast). Master weights, gradients
+/// and optimizer state stay fp32 whatever it is, and so do activations at stage boundaries
+/// (the codec compresses those).
+///   automatic: bf16 on a GPU that has it, fp16 with loss scaling on one that has not, fp32
+///              on a CPU (whose bf16 is slower than fp32 without AMX-class units);
+///   fp32, bf16, fp16: that, on any device (fp16 always with dynamic loss scaling).
+enum class Precision { automatic, fp32, bf16, fp16 };
+
 struct JobSpec {
   std::string id;    ///< stable identifier: [a-z0-9._-], 1..64 chars
   std::string name;  ///< human-readable title (defaults to id)
@@ -177,6 +185,10 @@ struct JobSpec {
   /// corrects the staleness of asynchronous pipelines. No effect with staleness 1.
   bool weight_prediction = true;
   Codec codec = Codec::none;
+  Precision precision = Precision::automatic;
+  /// Recompute each block's activations in the backward pass instead of keeping them: less
+  /// memory (one block's activations per micro-batch in flight) for about a third more compute.
+  bool activation_checkpointing = false;
   /// Local steps between multi-ring averages, as Ravnest counts them. Running stages do not
   /// use it: rounds follow the plan's averaging_interval_ms by the clock, because step
   /// counters drift apart between pipelines (drops, restarts) and rounds paired by counter
@@ -227,6 +239,7 @@ std::string_view to_string(DatasetKind);
 std::string_view to_string(OptimizerKind);
 std::string_view to_string(LrDecay);
 std::string_view to_string(Codec);
+std::string_view to_string(Precision);
 std::string_view to_string(AggregatorKind);
 
 }  // namespace rookery::job

@@ -3,6 +3,9 @@
 #include <torch/torch.h>
 #include <ATen/CPUGeneratorImpl.h>
 
+#include "model/activation_checkpoint.hpp"
+#include "model/mixed_precision.hpp"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -68,25 +71,20 @@ struct CausalSelfAttentionImpl : torch::nn::Module {
   explicit CausalSelfAttentionImpl(const job::GptSpec& s) : heads(s.heads), width(s.width) {
     qkv = register_module("qkv", torch::nn::Linear(s.width, 3 * s.width));
     proj = register_module("proj", torch::nn::Linear(s.width, s.width));
-    // true above the diagonal: a token may not attend to later tokens.
-    future = register_buffer("future", torch::ones({s.context, s.context}, torch::kBool).triu(1));
   }
-  // Written with matmuls and a masked softmax: libtorch 1.13 has no fused attention.
+  // Fused attention: LibTorch picks flash or memory-efficient kernels on a GPU and a fused
+  // CPU kernel otherwise; none of them keeps the T×T attention matrix for the backward pass.
   Tensor forward(const Tensor& x) {
     const int64_t B = x.size(0), T = x.size(1), d = width / heads;
-    // One contiguous [3, B, heads, T, d] copy; q, k, v are views of it.
-    const Tensor qkv_heads = qkv(x).view({B, T, 3, heads, d}).permute({2, 0, 3, 1, 4}).contiguous();
-    const Tensor q = qkv_heads[0], k = qkv_heads[1], v = qkv_heads[2];
-    Tensor att = torch::matmul(q, k.transpose(-2, -1)) * (1.0 / std::sqrt(double(d)));
-    att = att.masked_fill(future.slice(0, 0, T).slice(1, 0, T),
-                          -std::numeric_limits<float>::infinity());
-    att = torch::softmax(att, -1);
-    const Tensor y = torch::matmul(att, v).transpose(1, 2).contiguous().view({B, T, width});
-    return proj(y);
+    // [3, B, heads, T, d]; q, k, v are views of it.
+    const Tensor qkv_heads = qkv(x).view({B, T, 3, heads, d}).permute({2, 0, 3, 1, 4});
+    const Tensor y = at::scaled_dot_product_attention(qkv_heads[0], qkv_heads[1], qkv_heads[2],
+                                                      /*attn_mask=*/{}, /*dropout_p=*/0.0,
+                                                      /*is_causal=*/true);
+    return proj(y.transpose(1, 2).contiguous().view({B, T, width}));
   }
   int64_t heads, width;
   torch::nn::Linear qkv{nullptr}, proj{nullptr};
-  Tensor future;
 };
 TORCH_MODULE(CausalSelfAttention);
 
@@ -230,6 +228,9 @@ struct Shard::Impl {
   // its global name and torch's device moves and train/eval switches reach every block.
   std::shared_ptr<torch::nn::Module> root = std::make_shared<torch::nn::Module>("Shard");
   std::vector<std::shared_ptr<Block>> blocks;
+  c10::DeviceType device = c10::DeviceType::CPU;
+  std::optional<at::ScalarType> autocast;  // none: fp32
+  bool checkpointing = false;
 };
 
 Shard::Shard(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -242,10 +243,26 @@ bool Shard::holds_first_block() const { return impl_->range.first == 0; }
 bool Shard::holds_last_block() const { return impl_->range.last == impl_->block_count; }
 
 Tensor Shard::forward(const Tensor& input) {
+  const auto& m = *impl_;
   Tensor x = input;
-  for (const auto& block : impl_->blocks) x = block->forward(x);
+  {
+    AutocastScope autocast(m.device, m.autocast);
+    for (const auto& block : m.blocks) {
+      x = m.checkpointing
+              ? checkpointed([b = block.get()](const Tensor& in) { return b->forward(in); }, x,
+                             m.device, m.autocast)
+              : block->forward(x);
+    }
+  }
+  // Stage boundaries and the loss see fp32, whatever the arithmetic inside.
+  if (m.autocast && x.is_floating_point() && x.scalar_type() != torch::kFloat32)
+    x = x.to(torch::kFloat32);
   return x;
 }
+
+void Shard::set_autocast(std::optional<at::ScalarType> dtype) { impl_->autocast = dtype; }
+std::optional<at::ScalarType> Shard::autocast() const { return impl_->autocast; }
+void Shard::set_activation_checkpointing(bool on) { impl_->checkpointing = on; }
 
 Tensor Shard::loss(const Tensor& logits, const Tensor& targets) const {
   if (!holds_last_block())
@@ -269,7 +286,10 @@ int64_t Shard::parameter_count() const {
 }
 
 void Shard::set_training(bool training) { impl_->root->train(training); }
-void Shard::to(c10::Device device) { impl_->root->to(device); }
+void Shard::to(c10::Device device) {
+  impl_->root->to(device);
+  impl_->device = device.type();
+}
 
 BlockChain::BlockChain(job::ModelSpec spec, uint64_t seed)
     : spec_(std::move(spec)), seed_(seed), costs_((job::validate(spec_), block_costs(spec_))) {}

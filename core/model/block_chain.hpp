@@ -15,9 +15,11 @@
 
 #include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
+#include <c10/core/ScalarType.h>
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,13 @@ class Shard {
   /// Training mode enables dropout; evaluation mode disables it.
   void set_training(bool training);
   void to(c10::Device device);
+
+  /// Mixed precision: forward (and so backward) under autocast in `dtype` (none: fp32). The
+  /// parameters stay fp32, and forward() returns fp32 either way.
+  void set_autocast(std::optional<at::ScalarType> dtype);
+  std::optional<at::ScalarType> autocast() const;
+  /// Activation checkpointing: each block's activations are recomputed in the backward pass.
+  void set_activation_checkpointing(bool on);
 
  private:
   friend class BlockChain;

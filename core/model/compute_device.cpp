@@ -3,15 +3,55 @@
 #include "model/compute_device.hpp"
 
 #include <chrono>
+#include <regex>
+
+#include <torch/version.h>
+
+#include "model/cuda_backend.hpp"
 
 namespace rookery::model {
 
-ComputeDevice detect_compute_device() {
+ComputeDevice detect_compute_device(bool consider_cuda) {
   ComputeDevice d;
-  d.cuda_available = torch::cuda::is_available();
-  d.cuda_device_count = d.cuda_available ? static_cast<int>(torch::cuda::device_count()) : 0;
-  d.device = d.cuda_available ? "cuda:0" : "cpu";
+  d.device = "cpu";
+  if (!consider_cuda) {
+    d.no_cuda_why = "the CPU was chosen";
+    return d;
+  }
+  const auto& backend = load_cuda_backend();  // before LibTorch is first asked about CUDA
+  d.cuda_available = backend.loaded && backend.devices > 0 && torch::cuda::is_available();
+  if (!d.cuda_available) {
+    d.no_cuda_why = backend.why.empty() ? "LibTorch sees no GPU" : backend.why;
+    return d;
+  }
+  d.cuda_device_count = static_cast<int>(torch::cuda::device_count());
+  d.device = "cuda:0";
+  if (const auto info = cuda_device_info(0)) {
+    d.cuda_name = info->name;
+    d.cuda_total_bytes = info->total_bytes;
+    d.cuda_free_bytes = info->free_bytes;
+    d.cuda_bf16 = info->bf16;
+  }
   return d;
+}
+
+std::string math_library(const std::string& device) {
+  const std::string torch_version = TORCH_VERSION;
+  if (device.rfind("cuda", 0) == 0) {
+    const torch::Device dev(device);
+    const auto info = cuda_device_info(dev.has_index() ? dev.index() : 0);
+    return "cuBLAS and cuDNN" + (info ? " on " + info->name : std::string()) + " (LibTorch " +
+           torch_version + ")";
+  }
+  // LibTorch's build configuration names the BLAS it was built with (MKL, statically inside
+  // PyTorch's x86 builds), e.g. "Intel(R) oneAPI Math Kernel Library Version 2024.2-Product...".
+  const std::string config = at::show_config();
+  std::smatch m;
+  if (std::regex_search(config, m, std::regex(R"(Math Kernel Library Version ([0-9.]+))")))
+    return "Intel oneMKL " + m[1].str() + " (LibTorch " + torch_version + ")";
+  if (std::regex_search(config, m, std::regex(R"(BLAS_INFO=([A-Za-z0-9_]+))")))
+    return m[1].str() + " (LibTorch " + torch_version + ")";
+  return "LibTorch " + torch_version + "'s own kernels";
 }
 
 void set_compute_threads(int threads) { at::set_num_threads(std::max(1, threads)); }

@@ -23,9 +23,7 @@ namespace {
 enum class StateBuffer { exp_avg, exp_avg_sq, momentum };
 
 // The key torch's optimizers file a parameter's state under (torch/csrc/api/src/optim/*.cpp).
-std::string state_key(const torch::Tensor& p) {
-  return c10::guts::to_string(p.unsafeGetTensorImpl());
-}
+void* state_key(const torch::Tensor& p) { return p.unsafeGetTensorImpl(); }
 
 StateBuffer parse_buffer(const job::OptimizerSpec& spec, std::string_view name) {
   if (spec.kind == job::OptimizerKind::adamw) {

@@ -1,21 +1,31 @@
 #include "node/compute_worker.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include <spdlog/spdlog.h>
 
-#include "device/blas_info.hpp"
+#include "job/job_spec.hpp"
+#include "model/block_benchmark.hpp"
 #include "model/compute_device.hpp"
+#include "pipeline/stage_plan.hpp"
+#include "model/cuda_backend.hpp"
 #include "device/system_info.hpp"
-#include "governor/blas_threads.hpp"
 #include "governor/thread_priority.hpp"
 #include "node/coordinated_workload.hpp"
 
 namespace rookery::node {
 
 namespace {
+// "cuda:1" -> 1; "cuda" -> 0.
+int cuda_index(const std::string& device) {
+  const auto colon = device.find(':');
+  return colon == std::string::npos ? 0 : std::stoi(device.substr(colon + 1));
+}
+
 // A drain ends when nothing is in flight, or at the latest after kDrainLimit (a peer that
 // never returns a gradient: its micro-batches would expire then anyway).
 constexpr auto kDrainLimit = std::chrono::seconds(10);
@@ -48,7 +58,6 @@ void ComputeWorker::run() {
   const int max_threads = config_.threads > 0 ? config_.threads : cpu.logical_cores;
   // The benchmark measures the whole device; the governor caps the threads after.
   model::set_compute_threads(max_threads);
-  governor::set_blas_threads(max_threads);
   const auto work = start_workload(max_threads, prio.description);
   if (!work) return;
   if (compute(*work, max_threads)) work->finish();  // the current unit is done: save state
@@ -57,29 +66,45 @@ void ComputeWorker::run() {
 std::shared_ptr<Workload> ComputeWorker::start_workload(int threads, const std::string& priority) {
   std::string dev = config_.device;
   try {
-    const auto compute = model::detect_compute_device();
+    // `--device cpu` loads nothing of CUDA; auto and cuda:N load LibTorch's CUDA part when
+    // there is a driver (model/cuda_backend).
+    const auto compute = model::detect_compute_device(dev != "cpu");
     if (dev == "auto") dev = compute.device;
     if (dev.rfind("cuda", 0) == 0 && !compute.cuda_available) {
-      throw std::runtime_error("device " + dev +
-                               " requested but CUDA is not available to LibTorch");
+      throw std::runtime_error("device " + dev + " requested but CUDA is not available to LibTorch: " +
+                               compute.no_cuda_why);
     }
-    const auto blas = device::detect_blas();
-    const auto bench = model::measure_matmul(dev, 1024, config_.benchmark_seconds);
-    spdlog::info("compute on {} with {} thread(s) at {}; BLAS: {}", dev, threads, priority,
-                 blas.description);
-    spdlog::info("measured {:.1f} GFLOP/s (1024x1024 fp32 matmul, {} rounds)", bench.gflops,
-                 bench.rounds);
-    if (!blas.optimised && dev == "cpu") {
-      spdlog::warn(
-          "LibTorch multiplies through the reference BLAS: training will be ~30x slower than "
-          "with "
-          "OpenBLAS (run scripts/install-deps.sh, or: update-alternatives --config "
-          "libblas.so.3-*)");
+    // The governor's memory cap holds on the GPU too: LibTorch's allocator may not take more,
+    // and the coordinator plans with what is left under it.
+    std::int64_t device_memory = 0;
+    if (dev.rfind("cuda", 0) == 0) {
+      int percent = 90;
+      {
+        std::lock_guard lock(mutex_);
+        const auto& prefs = governor_.preferences_locked();
+        percent = std::min(prefs.in_use.memory_percent, prefs.idle.memory_percent);
+      }
+      const int index = cuda_index(dev);
+      model::set_cuda_memory_fraction(index, percent / 100.0);
+      if (const auto info = model::cuda_device_info(index)) {
+        device_memory = static_cast<std::int64_t>(
+            std::min<double>(double(info->free_bytes), double(info->total_bytes) * percent / 100.0));
+        spdlog::info("{}: {} with {} MiB free of {} MiB; Rookery may use {} MiB ({}%)", dev,
+                     info->name, info->free_bytes >> 20, info->total_bytes >> 20,
+                     device_memory >> 20, percent);
+      }
     }
+    const auto library = model::math_library(dev);
+    spdlog::info("compute on {} with {} thread(s) at {}; math: {}", dev, threads, priority,
+                 library);
+    if (dev == "cpu" && !compute.no_cuda_why.empty())
+      spdlog::info("not on a GPU: {}", compute.no_cuda_why);
+    const auto bench = benchmark(dev);
     std::shared_ptr<Workload> work;
     if (config_.join) {
       auto options = *config_.join;
       options.stage.device = dev;
+      options.device_memory_bytes = device_memory;
       // The speed the coordinator plans with is what the owner lets Rookery use: the
       // device's measured FLOP/s times the governor's duty cycle.
       int duty = 100;
@@ -104,7 +129,9 @@ std::shared_ptr<Workload> ComputeWorker::start_workload(int threads, const std::
     status_.workload = work;
     status_.device.set_compute_device(dev);
     status_.device.set_cuda_available(compute.cuda_available);
-    status_.device.set_blas(blas.description);
+    status_.device.set_blas(library);
+    status_.device.set_gpu_unused(dev == "cpu" ? compute.no_cuda_why : std::string());
+    status_.device.set_compute_memory_bytes(static_cast<std::uint64_t>(device_memory));
     status_.device.set_measured_gflops(bench.gflops);
     status_.device.set_compute_threads(model::compute_threads());
     governor_.set_computes_on_gpu_locked(dev.rfind("cuda", 0) == 0);
@@ -124,6 +151,39 @@ std::shared_ptr<Workload> ComputeWorker::start_workload(int threads, const std::
     }
     return nullptr;
   }
+}
+
+ComputeWorker::Benchmark ComputeWorker::benchmark(const std::string& dev) const {
+  Benchmark b;
+  // The job's own blocks, when the job is known before the work starts: a static plan's, or
+  // the one a volunteer kept from an earlier join. Else a square matmul, until the planner
+  // learns the node's real speed from its work (flops per busy second, in its heartbeats).
+  std::optional<job::JobSpec> job;
+  try {
+    if (config_.stage) {
+      job = pipeline::load_stage_plan(config_.stage->plan_path).job;
+    } else if (config_.join) {
+      const auto kept = config_.join->data_dir / "jobs" / (config_.join->job_id + ".json");
+      if (std::filesystem::exists(kept)) job = job::load_job_spec(kept);
+    }
+  } catch (const std::exception& e) {
+    spdlog::debug("benchmark: no job to measure ({})", e.what());
+  }
+  if (job) {
+    try {
+      const auto r = model::measure_blocks(*job, dev, config_.benchmark_seconds);
+      spdlog::info("measured {:.1f} GFLOP/s running job {}'s {} in {} ({} passes, {:.0f} samples/s)",
+                   r.flops_per_s / 1e9, job->id, r.blocks, r.precision, r.passes, r.samples_per_s);
+      b.gflops = r.flops_per_s / 1e9;
+      return b;
+    } catch (const std::exception& e) {
+      spdlog::warn("benchmark of the job's blocks failed ({}): measuring a matmul instead", e.what());
+    }
+  }
+  const auto m = model::measure_matmul(dev, 1024, config_.benchmark_seconds);
+  spdlog::info("measured {:.1f} GFLOP/s (1024x1024 fp32 matmul, {} rounds)", m.gflops, m.rounds);
+  b.gflops = m.gflops;
+  return b;
 }
 
 bool ComputeWorker::compute(Workload& work, int max_threads) {
@@ -160,7 +220,6 @@ bool ComputeWorker::compute(Workload& work, int max_threads) {
       if (allowed != applied_threads) {
         // OpenMP's thread count belongs to the calling thread: set it from the worker.
         model::set_compute_threads(allowed);
-        governor::set_blas_threads(allowed);
         applied_threads = allowed;
         status_.device.set_compute_threads(model::compute_threads());
         spdlog::info("governor: {} compute thread(s)", applied_threads);

@@ -35,6 +35,12 @@ class ComputeWorker {
   void run();
   // The workload, once the device is measured; nullptr when it cannot start (status says why).
   std::shared_ptr<Workload> start_workload(int threads, const std::string& priority);
+  struct Benchmark {
+    double gflops = 0;
+  };
+  // The device's speed in the planner's units (model/block_benchmark), for about
+  // config_.benchmark_seconds.
+  Benchmark benchmark(const std::string& dev) const;
   // Units until quit (true) or a unit fails (false: the status says why).
   bool compute(Workload& work, int max_threads);
 

@@ -27,6 +27,9 @@ struct CoordinatedOptions {
   std::string invite_token;
   std::string host;  // where peers reach this node (it listens there too); "": learn it (NodeReach)
   std::int64_t memory_limit_bytes = 0;  // 0: what is free
+  // On a GPU: the GPU memory the job may use (free, under the governor's cap), which the
+  // coordinator plans with instead of RAM. 0: the device is the CPU.
+  std::int64_t device_memory_bytes = 0;
   double flops_per_s = 0;            // what the owner allowed at the start: benchmark x duty cycle
   double benchmark_flops_per_s = 0;  // the device benchmark itself (0: unknown)
   // What the owner lets Rookery use now (benchmark x the governor's duty cycle), reported

@@ -223,7 +223,11 @@ std::optional<pb::JoinReply> CoordinatorClient::join(net::RpcClient& client, std
   }
   const auto& link = link_;
   why = reason(pb::REASON_UNKNOWN);  // other failures: the English says it
-  std::int64_t memory = static_cast<std::int64_t>(device::ram_available_bytes());
+  // What holds the shard, its optimizer state and the activations in flight: the GPU's memory
+  // on a GPU, RAM on a CPU.
+  std::int64_t memory = options_.device_memory_bytes > 0
+                            ? options_.device_memory_bytes
+                            : static_cast<std::int64_t>(device::ram_available_bytes());
   if (options_.memory_limit_bytes > 0) memory = std::min(memory, options_.memory_limit_bytes);
   pb::Envelope e;
   auto* j = e.mutable_join();

@@ -10,8 +10,11 @@
 #include "data/batch.hpp"
 #include "data/open_dataset.hpp"
 #include "model/block_chain.hpp"
+#include "model/cuda_backend.hpp"
+#include "model/mixed_precision.hpp"
 #include "net/identity.hpp"
 #include "wire/message.hpp"
+#include "pipeline/loss_scaler.hpp"
 #include "pipeline/next_hop_router.hpp"
 #include "pipeline/spot_check_protocol.hpp"
 #include "pipeline/stage_checkpoints.hpp"
@@ -38,6 +41,19 @@ double sum_flops(const std::vector<model::BlockCost>& costs, model::BlockRange r
   }
   return f;
 }
+
+// The job's precision on this stage's device: bf16 where the GPU has it (model/mixed_precision).
+model::PrecisionPlan precision_for(const job::JobSpec& job, const torch::Device& device) {
+  bool bf16 = false;
+  if (device.is_cuda()) {
+    const auto info = model::cuda_device_info(device.has_index() ? device.index() : 0);
+    bf16 = info && info->bf16;
+  }
+  const auto plan = model::resolve_precision(job.precision, device.type(), bf16);
+  spdlog::info("stage computes in {} on {}{}", plan.describe(), device.str(),
+               job.activation_checkpointing ? ", activations recomputed in the backward pass" : "");
+  return plan;
+}
 }  // namespace
 
 // The compute thread's loop over the mechanisms: the link's receiver thread fills the inbox
@@ -53,7 +69,10 @@ struct StageRuntime::Impl {
         chain(model::BlockChain::from_job(config.job)),
         device(config.device),
         optimizer(chain, config.blocks, device, config.job),
-        stash(chain, config.blocks, device, static_cast<std::size_t>(config.job.staleness)),
+        precision(precision_for(config.job, device)),
+        stash(chain, config.blocks, device, static_cast<std::size_t>(config.job.staleness),
+              precision.autocast, config.job.activation_checkpointing),
+        scaler(precision.loss_scaling),
         schedule(config, first()),
         checkpoints(config, first()),
         inbox(static_cast<std::size_t>(2 * config.job.staleness + 4), counters),
@@ -66,7 +85,9 @@ struct StageRuntime::Impl {
   torch::Device device;
   StageCounters counters;
   StageOptimizer optimizer;
+  model::PrecisionPlan precision;
   WeightStash stash;
+  LossScaler scaler;
   StageSchedule schedule;
   StageCheckpoints checkpoints;
   StageInbox inbox;
@@ -184,11 +205,13 @@ struct StageRuntime::Impl {
                    std::int64_t samples, const net::PeerAddress& return_to,
                    std::uint32_t pipeline) {
     auto loss = v->shard.loss(output, targets);
-    loss.backward();
+    scaler.scaled(loss).backward();
     const double value = loss.item<double>();
+    torch::Tensor input_grad = first() ? torch::Tensor() : input.grad();
+    scaler.unscale(v->params, input_grad);
     optimizer.accumulate(v->params, v->created_at_step);
     stash.release(v);
-    if (!first()) send_backward(return_to, mb, samples, value, input.grad(), pipeline);
+    if (!first()) send_backward(return_to, mb, samples, value, input_grad, pipeline);
     complete_backward(w, samples, value);
   }
 
@@ -285,13 +308,15 @@ struct StageRuntime::Impl {
           in.micro_batch);
       return;
     }
-    f.output.backward(in.tensor);
+    f.output.backward(scaler.scaled(in.tensor));
+    torch::Tensor input_grad = first() ? torch::Tensor() : f.input.grad();
+    scaler.unscale(f.version->params, input_grad);
     optimizer.accumulate(f.version->params, f.version->created_at_step);
     stash.release(f.version);
     give_receipt(in.sender, 0, f.samples);
     spot_checks->remember_gradient_sender(in.micro_batch, in.sender);
     if (!first())
-      send_backward(f.return_to, in.micro_batch, f.samples, in.loss, f.input.grad(), f.pipeline);
+      send_backward(f.return_to, in.micro_batch, f.samples, in.loss, input_grad, f.pipeline);
     complete_backward(w, f.samples, in.loss);
   }
 

@@ -11,8 +11,14 @@ WeightVersion::WeightVersion(model::Shard s) : shard(std::move(s)) {
 }
 
 WeightStash::WeightStash(const model::BlockChain& chain, model::BlockRange blocks,
-                         c10::Device device, std::size_t pool_capacity)
-    : chain_(chain), blocks_(blocks), device_(device), pool_capacity_(pool_capacity) {}
+                         c10::Device device, std::size_t pool_capacity,
+                         std::optional<at::ScalarType> autocast, bool checkpointing)
+    : chain_(chain),
+      blocks_(blocks),
+      device_(device),
+      pool_capacity_(pool_capacity),
+      autocast_(autocast),
+      checkpointing_(checkpointing) {}
 
 std::shared_ptr<WeightVersion> WeightStash::take_idle() {
   if (!pool_.empty()) {
@@ -23,6 +29,8 @@ std::shared_ptr<WeightVersion> WeightStash::take_idle() {
   auto shard = chain_.shard(blocks_);
   shard.to(device_);
   shard.set_training(true);
+  shard.set_autocast(autocast_);
+  shard.set_activation_checkpointing(checkpointing_);
   return std::make_shared<WeightVersion>(std::move(shard));
 }
 

@@ -6,6 +6,7 @@
 // nobody needs are recycled at once. Compute thread only.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <ATen/core/Tensor.h>
@@ -30,9 +31,12 @@ struct WeightVersion {
 
 class WeightStash {
  public:
-  // Versions of `blocks` on `device`; at most `pool_capacity` idle ones are kept for reuse.
+  // Versions of `blocks` on `device`, computing under `autocast` (none: fp32) and with
+  // activation checkpointing when `checkpointing`; at most `pool_capacity` idle ones are kept
+  // for reuse.
   WeightStash(const model::BlockChain& chain, model::BlockRange blocks, c10::Device device,
-              std::size_t pool_capacity);
+              std::size_t pool_capacity, std::optional<at::ScalarType> autocast = std::nullopt,
+              bool checkpointing = false);
 
   // After the master changed: the version forwards use from now on.
   void publish(const StageOptimizer& master);
@@ -52,6 +56,8 @@ class WeightStash {
   model::BlockRange blocks_;
   c10::Device device_;
   std::size_t pool_capacity_;
+  std::optional<at::ScalarType> autocast_;
+  bool checkpointing_;
   std::shared_ptr<WeightVersion> current_;
   std::vector<std::shared_ptr<WeightVersion>> pool_;
   std::uint64_t next_version_id_ = 1;

@@ -4,6 +4,26 @@
 set(_linux "${CMAKE_CURRENT_LIST_DIR}")
 set(_man "${CMAKE_CURRENT_LIST_DIR}/../man")
 
+# LibTorch's CPU part, private to Rookery, in /usr/lib/rookery: the node links it and finds it
+# through its RUNPATH. (libcudart and libcupti are there because libtorch_cpu names them; a CPU
+# run loads no driver and no GPU library.) LibTorch's CUDA part and the backend module that
+# loads it (model/cuda_backend) are not in this package: without them a node computes on the
+# CPU and says why.
+set(ROOKERY_PRIVATE_LIBDIR "lib/rookery")
+install(FILES
+  "${ROOKERY_LIBTORCH_LIBDIR}/libtorch_cpu.so" "${ROOKERY_LIBTORCH_LIBDIR}/libc10.so"
+  "${ROOKERY_LIBTORCH_LIBDIR}/libgomp.so.1" "${ROOKERY_LIBTORCH_LIBDIR}/libcudart.so.13"
+  "${ROOKERY_LIBTORCH_LIBDIR}/libcupti.so.13"
+  DESTINATION "${ROOKERY_PRIVATE_LIBDIR}"
+  PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
+foreach(program IN ITEMS rookery-node rookery-coordinator rookery)
+  if(TARGET ${program})
+    set_target_properties(${program} PROPERTIES INSTALL_RPATH "$ORIGIN/../${ROOKERY_PRIVATE_LIBDIR}")
+  endif()
+endforeach()
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS
+    "${CMAKE_INSTALL_PREFIX}/${ROOKERY_PRIVATE_LIBDIR};${ROOKERY_LIBTORCH_LIBDIR}")
+
 # Desktop entry (its name is the app's QGuiApplication::desktopFileName), AppStream, icons.
 install(FILES "${_linux}/org.rookery.Rookery.desktop" DESTINATION "${CMAKE_INSTALL_DATADIR}/applications")
 install(FILES "${_linux}/org.rookery.Rookery.metainfo.xml" DESTINATION "${CMAKE_INSTALL_DATADIR}/metainfo")
@@ -58,11 +78,10 @@ set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 set(CPACK_DEBIAN_PACKAGE_SECTION "science")
 set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# LibTorch multiplies through libblas.so.3: OpenBLAS takes that alternative over the
-# reference BLAS, which is ~30x slower. The icons are SVG, drawn by Qt's SVG icon-engine
+# The icons are SVG, drawn by Qt's SVG icon-engine
 # plugin (libqt6svg6; no symbol of it is linked). Qt loads its Wayland platform plugin and its own
 # translations (standard buttons and dialogs) at run time; Rookery's are inside the program.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libopenblas0, libqt6svg6")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6svg6")
 # fonts-noto-cjk: the Simplified Chinese translation needs a CJK font (Debian installs none by default).
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland, qt6-translations-l10n, fonts-noto-cjk")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${_linux}/postinst;${_linux}/prerm;${_linux}/postrm")

@@ -30,7 +30,7 @@ pb::DeviceSnapshot gpuMachine() {
   d.set_ram_total_bytes(64ull << 30);
   d.set_ram_available_bytes(40ull << 30);
   d.set_cuda_available(true);
-  d.set_blas("cuBLAS 12.4");
+  d.set_blas("cuBLAS and cuDNN on NVIDIA GeForce RTX 4090 (LibTorch 2.11.0)");
   d.set_measured_gflops(61234);
   auto* g = d.add_gpus();
   g->set_index(0);
@@ -101,7 +101,7 @@ class TestCards : public QObject {
     d.set_node_cpu_percent(12);
     d.set_compute_threads(4);
     d.set_gpu_status("no NVIDIA driver (libnvidia-ml.so.1 not found)");
-    d.set_blas("OpenBLAS (OpenBLAS 0.3.21 DYNAMIC_ARCH) at /usr/lib/libblas.so.3");
+    d.set_blas("Intel oneMKL 2024.2 (LibTorch 2.11.0)");
     d.set_measured_gflops(95.5);
     DeviceCard card;
     card.show();
@@ -111,9 +111,29 @@ class TestCards : public QObject {
     QCOMPARE(valueOf(card, "ram"), QStringLiteral("4.0 / 16.0 GiB"));
     QCOMPARE(valueOf(card, "machineLoad"), QStringLiteral("23 %"));
     QCOMPARE(valueOf(card, "nodeCpu"), QStringLiteral("12 %"));
-    QCOMPARE(valueOf(card, "blas"), QStringLiteral("OpenBLAS 0.3.21"));
+    QCOMPARE(valueOf(card, "blas"), QStringLiteral("Intel oneMKL 2024.2"));
     QVERIFY(valueOf(card, "gpuMemory").isEmpty());
     QVERIFY(card.summaryText().contains(QStringLiteral("libnvidia-ml.so.1")));
+  }
+
+  // A GPU the CPU trains beside (its driver is there, LibTorch's CUDA part is not): the card
+  // names the CPU as the device, shows no GPU rows, and says why the GPU idles.
+  void deviceCardSaysWhyAnIdleGpuIsNotUsed() {
+    auto d = gpuMachine();
+    d.set_compute_device("cpu");
+    d.set_cuda_available(false);
+    d.set_blas("Intel oneMKL 2024.2 (LibTorch 2.11.0)");
+    d.set_gpu_unused("cannot load /usr/lib/rookery/librookery_cuda.so: libtorch_cuda.so: cannot open");
+    DeviceCard card;
+    card.show();
+    card.showSnapshot(d);
+    QCOMPARE(card.deviceName(), QStringLiteral("AMD Ryzen 9 7950X 16-Core Processor"));
+    QVERIFY(valueOf(card, "gpuTemperature").isEmpty());
+    QVERIFY(!valueOf(card, "machineLoad").isEmpty());
+    QVERIFY(card.summaryText().contains(QStringLiteral("CPU")));
+    QVERIFY2(card.summaryText().contains(QStringLiteral("NVIDIA GeForce RTX 4090 is not used for training: cannot load")),
+             qPrintable(card.summaryText()));
+    maybeSave(card, QStringLiteral("device-card-idle-gpu"));
   }
 
   void deviceCardKeepsALiveHistory() {

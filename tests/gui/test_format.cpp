@@ -68,6 +68,9 @@ class TestFormat : public QObject {
                           "/usr/lib/x86_64-linux-gnu/libblas.so.3"),
              QStringLiteral("OpenBLAS 0.3.21"));
     QCOMPARE(Format::blas("Intel MKL"), QStringLiteral("Intel MKL"));
+    QCOMPARE(Format::blas("Intel oneMKL 2024.2 (LibTorch 2.11.0)"), QStringLiteral("Intel oneMKL 2024.2"));
+    QCOMPARE(Format::blas("cuBLAS and cuDNN on NVIDIA H100 (LibTorch 2.11.0)"),
+             QStringLiteral("cuBLAS and cuDNN on NVIDIA H100"));
     QCOMPARE(Format::blas("no BLAS loaded (sgemm_ not found)"), QStringLiteral("no BLAS loaded"));
   }
 

@@ -122,11 +122,16 @@ for f in /usr/bin/rookery /usr/bin/rookery-node /usr/bin/rookery-coordinator \
          /usr/share/rookery/demo/demo-job.json /usr/share/rookery/demo/demo-text.txt; do
   grep -qxF "$f" <<< "$contents" || fail "the package lacks $f"
 done
+# LibTorch's CPU part rides along, private to Rookery; its CUDA part does not.
+for f in /usr/lib/rookery/libtorch_cpu.so /usr/lib/rookery/libc10.so; do
+  grep -qxF "$f" <<< "$contents" || fail "the package lacks $f (LibTorch's CPU part)"
+done
+grep -q 'libtorch_cuda' <<< "$contents" && fail "the package carries LibTorch's CUDA part"
 outside=$(grep -v '^/usr/' <<< "$contents" | grep -vx '/' || true)
 [ -z "$outside" ] || fail "the package installs outside /usr: $outside"
 grep -q '/etc/xdg/autostart' <<< "$contents" && fail "the package installs a global autostart entry"
 depends=$(dpkg-deb -f "$DEB1" Depends)
-for d in libqt6widgets6 libqt6charts6 libqt6svg6 libtorch1.13 libzmq5 libsqlite3-0 libopenblas0 libprotobuf32 libspdlog1.10; do
+for d in libqt6widgets6 libqt6charts6 libqt6svg6 libzmq5 libsqlite3-0 libprotobuf32 libspdlog1.10; do
   grep -q "\b$d\b" <<< "$depends" || fail "Depends lacks $d: $depends"
 done
 recommends=$(dpkg-deb -f "$DEB1" Recommends)

@@ -62,12 +62,15 @@ DeviceCard::DeviceCard(QWidget* parent) : Card(tr("Device"), parent) {
 }
 
 void DeviceCard::showSnapshot(const pb::DeviceSnapshot& d) {
-  // The GPU the node computes on ("cuda:N"), else the first one NVML reports.
+  // The GPU the node computes on ("cuda:N"). A GPU that NVML reports while the CPU computes is
+  // not shown as the device: the card says which device does the work, and why not the GPU.
   const pb::GpuTelemetry* gpu = nullptr;
+  const bool computes_on_gpu = d.compute_device().rfind("cuda", 0) == 0;
   for (const auto& g : d.gpus()) {
     if (d.compute_device() == "cuda:" + std::to_string(g.index())) gpu = &g;
   }
-  if (!gpu && !d.gpus().empty()) gpu = &d.gpus(0);
+  if (!gpu && computes_on_gpu && !d.gpus().empty()) gpu = &d.gpus(0);
+  const pb::GpuTelemetry* idle_gpu = !computes_on_gpu && !d.gpus().empty() ? &d.gpus(0) : nullptr;
 
   const QString cpu_model = QString::fromStdString(d.cpu_model());
   const QString cores = tr("%n logical core(s)", nullptr, d.cpu_cores());
@@ -89,10 +92,18 @@ void DeviceCard::showSnapshot(const pb::DeviceSnapshot& d) {
   } else {
     kind_->setText(tr("CPU · computes on the processor"));
     name_->setText(cpu_model.isEmpty() ? tr("Unknown processor") : cpu_model);
-    note_->setText(d.gpu_status().empty()
-                       ? QString()
-                       : tr("No GPU telemetry: %1")
-                             .arg(Reasons::gpuStatus(d.gpu_status_why(), d.gpu_status())));
+    if (idle_gpu && !d.compute_device().empty()) {
+      note_->setText(d.gpu_unused().empty()
+                         ? tr("%1 is not used for training").arg(QString::fromStdString(idle_gpu->name()))
+                         : tr("%1 is not used for training: %2")
+                               .arg(QString::fromStdString(idle_gpu->name()),
+                                    QString::fromStdString(d.gpu_unused())));
+    } else {
+      note_->setText(d.gpu_status().empty()
+                         ? QString()
+                         : tr("No GPU telemetry: %1")
+                               .arg(Reasons::gpuStatus(d.gpu_status_why(), d.gpu_status())));
+    }
   }
   cores_.value->setText(d.compute_threads() > 0
                             ? tr("%1 · Rookery uses %n", nullptr, d.compute_threads()).arg(cores)

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs Rookery's GPU tests and benchmarks from the bundle tests/gpu/make-bundle.sh built, on a
+# machine with an NVIDIA GPU, its driver, and python3 with torch 2.11.0 (nothing else needed).
+#
+#   ./run.sh [RESULTS_DIR]        (default: ./results; each program's output is kept there)
+#
+# Exits 0 when every test passed (a test that finds no GPU exits 77 and counts as skipped).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+results=$(realpath -m "${1:-$here/results}")
+mkdir -p "$results"
+
+torch_lib=$(python3 -c 'import os, torch; print(torch.__version__); print(os.path.join(os.path.dirname(torch.__file__), "lib"))' 2>&1) \
+  || { echo "run: python3 cannot import torch: $torch_lib" >&2; exit 2; }
+version=$(sed -n 1p <<< "$torch_lib")
+export ROOKERY_TORCH_LIB=$(sed -n 2p <<< "$torch_lib")
+case "$version" in
+  2.11.0*) ;;
+  *) echo "run: this bundle was built against LibTorch 2.11.0; the machine's torch is $version" >&2; exit 2 ;;
+esac
+export ROOKERY_CUDA_BACKEND="$here/real/librookery_cuda.so"
+export ROOKERY_NODE_BIN="$here/bin/rookery-node"
+export QT_QPA_PLATFORM=offscreen
+echo "run: torch $version from $ROOKERY_TORCH_LIB"
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/run: GPU: /'
+
+status=0
+for t in test_cuda_backend test_mixed_precision test_gpu_stage; do
+  "$here/bin/$t" > "$results/$t.txt" 2>&1
+  rc=$?
+  case $rc in
+    0) echo "run: $t passed" ;;
+    77) echo "run: $t skipped: $(tail -1 "$results/$t.txt")" ;;
+    *) echo "run: $t FAILED (exit $rc)"; tail -30 "$results/$t.txt"; status=1 ;;
+  esac
+done
+"$here/bin/bench_gpu_training" > "$results/bench_gpu_training.txt" 2>&1 \
+  || { echo "run: bench_gpu_training FAILED"; status=1; }
+cat "$results/bench_gpu_training.txt"
+exit $status
