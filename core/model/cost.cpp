@@ -31,11 +31,12 @@ std::vector<BlockCost> gpt_costs(const job::GptSpec& g) {
     c.forward_flops_per_sample = projections + attention;
     c.backward_flops_per_sample = 2 * c.forward_flops_per_sample;
     c.activation_bytes_per_sample = kFloat * T * w;
-    // Saved by autograd: ln1 out (w), q/k/v (3w), softmax probabilities (H·T per token),
+    // Saved by autograd: ln1 out (w), q/k/v (3w), fused attention's output and its
+    // log-sum-exp per head (H per token: the T×T probabilities are recomputed, not kept),
     // heads re-joined for the projection (w), residual after attention (w), ln2 out (w),
     // mlp pre-activation and GELU output (2h), LayerNorm mean and rstd (2 × 2).
     c.stash_bytes_per_sample =
-        kFloat * (T * (7 * w + 2 * h) + H * T * T + 4 * T) + 2 * dropout_mask;
+        kFloat * (T * (7 * w + 2 * h) + H * T + 4 * T) + 2 * dropout_mask;
     costs.push_back(c);
   }
   {

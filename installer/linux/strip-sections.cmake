@@ -9,3 +9,14 @@ foreach(program IN LISTS _programs)
     message(FATAL_ERROR "strip ${program}: ${_err}")
   endif()
 endforeach()
+# LibTorch's libraries as PyTorch ships them keep their symbol tables; like dh_strip, keep only
+# what the dynamic linker needs.
+file(GLOB _private_libs "${CPACK_TEMPORARY_DIRECTORY}${CPACK_PACKAGING_INSTALL_PREFIX}/lib/rookery/*.so*")
+foreach(lib IN LISTS _private_libs)
+  execute_process(COMMAND "${CPACK_ROOKERY_STRIP}" --strip-unneeded --remove-section=.comment
+                          --remove-section=.note "${lib}"
+    RESULT_VARIABLE _rc ERROR_VARIABLE _err)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "strip ${lib}: ${_err}")
+  endif()
+endforeach()
