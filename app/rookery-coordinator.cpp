@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
   cli.add_option("--data-dir", data_dir,
                  "keys and state (default: $XDG_DATA_HOME/rookery/coordinator)");
   cli.add_option("--allow-key", config.allowed_keys,
-                 "admit only these node keys (repeatable); default: open enrolment");
+                 "admit only these node keys (repeatable); they need no invite");
   cli.add_option("--ready-file", ready_file, "write '<endpoint> <public key>' here once listening");
   std::string job_path;
   cli.add_option("--job", job_path,

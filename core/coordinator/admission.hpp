@@ -39,7 +39,8 @@ class Admission {
 
   // The first of `allowed_keys` that is not a 40-character Z85 CURVE key; empty when all are.
   static std::string first_invalid_key(const std::vector<std::string>& allowed_keys);
-  // Lets only `allowed_keys` connect to the coordinator (empty: open enrolment).
+  // Lets only `allowed_keys` connect to the coordinator (empty: any key; joins are then
+  // admitted by invite, or openly).
   static void apply_allow_list(net::ZapAuthenticator& auth,
                                const std::vector<std::string>& allowed_keys);
 

@@ -23,7 +23,7 @@ namespace rookery::coordinator {
 struct CoordinatorConfig {
   std::string bind = "tcp://127.0.0.1:7461";  // port 0 picks a free one
   std::filesystem::path data_dir;
-  std::vector<std::string> allowed_keys;  // empty: open enrolment
+  std::vector<std::string> allowed_keys;  // empty: any key may connect
   std::filesystem::path
       ready_file;                  // optional: write "<endpoint> <public key>" here once listening
   std::filesystem::path job_path;  // the job it runs; empty: it answers pings and refuses joins
