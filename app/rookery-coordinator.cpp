@@ -14,6 +14,7 @@
 #include "job/job_spec.hpp"
 #include "logging.hpp"
 #include "net/identity.hpp"
+#include "net/join_work.hpp"
 #include "net/paths.hpp"
 #include "reach/candidates.hpp"
 #include "signals.hpp"
@@ -136,13 +137,32 @@ int main(int argc, char** argv) {
   cli.add_option("--data-dir", data_dir,
                  "keys and state (default: $XDG_DATA_HOME/rookery/coordinator)");
   cli.add_option("--allow-key", config.allowed_keys,
-                 "admit only these node keys (repeatable); default: open enrolment");
+                 "admit only these node keys (repeatable); they need no invite");
   cli.add_option("--ready-file", ready_file, "write '<endpoint> <public key>' here once listening");
   std::string job_path;
   cli.add_option("--job", job_path,
                  "the job spec (JSON) this coordinator runs; without one it only answers pings");
   cli.add_option("--invite-token", config.invite_tokens,
                  "admit only joins carrying one of these tokens (repeatable)");
+  cli.add_flag("--open", config.open,
+               "admit joins without an invite while no invite exists (by default a job is "
+               "invite-only: make invites with `rookery-coordinator invite`)");
+  cli.add_option("--join-work-bits", config.join_work_bits,
+                 "ask every join for a proof of work of this many zero bits (about 2^N hashes "
+                 "per volunteer key; 0: none)")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, rookery::net::kMaxJoinWorkBits));
+  cli.add_option("--max-per-address", config.caps.per_address,
+                 "admit at most this many live volunteers from one IPv4 address or IPv6 /64 "
+                 "(0: no cap)")
+      ->capture_default_str();
+  cli.add_option(
+         "--max-per-subnet", config.caps.per_subnet,
+         "admit at most this many live volunteers from one IPv4 /24 or IPv6 /48 (0: no cap)")
+      ->capture_default_str();
+  cli.add_flag("--cap-loopback", config.caps.loopback,
+               "apply those caps to joins from this host too (by default a swarm on one PC is "
+               "not capped)");
   int heartbeat_ms = 500, dead_ms = 3000, averaging_ms = 5000;
   cli.add_option("--heartbeat-ms", heartbeat_ms, "how often volunteers report")
       ->capture_default_str()

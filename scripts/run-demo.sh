@@ -34,8 +34,9 @@ trap cleanup EXIT INT TERM
 # one, so the coordinator does not resume that run's plan, totals and loss history (its chart
 # drew a line from the last demo's loss, hours back, to this one's start).
 rm -rf "$DEMO_DIR/coordinator" "$DEMO_DIR/coordinator.ready"
+# --open: on loopback only this PC's volunteers can join, so the demo needs no invites.
 "$BUILD_DIR/app/rookery-coordinator" --bind tcp://127.0.0.1:0 --data-dir "$DEMO_DIR/coordinator" --job "$JOB" \
-  --ready-file "$DEMO_DIR/coordinator.ready" > "$DEMO_DIR/coordinator.log" 2>&1 &
+  --open --ready-file "$DEMO_DIR/coordinator.ready" > "$DEMO_DIR/coordinator.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do [ -f "$DEMO_DIR/coordinator.ready" ] && break; sleep 0.1; done
 read -r COORD_ENDPOINT COORD_KEY < "$DEMO_DIR/coordinator.ready"

@@ -611,6 +611,34 @@
         <source>Not reachable from the internet (%1): this PC dials its neighbours itself</source>
         <translation>Aus dem Internet nicht erreichbar (%1): dieser PC verbindet sich selbst mit seinen Nachbarn</translation>
     </message>
+    <message numerus="yes">
+        <source>the job admits at most %n volunteer(s) from one address, and already has them from %1</source>
+        <translation>
+            <numerusform>der Job nimmt höchstens %n Freiwilligen von einer Adresse auf und hat ihn schon von %1</numerusform>
+            <numerusform>der Job nimmt höchstens %n Freiwillige von einer Adresse auf und hat sie schon von %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the job admits at most %n volunteer(s) from one network, and already has them from %1</source>
+        <translation>
+            <numerusform>der Job nimmt höchstens %n Freiwilligen aus einem Netz auf und hat ihn schon aus %1</numerusform>
+            <numerusform>der Job nimmt höchstens %n Freiwillige aus einem Netz auf und hat sie schon aus %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the job asks each join for a proof of work of %n bit(s), and this one carried none</source>
+        <translation>
+            <numerusform>der Job verlangt bei jedem Beitritt einen Arbeitsnachweis von %n Bit, und dieser hatte keinen</numerusform>
+            <numerusform>der Job verlangt bei jedem Beitritt einen Arbeitsnachweis von %n Bit, und dieser hatte keinen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>this join&apos;s proof of work gives %1 of the %n bit(s) the job asks for</source>
+        <translation>
+            <numerusform>der Arbeitsnachweis dieses Beitritts ergibt %1 der %n Bit, die der Job verlangt</numerusform>
+            <numerusform>der Arbeitsnachweis dieses Beitritts ergibt %1 der %n Bit, die der Job verlangt</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -611,6 +611,34 @@
         <source>Not reachable from the internet (%1): this PC dials its neighbours itself</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>the job admits at most %n volunteer(s) from one address, and already has them from %1</source>
+        <translation>
+            <numerusform>the job admits at most %n volunteer from one address, and already has them from %1</numerusform>
+            <numerusform>the job admits at most %n volunteers from one address, and already has them from %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the job admits at most %n volunteer(s) from one network, and already has them from %1</source>
+        <translation>
+            <numerusform>the job admits at most %n volunteer from one network, and already has them from %1</numerusform>
+            <numerusform>the job admits at most %n volunteers from one network, and already has them from %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the job asks each join for a proof of work of %n bit(s), and this one carried none</source>
+        <translation>
+            <numerusform>the job asks each join for a proof of work of %n bit, and this one carried none</numerusform>
+            <numerusform>the job asks each join for a proof of work of %n bits, and this one carried none</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>this join&apos;s proof of work gives %1 of the %n bit(s) the job asks for</source>
+        <translation>
+            <numerusform>this join&apos;s proof of work gives %1 of the %n bit the job asks for</numerusform>
+            <numerusform>this join&apos;s proof of work gives %1 of the %n bits the job asks for</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -611,6 +611,34 @@
         <source>Not reachable from the internet (%1): this PC dials its neighbours itself</source>
         <translation>No accesible desde Internet (%1): este PC llama él mismo a sus vecinos</translation>
     </message>
+    <message numerus="yes">
+        <source>the job admits at most %n volunteer(s) from one address, and already has them from %1</source>
+        <translation>
+            <numerusform>el trabajo admite como máximo %n voluntario desde una dirección, y ya lo tiene desde %1</numerusform>
+            <numerusform>el trabajo admite como máximo %n voluntarios desde una dirección, y ya los tiene desde %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the job admits at most %n volunteer(s) from one network, and already has them from %1</source>
+        <translation>
+            <numerusform>el trabajo admite como máximo %n voluntario desde una red, y ya lo tiene desde %1</numerusform>
+            <numerusform>el trabajo admite como máximo %n voluntarios desde una red, y ya los tiene desde %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the job asks each join for a proof of work of %n bit(s), and this one carried none</source>
+        <translation>
+            <numerusform>el trabajo pide con cada unión una prueba de trabajo de %n bit, y esta no traía ninguna</numerusform>
+            <numerusform>el trabajo pide con cada unión una prueba de trabajo de %n bits, y esta no traía ninguna</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>this join&apos;s proof of work gives %1 of the %n bit(s) the job asks for</source>
+        <translation>
+            <numerusform>la prueba de trabajo de esta unión da %1 del %n bit que pide el trabajo</numerusform>
+            <numerusform>la prueba de trabajo de esta unión da %1 de los %n bits que pide el trabajo</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -611,6 +611,34 @@
         <source>Not reachable from the internet (%1): this PC dials its neighbours itself</source>
         <translation>Injoignable depuis Internet (%1) : ce PC contacte lui-même ses voisins</translation>
     </message>
+    <message numerus="yes">
+        <source>the job admits at most %n volunteer(s) from one address, and already has them from %1</source>
+        <translation>
+            <numerusform>la tâche admet au plus %n volontaire depuis une adresse, et l’a déjà depuis %1</numerusform>
+            <numerusform>la tâche admet au plus %n volontaires depuis une adresse, et les a déjà depuis %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the job admits at most %n volunteer(s) from one network, and already has them from %1</source>
+        <translation>
+            <numerusform>la tâche admet au plus %n volontaire depuis un réseau, et l’a déjà depuis %1</numerusform>
+            <numerusform>la tâche admet au plus %n volontaires depuis un réseau, et les a déjà depuis %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the job asks each join for a proof of work of %n bit(s), and this one carried none</source>
+        <translation>
+            <numerusform>la tâche demande à chaque adhésion une preuve de travail de %n bit, et celle-ci n’en portait aucune</numerusform>
+            <numerusform>la tâche demande à chaque adhésion une preuve de travail de %n bits, et celle-ci n’en portait aucune</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>this join&apos;s proof of work gives %1 of the %n bit(s) the job asks for</source>
+        <translation>
+            <numerusform>la preuve de travail de cette adhésion donne %1 du %n bit que demande la tâche</numerusform>
+            <numerusform>la preuve de travail de cette adhésion donne %1 des %n bits que demande la tâche</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -605,6 +605,30 @@
         <source>Not reachable from the internet (%1): this PC dials its neighbours itself</source>
         <translation>无法从互联网访问（%1）：本机主动连接其相邻节点</translation>
     </message>
+    <message numerus="yes">
+        <source>the job admits at most %n volunteer(s) from one address, and already has them from %1</source>
+        <translation>
+            <numerusform>该任务每个地址最多接纳 %n 名志愿者，来自 %1 的已满</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the job admits at most %n volunteer(s) from one network, and already has them from %1</source>
+        <translation>
+            <numerusform>该任务每个网络最多接纳 %n 名志愿者，来自 %1 的已满</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the job asks each join for a proof of work of %n bit(s), and this one carried none</source>
+        <translation>
+            <numerusform>该任务要求每次加入附带 %n 位的工作量证明，而此次加入没有附带</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>this join&apos;s proof of work gives %1 of the %n bit(s) the job asks for</source>
+        <translation>
+            <numerusform>此次加入的工作量证明只有 %1 位，该任务要求 %n 位</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -169,7 +169,9 @@ std::optional<DemoSwarm::Running> DemoSwarm::start(const Setup& setup, QString* 
         setup.coordinator_program,
         {QStringLiteral("--bind"), QStringLiteral("tcp://127.0.0.1:%1").arg(coordinator_port),
          QStringLiteral("--data-dir"), dir.filePath(QStringLiteral("coordinator")),
-         QStringLiteral("--job"), setup.job, QStringLiteral("--ready-file"), ready},
+         QStringLiteral("--job"), setup.job, QStringLiteral("--ready-file"), ready,
+         // On loopback, only this PC's own volunteers can join: no invites needed.
+         QStringLiteral("--open")},
         dir.filePath(QStringLiteral("coordinator.log")));
     if (pid == 0) return fail(tr("could not start %1").arg(setup.coordinator_program));
     processes[0] = QJsonObject{{QStringLiteral("pid"), pid},

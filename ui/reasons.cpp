@@ -167,6 +167,25 @@ QString Reasons::verdict(const pb::Reason& d) {
       return tr("this PC's addresses are not TCP addresses");
     case pb::VERDICT_IMPLAUSIBLE_PROFILE:
       return tr("this PC's measured speed, memory or network look implausible");
+    case pb::VERDICT_TOO_MANY_FROM_ADDRESS:
+      return tr("the job admits at most %n volunteer(s) from one address, and already has them "
+                "from %1",
+                nullptr, n(d.limit()))
+          .arg(text(d.text()));
+    case pb::VERDICT_TOO_MANY_FROM_SUBNET:
+      return tr("the job admits at most %n volunteer(s) from one network, and already has them "
+                "from %1",
+                nullptr, n(d.limit()))
+          .arg(text(d.text()));
+    case pb::VERDICT_JOIN_WORK_MISSING:
+      return tr(
+          "the job asks each join for a proof of work of %n bit(s), and this one carried "
+          "none",
+          nullptr, n(d.limit()));
+    case pb::VERDICT_JOIN_WORK_WRONG:
+      return tr("this join's proof of work gives %1 of the %n bit(s) the job asks for", nullptr,
+                n(d.limit()))
+          .arg(n(d.value()));
     case pb::VERDICT_RING_PARTNERS_REJECT:
       return tr("%1 of its %n ring partner(s) reject its averaging contributions", nullptr,
                 n(d.limit()))

@@ -4,6 +4,7 @@
 
 #include "coordinator/verdicts.hpp"
 #include "net/identity.hpp"
+#include "net/join_work.hpp"
 
 namespace rookery::coordinator {
 
@@ -15,12 +16,9 @@ bool is_tcp_endpoint(const std::string& e) {
 
 }  // namespace
 
-Admission::Admission(std::string job_id, std::vector<std::string> invite_tokens,
-                     CoordinatorState& state, const clock::Clock& clock)
-    : job_id_(std::move(job_id)),
-      invite_tokens_(std::move(invite_tokens)),
-      state_(state),
-      clock_(clock) {}
+Admission::Admission(std::string job_id, Enrolment enrolment, CoordinatorState& state,
+                     const clock::Clock& clock)
+    : job_id_(std::move(job_id)), enrolment_(std::move(enrolment)), state_(state), clock_(clock) {}
 
 std::string Admission::first_invalid_key(const std::vector<std::string>& allowed_keys) {
   for (const auto& k : allowed_keys) {
@@ -40,12 +38,10 @@ void Admission::apply_allow_list(net::ZapAuthenticator& auth,
 
 wire::pb::Verdict Admission::invite_refusal(const std::string& token) const {
   using wire::pb::Verdict;
-  if (!token.empty() &&
-      std::find(invite_tokens_.begin(), invite_tokens_.end(), token) != invite_tokens_.end()) {
-    return {};
-  }
+  const auto& tokens = enrolment_.invite_tokens;
+  if (!token.empty() && std::find(tokens.begin(), tokens.end(), token) != tokens.end()) return {};
   try {
-    if (invite_tokens_.empty() && !state_.has_invites()) return {};  // open enrolment
+    if (enrolment_.open && tokens.empty() && !state_.has_invites()) return {};  // open enrolment
     switch (state_.invite_status(token, clock_.unix_ms())) {
       case InviteStatus::Valid:
         return {};
@@ -62,11 +58,32 @@ wire::pb::Verdict Admission::invite_refusal(const std::string& token) const {
   return verdict::make(Verdict::INVITE_NOT_VALID);
 }
 
-Refusal Admission::refusal(const wire::pb::JoinRequest& r, const Ban* ban) const {
+wire::pb::Verdict Admission::work_refusal(const std::string& key,
+                                          const wire::pb::JoinRequest& r) const {
+  using wire::pb::Verdict;
+  const auto needed = enrolment_.join_work_bits;
+  if (needed == 0) return {};
+  if (!r.has_join_work_nonce()) {
+    auto v = verdict::make(Verdict::JOIN_WORK_MISSING);
+    v.set_limit(needed);
+    return v;
+  }
+  const auto bits = net::join_work_bits(job_id_, key, r.join_work_nonce());
+  if (bits >= needed) return {};
+  auto v = verdict::make(Verdict::JOIN_WORK_WRONG);
+  v.set_value(bits);
+  v.set_limit(needed);
+  return v;
+}
+
+Refusal Admission::refusal(const std::string& key, const wire::pb::JoinRequest& r,
+                           const Ban* ban) const {
   using wire::pb::Verdict;
   const auto refuse = [](Verdict why) { return Refusal{true, false, std::move(why)}; };
   if (r.job_id() != job_id_) return refuse(verdict::make(Verdict::WRONG_JOB, job_id_));
   if (auto why = invite_refusal(r.invite_token()); why.code() != Verdict::NONE) return refuse(why);
+  // Before the ban: a key learns nothing of its standing until it has paid for the join.
+  if (auto why = work_refusal(key, r); why.code() != Verdict::NONE) return refuse(why);
   if (ban) {
     // A ban stored before verdicts had codes keeps its English.
     return {

@@ -17,6 +17,7 @@
 #include "coordinator/replanner.hpp"
 #include "coordinator/run_status.hpp"
 #include "coordinator/swarm_planner.hpp"
+#include "coordinator/sybil_limits.hpp"
 #include "coordinator/verdicts.hpp"
 #include "job/job_spec.hpp"
 #include "net/identity.hpp"
@@ -52,7 +53,10 @@ class JobCoordinator {
         relay_auth_(relay_auth),
         job_(job),
         job_json_(std::move(job_json)),
-        admission_(job.id, config.invite_tokens, state, clock),
+        admission_(job.id,
+                   {config.invite_tokens, config.open || !config.allowed_keys.empty(),
+                    config.join_work_bits},
+                   state, clock),
         membership_(state, config.dead_after, clock),
         replanner_(state, std::move(job), config.planner, config.settle, clock),
         run_status_(state, clock),
@@ -119,7 +123,15 @@ class JobCoordinator {
       std::lock_guard lock(mutex_);
       if (const auto* b = membership_.ban_of(key)) ban = *b;
     }
-    if (const auto no = admission_.refusal(r, ban ? &*ban : nullptr)) return refuse(no);
+    if (const auto no = admission_.refusal(key, r, ban ? &*ban : nullptr)) return refuse(no);
+    {
+      // Counted before the dial-back, which a refused join should not cost; joins are answered
+      // one at a time (the server's one thread), so none is admitted in between.
+      std::lock_guard lock(mutex_);
+      if (auto why = sybil_refusal_locked(key, req.peer_address); why.code() != pb::Verdict::NONE) {
+        return refuse({true, false, std::move(why)});
+      }
+    }
     // Where peers will dial it: measured by dialling it back, outside the lock.
     pb::JoinRequest placed = r;
     if (r.has_reach()) place_reachable(req, identity, ctx, placed, out);
@@ -144,6 +156,7 @@ class JobCoordinator {
       return refuse({true, false, verdict::make(pb::Verdict::COORDINATOR_FAILED, e.what())});
     }
     place_relay_locked(key, r, way, relay_key, placed, out);
+    if (auto* v = membership_.find(key)) v->address = req.peer_address;
     // A volunteer that comes back running the current plan at the same addresses (after the
     // coordinator restarted, or a short network cut) changes nothing; anyone else does.
     const bool rejoined =
@@ -166,6 +179,16 @@ class JobCoordinator {
         rejoined ? "is back on plan " + std::to_string(plan.version) : "joined",
         p.flops_per_s / 1e9, p.free_memory_bytes >> 20, p.upload_bytes_per_s / 1e6,
         p.download_bytes_per_s / 1e6, p.rtt_s * 1e3);
+  }
+
+  // The Sybil caps over the live volunteers, by the address each joined from; a volunteer
+  // that joins again is not counted against itself.
+  pb::Verdict sybil_refusal_locked(const std::string& key, const std::string& address) const {
+    std::vector<std::string> others;
+    for (const auto& [k, v] : membership_.live()) {
+      if (k != key) others.push_back(v.address);
+    }
+    return sybil_refusal(config_.caps, address, others);
   }
 
   // How a joined volunteer is reached: through the relay it named, or not at all (it is then
@@ -398,6 +421,24 @@ class JobCoordinator {
   RelayBroker relays_;
 };
 
+// How the job enrols volunteers, for the log of its start.
+std::string enrolment_words(const CoordinatorConfig& c) {
+  std::string words;
+  if (!c.allowed_keys.empty()) {
+    words = std::to_string(c.allowed_keys.size()) + " allowed key(s)";
+  } else if (c.open) {
+    words = "open enrolment";
+  } else {
+    words = "invite-only (make invites with `rookery-coordinator invite`; --open to admit anyone)";
+  }
+  if (c.join_work_bits > 0) {
+    words += ", a proof of work of " + std::to_string(c.join_work_bits) + " bits per join";
+  }
+  const auto cap = [](std::size_t n) { return n == 0 ? std::string("no cap") : std::to_string(n); };
+  return words + ", volunteers per address " + cap(c.caps.per_address) + ", per subnet " +
+         cap(c.caps.per_subnet) + (c.caps.loopback ? " (loopback too)" : "");
+}
+
 }  // namespace
 
 CoordinatorService::CoordinatorService(CoordinatorConfig config, const clock::Clock& clock)
@@ -496,10 +537,7 @@ int CoordinatorService::run() {
     return 2;
   }
   spdlog::info("rookery-coordinator {} listening on {} (key {}), {}{}", ROOKERY_VERSION,
-               server->endpoint(), identity.public_key,
-               config_.allowed_keys.empty()
-                   ? std::string("open enrolment")
-                   : std::to_string(config_.allowed_keys.size()) + " allowed key(s)",
+               server->endpoint(), identity.public_key, enrolment_words(config_),
                config_.job_path.empty() ? ", no job" : ", job " + job.id);
   if (!config_.ready_file.empty()) {
     const auto tmp = config_.ready_file.string() + ".tmp";

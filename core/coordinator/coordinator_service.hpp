@@ -1,6 +1,7 @@
 #pragma once
-// The job owner's server, composed of one class per mechanism: Admission (open enrolment, an
-// allow-list of keys, invite tokens), Membership (heartbeats, liveness, the member list peers
+// The job owner's server, composed of one class per mechanism: Admission (invites, or open
+// enrolment, an allow-list of keys, a join's proof of work), the Sybil caps per address and
+// subnet (sybil_limits), Membership (heartbeats, liveness, the member list peers
 // admit), ban_vote (who may ban whom), RePlanner (when to plan again, with swarm_planner over
 // core/cluster; the plan is pushed to every volunteer with where to fetch the shards it did not
 // hold), RunStatus (the run's dashboard data) and DatasetServer. State lives in SQLite
@@ -15,17 +16,23 @@
 #include <vector>
 
 #include "clock/clock.hpp"
+#include "coordinator/sybil_limits.hpp"
 
 namespace rookery::coordinator {
 
 struct CoordinatorConfig {
   std::string bind = "tcp://127.0.0.1:7461";  // port 0 picks a free one
   std::filesystem::path data_dir;
-  std::vector<std::string> allowed_keys;  // empty: open enrolment
+  std::vector<std::string> allowed_keys;  // empty: any key may connect
   std::filesystem::path
       ready_file;                  // optional: write "<endpoint> <public key>" here once listening
   std::filesystem::path job_path;  // the job it runs; empty: it answers pings and refuses joins
   std::vector<std::string> invite_tokens;  // non-empty: a join must carry one of them
+  // Joins without an invite are admitted while no invite exists (--open). Otherwise the job is
+  // invite-only (an allow-list alone admits its keys without one).
+  bool open = false;
+  unsigned join_work_bits = 0;  // a join's proof of work (0: none asked)
+  SybilCaps caps;               // live volunteers per address and per subnet
   std::chrono::milliseconds heartbeat_interval{500};
   std::chrono::milliseconds dead_after{3000};  // silent this long: dead, planned around
   std::chrono::milliseconds settle{1000};      // re-plan once membership has been still this long

@@ -44,6 +44,8 @@ struct Volunteer {
   wire::pb::ReachWay reach =
       wire::pb::REACH_UNKNOWN;  // how peers dial it (UNREACHABLE: not planned)
   std::string relay;            // REACH_RELAYED: the relay's key
+  std::string address;  // the IP it joined from, as this coordinator saw it (the Sybil caps'; empty
+                        // for one presumed alive after a restart until it joins again)
 };
 
 class Membership {

@@ -1,5 +1,7 @@
 #include "coordinator/verdicts.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 namespace rookery::coordinator::verdict {
@@ -58,6 +60,17 @@ std::string words(const pb::Verdict& v) {
              "be measured)";
     case pb::Verdict::COORDINATOR_FAILED:
       return "the coordinator cannot record the volunteer: " + v.detail();
+    case pb::Verdict::TOO_MANY_FROM_ADDRESS:
+      return "the job already has " + counts(" volunteers (at most ") + ") from the address " +
+             v.detail();
+    case pb::Verdict::TOO_MANY_FROM_SUBNET:
+      return "the job already has " + counts(" volunteers (at most ") + ") from the subnet " +
+             v.detail();
+    case pb::Verdict::JOIN_WORK_MISSING:
+      return "the job asks for a proof of work of " + std::to_string(std::lround(v.limit())) +
+             " bits with each join, and this one carries none";
+    case pb::Verdict::JOIN_WORK_WRONG:
+      return "the join's proof of work gives " + counts(" zero bits, not the ") + " required";
     case pb::Verdict::RING_PARTNERS_REJECT:
       return counts(" of its ") + " ring partners reject its averaging contributions";
     case pb::Verdict::CAUGHT_IN_SPOT_CHECKS:

@@ -7,6 +7,7 @@
 
 #include "device/system_info.hpp"
 #include "job/job_spec.hpp"
+#include "net/join_work.hpp"
 #include "node/job_dataset.hpp"
 #include "node/link_prober.hpp"
 #include "node/node_reach.hpp"
@@ -56,6 +57,7 @@ CoordinatorClient::~CoordinatorClient() {
     std::lock_guard lock(mutex_);
     stop_ = true;
   }
+  stopping_ = true;
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
 }
@@ -118,6 +120,7 @@ void CoordinatorClient::run() {
           continue;
         }
       } else {
+        if (reply && prove_join_work(*reply)) continue;
         if (reply) {
           error = "the coordinator refused: " + reply->reason();
           refusal_reason(*reply, why);
@@ -207,6 +210,29 @@ void CoordinatorClient::apply_members(const pb::HeartbeatReply& r) {
   parts_.plans.restrict_peers(std::move(members));
 }
 
+bool CoordinatorClient::prove_join_work(const pb::JoinReply& refused) {
+  const auto& v = refused.refusal();
+  if (v.code() != pb::Verdict::JOIN_WORK_MISSING && v.code() != pb::Verdict::JOIN_WORK_WRONG) {
+    return false;
+  }
+  // More than a node would ever compute, or no more than ours already gives (then the
+  // coordinator disagrees with our hash, and its refusal says so): none to do.
+  if (!(v.limit() >= 1 && v.limit() <= net::kMaxJoinWorkBits)) return false;
+  const auto bits = static_cast<unsigned>(v.limit());
+  if (join_work_nonce_ && join_work_bits_ >= bits) return false;
+  pb::Reason why;
+  refusal_reason(refused, why);
+  set_status("computing the join's proof of work (" + std::to_string(bits) + " bits)", why);
+  const auto started = clock_.steady_now();
+  const auto nonce = net::find_join_work(options_.job_id, identity_.public_key, bits, &stopping_);
+  if (!nonce) return false;
+  join_work_nonce_ = nonce;
+  join_work_bits_ = net::join_work_bits(options_.job_id, identity_.public_key, *nonce);
+  spdlog::info("the join's proof of work of {} bits took {:.2f} s", bits,
+               std::chrono::duration<double>(clock_.steady_now() - started).count());
+  return true;
+}
+
 std::optional<pb::JoinReply> CoordinatorClient::join(net::RpcClient& client, std::string& error,
                                                      pb::Reason& why) {
   // Measured profile: round trip, then a bounded transfer each way (a join again soon after,
@@ -244,6 +270,7 @@ std::optional<pb::JoinReply> CoordinatorClient::join(net::RpcClient& client, std
     offer->set_bytes_per_s(options_.relay_bytes_per_s);
   }
   j->set_plan_version(parts_.plans.plan_version());
+  if (join_work_nonce_) j->set_join_work_nonce(*join_work_nonce_);
   parts_.dataset.describe(*j);
   auto* p = j->mutable_profile();
   p->set_flops_per_s(options_.flops_per_s);

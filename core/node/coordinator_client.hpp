@@ -4,6 +4,7 @@
 // this node did, and hands the replies to the node's parts: the member list to the shard server
 // and the stage, a new plan to the plan follower. If the coordinator goes away the node trains
 // on with the last plan; when it is back and no longer knows the node, the node joins again.
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -79,6 +80,9 @@ class CoordinatorClient {
   std::optional<wire::pb::HeartbeatReply> heartbeat(net::RpcClient& client, std::string& error,
                                                     std::uint64_t& links_reported);
   void apply_members(const wire::pb::HeartbeatReply& r);
+  // The coordinator asks for a proof of work with each join: true once it is found (the client
+  // joins again at once, carrying it); false when there is none to do, or it was stopped.
+  bool prove_join_work(const wire::pb::JoinReply& refused);
   void refresh_run_status(net::RpcClient& client);
   // What the node says of its coordinator, in English and as the code the window words.
   void set_status(const std::string& s, const wire::pb::Reason& why);
@@ -101,10 +105,14 @@ class CoordinatorClient {
   std::chrono::steady_clock::time_point last_run_status_{};
   std::optional<net::LinkMeasurement> link_;  // to the coordinator, as the last join measured it
   std::chrono::steady_clock::time_point link_measured_{};
+  // The join's proof of work for this job and key, once asked: kept for every later join.
+  std::optional<std::uint64_t> join_work_nonce_;
+  unsigned join_work_bits_ = 0;  // the zero bits it gives
 
   mutable std::mutex mutex_;
   std::condition_variable cv_;
   bool stop_ = false;
+  std::atomic<bool> stopping_{false};  // stop_, read by a long proof of work without the lock
   std::string status_ = "joining";
   wire::pb::Reason why_;
   std::optional<wire::pb::RunStatus> run_status_;

@@ -87,6 +87,14 @@ void to_reason(const pb::Verdict& v, pb::Reason& out) {
       return out.set_code(pb::VERDICT_ENDPOINTS_NOT_TCP);
     case pb::Verdict::IMPLAUSIBLE_PROFILE:
       return out.set_code(pb::VERDICT_IMPLAUSIBLE_PROFILE);
+    case pb::Verdict::TOO_MANY_FROM_ADDRESS:
+      return out.set_code(pb::VERDICT_TOO_MANY_FROM_ADDRESS);
+    case pb::Verdict::TOO_MANY_FROM_SUBNET:
+      return out.set_code(pb::VERDICT_TOO_MANY_FROM_SUBNET);
+    case pb::Verdict::JOIN_WORK_MISSING:
+      return out.set_code(pb::VERDICT_JOIN_WORK_MISSING);
+    case pb::Verdict::JOIN_WORK_WRONG:
+      return out.set_code(pb::VERDICT_JOIN_WORK_WRONG);
     case pb::Verdict::RING_PARTNERS_REJECT:
       return out.set_code(pb::VERDICT_RING_PARTNERS_REJECT);
     case pb::Verdict::CAUGHT_IN_SPOT_CHECKS:

@@ -185,6 +185,7 @@ class CoordinatorWithFakeVolunteers : public QObject {
     config.data_dir = dir_.filePath("coordinator").toStdString();
     config.ready_file = dir_.filePath("ready").toStdString();
     config.job_path = job_path.toStdString();
+    config.open = true;
     config.heartbeat_interval = std::chrono::milliseconds(100);
     config.dead_after = std::chrono::milliseconds(5000);
     config.settle = std::chrono::milliseconds(200);

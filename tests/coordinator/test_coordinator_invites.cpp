@@ -2,7 +2,7 @@
 // real CURVE socket; volunteers are played by the test with keys of their own. The job owner's
 // side works as `rookery-coordinator invite` does: a second connection to the same state file,
 // so the running coordinator sees a new or revoked invite at the next join.
-//  - With no invite the job is open: a join without a token is admitted.
+//  - Opened (--open) and with no invite, the job is open: a join without a token is admitted.
 //  - Once an invite exists the job is invite-only: no token or a wrong one is refused, the
 //    invite admits, an expired invite is refused as expired, and a revoked one as revoked, at
 //    once, while the coordinator runs; a token given on its command line never expires.
@@ -107,7 +107,8 @@ class TestCoordinatorInvites : public QObject {
     config.data_dir = dir_.filePath("coordinator").toStdString();
     config.ready_file = dir_.filePath("ready").toStdString();
     config.job_path = job_path.toStdString();
-    config.invite_tokens = {};  // none on the command line: open until an invite is made
+    config.invite_tokens = {};  // none on the command line, and --open:
+    config.open = true;         // open until an invite is made
     service_ = std::make_unique<coordinator::CoordinatorService>(config);
     thread_ = std::thread([this] { service_->run(); });
     const auto address = wait_for_coordinator_ready(dir_.filePath("ready"), 10000);

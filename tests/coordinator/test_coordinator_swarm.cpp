@@ -73,8 +73,8 @@ class TestCoordinatorSwarm : public QObject {
     coordinator_->start(
         coordinator_bin(),
         {"--bind", QString::fromStdString(endpoint()), "--data-dir", dir_.filePath("coordinator"),
-         "--ready-file", ready, "--job", job_path_, "--heartbeat-ms", "300", "--dead-after-ms",
-         "2000", "--averaging-interval-ms", "1000", "--planner", "uniform"});
+         "--ready-file", ready, "--job", job_path_, "--open", "--heartbeat-ms", "300",
+         "--dead-after-ms", "2000", "--averaging-interval-ms", "1000", "--planner", "uniform"});
     if (!coordinator_->waitForStarted(5000)) return false;
     const auto address = wait_for_coordinator_ready(ready, 5000, coordinator_.get());
     if (!address) return false;

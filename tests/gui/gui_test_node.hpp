@@ -253,7 +253,10 @@ class TestCoordinator {
                                       QStringLiteral("--data-dir"),
                                       dir.filePath(QStringLiteral("coordinator")),
                                       QStringLiteral("--ready-file"), ready,
-                                      QStringLiteral("--job"), TestPipeline::demoJob()} +
+                                      QStringLiteral("--job"), TestPipeline::demoJob(),
+                                      // a job is invite-only unless opened (--invite-token
+                                      // in `extra` makes it invite-only again)
+                                      QStringLiteral("--open")} +
                           extra);
     process_.setProcessChannelMode(QProcess::MergedChannels);
     process_.start();

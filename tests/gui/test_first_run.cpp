@@ -39,7 +39,8 @@ class Coordinator {
  public:
   static QStringList demoJob() {
     return {QStringLiteral("--job"),
-            QStringLiteral(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json")};
+            QStringLiteral(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json"),
+            QStringLiteral("--open")};
   }
   bool start(const QTemporaryDir& dir, const QString& name, const QStringList& extra = demoJob()) {
     const QString ready = dir.filePath(name + QStringLiteral(".ready"));

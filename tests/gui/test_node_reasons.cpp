@@ -86,6 +86,13 @@ class TestNodeReasons : public QObject {
       reply.set_reason(v::words(verdict));
       rookery::node::refusal_reason(reply, out);
     };
+    // A refusal with its numbers and where (the Sybil limits').
+    const auto limited = [](V::Code code, double value, double limit, std::string detail = {}) {
+      auto out = v::make(code, std::move(detail));
+      out.set_value(value);
+      out.set_limit(limit);
+      return out;
+    };
     const std::vector<Case> cases = {
         {v::make(V::NO_JOB), false, pb::COORDINATOR_REFUSED, pb::VERDICT_NO_JOB,
          "the coordinator runs no job"},
@@ -113,6 +120,20 @@ class TestNodeReasons : public QObject {
         {v::counted(V::GRADIENTS_CAUGHT_IN_SPOT_CHECKS, 3, 3), true, pb::COORDINATOR_BANNED,
          pb::VERDICT_GRADIENTS_CAUGHT_IN_SPOT_CHECKS,
          "3 of the 3 stage(s) it returns gradients to caught its gradients wrong in spot-checks"},
+        {limited(V::TOO_MANY_FROM_ADDRESS, 0, 4, "203.0.113.7"), false, pb::COORDINATOR_REFUSED,
+         pb::VERDICT_TOO_MANY_FROM_ADDRESS,
+         "the job admits at most 4 volunteer(s) from one address, and already has them from "
+         "203.0.113.7"},
+        {limited(V::TOO_MANY_FROM_SUBNET, 0, 16, "203.0.113.0/24"), false, pb::COORDINATOR_REFUSED,
+         pb::VERDICT_TOO_MANY_FROM_SUBNET,
+         "the job admits at most 16 volunteer(s) from one network, and already has them from "
+         "203.0.113.0/24"},
+        {limited(V::JOIN_WORK_MISSING, 0, 20), false, pb::COORDINATOR_REFUSED,
+         pb::VERDICT_JOIN_WORK_MISSING,
+         "the job asks each join for a proof of work of 20 bit(s), and this one carried none"},
+        {limited(V::JOIN_WORK_WRONG, 7, 20), false, pb::COORDINATOR_REFUSED,
+         pb::VERDICT_JOIN_WORK_WRONG,
+         "this join's proof of work gives 7 of the 20 bit(s) the job asks for"},
         // A ban stored before codes, and a newer coordinator's verdict: the English as it is.
         {v::make(V::NONE, "an old ban's reason"), true, pb::COORDINATOR_BANNED, pb::REASON_UNKNOWN,
          "an old ban's reason"},

@@ -60,10 +60,10 @@ class TestWindowAcrossNetworks : public QObject {
     const QString ready = dir_.filePath(QStringLiteral("coordinator.ready"));
     coordinator_.setProcessChannelMode(QProcess::ForwardedChannels);
     coordinator_.start(
-        "ip",
-        {"netns", "exec", tag_ + "i", ROOKERY_BINARY_DIR "/app/rookery-coordinator", "--bind",
-         "tcp://198.20.0.1:0", "--data-dir", dir_.filePath("coordinator"), "--ready-file", ready,
-         "--job", ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json", "--heartbeat-ms", "250"});
+        "ip", {"netns", "exec", tag_ + "i", ROOKERY_BINARY_DIR "/app/rookery-coordinator", "--bind",
+               "tcp://198.20.0.1:0", "--data-dir", dir_.filePath("coordinator"), "--ready-file",
+               ready, "--job", ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json", "--open",
+               "--heartbeat-ms", "250"});
     const auto address = rookery::testing::wait_for_coordinator_ready(ready, 20000, &coordinator_);
     QVERIFY(address);
     home_.setProcessChannelMode(QProcess::ForwardedChannels);

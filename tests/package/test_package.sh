@@ -215,7 +215,7 @@ exe_of() { readlink "/proc/$1/exe"; }
 start_coordinator() {  # log
   rm -f "$WORK/coordinator.ready"
   /usr/bin/rookery-coordinator --bind tcp://127.0.0.1:0 --data-dir "$WORK/coordinator" --job "$WORK/job.json" \
-    --ready-file "$WORK/coordinator.ready" > "$1" 2>&1 &
+    --open --ready-file "$WORK/coordinator.ready" > "$1" 2>&1 &
   COORDINATOR_PID=$!
   PIDS+=("$COORDINATOR_PID")
   for _ in $(seq 300); do [ -s "$WORK/coordinator.ready" ] && break; sleep 0.1; done

@@ -39,10 +39,10 @@ class TestIpv6Swarm : public QObject {
     const QString ready = dir_.filePath("coordinator.ready");
     coordinator_.setProcessChannelMode(QProcess::ForwardedChannels);
     coordinator_.start(
-        "ip",
-        {"netns", "exec", tag_ + "0", ROOKERY_BINARY_DIR "/app/rookery-coordinator", "--bind",
-         "tcp://[fd77::1]:0", "--data-dir", dir_.filePath("coordinator"), "--ready-file", ready,
-         "--job", ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json", "--heartbeat-ms", "250"});
+        "ip", {"netns", "exec", tag_ + "0", ROOKERY_BINARY_DIR "/app/rookery-coordinator", "--bind",
+               "tcp://[fd77::1]:0", "--data-dir", dir_.filePath("coordinator"), "--ready-file",
+               ready, "--job", ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json", "--open",
+               "--heartbeat-ms", "250"});
     const auto address = rookery::testing::wait_for_coordinator_ready(ready, 20000, &coordinator_);
     QVERIFY(address);
     QVERIFY2(address->endpoint.startsWith("tcp://[fd77::1]:"), qPrintable(address->endpoint));

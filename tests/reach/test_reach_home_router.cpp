@@ -29,12 +29,13 @@ class TestReachHomeRouter : public QObject {
                                 pb::ReachWay until, const QStringList& coordinator_args = {}) {
     const QString ready = dir_.filePath(name + ".ready");
     coordinator.setProcessChannelMode(QProcess::ForwardedChannels);
-    coordinator.start("ip", QStringList{"netns", "exec", tag_ + "i",
-                                        ROOKERY_BINARY_DIR "/app/rookery-coordinator", "--bind",
-                                        "tcp://198.20.0.1:0", "--data-dir",
-                                        dir_.filePath(name + "-c"), "--ready-file", ready, "--job",
-                                        ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json"} +
-                                coordinator_args);
+    coordinator.start(
+        "ip",
+        QStringList{"netns", "exec", tag_ + "i", ROOKERY_BINARY_DIR "/app/rookery-coordinator",
+                    "--bind", "tcp://198.20.0.1:0", "--data-dir", dir_.filePath(name + "-c"),
+                    "--ready-file", ready, "--job",
+                    ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json", "--open"} +
+            coordinator_args);
     const auto address = rookery::testing::wait_for_coordinator_ready(ready, 20000, &coordinator);
     if (!address) return {};
     const QString run_dir = dir_.filePath(name + "-n/run");

@@ -61,12 +61,15 @@ class TestRelayedSwarm : public QObject {
     QCOMPARE(rc, 0);
     const QString ready = dir_.filePath("coordinator.ready");
     coordinator_.setProcessChannelMode(QProcess::ForwardedChannels);
+    const QStringList open = {"--open"};  // a job is invite-only unless opened
     coordinator_.start(
         "ip",
-        {"netns", "exec", tag_ + "i", ROOKERY_BINARY_DIR "/app/rookery-coordinator", "--bind",
-         "tcp://198.20.0.1:0", "--data-dir", dir_.filePath("coordinator"), "--ready-file", ready,
-         "--job", ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json", "--no-relay",
-         "--heartbeat-ms", "250", "--dead-after-ms", "2000", "--averaging-interval-ms", "1000"});
+        QStringList{
+            "netns", "exec", tag_ + "i", ROOKERY_BINARY_DIR "/app/rookery-coordinator", "--bind",
+            "tcp://198.20.0.1:0", "--data-dir", dir_.filePath("coordinator"), "--ready-file", ready,
+            "--job", ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json", "--no-relay",
+            "--heartbeat-ms", "250", "--dead-after-ms", "2000", "--averaging-interval-ms", "1000"} +
+            open);
     const auto address = rookery::testing::wait_for_coordinator_ready(ready, 20000, &coordinator_);
     QVERIFY(address);
     const QString endpoint = address->endpoint;

@@ -133,13 +133,15 @@ struct CoordinatorProcess {
   QProcess process;
   std::string endpoint;
   std::string key;
+  // Tests' swarms enrol openly (a job is invite-only unless opened); false for tests of that.
+  bool open = true;
 
   bool start(const QStringList& extra = {}) {
     const QString ready = dir.filePath("ready");
     process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     process.start(coordinator_bin(), QStringList{"--bind", "tcp://127.0.0.1:0", "--data-dir",
                                                  dir.filePath("data"), "--ready-file", ready} +
-                                         extra);
+                                         (open ? QStringList{"--open"} : QStringList{}) + extra);
     if (!process.waitForStarted(5000)) return false;
     const auto address = wait_for_coordinator_ready(ready, 5000, &process);
     if (!address) return false;

@@ -68,8 +68,8 @@ bool once(const QString& job_path, std::int64_t memory_mb, int repeat) {
   coordinator.start(
       testing::coordinator_bin(),
       {"--bind", QString::fromStdString(endpoint), "--data-dir", dir.filePath("coordinator"),
-       "--job", job_path, "--ready-file", ready, "--planner", "uniform", "--heartbeat-ms", "300",
-       "--dead-after-ms", "2000", "--averaging-interval-ms", "2000"});
+       "--job", job_path, "--open", "--ready-file", ready, "--planner", "uniform", "--heartbeat-ms",
+       "300", "--dead-after-ms", "2000", "--averaging-interval-ms", "2000"});
   const auto address = testing::wait_for_coordinator_ready(ready, 5000, &coordinator);
   if (!address) return false;
   const QString key = address->key;

@@ -107,7 +107,7 @@ class Swarm {
     coordinator_.start(
         "ip", {"netns", "exec", tag_ + "i", ROOKERY_BINARY_DIR "/app/rookery-coordinator", "--bind",
                "tcp://198.20.0.1:0", "--data-dir", dir_.filePath(tag_ + "-c"), "--ready-file",
-               ready, "--job", kJob, "--log-level", "warn"});
+               ready, "--job", kJob, "--open", "--log-level", "warn"});
     const auto address = rookery::testing::wait_for_coordinator_ready(ready, 20000, &coordinator_);
     if (!address) return std::nullopt;
     start(pub_, "pub", tag_ + "p", *address, memory_mb);
