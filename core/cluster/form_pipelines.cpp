@@ -242,6 +242,23 @@ TierPlan build_tier(const std::vector<int>& tier, const std::vector<NodeProfile>
 
 }  // namespace
 
+std::vector<std::vector<int>> detail::bandwidth_tiers(const std::vector<NodeProfile>& nodes,
+                                                      double tier_bandwidth_ratio) {
+  std::vector<int> by_bandwidth(nodes.size());
+  std::iota(by_bandwidth.begin(), by_bandwidth.end(), 0);
+  std::stable_sort(by_bandwidth.begin(), by_bandwidth.end(), [&](int a, int b) {
+    return link_bandwidth(nodes[size_t(a)]) > link_bandwidth(nodes[size_t(b)]);
+  });
+  std::vector<std::vector<int>> tiers;
+  for (int i : by_bandwidth) {
+    if (tiers.empty() || link_bandwidth(nodes[size_t(i)]) * tier_bandwidth_ratio <
+                             link_bandwidth(nodes[size_t(tiers.back().front())]))
+      tiers.emplace_back();
+    tiers.back().push_back(i);
+  }
+  return tiers;
+}
+
 ClusterPlan form_pipelines(const std::vector<NodeProfile>& nodes,
                            const std::vector<BlockProfile>& blocks,
                            const TrainingSettings& settings, const ClusteringOptions& options) {
@@ -252,18 +269,7 @@ ClusterPlan form_pipelines(const std::vector<NodeProfile>& nodes,
   GroupPlanner planner(nodes, chain);
 
   // Step 1: bandwidth tiers, fastest first.
-  std::vector<int> by_bandwidth(nodes.size());
-  std::iota(by_bandwidth.begin(), by_bandwidth.end(), 0);
-  std::stable_sort(by_bandwidth.begin(), by_bandwidth.end(), [&](int a, int b) {
-    return link_bandwidth(nodes[size_t(a)]) > link_bandwidth(nodes[size_t(b)]);
-  });
-  std::vector<std::vector<int>> tiers;
-  for (int i : by_bandwidth) {
-    if (tiers.empty() || link_bandwidth(nodes[size_t(i)]) * options.tier_bandwidth_ratio <
-                             link_bandwidth(nodes[size_t(tiers.back().front())]))
-      tiers.emplace_back();
-    tiers.back().push_back(i);
-  }
+  std::vector<std::vector<int>> tiers = bandwidth_tiers(nodes, options.tier_bandwidth_ratio);
 
   // Step 2: groups per tier; a tier that cannot form one pipeline joins its slower neighbour.
   std::vector<TierPlan> plans;

@@ -71,6 +71,51 @@
 //    unassigned as spares, seated again where they make a group 5% faster.
 // Nodes that fit no feasible pipeline are listed as unassigned with the reason.
 //
+// ---- Packing against a target bottleneck (pack_pipelines), for large swarms ---------------
+// form_pipelines tries every pipeline count and moves nodes between groups one at a time:
+// about N³, 4.5 s at 64 volunteers and 392 s at 256. pack_pipelines is near-linear:
+// 1. The same bandwidth tiers (and merging of tiers that hold no pipeline).
+// 2. Within a tier, a packing against a target bottleneck T builds one pipeline after the
+//    other: the slowest node left that finishes the pipeline (its compute of the remaining
+//    blocks within T, and its memory) does so (best fit: no faster node's capacity is spent
+//    on a tail a slower one carries); when none can, the next extender takes the longest run
+//    of the next blocks it computes within T and holds (its link from the previous node
+//    within T too), and a node that cannot take one block is left over. Taking as much as
+//    fits is optimal for a fixed order (the classic linear check of a bottleneck partition).
+//    Two orders of extenders are tried: the fastest first (compute is what pipelines lack)
+//    and the least memory first (memory is: each small node then gets a large one as its
+//    finisher, where the fastest, often large too, would pair two large ones and strand the
+//    small). O(N log N) per packing (a max-tree of memory over the FLOP/s order).
+// 3. Targets on a geometric grid (ratio target_step) between one block on the fastest node
+//    and the slowest node's whole model (or the tier's slowest link), plus memory alone.
+//    Every pipeline of one packing runs at about the same pace, so the nodes it leaves are
+//    packed again at their own target, `rounds` rounds in all: slow nodes form slower
+//    pipelines rather than waiting. Each round keeps, of its best packings by their own Σ
+//    1/bottleneck (`lookahead` of them, or all while the pool is small), the one that is
+//    best together with what its leftovers are worth packed greedily.
+// 4. Each pipeline is cut again by partition's DP (order searched from the seed orders,
+//    exactly up to exact_order_max_nodes): the packing fixes the group, the DP its split.
+//    Then a bounded local search: moves and swaps of one node between two pipelines of a
+//    tier, pairs closest in speed first, while Σ samples/s rises, within local_search_cuts
+//    pipeline cuts whatever the swarm's size (bounded_local_search.cpp).
+// 5. Nodes still unseated try the `seat_candidates` slowest pipelines of their tier with
+//    room, and join one when it gets 5% faster (form_pipelines' margin for a deeper
+//    pipeline); the others are spares (or TierFull when every pipeline is full).
+// O(N log N · targets · rounds) in all; the grid's size depends on the spread of speeds and
+// links, not on N. Unlike form_pipelines it applies no margin against fewer, deeper pipelines
+// or a single one; on the swarms both solve it predicts within 5% of form_pipelines' plan
+// (tests/cluster/test_cluster_packing), and it plans 10,000 volunteers in under 2 s on one
+// core (bench_cluster).
+//
+// ---- Incremental plans (update_pipelines) --------------------------------------------------
+// A join or a leave re-plans the pipelines it touches, not the swarm: every pipeline of the
+// previous plan whose nodes are all still present and still fit their shards is kept with its
+// cuts (no shard moves), re-timed with today's profiles; the nodes of broken pipelines, the
+// newcomers and the previous spares are packed per tier as in pack_pipelines, and whoever is
+// left tries to join a kept pipeline (step 5). The replaced pipelines are the only ones that
+// change. Its quality drifts from a fresh plan's only by what the kept pipelines leave on the
+// table; the caller re-plans from scratch when a fresh plan predicts enough more.
+//
 // ---- Ravnest's baseline (ravnest_partition, ravnest_plan) ----------------------------------
 // What Ravnest does, evaluated with the same models: clusters of similar bandwidth (its
 // genetic algorithm's target; here nodes sorted by bandwidth and cut into consecutive groups
@@ -224,6 +269,29 @@ struct ClusterPlan {
 ClusterPlan form_pipelines(const std::vector<NodeProfile>& nodes,
                            const std::vector<BlockProfile>& blocks,
                            const TrainingSettings& settings, const ClusteringOptions& options = {});
+
+struct PackingOptions {
+  double tier_bandwidth_ratio = 4.0;  ///< as ClusteringOptions'
+  double target_step = 1.1;           ///< ratio between consecutive targets tried
+  int rounds = 4;                     ///< unseated nodes packed again at their own target
+  int lookahead = 6;                  ///< packings per round judged with their leftovers' worth
+  long lookahead_nodes = 20000;       ///< ... or more, up to this over the pool's size
+  long local_search_cuts = 5000;      ///< the polish's budget: groups cut, whatever the swarm
+  int local_search_passes = 20;
+  int seat_candidates = 4;                 ///< pipelines a leftover node tries to join
+  PartitionOptions partition{true, 4, 0};  ///< the final cut of each pipeline
+};
+
+/// The near-linear planner for large swarms (see above). Same result type as form_pipelines.
+ClusterPlan pack_pipelines(const std::vector<NodeProfile>& nodes,
+                           const std::vector<BlockProfile>& blocks,
+                           const TrainingSettings& settings, const PackingOptions& options = {});
+
+/// `previous` (a plan of an earlier membership, matched to `nodes` by node id) updated for the
+/// membership `nodes` now holds (see above). Stage node_index refers to `nodes`.
+ClusterPlan update_pipelines(const ClusterPlan& previous, const std::vector<NodeProfile>& nodes,
+                             const std::vector<BlockProfile>& blocks,
+                             const TrainingSettings& settings, const PackingOptions& options = {});
 
 /// Ravnest's split of one pipeline: nodes in the order given, equal parameter counts.
 PartitionResult ravnest_partition(const std::vector<NodeProfile>& nodes,

@@ -5,6 +5,7 @@
 #include "cluster/planning.hpp"
 
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace rookery::cluster::detail {
@@ -73,6 +74,38 @@ PartitionResult make_plan(const Chain& chain, const std::vector<NodeProfile>& no
 /// The Infeasible of nodes that admit no plan (order searched or fixed).
 Infeasible explain_infeasible(const Chain& chain, const std::vector<NodeProfile>& nodes,
                               bool search_order, int exact_max, int rounds);
+
+/// Step 1 of the clustering: node indices by bandwidth tier, fastest tier first, each tier in
+/// bandwidth-descending order (no merging).
+std::vector<std::vector<int>> bandwidth_tiers(const std::vector<NodeProfile>& nodes,
+                                              double tier_bandwidth_ratio);
+
+// ---- Packing against a target bottleneck (bottleneck_packing.cpp), shared with the
+// incremental update.
+/// Bandwidth tiers with every tier that cannot hold one pipeline merged into its slower
+/// neighbour; empty when not even all the nodes together hold one.
+std::vector<std::vector<int>> packing_tiers(const std::vector<NodeProfile>& nodes,
+                                            const Chain& chain, double tier_bandwidth_ratio);
+/// Packs pools[t] (nodes of tier t not yet seated) into new pipelines appended to `plan`
+/// (steps 2-4), then seats the rest in the plan's pipelines of tier t or lists them as
+/// unassigned (step 5).
+void pack_pools(ClusterPlan& plan, const std::vector<std::vector<int>>& pools,
+                const std::vector<NodeProfile>& nodes, const Chain& chain,
+                const PackingOptions& options);
+/// `group` (indices into `nodes`) cut by partition's DP, node_index mapped back to `nodes`;
+/// nullopt when it holds no plan.
+std::optional<PipelinePlan> cut_group(const std::vector<int>& group,
+                                      const std::vector<NodeProfile>& nodes, const Chain& chain,
+                                      const PartitionOptions& options);
+/// The node indices of a pipeline, in stage order.
+std::vector<int> members(const PipelinePlan& plan);
+/// Moves and swaps of one node between plan.pipelines[first..] of the same tier while Σ
+/// samples/s rises, within options.local_search_cuts cuts (bounded_local_search.cpp).
+void polish_pipelines(ClusterPlan& plan, size_t first, const std::vector<NodeProfile>& nodes,
+                      const Chain& chain, const PackingOptions& options);
+/// Every node unassigned with the reason no pipeline holds the model.
+void unseat_all(ClusterPlan& plan, const std::vector<NodeProfile>& nodes, const Chain& chain,
+                const PartitionOptions& options);
 
 double link_bandwidth(const NodeProfile& node);
 /// Throws std::invalid_argument for an empty model, non-positive settings, FLOP/s or bandwidth.

@@ -64,6 +64,8 @@ Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Plan
   const auto blocks = block_profiles(job);
   const auto plan = planner == Planner::ravnest
                         ? cluster::ravnest_plan(nodes, blocks, training_settings(job))
+                    : nodes.size() > kExactPlanningMaxVolunteers
+                        ? cluster::pack_pipelines(nodes, blocks, training_settings(job))
                         : cluster::form_pipelines(nodes, blocks, training_settings(job));
   for (const auto& p : plan.pipelines) {
     std::vector<Seat> seats;

@@ -4,6 +4,7 @@
 // did not hold. Pure functions over plain structs (no network, no clock, no torch), so the
 // service's decisions can be tested one by one. The planning itself is core/cluster's:
 // bandwidth tiers, memory-feasible groups, the exact partition DP.
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -49,8 +50,16 @@ struct Assignment {
 std::vector<cluster::BlockProfile> block_profiles(const job::JobSpec& job);
 cluster::TrainingSettings training_settings(const job::JobSpec& job);
 
+// Up to this many volunteers `ours` plans with core/cluster's form_pipelines, above it with
+// pack_pipelines. form_pipelines' search grows as N³ (4.5 s at 64 volunteers, 392 s at 256,
+// and planning runs under the coordinator's lock while volunteers are declared dead after 3 s
+// of silence); pack_pipelines is near-linear (10,000 in well under 2 s) and its plans predict
+// within 5% of form_pipelines' on the swarms both solve (tests/cluster/test_cluster_packing).
+inline constexpr std::size_t kExactPlanningMaxVolunteers = 32;
+
 enum class Planner {
-  ours,  // core/cluster's form_pipelines: bandwidth tiers, memory-feasible groups, exact partition DP
+  ours,  // core/cluster's form_pipelines: bandwidth tiers, memory-feasible groups, exact partition
+         // DP; above kExactPlanningMaxVolunteers its near-linear pack_pipelines
   uniform,  // the same groups, then pipelines of equal length share one set of cuts (SWARM's
             // regime: each stage group is a set of replicas, and every node of the next group
             // is a next hop, so a dead node is routed around at once)

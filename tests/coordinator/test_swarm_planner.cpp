@@ -270,6 +270,42 @@ class TestSwarmPlanner : public QObject {
     QVERIFY2(width[key_of(0)] >= width[key_of(1)] && width[key_of(0)] >= width[key_of(2)],
              "the 4x volunteer should hold the widest shard");
   }
+
+  void aLargeSwarmIsPlannedByTheNearLinearPlanner() {
+    // Above kExactPlanningMaxVolunteers the exact planner would take minutes (about N³); the
+    // plan is pack_pipelines', every volunteer seated once or told why not.
+    const auto job = demo_job();
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> speed(1.0, 8.0), share(0.3, 1.2);
+    auto m = members(400, 0);
+    for (auto& x : m) {
+      x.profile.flops_per_s = 50e9 * speed(rng);
+      x.profile.free_memory_bytes = share_of_model(share(rng));
+      x.profile.upload_bytes_per_s = x.profile.download_bytes_per_s = 50e6 * share(rng);
+      x.profile.rtt_s = 0.02;
+    }
+    QVERIFY(m.size() > coordinator::kExactPlanningMaxVolunteers);
+    const auto plan = coordinator::plan_swarm(m, job);
+    QCOMPARE(plan.infeasible.code(), wire::pb::Verdict::NONE);
+    check_covers_model(plan, static_cast<std::int64_t>(coordinator::block_profiles(job).size()));
+    std::multiset<std::string> seen;
+    for (const auto& p : plan.pipelines)
+      for (const auto& s : p) seen.insert(s.key);
+    for (const auto& u : plan.unassigned) seen.insert(u.node_id);
+    QCOMPARE(seen.size(), m.size());
+    for (const auto& x : m) QCOMPARE(seen.count(x.key), std::size_t(1));
+
+    std::sort(m.begin(), m.end(), [](const Member& a, const Member& b) { return a.key < b.key; });
+    std::vector<cluster::NodeProfile> nodes;
+    for (const auto& x : m) {
+      nodes.push_back(x.profile);
+      nodes.back().id = x.key;
+    }
+    const auto packed = cluster::pack_pipelines(nodes, coordinator::block_profiles(job),
+                                                coordinator::training_settings(job));
+    QCOMPARE(plan.predicted_samples_per_s, packed.samples_per_s);
+    QCOMPARE(plan.pipelines.size(), packed.pipelines.size());
+  }
 };
 
 QTEST_GUILESS_MAIN(TestSwarmPlanner)
