@@ -4,7 +4,8 @@
 #
 #   tests/gpu/make-bundle.sh [OUT]      (default OUT: build/gpu-bundle; at most 64 MiB)
 #
-# In it:
+# OUT holds run.sh, this README and payload.tar.xz (xz: Qt's ICU data alone is 31 MiB
+# unpacked), which run.sh unpacks beside itself on its first run. In the payload:
 #   real/     rookery-node, the GPU tests and benchmarks, and librookery_cuda.so, stripped
 #   bin/      one wrapper per program: runs it through the bundled dynamic loader, against the
 #             bundled libraries and the machine's own torch/lib
@@ -82,15 +83,19 @@ for p in "${programs[@]}"; do
   name=$(basename "$p")
   cat > "$OUT/bin/$name" <<WRAP
 #!/bin/sh
-# $name through the bundle's loader: the bundle's libraries first, then the machine's torch/lib.
+# $name through the bundle's loader: the bundle's libraries first, then the machine's torch/lib
+# (whose libtorch_cuda finds CUDA's libraries through its own RUNPATH), then LD_LIBRARY_PATH.
 here=\$(dirname "\$(readlink -f "\$0")")/..
-exec "\$here/lib/ld-linux-x86-64.so.2" --library-path "\$here/lib:\${ROOKERY_TORCH_LIB:?set by run.sh}" "\$here/real/$name" "\$@"
+exec "\$here/lib/ld-linux-x86-64.so.2" --library-path "\$here/lib:\${ROOKERY_TORCH_LIB:?set by run.sh}\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" "\$here/real/$name" "\$@"
 WRAP
   chmod +x "$OUT/bin/$name"
 done
+unpacked=$(du -sb "$OUT" | cut -f1)
+tar -C "$OUT" -cf - real bin lib | xz -T2 -6 > "$OUT/payload.tar.xz"
+rm -rf "$OUT/real" "$OUT/bin" "$OUT/lib"
 cp tests/gpu/run.sh "$OUT/run.sh"
 cp tests/gpu/README.md "$OUT/README.md"
 
 size=$(du -sb "$OUT" | cut -f1)
-echo "make-bundle: $OUT: $((size >> 20)) MiB (${#wanted[@]} libraries from ${#packages[@]} Debian packages)"
+echo "make-bundle: $OUT: $((size >> 20)) MiB ($((unpacked >> 20)) MiB unpacked; ${#wanted[@]} libraries from ${#packages[@]} Debian packages)"
 [ "$size" -le "$LIMIT" ] || { echo "make-bundle: the bundle is over 64 MiB" >&2; exit 1; }
