@@ -18,7 +18,7 @@ install(FILES
   PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
 foreach(program IN ITEMS rookery-node rookery-coordinator rookery)
   if(TARGET ${program})
-    set_target_properties(${program} PROPERTIES INSTALL_RPATH "${CMAKE_INSTALL_PREFIX}/${ROOKERY_PRIVATE_LIBDIR}")
+    set_target_properties(${program} PROPERTIES INSTALL_RPATH "$ORIGIN/../${ROOKERY_PRIVATE_LIBDIR}")
   endif()
 endforeach()
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS
