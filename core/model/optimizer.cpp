@@ -1,5 +1,7 @@
 #include "model/optimizer.hpp"
 
+#include "model/fused_adamw.hpp"
+
 #include <torch/torch.h>
 
 #include <algorithm>
@@ -66,7 +68,12 @@ void Optimizer::zero_grad() { impl_->torch_optimizer->zero_grad(); }
 double Optimizer::step() {
   const double lr = next_learning_rate();
   for (auto& group : impl_->torch_optimizer->param_groups()) group.options().set_lr(lr);
-  impl_->torch_optimizer->step();
+  if (impl_->spec.kind == job::OptimizerKind::adamw &&
+      fuses_adamw_on(static_cast<int>(impl_->params.front().device().type()))) {
+    fused_adamw_step(static_cast<torch::optim::AdamW&>(*impl_->torch_optimizer));
+  } else {
+    impl_->torch_optimizer->step();
+  }
   ++impl_->steps;
   return lr;
 }

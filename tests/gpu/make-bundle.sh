@@ -21,7 +21,7 @@ BUILD=${ROOKERY_BUILD_DIR:-build}
 OUT=$(realpath -m "${1:-$BUILD/gpu-bundle}")
 LIMIT=$((64 << 20))
 
-TARGETS=(rookery-node rookery_cuda test_gpu_stage test_cuda_backend test_mixed_precision bench_gpu_training)
+TARGETS=(rookery-node rookery_cuda test_gpu_stage test_cuda_backend test_mixed_precision test_fused_adamw bench_gpu_training)
 cmake --build "$BUILD" --target "${TARGETS[@]}"
 
 programs=(
@@ -29,6 +29,7 @@ programs=(
   "$BUILD/tests/pipeline/test_gpu_stage"
   "$BUILD/tests/model/test_cuda_backend"
   "$BUILD/tests/model/test_mixed_precision"
+  "$BUILD/tests/model/test_fused_adamw"
   "$BUILD/tests/bench/model/bench_gpu_training"
 )
 module=$(find "$BUILD/core/model" -name librookery_cuda.so | head -1)
@@ -47,11 +48,16 @@ declare -A wanted=()
 for p in "${programs[@]}" "$module"; do
   while read -r name path; do
     [[ "$name" =~ $torch_libs ]] && continue
-    [ -n "$path" ] && wanted["$(realpath "$path")"]=1
+    # Keyed by the file, named as the programs ask for it (the SONAME, e.g. libQt6Test.so.6):
+    # the Debian package holds the versioned file, and the loader looks for the SONAME.
+    [ -n "$path" ] || continue
+    [ "$name" = loader ] && name=$(basename "$path")
+    real=$(realpath "$path")
+    [[ " ${wanted[$real]:-} " == *" $name "* ]] || wanted["$real"]+=" $name"
   done < <(ldd "$p" | awk '/=>/ && $3 ~ /^\// {print $1, $3} !/=>/ && $1 ~ /^\// {print "loader", $1}')
 done
 
-declare -A packages=()
+declare -A packages=() sonames=()
 for lib in "${!wanted[@]}"; do
   pkg=$(dpkg -S "$lib" 2>/dev/null | head -1 | cut -d: -f1) \
     || pkg=$(dpkg -S "${lib/\/usr\/lib/\/lib}" 2>/dev/null | head -1 | cut -d: -f1) || true
@@ -60,6 +66,7 @@ for lib in "${!wanted[@]}"; do
   fi
   [ -n "$pkg" ] || { echo "make-bundle: no Debian package holds $lib" >&2; exit 1; }
   packages["$pkg"]+=" $(basename "$lib")"
+  sonames["$(basename "$lib")"]=${wanted[$lib]}
 done
 
 (cd "$OUT/debs" && apt-get download -q "${!packages[@]}" > /dev/null)
@@ -71,13 +78,23 @@ for deb in "$OUT"/debs/*.deb; do
   for name in ${packages[$pkg]}; do
     found=$(find "$dir" -name "$name" \( -type f -o -type l \) | head -1)
     [ -n "$found" ] || { echo "make-bundle: $name is not in $(basename "$deb")" >&2; exit 1; }
-    cp -L "$found" "$OUT/lib/$name"
+    for soname in ${sonames[$name]}; do cp -L "$found" "$OUT/lib/$soname"; done
   done
 done
 rm -rf "$OUT/debs"
 # The loader by its canonical name, whatever the file in libc6 is called.
 loader=$(ls "$OUT"/lib/ld-linux-x86-64.so.2 2>/dev/null || true)
 [ -n "$loader" ] || { echo "make-bundle: the dynamic loader is missing" >&2; exit 1; }
+
+# Check: through the bundle's loader and library path, every library that is not LibTorch's
+# resolves inside the bundle, by the name the programs ask for (not from this machine's /usr/lib).
+for p in "${programs[@]}" "$module"; do
+  bad=$("$OUT/lib/ld-linux-x86-64.so.2" --library-path "$OUT/lib" --list "$OUT/real/$(basename "$p")" \
+          | awk -v lib="$OUT/lib/" -v torch="$torch_libs" \
+              '/=>/ { n = $1; sub(/^[ \t]+/, "", n); if (n ~ torch) next;
+                      if ($3 !~ "^" lib) print n " => " $3 }')
+  [ -z "$bad" ] || { printf 'make-bundle: %s would load from outside the bundle:\n%s\n' "$(basename "$p")" "$bad" >&2; exit 1; }
+done
 
 for p in "${programs[@]}"; do
   name=$(basename "$p")

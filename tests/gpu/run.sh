@@ -4,6 +4,9 @@
 #
 #   ./run.sh [RESULTS_DIR]        (default: ./results; each program's output is kept there)
 #
+#   ROOKERY_GPU_TESTS="test_a test_b"  runs only those tests (default: all of them)
+#   ROOKERY_BENCH_BATCHES="8 16"       runs the benchmark once per micro-batch (default: 8; "": none)
+#
 # Exits 0 when every test passed (a test that finds no GPU exits 77 and counts as skipped).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,7 +34,7 @@ echo "run: torch $version from $ROOKERY_TORCH_LIB"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/run: GPU: /'
 
 status=0
-for t in test_cuda_backend test_mixed_precision test_gpu_stage; do
+for t in ${ROOKERY_GPU_TESTS-test_cuda_backend test_mixed_precision test_fused_adamw test_gpu_stage}; do
   "$here/bin/$t" > "$results/$t.txt" 2>&1
   rc=$?
   case $rc in
@@ -40,11 +43,14 @@ for t in test_cuda_backend test_mixed_precision test_gpu_stage; do
     *) echo "run: $t FAILED (exit $rc)"; tail -30 "$results/$t.txt"; status=1 ;;
   esac
 done
-"$here/bin/bench_gpu_training" > "$results/bench_gpu_training.txt" 2>&1
-case $? in
-  0) ;;
-  77) echo "run: bench_gpu_training skipped (no GPU)" ;;
-  *) echo "run: bench_gpu_training FAILED"; status=1 ;;
-esac
-cat "$results/bench_gpu_training.txt"
+for batch in ${ROOKERY_BENCH_BATCHES-8}; do
+  out="$results/bench_gpu_training-batch$batch.txt"
+  ROOKERY_BENCH_BATCH=$batch "$here/bin/bench_gpu_training" > "$out" 2>&1
+  case $? in
+    0) ;;
+    77) echo "run: bench_gpu_training skipped (no GPU)" ;;
+    *) echo "run: bench_gpu_training FAILED"; status=1 ;;
+  esac
+  cat "$out"
+done
 exit $status
