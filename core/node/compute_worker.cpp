@@ -107,16 +107,17 @@ std::shared_ptr<Workload> ComputeWorker::start_workload(int threads, const std::
       options.device_memory_bytes = device_memory;
       // The speed the coordinator plans with is what the owner lets Rookery use: the
       // device's measured FLOP/s times the governor's duty cycle.
-      int duty = 100;
-      {
-        std::lock_guard lock(mutex_);
-        duty = std::clamp(governor_.decision_locked().cpu_time_percent, 1, 100);
-      }
-      options.flops_per_s = bench.gflops * 1e9 * duty / 100.0;
-      options.benchmark_flops_per_s = bench.gflops * 1e9;
-      options.current_flops_per_s = [&governor = governor_, flops = bench.gflops * 1e9] {
-        return flops * std::clamp(governor.cpu_time_percent(), 1, 100) / 100.0;
-      };
+      options.speed = std::make_shared<DeviceSpeed>(
+          bench.gflops * 1e9, bench.on_job_blocks,
+          [&governor = governor_] { return governor.cpu_time_percent(); },
+          [dev, seconds = config_.benchmark_seconds](const job::JobSpec& job) {
+            const auto r = model::measure_blocks(job, dev, seconds);
+            spdlog::info("measured {:.1f} GFLOP/s running job {}'s {} in {} ({} passes, {:.0f} "
+                         "samples/s)",
+                         r.flops_per_s / 1e9, job.id, r.blocks, r.precision, r.passes,
+                         r.samples_per_s);
+            return r.flops_per_s;
+          });
       work = make_coordinated_workload(options, identity_);
     } else if (config_.stage) {
       auto options = *config_.stage;
@@ -175,6 +176,7 @@ ComputeWorker::Benchmark ComputeWorker::benchmark(const std::string& dev) const 
       spdlog::info("measured {:.1f} GFLOP/s running job {}'s {} in {} ({} passes, {:.0f} samples/s)",
                    r.flops_per_s / 1e9, job->id, r.blocks, r.precision, r.passes, r.samples_per_s);
       b.gflops = r.flops_per_s / 1e9;
+      b.on_job_blocks = true;
       return b;
     } catch (const std::exception& e) {
       spdlog::warn("benchmark of the job's blocks failed ({}): measuring a matmul instead", e.what());

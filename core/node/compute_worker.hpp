@@ -37,6 +37,7 @@ class ComputeWorker {
   std::shared_ptr<Workload> start_workload(int threads, const std::string& priority);
   struct Benchmark {
     double gflops = 0;
+    bool on_job_blocks = false;  // else a matmul: a first-time joiner re-measures (DeviceSpeed)
   };
   // The device's speed in the planner's units (model/block_benchmark), for about
   // config_.benchmark_seconds.

@@ -5,7 +5,10 @@
 #include <random>
 #include <stdexcept>
 
+#include <spdlog/spdlog.h>
 #include <zmq.hpp>
+
+#include "job/job_spec.hpp"
 
 #include "reach/candidates.hpp"
 #include "reach/relay_server.hpp"
@@ -116,10 +119,16 @@ class CoordinatedWorkload final : public Workload {
     if (auto d = plans_.description()) return *d;
     return "volunteer of job " + options_.job_id + ": " + client_->status();
   }
-  WorkUnitResult run_unit() override { return plans_.run_unit(); }
+  WorkUnitResult run_unit() override {
+    if (options_.speed && options_.speed->wants_job()) measure_job_blocks();
+    return plans_.run_unit();
+  }
   WorkCounters counters() const override { return plans_.counters(); }
   void finish() override { plans_.finish(); }
   void describe(pb::NodeSnapshot& snapshot) const override {
+    if (options_.speed) {
+      snapshot.mutable_device()->set_measured_gflops(options_.speed->benchmark_flops_per_s() / 1e9);
+    }
     plans_.describe(snapshot);
     client_->describe(snapshot);
     reach_.describe(snapshot);
@@ -133,6 +142,24 @@ class CoordinatedWorkload final : public Workload {
   bool drained() const override { return plans_.drained(); }
 
  private:
+  // A first-time joiner benchmarked a matmul: once the join has brought the job (the client
+  // keeps it as <job id>.json), its own blocks are measured, before the first stage starts.
+  void measure_job_blocks() {
+    const auto path = jobs_dir_ / (options_.job_id + ".json");
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return;  // not joined yet
+    job::JobSpec job;
+    try {
+      job = job::load_job_spec(path);
+    } catch (const std::exception& e) {
+      spdlog::warn("cannot read the kept job {} ({}): its blocks are not measured", path.string(),
+                   e.what());
+      options_.speed->give_up();
+      return;
+    }
+    options_.speed->measure_job(job);
+  }
+
   // The stage binds where the node listens; peers dial what the plan names.
   static StageWorkloadOptions stage_options(StageWorkloadOptions o, const NodeReach& reach,
                                             std::uint16_t stage_port, std::uint16_t reduce_port) {

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "net/identity.hpp"
+#include "node/device_speed.hpp"
 #include "node/workload.hpp"
 
 namespace rookery::node {
@@ -30,11 +31,10 @@ struct CoordinatedOptions {
   // On a GPU: the GPU memory the job may use (free, under the governor's cap), which the
   // coordinator plans with instead of RAM. 0: the device is the CPU.
   std::int64_t device_memory_bytes = 0;
-  double flops_per_s = 0;            // what the owner allowed at the start: benchmark x duty cycle
-  double benchmark_flops_per_s = 0;  // the device benchmark itself (0: unknown)
-  // What the owner lets Rookery use now (benchmark x the governor's duty cycle), reported
-  // with every heartbeat; empty: flops_per_s. Called from the coordinator client's thread.
-  std::function<double()> current_flops_per_s;
+  // The speed offered in the join and every heartbeat: the benchmark x the governor's duty
+  // cycle, re-measured on the job's blocks when this join brings the job for the first time.
+  // Null: 0 (unknown).
+  std::shared_ptr<DeviceSpeed> speed;
   std::filesystem::path data_dir;  // the job spec is kept under data_dir/jobs
   bool offer_relay = false;  // carry the traffic of volunteers no peer can dial (when reachable)
   std::uint64_t relay_bytes_per_s = 0;  // the cap on what it relays (0: none)

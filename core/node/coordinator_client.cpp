@@ -273,7 +273,7 @@ std::optional<pb::JoinReply> CoordinatorClient::join(net::RpcClient& client, std
   if (join_work_nonce_) j->set_join_work_nonce(*join_work_nonce_);
   parts_.dataset.describe(*j);
   auto* p = j->mutable_profile();
-  p->set_flops_per_s(options_.flops_per_s);
+  p->set_flops_per_s(options_.speed ? options_.speed->offered_flops_per_s() : 0.0);
   p->set_free_memory_bytes(memory);
   p->set_upload_bytes_per_s(link->upload_bytes_per_s);
   p->set_download_bytes_per_s(link->download_bytes_per_s);
@@ -343,11 +343,10 @@ std::optional<pb::HeartbeatReply> CoordinatorClient::heartbeat(net::RpcClient& c
   h->set_plan_version(parts_.plans.plan_version());
   h->set_members_digest(members_digest_);
   // The governor's current share of the CPU (the callback reads an atomic, never a lock).
-  h->set_flops_per_s(options_.current_flops_per_s ? options_.current_flops_per_s()
-                                                  : options_.flops_per_s);
+  h->set_flops_per_s(options_.speed ? options_.speed->offered_flops_per_s() : 0.0);
   parts_.dataset.describe(*h);
   parts_.work.describe(*h, clock_.steady_now());
-  h->set_benchmark_flops_per_s(options_.benchmark_flops_per_s);
+  h->set_benchmark_flops_per_s(options_.speed ? options_.speed->benchmark_flops_per_s() : 0.0);
   h->set_contributing(parts_.plans.contributing());
   std::vector<pb::PeerLink> links;
   links_reported = parts_.prober.unreported(links);

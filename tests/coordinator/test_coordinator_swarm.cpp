@@ -315,6 +315,11 @@ class TestCoordinatorSwarm : public QObject {
     QVERIFY2(!out.contains("optimizer state not usable"), "a holder's optimizer state was refused");
     QVERIFY2(out.contains(" 0 with fresh moments"),
              "some of the newcomer's blocks started from fresh moments");
+    // Issue 20: a first-time joiner measured a matmul at start-up, then the job's own blocks as
+    // soon as its join brought the job, and offers that.
+    QVERIFY2(out.contains("1024x1024 fp32 matmul"), "the newcomer knew the job before joining");
+    QVERIFY2(out.contains("first time in job") && out.contains("running job"),
+             "the newcomer did not measure the job's blocks after joining");
     qInfo(
         "newcomer seated in plan %llu and trained; it fetched its blocks from peers, with their "
         "optimizer state",
