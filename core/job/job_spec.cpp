@@ -271,6 +271,16 @@ AggregatorSpec parse_aggregator(ObjectReader r) {
   return a;
 }
 
+OuterSpec parse_outer(ObjectReader r) {
+  OuterSpec o;
+  o.lr = r.number("lr", o.lr);
+  o.momentum = r.number("momentum", o.momentum);
+  o.error_feedback = r.boolean("error_feedback", o.error_feedback);
+  o.anchor_sync_every = r.integer("anchor_sync_every", o.anchor_sync_every);
+  r.finish();
+  return o;
+}
+
 SpotCheckSpec parse_spot_checks(ObjectReader r) {
   SpotCheckSpec s;
   s.rate = r.number("rate", s.rate);
@@ -399,6 +409,16 @@ void validate_aggregator(const AggregatorSpec& a) {
         "must be 0 (no cap) or >= 1, got " + show(a.weight_cap));
 }
 
+void validate_outer(const OuterSpec& o) {
+  const std::string f = "job.outer";
+  finite(o.lr, f + ".lr");
+  check(o.lr > 0 && o.lr <= 2, f + ".lr", "must be in (0, 2], got " + show(o.lr));
+  finite(o.momentum, f + ".momentum");
+  check(o.momentum >= 0 && o.momentum < 1, f + ".momentum",
+        "must be in [0, 1), got " + show(o.momentum));
+  at_least(o.anchor_sync_every, 1, f + ".anchor_sync_every");
+}
+
 void validate_spot_checks(const SpotCheckSpec& s) {
   const std::string f = "job.spot_checks";
   finite(s.rate, f + ".rate");
@@ -431,6 +451,7 @@ void validate(const JobSpec& spec) {
   at_least(spec.averaging_period, 1, "job.averaging_period");
   at_least(spec.average_optimizer_state_every, 0, "job.average_optimizer_state_every");
   validate_aggregator(spec.aggregator);
+  validate_outer(spec.outer);
   validate_spot_checks(spec.spot_checks);
 }
 
@@ -461,6 +482,8 @@ JobSpec parse_job_spec(std::string_view text, const std::filesystem::path& base_
       r.integer("average_optimizer_state_every", spec.average_optimizer_state_every);
   if (const auto* aggregator = r.find("aggregator"))
     spec.aggregator = parse_aggregator(ObjectReader(*aggregator, "job.aggregator"));
+  if (const auto* outer = r.find("outer"))
+    spec.outer = parse_outer(ObjectReader(*outer, "job.outer"));
   if (const auto* spot_checks = r.find("spot_checks"))
     spec.spot_checks = parse_spot_checks(ObjectReader(*spot_checks, "job.spot_checks"));
   spec.seed = r.unsigned_integer("seed", spec.seed);
@@ -560,6 +583,10 @@ std::string to_json(const JobSpec& spec, int indent) {
     aggregator["weight_cap"] = spec.aggregator.weight_cap;
   }
   doc["aggregator"] = std::move(aggregator);
+  doc["outer"] = ojson{{"lr", spec.outer.lr},
+                       {"momentum", spec.outer.momentum},
+                       {"error_feedback", spec.outer.error_feedback},
+                       {"anchor_sync_every", spec.outer.anchor_sync_every}};
   ojson spot_checks;
   spot_checks["rate"] = spec.spot_checks.rate;
   spot_checks["probation"] = spec.spot_checks.probation;

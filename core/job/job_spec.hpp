@@ -159,6 +159,30 @@ struct SpotCheckSpec {
   friend bool operator==(const SpotCheckSpec&, const SpotCheckSpec&) = default;
 };
 
+// ---- averaging as outer steps -------------------------------------------------------------
+
+/// How pipelines that hold the same blocks combine their training (DiLoCo's outer step). Each
+/// round, the rings average every replica's pseudo-gradient, the weights at the last outer
+/// step (the anchor) minus its weights now, compressed with the job's codec; never the
+/// weights themselves. Every replica then applies the same outer step to the same anchor:
+///   m = momentum * m + g;  anchor -= lr * (g + momentum * m)   (Nesterov; g: the average)
+/// and keeps the local steps it took while the round ran. lr 1 with momentum 0 is the plain
+/// average of the replicas' weights. DiLoCo's 0.7 / 0.9 fits rounds hundreds of steps apart;
+/// with rounds a few steps apart the momentum amplifies each step (test_pipeline_averaging
+/// measured it diverge), so the default is the plain average.
+struct OuterSpec {
+  double lr = 1.0;
+  double momentum = 0.0;  ///< Nesterov momentum of the outer step, in [0, 1)
+  /// Keep what the codec dropped from this replica's pseudo-gradient and add it to the next
+  /// round's (error feedback), so quantisation error does not accumulate in the model.
+  bool error_feedback = true;
+  /// Every this many rounds (by round number, as every member counts them) the rings also
+  /// average the anchors themselves, uncompressed: a replica that missed a round, or applied
+  /// one its partner gave up on, comes back to the others' anchor.
+  int64_t anchor_sync_every = 8;
+  friend bool operator==(const OuterSpec&, const OuterSpec&) = default;
+};
+
 // ---- job --------------------------------------------------------------------------------
 
 /// How activations and gradients are compressed on the wire.
@@ -209,6 +233,7 @@ struct JobSpec {
   /// second moments.
   int64_t average_optimizer_state_every = 0;
   AggregatorSpec aggregator;  ///< how those averages combine the members' values
+  OuterSpec outer;            ///< what the averages are of, and the step that applies them
   SpotCheckSpec spot_checks;  ///< how stages verify the activations and gradients they receive
   uint64_t seed = 0;          ///< parameter init and data order derive from it
   friend bool operator==(const JobSpec&, const JobSpec&) = default;

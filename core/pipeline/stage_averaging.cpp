@@ -8,6 +8,8 @@
 #include "pipeline/stage_optimizer.hpp"
 #include "reduce/averager.hpp"
 #include "reduce/centered_clip.hpp"
+#include "reduce/error_feedback.hpp"
+#include "reduce/outer_optimizer.hpp"
 #include "reduce/multi_ring_plan.hpp"
 #include "reduce/peer_exclusion.hpp"
 #include "reduce/shard_buffers.hpp"
@@ -86,7 +88,17 @@ StageAveraging::StageAveraging(net::SecureContext& ctx, const net::CurveKeyPair&
     s.averaging_rings = rings_;
     s.ring_partners = ring_partners(ranges, own_key_, a);
   });
-  reduce::AveragerConfig ac{std::move(ranges), ro, {}};
+  reduce::AveragerConfig ac{std::move(ranges), ro, {}, {}};
+  // The anchors, when a round syncs them, travel uncompressed: never quantise the weights.
+  ac.buffer_codecs[std::string(kAnchor)] = wire::Codec::None;
+  outer_ = std::make_unique<reduce::OuterOptimizer>(job.outer);
+  if (job.outer.error_feedback && codec != wire::Codec::None)
+    feedback_ = std::make_unique<reduce::ErrorFeedback>(codec);
+  // The weights this stage starts from: the job's initial weights (the same on every replica,
+  // by the job's seed), a checkpoint's, or those fetched from a holder of its blocks. The
+  // last two may differ from the partners' anchor until the next anchor sync.
+  anchor_ = optimizer.flat_parameters();
+
   // Optimizer state: the moments are laid out like the parameters, so they ride in the same
   // rings (ring keys differ by buffer name) with the same members, timeouts, codec and
   // exclusions. CenteredClip applies to them as to the parameters: they come from the same
@@ -103,10 +115,20 @@ StageAveraging::StageAveraging(net::SecureContext& ctx, const net::CurveKeyPair&
             reduce::make_aggregator(job.aggregator, state_tally_), exclusion_);
     for (const auto& name : averaged_state_) ac.buffer_aggregators[name] = state_aggregator;
   }
+  // The moments never travel as int8 or fp16: a second moment spans orders of magnitude inside
+  // one block, and int8's absmax scale (or fp16's range) rounds the small ones to 0, which
+  // makes AdamW's step for them lr / eps. bf16 keeps f32's range with 3 digits; with no codec
+  // they go uncompressed.
+  if (codec != wire::Codec::None) {
+    for (const auto& name : averaged_state_) ac.buffer_codecs[name] = wire::Codec::Bf16;
+  }
   spdlog::info(
-      "averaging with {} other pipeline(s) in {} ring(s) every {} ms ({}; optimizer state {}), "
-      "listening on {}",
+      "averaging with {} other pipeline(s) in {} ring(s) every {} ms ({}; outer step lr {} "
+      "momentum {} on {} pseudo-gradients{}; anchors synced every {} rounds; optimizer state "
+      "{}), listening on {}",
       a.pipelines.size() - 1, ac.ranges.ranges.size(), a.interval.count(), ro.aggregator->name(),
+      job.outer.lr, job.outer.momentum, wire::codec_name(codec),
+      feedback_ ? " with error feedback" : "", job.outer.anchor_sync_every,
       averaged_state_.empty()
           ? std::string("not averaged")
           : "every " + std::to_string(job.average_optimizer_state_every) + " rounds",
@@ -127,19 +149,26 @@ void StageAveraging::maybe_start(const StageOptimizer& optimizer) {
   if (last_window_ == 0) last_window_ = window;  // the first full window after start
   if (window <= last_window_) return;
   last_window_ = window;
-  if (averager_->in_progress() > 0) {
-    // The previous round still runs: never queue behind it.
+  if (awaiting_result_) {
+    // The previous round still runs, or its result is not applied yet: never queue behind it
+    // (its outer step needs the weights its own round started from).
     counters_.update([](StageStats& s) { ++s.averaging_skipped; });
     return;
   }
-  std::vector<reduce::FlatBuffer> buffers;
-  buffers.push_back({"params", optimizer.flat_parameters()});
+  round_start_ = optimizer.flat_parameters();
+  if (anchor_.size() != round_start_.size()) anchor_ = round_start_;
+  std::vector<float> pseudo_gradient(round_start_.size());
+  for (std::size_t i = 0; i < pseudo_gradient.size(); ++i)
+    pseudo_gradient[i] = anchor_[i] - round_start_[i];
   if (config_.fault == Fault::SignFlipAveraging) {
-    auto& v = buffers.front().values;
-    if (lie_reference_.empty()) lie_reference_ = v;
-    for (std::size_t i = 0; i < v.size(); ++i)
-      v[i] = lie_reference_[i] - 1000.0f * (v[i] - lie_reference_[i]);
+    for (auto& v : pseudo_gradient) v *= -1000.0f;  // the lie: 1000x the steps, backwards
   }
+  std::vector<reduce::FlatBuffer> buffers;
+  buffers.push_back({std::string(kPseudoGradient),
+                     feedback_ ? feedback_->compensate(pseudo_gradient) : std::move(pseudo_gradient)});
+  // Every N-th round by number, as every member counts them.
+  if (window % static_cast<std::uint64_t>(config_.job.outer.anchor_sync_every) == 0)
+    buffers.push_back({std::string(kAnchor), anchor_});
   // Every N-th round by number, so every member includes the moments in the same rounds
   // (rounds are numbered by the clock) and the rings for them meet.
   const bool with_state =
@@ -150,6 +179,7 @@ void StageAveraging::maybe_start(const StageOptimizer& optimizer) {
       buffers.push_back({name, optimizer.optimizer().state_buffer(name)});
   }
   averager_->start(window, std::move(buffers), std::max<std::int64_t>(1, samples_since_average_));
+  awaiting_result_ = true;
   spdlog::debug("averaging round {} started after {} steps ({} samples){}", window,
                 optimizer.steps(), samples_since_average_,
                 with_state ? ", with the optimizer state" : "");
@@ -168,14 +198,14 @@ std::chrono::milliseconds StageAveraging::until_next_window(std::chrono::millise
 bool StageAveraging::apply_finished(StageOptimizer& optimizer) {
   auto result = averager_->poll();
   if (!result) return false;
+  awaiting_result_ = false;
   bool partnered = false;
   for (const auto& r : result->rings) partnered = partnered || r.outcome.averaged();
   bool state_applied = false;
+  const auto stepped = result->averaged_spans(kPseudoGradient);
+  if (feedback_) feedback_->settle(stepped);
   if (partnered) {
-    auto current = optimizer.flat_parameters();
-    result->apply_to("params", current);
-    optimizer.write_flat_parameters(current);
-    if (config_.fault == Fault::SignFlipAveraging) lie_reference_ = current;
+    apply_outer_step(*result, stepped, optimizer);
     state_applied = apply_optimizer_state(*result, optimizer);
   }
   spdlog::debug("averaging round {} {} in {:.3f} s", result->round,
@@ -202,6 +232,42 @@ bool StageAveraging::apply_finished(StageOptimizer& optimizer) {
     if (partnered) s.averaging_seconds = result->seconds;
   });
   return partnered;
+}
+
+// The anchor: where the anchors were synced, their average; then the outer step where the
+// pseudo-gradients averaged. The weights are the new anchor plus the local steps taken since
+// the round started (the compute thread went on training), wherever either changed the anchor.
+void StageAveraging::apply_outer_step(const reduce::AveragingResult& result,
+                                      const reduce::Spans& stepped, StageOptimizer& optimizer) {
+  const auto* g = result.find(kPseudoGradient);
+  if (!g || g->values.size() != anchor_.size() || round_start_.size() != anchor_.size()) return;
+  const auto synced = result.averaged_spans(kAnchor);
+  if (const auto* anchors = result.find(kAnchor); anchors && anchors->values.size() == anchor_.size()) {
+    for (const auto& [first, last] : synced)
+      std::copy(anchors->values.begin() + std::ptrdiff_t(first),
+                anchors->values.begin() + std::ptrdiff_t(last), anchor_.begin() + std::ptrdiff_t(first));
+  }
+  outer_->step(anchor_, g->values, stepped);
+  auto current = optimizer.flat_parameters();
+  if (current.size() != anchor_.size()) return;  // re-partitioned meanwhile: nothing fits
+  auto rebase = [&](const reduce::Spans& spans) {
+    for (const auto& [first, last] : spans)
+      for (std::size_t i = first; i < last; ++i) current[i] = anchor_[i] + (current[i] - round_start_[i]);
+  };
+  // The union of both: a value in both is rebased once.
+  reduce::Spans changed = stepped;
+  changed.insert(changed.end(), synced.begin(), synced.end());
+  std::sort(changed.begin(), changed.end());
+  reduce::Spans merged;
+  for (const auto& s : changed) {
+    if (!merged.empty() && s.first <= merged.back().second) {
+      merged.back().second = std::max(merged.back().second, s.second);
+    } else {
+      merged.push_back(s);
+    }
+  }
+  rebase(merged);
+  optimizer.write_flat_parameters(current);
 }
 
 // The moments, like the parameters: current += average - snapshot, so the steps taken during

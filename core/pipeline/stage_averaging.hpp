@@ -1,12 +1,17 @@
 #pragma once
 // StageAveraging: a stage's seat in Ravnest's parallel multi-ring all-reduce with the stages
-// of other pipelines that hold the same parameters. At every averaging interval (by the
-// clock, the same instants on every member) it hands a copy of the master weights to a
-// reduce::Averager and training goes on; when the round is done (checked between
-// micro-batches) it adds (average - snapshot), so the steps taken meanwhile are kept. Every
-// job.average_optimizer_state_every-th round also carries the optimizer's moments, in the
-// same rings. The Averager and its ZeroMQ transport run the rings on their own threads; the
-// rest is the compute thread's.
+// of other pipelines that hold the same parameters, as DiLoCo's outer steps. At every
+// averaging interval (by the clock, the same instants on every member) it hands the
+// reduce::Averager its pseudo-gradient, the anchor (the weights the last outer step made)
+// minus the master weights now, compressed with the job's codec and error feedback, and
+// training goes on. When the round is done (checked between micro-batches) the outer
+// optimizer moves the anchor by the average (reduce/outer_optimizer), and the weights become
+// the new anchor plus the steps taken while the round ran. Absolute weights are never
+// quantised: every job.outer.anchor_sync_every-th round also averages the anchors
+// uncompressed, so a replica that missed a round comes back to the others. Every
+// job.average_optimizer_state_every-th round also carries the optimizer's moments, in the same
+// rings. The Averager and its ZeroMQ transport run the rings on their own threads; the rest is
+// the compute thread's.
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -21,6 +26,8 @@
 
 namespace rookery::reduce {
 class Averager;
+class ErrorFeedback;
+class OuterOptimizer;
 class ZmqTransport;
 class AggregationTally;
 class PeerExclusion;
@@ -52,6 +59,13 @@ class StageAveraging {
   std::chrono::milliseconds until_next_window(std::chrono::milliseconds wait) const;
 
  private:
+  // Buffer names in the rings (the same on every member).
+  static constexpr std::string_view kPseudoGradient = "pseudo_gradient";
+  static constexpr std::string_view kAnchor = "anchor";
+
+  void apply_outer_step(const reduce::AveragingResult& result,
+                        const std::vector<std::pair<std::size_t, std::size_t>>& stepped,
+                        StageOptimizer& optimizer);
   bool apply_optimizer_state(const reduce::AveragingResult& result, StageOptimizer& optimizer);
 
   const StageConfig& config_;
@@ -69,8 +83,14 @@ class StageAveraging {
   std::shared_ptr<reduce::PeerExclusion> exclusion_;
   std::vector<std::string> averaged_state_;  // optimizer buffers the rounds carry (empty: none)
   std::int64_t samples_since_average_ = 0;
-  std::uint64_t last_window_ = 0;     // the last averaging window this stage saw
-  std::vector<float> lie_reference_;  // Fault::SignFlipAveraging: weights after the last average
+  std::uint64_t last_window_ = 0;  // the last averaging window this stage saw
+  // The outer step's state: the anchor (the weights the last outer step made; the stage's
+  // own weights when it starts), the weights when the running round started, the outer
+  // optimizer's momentum, and what the codec dropped (error feedback; null: off).
+  std::vector<float> anchor_, round_start_;
+  bool awaiting_result_ = false;  // a round was started and its result not applied yet
+  std::unique_ptr<reduce::OuterOptimizer> outer_;
+  std::unique_ptr<reduce::ErrorFeedback> feedback_;
 };
 
 }  // namespace rookery::pipeline

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <set>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
@@ -27,11 +28,28 @@ void AveragingResult::apply_to(std::string_view buffer, std::span<float> current
   for (std::size_t i = 0; i < current.size(); ++i) current[i] += avg->values[i] - snap->values[i];
 }
 
+std::vector<std::pair<std::size_t, std::size_t>> AveragingResult::averaged_spans(
+    std::string_view buffer) const {
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  for (const auto& r : rings) {
+    if (r.buffer != buffer || !r.outcome.averaged()) continue;
+    spans.emplace_back(r.range.first - shard_first, r.range.last - shard_first);
+  }
+  std::sort(spans.begin(), spans.end());
+  return spans;
+}
+
 Averager::Averager(Transport& transport, AveragerConfig config)
     : transport_(transport), ring_(transport, config.ring), ranges_(std::move(config.ranges)) {
-  for (auto& [name, aggregator] : config.buffer_aggregators) {
+  std::set<std::string> own_options;
+  for (const auto& [name, aggregator] : config.buffer_aggregators) own_options.insert(name);
+  for (const auto& [name, codec] : config.buffer_codecs) own_options.insert(name);
+  for (const auto& name : own_options) {
     auto options = config.ring;
-    options.aggregator = std::move(aggregator);
+    if (auto a = config.buffer_aggregators.find(name); a != config.buffer_aggregators.end())
+      options.aggregator = a->second;
+    if (auto c = config.buffer_codecs.find(name); c != config.buffer_codecs.end())
+      options.codec = c->second;
     buffer_rings_.emplace(name, std::make_unique<RingAllReduce>(transport, std::move(options)));
   }
   thread_ = std::thread([this] { run(); });
@@ -91,6 +109,7 @@ AveragingResult Averager::average(Request& request) {
   const auto start = Clock::now();
   AveragingResult result;
   result.round = request.round;
+  result.shard_first = request.ranges.shard_first;
   // The rounds read the input, which they may send without a copy (a frame of it can outlive
   // the round in a dead peer's queue: the shared pointer keeps it alive), and write the
   // averaged copy, each result as it arrives. The input becomes the snapshot at the end.

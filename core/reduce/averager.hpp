@@ -48,6 +48,7 @@ struct RangeReport {
 struct AveragingResult {
   std::uint64_t round = 0;
   double seconds = 0;
+  std::uint64_t shard_first = 0;     // whole-model offset of the buffers' first value
   std::vector<FlatBuffer> snapshot;  // the values handed to start()
   std::vector<FlatBuffer> averaged;  // snapshot with every ring's range replaced by its average
   std::vector<RangeReport> rings;
@@ -56,6 +57,9 @@ struct AveragingResult {
   // current += averaged - snapshot (only inside averaged ranges). Throws std::invalid_argument
   // for an unknown buffer or a size that differs from the snapshot's.
   void apply_to(std::string_view buffer, std::span<float> current) const;
+  // The [first, last) spans of the buffers (local offsets) where `buffer`'s ring averaged
+  // with at least one partner; elsewhere `averaged` holds this node's own values.
+  std::vector<std::pair<std::size_t, std::size_t>> averaged_spans(std::string_view buffer) const;
 };
 
 struct AveragerConfig {
@@ -65,6 +69,9 @@ struct AveragerConfig {
   // optimizer state a CenteredClip of its own, so its verdicts are tallied apart from the
   // parameters'). Same codec, timeouts and members.
   std::map<std::string, std::shared_ptr<const Aggregator>> buffer_aggregators;
+  // Buffers that travel with another codec than ring.codec, by name (a stage's anchor weights
+  // ride uncompressed while its pseudo-gradients are quantised).
+  std::map<std::string, wire::Codec> buffer_codecs;
 };
 
 class Averager {

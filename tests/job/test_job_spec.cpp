@@ -77,6 +77,24 @@ class TestJobSpec : public QObject {
     QVERIFY(s.aggregator.kind == AggregatorKind::centered_clip);
     QCOMPARE(s.aggregator.tau, 1.0);
     QCOMPARE(s.average_optimizer_state_every, 0);  // optimizer state averaging is opt-in
+    // Averaging is the plain mean of the replicas, as outer steps on pseudo-gradients.
+    QVERIFY(s.outer == OuterSpec{});
+    QCOMPARE(s.outer.lr, 1.0);
+    QCOMPARE(s.outer.momentum, 0.0);
+    QVERIFY(s.outer.error_feedback);
+    QCOMPARE(s.outer.anchor_sync_every, 8);
+  }
+
+  void parsesOuterStep() {
+    json doc = valid_gpt_doc();
+    doc["outer"] = json::parse(
+        R"({"lr": 0.7, "momentum": 0.9, "error_feedback": false, "anchor_sync_every": 4})");
+    const JobSpec s = parse_job_spec(doc.dump());
+    QCOMPARE(s.outer.lr, 0.7);
+    QCOMPARE(s.outer.momentum, 0.9);
+    QVERIFY(!s.outer.error_feedback);
+    QCOMPARE(s.outer.anchor_sync_every, 4);
+    QVERIFY(parse_job_spec(to_json(s)) == s);
   }
 
   void parsesAggregator() {
@@ -286,6 +304,15 @@ class TestJobSpec : public QObject {
     QTest::newRow("weight cap") << "/aggregator/weight_cap"
                                 << "-1"
                                 << "job.aggregator.weight_cap: must be 0 (no cap) or >= 1, got -1";
+    QTest::newRow("outer lr zero") << "/outer/lr"
+                                   << "0"
+                                   << "job.outer.lr: must be in (0, 2], got 0";
+    QTest::newRow("outer momentum one") << "/outer/momentum"
+                                        << "1"
+                                        << "job.outer.momentum: must be in [0, 1), got 1";
+    QTest::newRow("outer anchor sync") << "/outer/anchor_sync_every"
+                                       << "0"
+                                       << "job.outer.anchor_sync_every: must be >= 1, got 0";
     QTest::newRow("typo aggregator") << "/aggregator/taus"
                                      << "1"
                                      << "job.aggregator.taus: unknown key";

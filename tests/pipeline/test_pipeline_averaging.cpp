@@ -4,7 +4,9 @@
 // the same parameters in different pipelines meet in rings that span their overlaps), and
 // the same run without averaging must drift apart, which shows the test has teeth. The
 // same holds for the optimizer's moments (AdamW's exp_avg and exp_avg_sq), which ride in the
-// same rings every job.average_optimizer_state_every-th round.
+// same rings every job.average_optimizer_state_every-th round. The job's codec is int8: the
+// rounds average int8 pseudo-gradients with error feedback (outer steps), never the weights,
+// and every 8th round syncs the anchors in f32, so the replicas still become one model.
 #include "reference_training.hpp"
 
 #include <QTest>
@@ -31,7 +33,7 @@ class TestPipelineAveraging : public QObject {
 
   static Run train(int averaging_interval_ms, int micro_batches) {
     testing::SwarmHarness h;
-    QString json = testing::gpt_job_json("averaging", 2, "none", 2, 64, 1e-3);
+    QString json = testing::gpt_job_json("averaging", 2, "int8", 2, 64, 1e-3);
     json.replace("\"seed\": 11",
                  "\"seed\": 11, \"average_optimizer_state_every\": 4");  // moments every 4th round
     // Pipeline 0 cuts at block 2, pipeline 1 at block 1: three rings ([0,1), [1,2), [2,4)).

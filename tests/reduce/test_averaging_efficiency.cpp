@@ -80,7 +80,7 @@ class TestAveragingEfficiency : public QObject {
       nets.push_back(chain.whole());
       nets.back().set_training(true);
       averagers.push_back(std::make_unique<reduce::Averager>(
-          fabric.join(id), reduce::AveragerConfig{plan.for_node(id), options, {}}));
+          fabric.join(id), reduce::AveragerConfig{plan.for_node(id), options, {}, {}}));
     }
     for (auto& n : nets) opts.push_back(model::make_optimizer(job.optimizer, n.parameters()));
     int rounds = 0;

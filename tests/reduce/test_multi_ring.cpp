@@ -107,7 +107,7 @@ class TestMultiRing : public QObject {
         auto ranges = plan.for_node(id);
         nodes.push_back(
             {p, ranges,
-             std::make_unique<Averager>(fabric.join(id), AveragerConfig{ranges, options, {}})});
+             std::make_unique<Averager>(fabric.join(id), AveragerConfig{ranges, options, {}, {}})});
       }
     }
     for (auto& n : nodes) {
@@ -172,7 +172,7 @@ class TestMultiRing : public QObject {
     std::map<std::string, float> base{{"a0", 1.f}, {"a1", 1.f}, {"b0", 3.f}, {"b1", 3.f}};
     for (const auto& [id, v] : base)
       avg[id] = std::make_unique<Averager>(fabric.join(id),
-                                           AveragerConfig{first.for_node(id), options, {}});
+                                           AveragerConfig{first.for_node(id), options, {}, {}});
     auto shard = [&](const MultiRingPlan& plan, const std::string& id, float v) {
       const auto r = plan.for_node(id);
       return std::vector<FlatBuffer>{

@@ -262,7 +262,7 @@ class TestOptimizerState : public QObject {
     for (std::size_t k = 0; k < replicas.size(); ++k) {
       const auto id = "node" + std::to_string(k);
       averagers.push_back(std::make_unique<reduce::Averager>(
-          fabric.join(id), reduce::AveragerConfig{plan.for_node(id), options, {}}));
+          fabric.join(id), reduce::AveragerConfig{plan.for_node(id), options, {}, {}}));
     }
     for (std::size_t k = 0; k < replicas.size(); ++k) {
       std::vector<reduce::FlatBuffer> buffers{
@@ -355,7 +355,7 @@ class TestOptimizerState : public QObject {
     for (int k = 0; k < 4; ++k) {
       const auto id = "node" + std::to_string(k);
       averagers.push_back(std::make_unique<reduce::Averager>(
-          fabric.join(id), reduce::AveragerConfig{plan.for_node(id), options, {}}));
+          fabric.join(id), reduce::AveragerConfig{plan.for_node(id), options, {}, {}}));
     }
     for (int k = 0; k < 4; ++k) {
       std::vector<reduce::FlatBuffer> buffers;
@@ -424,7 +424,7 @@ class TestOptimizerState : public QObject {
     for (int k = 0; k < 2; ++k) {
       averagers.push_back(std::make_unique<reduce::Averager>(
           *transports[std::size_t(k)],
-          reduce::AveragerConfig{keyed.for_node(ids[std::size_t(k)].public_key), options, {}}));
+          reduce::AveragerConfig{keyed.for_node(ids[std::size_t(k)].public_key), options, {}, {}}));
     }
     auto round = [&](std::uint64_t number, bool with_state, double& seconds, std::uint64_t& bytes) {
       const auto sent_before = transports[0]->bytes_sent() + transports[1]->bytes_sent();

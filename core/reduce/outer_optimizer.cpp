@@ -1,0 +1,33 @@
+#include "reduce/outer_optimizer.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace rookery::reduce {
+
+OuterOptimizer::OuterOptimizer(const job::OuterSpec& spec) : lr_(spec.lr), mu_(spec.momentum) {}
+
+void OuterOptimizer::step(std::span<float> anchor, std::span<const float> g, const Spans& spans) {
+  if (anchor.size() != g.size()) {
+    throw std::invalid_argument("outer step: the pseudo-gradient has " + std::to_string(g.size()) +
+                                " values, the anchor " + std::to_string(anchor.size()));
+  }
+  for (const auto& [first, last] : spans) {
+    if (first > last || last > anchor.size())
+      throw std::invalid_argument("outer step: a span lies outside the anchor");
+  }
+  if (mu_ > 0 && momentum_.size() != anchor.size()) momentum_.assign(anchor.size(), 0.0f);
+  const float lr = static_cast<float>(lr_), mu = static_cast<float>(mu_);
+  for (const auto& [first, last] : spans) {
+    if (mu_ == 0) {
+      for (std::size_t i = first; i < last; ++i) anchor[i] -= lr * g[i];
+      continue;
+    }
+    for (std::size_t i = first; i < last; ++i) {
+      momentum_[i] = mu * momentum_[i] + g[i];
+      anchor[i] -= lr * (g[i] + mu * momentum_[i]);
+    }
+  }
+}
+
+}  // namespace rookery::reduce
