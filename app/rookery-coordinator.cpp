@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <ctime>
 #include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "clock/clock.hpp"
 #include "coordinator/coordinator_service.hpp"
@@ -13,9 +16,11 @@
 #include "coordinator/swarm_planner.hpp"
 #include "job/job_spec.hpp"
 #include "logging.hpp"
+#include "model/model_export.hpp"
 #include "net/identity.hpp"
 #include "net/join_work.hpp"
 #include "net/paths.hpp"
+#include "pipeline/checkpoint_export.hpp"
 #include "reach/candidates.hpp"
 #include "signals.hpp"
 
@@ -123,6 +128,20 @@ int list_invites(const std::filesystem::path& data_dir) {
   return 0;
 }
 
+// The model as a folder PyTorch loads without Rookery (model/model_export), from stage
+// checkpoints: a static plan's, or volunteers' checkpoint folders.
+int export_model(const std::string& job_path, const std::vector<std::string>& from,
+                 const std::string& out) {
+  if (job_path.empty()) throw std::runtime_error("export needs --job (the job the weights are of)");
+  const auto job = rookery::job::load_job_spec(job_path);
+  std::vector<std::filesystem::path> paths(from.begin(), from.end());
+  const auto m = rookery::pipeline::model_from_checkpoints(job, paths);
+  rookery::model::export_model(job, m.parameters, out, {m.source, m.samples});
+  std::printf("exported job %s (%lld samples) to %s: model.safetensors and config.json, from %s\n",
+              job.id.c_str(), static_cast<long long>(m.samples), out.c_str(), m.source.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -226,6 +245,16 @@ int main(int argc, char** argv) {
   auto* list = cli.add_subcommand(
       "invites", "list the invite tokens and whether each is valid, expired or revoked");
   list->fallthrough();
+  std::vector<std::string> export_from;
+  std::string export_out;
+  auto* exporter = cli.add_subcommand(
+      "export",
+      "write the job's model as model.safetensors and config.json, which PyTorch loads without "
+      "Rookery (scripts/rookery_model.py), from stage checkpoints");
+  exporter->fallthrough();
+  exporter->add_option("--from", export_from, "checkpoint files, or folders with *.ckpt files")
+      ->required();
+  exporter->add_option("--out", export_out, "the folder to write (created)")->required();
   cli.require_subcommand(0, 1);
   CLI11_PARSE(cli, argc, argv);
 
@@ -243,6 +272,14 @@ int main(int argc, char** argv) {
   }
   config.data_dir = data_dir.empty() ? rookery::net::default_data_dir() / "coordinator"
                                      : std::filesystem::path(data_dir);
+  if (exporter->parsed()) {
+    try {
+      return export_model(job_path, export_from, export_out);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "rookery-coordinator export: %s\n", e.what());
+      return 2;
+    }
+  }
   if (invite->parsed() || revoke->parsed() || list->parsed()) {
     try {
       if (invite->parsed())
