@@ -21,7 +21,7 @@ BUILD=${ROOKERY_BUILD_DIR:-build}
 OUT=$(realpath -m "${1:-$BUILD/gpu-bundle}")
 LIMIT=$((64 << 20))
 
-TARGETS=(rookery-node rookery_cuda test_gpu_stage test_cuda_backend test_mixed_precision test_fused_adamw bench_gpu_training)
+TARGETS=(rookery-node rookery_cuda test_gpu_stage test_cuda_backend test_mixed_precision test_fused_adamw test_model_export bench_gpu_training)
 cmake --build "$BUILD" --target "${TARGETS[@]}"
 
 programs=(
@@ -30,6 +30,7 @@ programs=(
   "$BUILD/tests/model/test_cuda_backend"
   "$BUILD/tests/model/test_mixed_precision"
   "$BUILD/tests/model/test_fused_adamw"
+  "$BUILD/tests/pipeline/test_model_export"
   "$BUILD/tests/bench/model/bench_gpu_training"
 )
 module=$(find "$BUILD/core/model" -name librookery_cuda.so | head -1)

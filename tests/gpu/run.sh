@@ -4,7 +4,7 @@
 #
 #   ./run.sh [RESULTS_DIR]        (default: ./results; each program's output is kept there)
 #
-#   ROOKERY_GPU_TESTS="test_a test_b"  runs only those tests (default: all of them)
+#   ROOKERY_GPU_TESTS="test_a test_b:fn"  runs only those tests (or one function; default: all)
 #   ROOKERY_BENCH_BATCHES="8 16"       runs the benchmark once per micro-batch (default: 8; "": none)
 #
 # Exits 0 when every test passed (a test that finds no GPU exits 77 and counts as skipped).
@@ -34,8 +34,12 @@ echo "run: torch $version from $ROOKERY_TORCH_LIB"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/run: GPU: /'
 
 status=0
-for t in ${ROOKERY_GPU_TESTS-test_cuda_backend test_mixed_precision test_fused_adamw test_gpu_stage}; do
-  "$here/bin/$t" > "$results/$t.txt" 2>&1
+# A test, or test:function for one of its functions. test_model_export's check runs the
+# exported model in this machine's PyTorch (scripts/rookery_model.py) against Rookery's logits.
+for spec in ${ROOKERY_GPU_TESTS-test_cuda_backend test_mixed_precision test_fused_adamw test_gpu_stage test_model_export:pytorchComputesTheSameLogits}; do
+  t=${spec%%:*}
+  fn=(); [ "$t" = "$spec" ] || fn=("${spec#*:}")
+  "$here/bin/$t" "${fn[@]}" > "$results/$t.txt" 2>&1
   rc=$?
   case $rc in
     0) echo "run: $t passed" ;;
