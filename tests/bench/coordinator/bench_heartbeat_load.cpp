@@ -69,7 +69,7 @@ double planning_seconds(int n, const job::JobSpec& job, std::int64_t memory) {
 
 // One crowd of `n`; false when it could not be measured.
 bool measure(int n, const Args& args) {
-  if (!raise_file_limit(static_cast<rlim_t>(5 * n + 1024))) {
+  if (!raise_file_limit(static_cast<rlim_t>(4 * n + 1024))) {
     std::fprintf(stderr, "cannot open enough files for %d connections (ulimit -n)\n", n);
     return false;
   }
