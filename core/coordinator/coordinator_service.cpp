@@ -13,6 +13,8 @@
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/dataset_server.hpp"
 #include "coordinator/membership.hpp"
+#include "coordinator/plan_delivery.hpp"
+#include "coordinator/plan_thread.hpp"
 #include "coordinator/relay_broker.hpp"
 #include "coordinator/replanner.hpp"
 #include "coordinator/run_status.hpp"
@@ -24,10 +26,12 @@
 #include "net/link_probe.hpp"
 #include "net/paths.hpp"
 #include "net/rpc.hpp"
+#include "net/token_bucket.hpp"
 #include "reach/candidates.hpp"
 #include "reach/reachability.hpp"
 #include "reach/relay_server.hpp"
 #include "rookery/envelope.pb.h"
+#include "wire/message.hpp"
 
 namespace rookery::coordinator {
 
@@ -40,6 +44,14 @@ constexpr std::int64_t kMaxProbeBytes = 16 << 20;
 constexpr auto kDialBackTimeout = std::chrono::milliseconds(1500);
 // The ZAP allow-list of the relay on the owner's host: the job's members.
 constexpr const char* kRelayDomain = "rookery.relay";
+// A member's key in a HeartbeatReply: 40 Z85 characters, a tag and a length.
+constexpr std::size_t kKeyBytesOnWire = 42;
+// Room left in a reply's header for the envelope around the heartbeat reply.
+constexpr std::size_t kReplyHeadroomBytes = 4 << 10;
+// Holders a plan's reply names for each range of blocks a node must fetch, and the room kept
+// for them (a few ranges of a few holders, ~100 bytes each).
+constexpr std::size_t kSourcesPerRange = 4;
+constexpr std::size_t kSourcesBytes = 8 << 10;
 
 // The job this coordinator runs: its requests, answered by the mechanisms it is composed of
 // under one lock, and the periodic tick that expires the silent, re-plans and samples the loss.
@@ -57,10 +69,12 @@ class JobCoordinator {
                    {config.invite_tokens, config.open || !config.allowed_keys.empty(),
                     config.join_work_bits},
                    state, clock),
-        membership_(state, config.dead_after, clock),
-        replanner_(state, std::move(job), config.planner, config.settle, clock),
+        membership_(state, config.dead_after, clock, config.heartbeat_interval),
+        replanner_(state, std::move(job), config.planner, config.settle,
+                   PlanThread::Mode::own_thread, clock),
         run_status_(state, clock),
-        dataset_(std::move(dataset), config.data_bytes_per_s) {
+        dataset_(std::move(dataset), config.data_bytes_per_s),
+        bulk_replies_(config.bulk_reply_bytes_per_s) {
     if (own_relay) relays_.add(*own_relay, config.relay_max_nodes, /*last_resort=*/true);
     const auto& plan = replanner_.current();
     membership_.resume(plan);
@@ -69,6 +83,11 @@ class JobCoordinator {
       spdlog::info("resumed plan {}: {} pipeline(s), {} volunteer(s) expected back", plan.version,
                    plan.pipelines.size(), membership_.live().size());
     }
+  }
+
+  ~JobCoordinator() {
+    std::lock_guard lock(mutex_);
+    membership_.flush_work();  // the progress heard since the last tick
   }
 
   std::optional<net::Reply> handle(const net::RequestContext& req, wire::Message& msg,
@@ -86,8 +105,10 @@ class JobCoordinator {
       heartbeat(req.peer_key, h.heartbeat(), *reply.header.mutable_heartbeat_reply());
     } else if (h.has_run_status_request()) {
       std::lock_guard lock(mutex_);
-      run_status_.answer(h.run_status_request(), job_.id, replanner_.current(),
-                         replanner_.replans(), membership_, *reply.header.mutable_run_status());
+      run_status_.answer(
+          h.run_status_request(), job_.id, replanner_.current(), replanner_.replans(),
+          membership_, [this](const std::string& key) { return replanner_.seat_of(key); },
+          *reply.header.mutable_run_status());
     } else if (h.has_leave()) {
       leave(req.peer_key, h.leave(), *reply.header.mutable_leave_reply());
     } else if (h.has_bandwidth_probe()) {
@@ -103,6 +124,8 @@ class JobCoordinator {
     const auto dead = membership_.expire_silent();
     for (const auto& key : dead) gone_locked(key);
     if (!dead.empty()) replanner_.changed();
+    membership_.flush_work();
+    membership_.publish_due();
     replanner_.tick(membership_.live());
     run_status_.sample_loss(membership_.live());
   }
@@ -160,7 +183,7 @@ class JobCoordinator {
     // A volunteer that comes back running the current plan at the same addresses (after the
     // coordinator restarted, or a short network cut) changes nothing; anyone else does.
     const bool rejoined =
-        same_seat && r.plan_version() == plan.version && plan.find(key).first >= 0;
+        same_seat && r.plan_version() == plan.version && replanner_.seat_of(key).first >= 0;
     if (!rejoined) replanner_.changed();
     for (const auto* o : membership_.probe_targets(key)) {
       auto* t = out.add_probe_targets();
@@ -306,9 +329,11 @@ class JobCoordinator {
     }
     membership_.record_work(key, *v, h);
     out.set_known(true);
-    out.set_members_digest(membership_.digest());
-    if (h.members_digest() != membership_.digest()) {
-      for (const auto& k : membership_.members()) out.add_members(k);
+    out.set_members_digest(membership_.published_digest());
+    if (h.members_digest() != membership_.published_digest() &&
+        (membership_.misses_removal(h.members_digest()) ||
+         bulk_replies_.try_acquire(membership_.published_members().size() * kKeyBytesOnWire))) {
+      for (const auto& k : membership_.published_members()) out.add_members(k);
     }
     send_plan_locked(key, *v, h.plan_version(), out);
   }
@@ -328,7 +353,7 @@ class JobCoordinator {
     const auto& plan = replanner_.current();
     const auto& live = membership_.live();
     out.set_plan_version(plan.version);
-    const auto seat = plan.find(key);
+    const auto seat = replanner_.seat_of(key);
     auto& status = *out.mutable_seat();
     if (!v.has_data) {
       status.set_state(pb::SeatStatus::FETCHING_DATASET);
@@ -361,24 +386,52 @@ class JobCoordinator {
       out.set_pipeline_ready(ready);
     }
     if (running == plan.version) return;
-    std::map<std::string, Member> members;
-    for (const auto& [k, o] : live) members[k] = o.member;
-    try {
-      *out.mutable_plan() = plan_message(plan, members, config_.averaging_interval_ms);
-    } catch (const std::exception& e) {
+    delivery_.refresh(plan, membership_, config_.averaging_interval_ms);
+    if (!delivery_.message()) {
       // A seated member has gone since the plan was made: the next plan will not seat it.
       out.set_plan_version(running);
-      out.clear_plan();
-      set_seat(out, pb::SeatStatus::REPLANNING, e.what());
+      set_seat(out, pb::SeatStatus::REPLANNING, delivery_.error());
       return;
     }
-    for (const auto& source : shard_sources(replanner_.previous(), plan, key, members)) {
+    // A node refuses a reply whose header is over its decoder's limit (and takes it for no
+    // answer at all): a plan that cannot fit is never sent, one that cannot fit beside this
+    // reply's member list goes with a later heartbeat.
+    const std::size_t limit = wire::Limits{}.max_header_bytes - kReplyHeadroomBytes;
+    if (delivery_.bytes() > limit) {
+      if (oversized_plan_ != plan.version) {
+        oversized_plan_ = plan.version;
+        spdlog::error(
+            "plan {} is {} KiB, over the {} KiB a node accepts in a reply: volunteers keep "
+            "running the plan they have",
+            plan.version, delivery_.bytes() >> 10, wire::Limits{}.max_header_bytes >> 10);
+      }
+      return;
+    }
+    // No room beside this reply's member list, or over the budget: the plan goes with a later
+    // heartbeat, and the node runs its own meanwhile. Checked before the shard sources are
+    // looked up, which costs a pass over the previous plan.
+    const auto list_bytes = static_cast<std::size_t>(out.members_size()) * kKeyBytesOnWire;
+    if (list_bytes + delivery_.bytes() + kSourcesBytes > limit ||
+        !bulk_replies_.try_acquire(delivery_.bytes())) {
+      return;
+    }
+    // Where to fetch its new shard: a few holders of each range of blocks it needs, the
+    // largest overlaps first (all of them could be every pipeline of the swarm).
+    std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> per_range;
+    for (const auto& source :
+         shard_sources(replanner_.previous(), plan, key, delivery_.members())) {
+      if (++per_range[{source.first_block, source.last_block}] > kSourcesPerRange) continue;
       auto* o = out.add_sources();
       o->set_key(source.key);
       o->set_endpoint(source.endpoint);
       o->set_first_block(source.first_block);
       o->set_last_block(source.last_block);
     }
+    if (out.ByteSizeLong() + delivery_.bytes() > limit) {
+      out.clear_sources();  // more ranges than kSourcesBytes allowed for: the next heartbeat
+      return;
+    }
+    *out.mutable_plan() = *delivery_.message();
   }
 
   // Banned when the peers that see its work verify that it lies (ban_vote); then re-planned
@@ -416,9 +469,12 @@ class JobCoordinator {
   std::mutex mutex_;  // over all below, for the request thread and the tick
   Membership membership_;
   RePlanner replanner_;
+  PlanDelivery delivery_;
   RunStatus run_status_;
   DatasetServer dataset_;  // thread-safe on its own: chunks are served outside the lock
   RelayBroker relays_;
+  net::TokenBucket bulk_replies_;  // plans and member lists in heartbeat replies
+  std::uint64_t oversized_plan_ = 0;  // the last plan too large to send (logged once)
 };
 
 // How the job enrols volunteers, for the log of its start.

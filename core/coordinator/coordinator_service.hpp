@@ -3,8 +3,9 @@
 // enrolment, an allow-list of keys, a join's proof of work), the Sybil caps per address and
 // subnet (sybil_limits), Membership (heartbeats, liveness, the member list peers
 // admit), ban_vote (who may ban whom), RePlanner (when to plan again, with swarm_planner over
-// core/cluster; the plan is pushed to every volunteer with where to fetch the shards it did not
-// hold), RunStatus (the run's dashboard data) and DatasetServer. State lives in SQLite
+// core/cluster, on a PlanThread so that no heartbeat waits for a plan; PlanDelivery pushes the
+// plan to every volunteer with where to fetch the shards it did not hold), RunStatus (the run's
+// dashboard data, paged) and DatasetServer. State lives in SQLite
 // (coordinator_state); training traffic never passes through it, so pipelines keep training
 // while it is down and a restarted coordinator carries on with the same plan.
 #include <chrono>
@@ -45,6 +46,11 @@ struct CoordinatorConfig {
   bool relay = false;
   std::uint64_t relay_bytes_per_s = 0;  // its cap (0: none)
   std::size_t relay_max_nodes = 8;
+  // Heartbeat replies that carry a whole plan or member list (each grows with the swarm, and
+  // after a change every node is owed one) share this many bytes per second; a node over it is
+  // answered without them and gets them at a later heartbeat, so that no heartbeat waits behind
+  // them. A member list that drops a volunteer goes at once whatever it costs. 0: no cap.
+  std::uint64_t bulk_reply_bytes_per_s = 16ull << 20;
 };
 
 class CoordinatorService {

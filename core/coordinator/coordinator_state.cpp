@@ -167,50 +167,71 @@ std::vector<Member> CoordinatorState::members() {
   return out;
 }
 
+namespace {
+
+constexpr const char* kUpsertProgress =
+    "INSERT INTO contributions (key, samples, micro_batches, flops, reported_samples, "
+    "reported_micro_batches,"
+    " reported_flops, first_seen_unix_ms, last_seen_unix_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+    "?7, ?8, ?9)"
+    " ON CONFLICT(key) DO UPDATE SET samples = ?2, micro_batches = ?3, flops = ?4, "
+    "reported_samples = ?5,"
+    " reported_micro_batches = ?6, reported_flops = ?7, last_seen_unix_ms = ?9";
+
+// One progress report, inside the caller's transaction, with its two statements prepared once
+// for a batch.
+Contribution add_progress(store::Statement& select, store::Statement& upsert,
+                          const ProgressReport& r, std::int64_t now_ms) {
+  Contribution c;
+  select.reset().bind(1, r.key);
+  if (select.step()) {
+    c = read_contribution(select);
+  } else {
+    c.first_seen_unix_ms = now_ms;
+  }
+  select.reset();  // the read ends before the write
+  // A counter below the last report: the node restarted, and counts from 0 again.
+  const bool restarted =
+      r.samples < c.reported_samples || r.micro_batches < c.reported_micro_batches;
+  c.samples += restarted ? r.samples : r.samples - c.reported_samples;
+  c.micro_batches += restarted ? r.micro_batches : r.micro_batches - c.reported_micro_batches;
+  c.flops += restarted ? r.flops : std::max(0.0, r.flops - c.reported_flops);
+  c.reported_samples = r.samples;
+  c.reported_micro_batches = r.micro_batches;
+  c.reported_flops = r.flops;
+  c.last_seen_unix_ms = now_ms;
+  upsert.reset()
+      .bind(1, r.key)
+      .bind(2, c.samples)
+      .bind(3, c.micro_batches)
+      .bind(4, real_text(c.flops))
+      .bind(5, c.reported_samples)
+      .bind(6, c.reported_micro_batches)
+      .bind(7, real_text(c.reported_flops))
+      .bind(8, c.first_seen_unix_ms)
+      .bind(9, c.last_seen_unix_ms)
+      .step();
+  return c;
+}
+
+}  // namespace
+
 Contribution CoordinatorState::record_progress(const std::string& key, std::int64_t samples,
                                                std::int64_t micro_batches, double flops,
                                                std::int64_t now_ms) {
-  Contribution c;
+  return record_progress({{key, samples, micro_batches, flops}}, now_ms).at(key);
+}
+
+std::map<std::string, Contribution> CoordinatorState::record_progress(
+    const std::vector<ProgressReport>& reports, std::int64_t now_ms) {
+  std::map<std::string, Contribution> out;
   db_.transaction([&](store::Database& db) {
-    {
-      auto q = db.prepare("SELECT " + std::string(kContributionColumns) +
-                          " FROM contributions WHERE key = ?1");
-      q.bind(1, key);
-      if (q.step()) {
-        c = read_contribution(q);
-      } else {
-        c.first_seen_unix_ms = now_ms;
-      }
-    }  // the read statement ends before the write
-    // A counter below the last report: the node restarted, and counts from 0 again.
-    const bool restarted = samples < c.reported_samples || micro_batches < c.reported_micro_batches;
-    c.samples += restarted ? samples : samples - c.reported_samples;
-    c.micro_batches += restarted ? micro_batches : micro_batches - c.reported_micro_batches;
-    c.flops += restarted ? flops : std::max(0.0, flops - c.reported_flops);
-    c.reported_samples = samples;
-    c.reported_micro_batches = micro_batches;
-    c.reported_flops = flops;
-    c.last_seen_unix_ms = now_ms;
-    db.prepare(
-          "INSERT INTO contributions (key, samples, micro_batches, flops, reported_samples, "
-          "reported_micro_batches,"
-          " reported_flops, first_seen_unix_ms, last_seen_unix_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-          "?7, ?8, ?9)"
-          " ON CONFLICT(key) DO UPDATE SET samples = ?2, micro_batches = ?3, flops = ?4, "
-          "reported_samples = ?5,"
-          " reported_micro_batches = ?6, reported_flops = ?7, last_seen_unix_ms = ?9")
-        .bind(1, key)
-        .bind(2, c.samples)
-        .bind(3, c.micro_batches)
-        .bind(4, real_text(c.flops))
-        .bind(5, c.reported_samples)
-        .bind(6, c.reported_micro_batches)
-        .bind(7, real_text(c.reported_flops))
-        .bind(8, c.first_seen_unix_ms)
-        .bind(9, c.last_seen_unix_ms)
-        .step();
+    auto select = db.prepare("SELECT " + std::string(kContributionColumns) +
+                             " FROM contributions WHERE key = ?1");
+    auto upsert = db.prepare(kUpsertProgress);
+    for (const auto& r : reports) out[r.key] = add_progress(select, upsert, r, now_ms);
   });
-  return c;
+  return out;
 }
 
 std::map<std::string, Contribution> CoordinatorState::contributions() {
@@ -220,54 +241,73 @@ std::map<std::string, Contribution> CoordinatorState::contributions() {
   return out;
 }
 
+namespace {
+
+// One consumer's receipts, inside the caller's transaction; the producers' totals go to `touched`.
+void add_receipts(store::Database& db, const std::string& consumer,
+                  const std::vector<ReceiptReport>& receipts, std::int64_t now_ms,
+                  std::map<std::string, Contribution>& touched) {
+  for (const auto& r : receipts) {
+    if (r.producer == consumer || r.producer.empty() || r.forward_samples < 0 ||
+        r.backward_samples < 0)
+      continue;
+    std::int64_t last_forward = 0, last_backward = 0;
+    {
+      auto q = db.prepare(
+          "SELECT forward_samples, backward_samples FROM receipts WHERE consumer = ?1 AND "
+          "producer = ?2");
+      q.bind(1, consumer).bind(2, r.producer);
+      if (q.step()) {
+        last_forward = q.integer(0);
+        last_backward = q.integer(1);
+      }
+    }
+    // Totals below the last report: the consumer restarted, and counts from 0 again.
+    const bool restarted = r.forward_samples < last_forward || r.backward_samples < last_backward;
+    const std::int64_t forward = restarted ? r.forward_samples : r.forward_samples - last_forward;
+    const std::int64_t backward =
+        restarted ? r.backward_samples : r.backward_samples - last_backward;
+    db.prepare("INSERT OR REPLACE INTO receipts VALUES (?1, ?2, ?3, ?4)")
+        .bind(1, consumer)
+        .bind(2, r.producer)
+        .bind(3, r.forward_samples)
+        .bind(4, r.backward_samples)
+        .step();
+    if (forward == 0 && backward == 0) continue;
+    db.prepare(
+          "INSERT INTO contributions (key, samples, micro_batches, flops, reported_samples, "
+          "reported_micro_batches,"
+          " reported_flops, first_seen_unix_ms, last_seen_unix_ms, confirmed_forward, "
+          "confirmed_backward)"
+          " VALUES (?1, 0, 0, '0', 0, 0, '0', ?2, ?2, ?3, ?4) ON CONFLICT(key) DO UPDATE SET"
+          " confirmed_forward = confirmed_forward + ?3, confirmed_backward = confirmed_backward "
+          "+ ?4")
+        .bind(1, r.producer)
+        .bind(2, now_ms)
+        .bind(3, forward)
+        .bind(4, backward)
+        .step();
+    auto q = db.prepare("SELECT " + std::string(kContributionColumns) +
+                        " FROM contributions WHERE key = ?1");
+    q.bind(1, r.producer);
+    if (q.step()) touched[r.producer] = read_contribution(q);
+  }
+}
+
+}  // namespace
+
 std::map<std::string, Contribution> CoordinatorState::record_receipts(
     const std::string& consumer, const std::vector<ReceiptReport>& receipts, std::int64_t now_ms) {
+  return record_receipts({{consumer, receipts}}, now_ms);
+}
+
+std::map<std::string, Contribution> CoordinatorState::record_receipts(
+    const std::vector<std::pair<std::string, std::vector<ReceiptReport>>>& by_consumer,
+    std::int64_t now_ms) {
   std::map<std::string, Contribution> touched;
   db_.transaction([&](store::Database& db) {
-    for (const auto& r : receipts) {
-      if (r.producer == consumer || r.producer.empty() || r.forward_samples < 0 ||
-          r.backward_samples < 0)
-        continue;
-      std::int64_t last_forward = 0, last_backward = 0;
-      {
-        auto q = db.prepare(
-            "SELECT forward_samples, backward_samples FROM receipts WHERE consumer = ?1 AND "
-            "producer = ?2");
-        q.bind(1, consumer).bind(2, r.producer);
-        if (q.step()) {
-          last_forward = q.integer(0);
-          last_backward = q.integer(1);
-        }
-      }
-      // Totals below the last report: the consumer restarted, and counts from 0 again.
-      const bool restarted = r.forward_samples < last_forward || r.backward_samples < last_backward;
-      const std::int64_t forward = restarted ? r.forward_samples : r.forward_samples - last_forward;
-      const std::int64_t backward =
-          restarted ? r.backward_samples : r.backward_samples - last_backward;
-      db.prepare("INSERT OR REPLACE INTO receipts VALUES (?1, ?2, ?3, ?4)")
-          .bind(1, consumer)
-          .bind(2, r.producer)
-          .bind(3, r.forward_samples)
-          .bind(4, r.backward_samples)
-          .step();
-      if (forward == 0 && backward == 0) continue;
-      db.prepare(
-            "INSERT INTO contributions (key, samples, micro_batches, flops, reported_samples, "
-            "reported_micro_batches,"
-            " reported_flops, first_seen_unix_ms, last_seen_unix_ms, confirmed_forward, "
-            "confirmed_backward)"
-            " VALUES (?1, 0, 0, '0', 0, 0, '0', ?2, ?2, ?3, ?4) ON CONFLICT(key) DO UPDATE SET"
-            " confirmed_forward = confirmed_forward + ?3, confirmed_backward = confirmed_backward "
-            "+ ?4")
-          .bind(1, r.producer)
-          .bind(2, now_ms)
-          .bind(3, forward)
-          .bind(4, backward)
-          .step();
-      auto q = db.prepare("SELECT " + std::string(kContributionColumns) +
-                          " FROM contributions WHERE key = ?1");
-      q.bind(1, r.producer);
-      if (q.step()) touched[r.producer] = read_contribution(q);
+    for (const auto& [consumer, receipts] : by_consumer) {
+      add_receipts(db, consumer, receipts, now_ms, touched);
     }
   });
   return touched;

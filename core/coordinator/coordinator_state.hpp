@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "coordinator/swarm_planner.hpp"
@@ -51,6 +52,13 @@ struct ReceiptReport {
   std::int64_t forward_samples = 0, backward_samples = 0;
 };
 
+// A node's own counters as one heartbeat reports them (cumulative since the node started).
+struct ProgressReport {
+  std::string key;
+  std::int64_t samples = 0, micro_batches = 0;
+  double flops = 0;
+};
+
 struct Ban {
   wire::pb::Verdict why;  // the evidence (code NONE for a ban stored before codes)
   std::string reason;     // the same in English
@@ -85,6 +93,10 @@ class CoordinatorState {
   // Adds what the node did since its last report (its counters are cumulative per process).
   Contribution record_progress(const std::string& key, std::int64_t samples,
                                std::int64_t micro_batches, double flops, std::int64_t now_ms);
+  // Many reports in one transaction, in order (a key may appear more than once): the heartbeats
+  // of a tick, batched. Returns each key's totals after its last report.
+  std::map<std::string, Contribution> record_progress(const std::vector<ProgressReport>& reports,
+                                                      std::int64_t now_ms);
   std::map<std::string, Contribution> contributions();
   // Adds what `consumer` consumed of each producer's work since its last report (its totals
   // are cumulative per process: lower totals mean it restarted). Returns the producers'
@@ -92,6 +104,10 @@ class CoordinatorState {
   std::map<std::string, Contribution> record_receipts(const std::string& consumer,
                                                       const std::vector<ReceiptReport>& receipts,
                                                       std::int64_t now_ms);
+  // Many consumers' receipts in one transaction, in order (a tick's heartbeats, batched).
+  std::map<std::string, Contribution> record_receipts(
+      const std::vector<std::pair<std::string, std::vector<ReceiptReport>>>& by_consumer,
+      std::int64_t now_ms);
 
   void save_plan(const Assignment& plan, std::int64_t now_ms);
   // The newest plan and the one before it (version 0 / empty when there are none).

@@ -15,12 +15,17 @@ namespace {
 
 constexpr std::size_t kMaxReceiptsPerHeartbeat = 256;  // a node consumes from a few neighbours
 constexpr std::size_t kMaxNamedPeers = 64;
+// Publications misses_removal() remembers: a node more than this many behind gets the list.
+constexpr std::size_t kRememberedPublications = 256;
 
 }  // namespace
 
 Membership::Membership(CoordinatorState& state, std::chrono::milliseconds dead_after,
-                       const clock::Clock& clock)
-    : state_(state), dead_after_(dead_after), clock_(clock) {}
+                       const clock::Clock& clock, std::chrono::milliseconds publish_every)
+    : state_(state), dead_after_(dead_after), clock_(clock), publish_every_(publish_every) {
+  members_changed();
+  publish();
+}
 
 void Membership::resume(const Assignment& plan) {
   const auto now = clock_.steady_now();
@@ -33,11 +38,13 @@ void Membership::resume(const Assignment& plan) {
     v.has_data = true;  // it was seated, so it held the data
     live_[m.key] = std::move(v);
   }
+  ++generation_;
   banned_ = state_.banned();
   for (const auto& m : state_.members()) {
     if (banned_.find(m.key) == banned_.end()) members_.insert(m.key);
   }
   members_changed();
+  publish();
   const auto totals = state_.contributions();
   for (auto& [k, v] : live_) {
     if (const auto it = totals.find(k); it != totals.end()) v.totals = it->second;
@@ -56,7 +63,12 @@ const Ban* Membership::ban_of(const std::string& key) const {
 
 bool Membership::admit(const Member& m, std::uint64_t plan_version, bool has_data) {
   state_.save_member(m, clock_.unix_ms());
-  if (members_.insert(m.key).second) members_changed();
+  if (members_.insert(m.key).second) {
+    members_changed();
+    unpublished_ = true;
+    publish_due();
+  }
+  ++generation_;
   auto& v = live_[m.key];
   const bool same_seat = v.member.key == m.key && v.member.stage_endpoint == m.stage_endpoint &&
                          v.member.reduce_endpoint == m.reduce_endpoint &&
@@ -83,6 +95,7 @@ bool Membership::leave(const std::string& key) {
   const auto it = live_.find(key);
   if (it == live_.end()) return false;
   live_.erase(it);
+  ++generation_;
   remove_member(key);
   return true;
 }
@@ -94,7 +107,7 @@ void Membership::ban(const std::string& key, const wire::pb::Verdict& why) {
     spdlog::error("cannot record the ban: {}", e.what());
   }
   banned_[key] = {why, verdict::words(why), clock_.unix_ms()};
-  live_.erase(key);
+  if (live_.erase(key) > 0) ++generation_;
   remove_member(key);
 }
 
@@ -107,6 +120,7 @@ std::vector<std::string> Membership::expire_silent() {
                    net::short_key(it->first), dead_after_.count());
       gone.push_back(it->first);
       it = live_.erase(it);
+      ++generation_;
     } else {
       ++it;
     }
@@ -162,34 +176,53 @@ BanReports Membership::reports_on(const std::string& accused) const {
 }
 
 void Membership::record_work(const std::string& key, Volunteer& v, const wire::pb::Heartbeat& h) {
-  try {
-    v.totals =
-        state_.record_progress(key, h.samples(), h.micro_batches(), h.flops(), clock_.unix_ms());
-  } catch (const std::exception& e) {
-    spdlog::error("cannot record {}'s progress: {}", net::short_key(key), e.what());
-  }
-  record_receipts(key, h);
+  progress_.push_back({key, h.samples(), h.micro_batches(), h.flops()});
+  queue_receipts(key, h);
   if (h.peer_links_size() > 0) record_peer_links(key, v, h);
+}
+
+void Membership::flush_work() {
+  const auto now = clock_.unix_ms();
+  const auto apply = [this](const std::map<std::string, Contribution>& totals) {
+    for (const auto& [k, c] : totals) {
+      if (const auto it = live_.find(k); it != live_.end()) it->second.totals = c;
+    }
+  };
+  if (!progress_.empty()) {
+    try {
+      apply(state_.record_progress(progress_, now));
+    } catch (const std::exception& e) {
+      spdlog::error("cannot record the progress of {} heartbeat(s): {}", progress_.size(),
+                    e.what());
+    }
+    progress_.clear();
+  }
+  if (!receipts_.empty()) {
+    // A producer banned since its receipt was queued earns nothing from it.
+    for (auto& [consumer, receipts] : receipts_) {
+      std::erase_if(receipts, [this](const ReceiptReport& r) { return banned_.count(r.producer); });
+    }
+    try {
+      apply(state_.record_receipts(receipts_, now));
+    } catch (const std::exception& e) {
+      spdlog::error("cannot record the receipts of {} heartbeat(s): {}", receipts_.size(),
+                    e.what());
+    }
+    receipts_.clear();
+  }
 }
 
 // The node's receipts credit the volunteers whose work it consumed (members only; a banned
 // key earns nothing). What a volunteer claims for itself is kept beside, never credited
 // beyond what its consumers confirm.
-void Membership::record_receipts(const std::string& consumer, const wire::pb::Heartbeat& h) {
+void Membership::queue_receipts(const std::string& consumer, const wire::pb::Heartbeat& h) {
   std::vector<ReceiptReport> receipts;
   for (const auto& r : h.receipts()) {
     if (receipts.size() >= kMaxReceiptsPerHeartbeat) break;
     if (r.key() == consumer || live_.find(r.key()) == live_.end()) continue;
     receipts.push_back({r.key(), r.forward_samples(), r.backward_samples()});
   }
-  if (receipts.empty()) return;
-  try {
-    for (auto& [producer, totals] : state_.record_receipts(consumer, receipts, clock_.unix_ms())) {
-      if (const auto it = live_.find(producer); it != live_.end()) it->second.totals = totals;
-    }
-  } catch (const std::exception& e) {
-    spdlog::error("cannot record {}'s receipts: {}", net::short_key(consumer), e.what());
-  }
+  if (!receipts.empty()) receipts_.emplace_back(consumer, std::move(receipts));
 }
 
 // The links a volunteer measured to the peers its join named: its profile's bandwidth and
@@ -250,9 +283,31 @@ void Membership::members_changed() {
   digest_ = h == 0 ? 1 : h;
 }
 
+void Membership::publish() {
+  published_ = members_;
+  published_digest_ = digest_;
+  unpublished_ = false;
+  published_at_ = clock_.steady_now();
+  publications_.emplace_back(digest_, removals_);
+  if (publications_.size() > kRememberedPublications) publications_.pop_front();
+}
+
+bool Membership::misses_removal(std::uint64_t digest) const {
+  for (const auto& [d, removals] : publications_) {
+    if (d == digest) return removals != removals_;
+  }
+  return true;
+}
+
+void Membership::publish_due() {
+  if (unpublished_ && clock_.steady_now() - published_at_ >= publish_every_) publish();
+}
+
 void Membership::remove_member(const std::string& key) {
   if (members_.erase(key) == 0) return;
+  ++removals_;
   members_changed();
+  publish();  // with any newcomers still waiting: they are members too
   try {
     state_.remove_member(key);
   } catch (const std::exception& e) {

@@ -4,10 +4,12 @@
 // node's peer-facing sockets admit.
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "clock/clock.hpp"
@@ -50,15 +52,20 @@ struct Volunteer {
 
 class Membership {
  public:
-  // Silent longer than `dead_after`: dead.
+  // Silent longer than `dead_after`: dead. Newcomers reach the member list heartbeats carry at
+  // most once per `publish_every` (0: at once), see published_members().
   Membership(CoordinatorState& state, std::chrono::milliseconds dead_after,
-             const clock::Clock& clock = clock::SystemClock::instance());
+             const clock::Clock& clock = clock::SystemClock::instance(),
+             std::chrono::milliseconds publish_every = std::chrono::milliseconds(0));
 
   // After a restart: the volunteers seated in `plan` are presumed alive for one grace period
   // (they keep training on it and re-register within a heartbeat); members and bans as saved.
   void resume(const Assignment& plan);
 
   const std::map<std::string, Volunteer>& live() const { return live_; }
+  // Rises whenever a volunteer comes alive, goes, or joins again (its endpoints may differ):
+  // what is built from the live volunteers' endpoints is rebuilt only when it changes.
+  std::uint64_t generation() const { return generation_; }
   Volunteer* find(const std::string& key);
   const std::map<std::string, Ban>& banned() const { return banned_; }
   const Ban* ban_of(const std::string& key) const;
@@ -82,8 +89,12 @@ class Membership {
   Heard hear(const std::string& key, Volunteer& v, const wire::pb::Heartbeat& h,
              const std::string& dataset_digest);
   // The work a heartbeat reports: its own progress, its receipts for others' work, and the
-  // links it measured to its peers.
+  // links it measured to its peers. Progress and receipts wait for flush_work(): written one
+  // transaction per heartbeat, they would cost thousands of commits a second.
   void record_work(const std::string& key, Volunteer& v, const wire::pb::Heartbeat& h);
+  // Writes the work recorded since the last call in one transaction per kind, and updates the
+  // live volunteers' totals from it (the service calls it every tick).
+  void flush_work();
   // What the live volunteers report of `accused`.
   BanReports reports_on(const std::string& accused) const;
 
@@ -92,11 +103,24 @@ class Membership {
   // Nodes get the list in heartbeat replies whenever their digest of it differs.
   const std::set<std::string>& members() const { return members_; }
   std::uint64_t digest() const { return digest_; }
+  // The list as heartbeat replies carry it. Every change of it sends the whole list to every
+  // node, so newcomers are added at most once per `publish_every` (a node measures its links to
+  // peers three heartbeats after its join: by then their lists hold it); a volunteer that left
+  // or was banned is removed at once, as peers must cut it off within a heartbeat.
+  const std::set<std::string>& published_members() const { return published_; }
+  std::uint64_t published_digest() const { return published_digest_; }
+  // Publishes the newcomers when `publish_every` has passed since the last publication.
+  void publish_due();
+  // Whether a node whose list has `digest` misses a removal (it must get the list now), rather
+  // than newcomers only (the list may wait for a later heartbeat). A digest this coordinator
+  // did not publish recently counts as missing one.
+  bool misses_removal(std::uint64_t digest) const;
 
  private:
   void members_changed();
+  void publish();
   void remove_member(const std::string& key);
-  void record_receipts(const std::string& consumer, const wire::pb::Heartbeat& h);
+  void queue_receipts(const std::string& consumer, const wire::pb::Heartbeat& h);
   void record_peer_links(const std::string& key, Volunteer& v, const wire::pb::Heartbeat& h);
 
   CoordinatorState& state_;
@@ -106,6 +130,17 @@ class Membership {
   std::map<std::string, Ban> banned_;
   std::set<std::string> members_;
   std::uint64_t digest_ = 0;
+  std::chrono::milliseconds publish_every_;
+  std::set<std::string> published_;
+  std::uint64_t published_digest_ = 0;
+  bool unpublished_ = false;  // newcomers wait for publish_due()
+  std::uint64_t removals_ = 0;  // members removed, all time
+  // The recent publications' digests, with removals_ when each was published.
+  std::deque<std::pair<std::uint64_t, std::uint64_t>> publications_;
+  std::chrono::steady_clock::time_point published_at_{};
+  std::uint64_t generation_ = 0;
+  std::vector<ProgressReport> progress_;  // since the last flush_work()
+  std::vector<std::pair<std::string, std::vector<ReceiptReport>>> receipts_;
   std::mt19937_64 random_{std::random_device{}()};  // probe targets
 };
 

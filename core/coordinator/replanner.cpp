@@ -10,24 +10,43 @@
 
 namespace rookery::coordinator {
 
-RePlanner::RePlanner(CoordinatorState& state, job::JobSpec job, std::string planner,
-                     std::chrono::milliseconds settle, const clock::Clock& clock)
+RePlanner::RePlanner(CoordinatorState& state, job::JobSpec job, const std::string& planner,
+                     std::chrono::milliseconds settle, PlanThread::Mode planning,
+                     const clock::Clock& clock)
     : state_(state),
-      job_(std::move(job)),
-      planner_(std::move(planner)),
       settle_(settle),
       clock_(clock),
       changed_at_(clock.steady_now()),
-      last_reconsider_(clock.steady_now()) {
+      last_reconsider_(clock.steady_now()),
+      planning_(std::move(job), parse_planner(planner), planning) {
   auto [current, previous] = state_.latest_plans();
   current_ = std::move(current);
   previous_ = std::move(previous);
   replans_ = static_cast<std::uint32_t>(state_.plan_count());
+  index_current();
+}
+
+std::pair<int, int> RePlanner::seat_of(const std::string& key) const {
+  const auto it = seats_.find(key);
+  return it == seats_.end() ? std::pair{-1, -1} : it->second;
+}
+
+void RePlanner::index_current() {
+  seats_.clear();
+  for (std::size_t p = 0; p < current_.pipelines.size(); ++p) {
+    for (std::size_t s = 0; s < current_.pipelines[p].size(); ++s) {
+      seats_[current_.pipelines[p][s].key] = {static_cast<int>(p), static_cast<int>(s)};
+    }
+  }
+  unassigned_index_.clear();
+  for (std::size_t i = 0; i < current_.unassigned.size(); ++i) {
+    unassigned_index_.emplace(current_.unassigned[i].node_id, i);
+  }
 }
 
 wire::pb::Verdict RePlanner::unassigned_reason(const std::string& key) const {
-  for (const auto& u : current_.unassigned) {
-    if (u.node_id == key) return verdict::unseated(u);
+  if (const auto it = unassigned_index_.find(key); it != unassigned_index_.end()) {
+    return verdict::unseated(current_.unassigned[it->second]);
   }
   return verdict::make(wire::pb::Verdict::JOINED_AFTER_PLAN);
 }
@@ -39,6 +58,7 @@ void RePlanner::changed() {
 
 void RePlanner::changed_urgently() {
   dirty_ = true;
+  ++urgent_epoch_;
   changed_at_ = clock_.steady_now() - settle_;
 }
 
@@ -54,7 +74,7 @@ void RePlanner::observe_capacity(const std::string& key, Volunteer& v,
   if (h.flops_per_s() > 0 && h.flops_per_s() < 1e18) v.offered_flops = h.flops_per_s();
   // How much slower than itself it computes now, on the blocks its reading is from (a node
   // reports it on the plan it runs).
-  const auto [p, s] = current_.find(key);
+  const auto [p, s] = seat_of(key);
   if (p >= 0 && h.plan_version() == current_.version && h.flops_per_busy_s() > 0 &&
       h.benchmark_flops_per_s() > 0 && h.benchmark_flops_per_s() < 1e18) {
     const auto& seat = current_.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
@@ -79,27 +99,38 @@ void RePlanner::observe_capacity(const std::string& key, Volunteer& v,
 }
 
 void RePlanner::tick(const std::map<std::string, Volunteer>& live) {
+  collect();
   const auto now = clock_.steady_now();
-  if (dirty_ && now - changed_at_ >= settle_) replan(live);
-  if (now - last_reconsider_ >= kReconsiderEvery) {
+  if (dirty_ && now - changed_at_ >= settle_ && planning_.idle()) {
+    replan(live);
+    collect();
+  }
+  if (now - last_reconsider_ >= kReconsiderEvery && planning_.idle()) {
     last_reconsider_ = now;
-    try {
-      reconsider(live);
-    } catch (const std::exception& e) {
-      spdlog::error("re-planning check failed: {}", e.what());
-    }
+    reconsider(live);
+    collect();
   }
 }
 
-void RePlanner::reconsider(const std::map<std::string, Volunteer>& live) {
-  std::map<std::string, Member> eligible;
-  bool membership_changed = false;
+std::vector<Member> RePlanner::plannable_members(
+    const std::map<std::string, Volunteer>& live) const {
+  std::vector<Member> members;
+  members.reserve(live.size());
   for (const auto& [k, v] : live) {
-    const bool seated = current_.find(k).first >= 0;
-    if (plannable(v)) eligible[k] = v.member;
-    if (seated != plannable(v)) membership_changed = true;
+    if (plannable(v)) members.push_back(v.member);
   }
-  if (eligible.empty()) return;
+  return members;
+}
+
+void RePlanner::reconsider(const std::map<std::string, Volunteer>& live) {
+  bool membership_changed = false;
+  bool any = false;
+  for (const auto& [k, v] : live) {
+    const bool can = plannable(v);
+    any = any || can;
+    if ((seat_of(k).first >= 0) != can) membership_changed = true;
+  }
+  if (!any) return;
   if (membership_changed) {
     spdlog::debug(
         "re-planning check: a volunteer paused for over {} s, came back, or waits unseated",
@@ -107,35 +138,57 @@ void RePlanner::reconsider(const std::map<std::string, Volunteer>& live) {
     replan(live);
     return;
   }
-  std::vector<Member> members;
-  for (const auto& [k, m] : eligible) members.push_back(m);
-  const auto fresh = plan_swarm(members, job_, parse_planner(planner_));
-  if (fresh.same_layout(current_)) return;
-  const double now_rate = predicted_rate(current_, eligible, job_);
-  if (worth_replanning(now_rate, fresh.predicted_samples_per_s)) {
-    spdlog::info(
-        "re-planning: today's profiles predict {:.1f} samples/s against {:.1f} for the current "
-        "seats",
-        fresh.predicted_samples_per_s, now_rate);
-    replan(live);
-  }
+  PlanThread::Job job;
+  job.kind = PlanThread::Job::Kind::reconsider;
+  job.members = plannable_members(live);
+  job.current = current_;
+  job.epoch = urgent_epoch_;
+  planning_.submit(std::move(job));
 }
 
 void RePlanner::replan(const std::map<std::string, Volunteer>& live) {
   dirty_ = false;
-  std::vector<Member> members;
-  for (const auto& [k, v] : live) {
-    if (plannable(v)) members.push_back(v.member);
+  PlanThread::Job job;
+  job.kind = PlanThread::Job::Kind::replan;
+  job.members = plannable_members(live);
+  job.epoch = urgent_epoch_;
+  planning_.submit(std::move(job));
+}
+
+void RePlanner::collect() {
+  auto done = planning_.take();
+  if (!done) return;
+  last_planning_time_ = done->took;
+  last_planned_volunteers_ = done->members;
+  if (done->took > std::chrono::seconds(1)) {
+    spdlog::info("planned {} volunteer(s) in {:.2f} s", done->members, done->took.count());
   }
-  Assignment next;
-  try {
-    next = plan_swarm(members, job_, parse_planner(planner_));
-  } catch (const std::exception& e) {
-    spdlog::error("planning failed: {}", e.what());
+  const bool reconsidering = done->kind == PlanThread::Job::Kind::reconsider;
+  if (!done->plan) {
+    spdlog::error("{} failed: {}", reconsidering ? "re-planning check" : "planning", done->error);
     return;
   }
+  if (done->epoch != urgent_epoch_) {
+    // Made before a ban: it may seat the banned volunteer. The ban's own plan follows.
+    return;
+  }
+  if (reconsidering) {
+    if (done->plan->same_layout(current_) ||
+        !worth_replanning(done->current_rate, done->plan->predicted_samples_per_s)) {
+      return;
+    }
+    spdlog::info(
+        "re-planning: today's profiles predict {:.1f} samples/s against {:.1f} for the current "
+        "seats",
+        done->plan->predicted_samples_per_s, done->current_rate);
+  }
+  install(std::move(*done->plan), done->members);
+}
+
+void RePlanner::install(Assignment next, std::size_t planned_volunteers) {
   if (next.same_layout(current_)) {
-    current_.unassigned = next.unassigned;
+    current_.unassigned = std::move(next.unassigned);
+    index_current();
     return;
   }
   next.version = current_.version + 1;
@@ -150,24 +203,28 @@ void RePlanner::replan(const std::map<std::string, Volunteer>& live) {
   ++replans_;
   previous_ = std::move(current_);
   current_ = std::move(next);
-  std::string layout;
-  for (const auto& p : current_.pipelines) {
-    layout += layout.empty() ? "" : " | ";
-    for (const auto& s : p) {
-      layout += net::short_key(s.key) + "[" + std::to_string(s.first_block) + "," +
-                std::to_string(s.last_block) + ") ";
-    }
-  }
+  index_current();
   if (current_.empty()) {
     spdlog::warn("plan {}: no pipeline ({})", current_.version,
                  verdict::words(current_.infeasible));
-  } else {
-    spdlog::info(
-        "plan {}: {} volunteer(s) in {} pipeline(s), {} unassigned, predicted {:.1f} samples/s: "
-        "{}",
-        current_.version, members.size(), current_.pipelines.size(), current_.unassigned.size(),
-        current_.predicted_samples_per_s, layout);
+    return;
   }
+  // The layout seat by seat, for swarms small enough to read it in a log line.
+  constexpr std::size_t kLoggedSeats = 32;
+  std::string layout;
+  if (seats_.size() <= kLoggedSeats) {
+    for (const auto& p : current_.pipelines) {
+      layout += layout.empty() ? ": " : " | ";
+      for (const auto& s : p) {
+        layout += net::short_key(s.key) + "[" + std::to_string(s.first_block) + "," +
+                  std::to_string(s.last_block) + ") ";
+      }
+    }
+  }
+  spdlog::info(
+      "plan {}: {} volunteer(s) in {} pipeline(s), {} unassigned, predicted {:.1f} samples/s{}",
+      current_.version, planned_volunteers, current_.pipelines.size(), current_.unassigned.size(),
+      current_.predicted_samples_per_s, layout);
 }
 
 }  // namespace rookery::coordinator

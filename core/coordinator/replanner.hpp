@@ -4,15 +4,19 @@
 // leave or a volunteer gaining the dataset re-plans once membership has been still for a while;
 // a ban re-plans at once; every few seconds a volunteer paused for long is planned around (and
 // back in when it resumes), and a plan that today's measured capacities would make markedly
-// faster replaces the current one.
+// faster replaces the current one. The planning itself runs on a PlanThread over a snapshot of
+// the plannable volunteers; its plan is installed at the first tick after it is done.
 #include <chrono>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
+#include <utility>
 
 #include "clock/clock.hpp"
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/membership.hpp"
+#include "coordinator/plan_thread.hpp"
 #include "coordinator/swarm_planner.hpp"
 #include "job/job_spec.hpp"
 #include "rookery/envelope.pb.h"
@@ -26,12 +30,16 @@ inline constexpr auto kReconsiderEvery = std::chrono::seconds(10);
 
 class RePlanner {
  public:
-  // Resumes from the plans saved in `state`. `planner` is parse_planner's name.
-  RePlanner(CoordinatorState& state, job::JobSpec job, std::string planner,
-            std::chrono::milliseconds settle,
+  // Resumes from the plans saved in `state`. `planner` is parse_planner's name (throws
+  // std::invalid_argument for another). `planning` says where plans are made (PlanThread).
+  RePlanner(CoordinatorState& state, job::JobSpec job, const std::string& planner,
+            std::chrono::milliseconds settle, PlanThread::Mode planning,
             const clock::Clock& clock = clock::SystemClock::instance());
 
   const Assignment& current() const { return current_; }
+  // {pipeline, stage} of `key` in the current plan, or {-1, -1}: an index, not a scan, as every
+  // heartbeat asks.
+  std::pair<int, int> seat_of(const std::string& key) const;
   const Assignment& previous() const { return previous_; }
   std::uint32_t replans() const { return replans_; }  // plans issued, all time
   // Why `key` has no seat in the current plan.
@@ -48,23 +56,37 @@ class RePlanner {
   // use updates the profile the next plans use (see planned_flops).
   void observe_capacity(const std::string& key, Volunteer& v, const wire::pb::Heartbeat& h) const;
 
-  // The periodic check over the live volunteers: re-plans when due.
+  // The periodic check over the live volunteers: installs the plan the plan thread finished,
+  // and hands it the next one when due.
   void tick(const std::map<std::string, Volunteer>& live);
 
+  // How long the last plan took on the plan thread, and over how many volunteers.
+  std::chrono::duration<double> last_planning_time() const { return last_planning_time_; }
+  std::size_t last_planned_volunteers() const { return last_planned_volunteers_; }
+
  private:
+  std::vector<Member> plannable_members(const std::map<std::string, Volunteer>& live) const;
   void reconsider(const std::map<std::string, Volunteer>& live);
   void replan(const std::map<std::string, Volunteer>& live);
+  void collect();
+  void install(Assignment next, std::size_t planned_volunteers);
+  void index_current();
 
   CoordinatorState& state_;
-  job::JobSpec job_;
-  std::string planner_;
   std::chrono::milliseconds settle_;
   const clock::Clock& clock_;
   Assignment current_, previous_;
+  std::unordered_map<std::string, std::pair<int, int>> seats_;      // current_'s seats by key
+  std::unordered_map<std::string, std::size_t> unassigned_index_;  // into current_.unassigned
   std::uint32_t replans_ = 0;
   bool dirty_ = false;
+  // Bans so far: a plan made from a snapshot older than the last ban may seat the banned one.
+  std::uint64_t urgent_epoch_ = 0;
+  std::chrono::duration<double> last_planning_time_{};
+  std::size_t last_planned_volunteers_ = 0;
   std::chrono::steady_clock::time_point changed_at_;
   std::chrono::steady_clock::time_point last_reconsider_;
+  PlanThread planning_;  // last: its thread stops before the members above go
 };
 
 }  // namespace rookery::coordinator

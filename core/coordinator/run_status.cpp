@@ -10,7 +10,7 @@ namespace rookery::coordinator {
 
 namespace {
 
-constexpr std::size_t kDefaultLossPoints = 300;
+constexpr std::uint32_t kDefaultLossPoints = 300;
 
 }  // namespace
 
@@ -39,17 +39,64 @@ void RunStatus::sample_loss(const std::map<std::string, Volunteer>& live) {
 
 void RunStatus::answer(const wire::pb::RunStatusRequest& r, const std::string& job_id,
                        const Assignment& plan, std::uint32_t replans, const Membership& membership,
-                       wire::pb::RunStatus& out) const {
+                       const SeatOf& seat_of, wire::pb::RunStatus& out) {
+  const auto now = clock_.steady_now();
+  const auto age = now - built_at_;
+  const bool stale = builds_ == 0 || age >= kStatusFresh || plan.version != plan_version_ ||
+                     membership.banned().size() != banned_ ||
+                     (membership.generation() != generation_ && age >= kStatusMembersFresh);
+  if (stale) {
+    build(job_id, plan, replans, membership, seat_of);
+    built_at_ = now;
+    plan_version_ = plan.version;
+    banned_ = membership.banned().size();
+    generation_ = membership.generation();
+    ++builds_;
+  }
+  out = cached_;
+  const auto total = static_cast<std::uint32_t>(rows_.size());
+  const auto first = std::min(r.first_node(), total);
+  const auto page = std::min(r.max_nodes() ? r.max_nodes() : kDefaultStatusPage, kMaxStatusPage);
+  const auto last = first + std::min(page, total - first);
+  out.set_total_nodes(total);
+  out.set_first_node(first);
+  out.mutable_nodes()->Reserve(static_cast<int>(last - first));
+  for (auto i = first; i < last; ++i) *out.add_nodes() = rows_[i];
+  // The curve as long as this request asks, read once per build for each length asked.
+  const auto points = r.loss_points() ? r.loss_points() : kDefaultLossPoints;
+  auto curve = loss_curves_.find(points);
+  if (curve == loss_curves_.end()) {
+    try {
+      curve = loss_curves_.emplace(points, state_.loss_curve(points)).first;
+    } catch (const std::exception& e) {
+      spdlog::error("cannot read the loss curve: {}", e.what());
+      return;
+    }
+  }
+  for (const auto& p : curve->second) {
+    auto* lp = out.add_loss();
+    lp->set_unix_ms(p.unix_ms);
+    lp->set_loss(p.loss);
+  }
+}
+
+void RunStatus::build(const std::string& job_id, const Assignment& plan, std::uint32_t replans,
+                      const Membership& membership, const SeatOf& seat_of) {
+  auto& out = cached_;
+  out.Clear();
+  rows_.clear();
+  rows_.reserve(membership.live().size());
+  loss_curves_.clear();
   out.set_job_id(job_id);
   out.set_plan_version(plan.version);
   out.set_pipelines(static_cast<std::uint32_t>(plan.pipelines.size()));
   out.set_replans(replans);
   double rate = 0;
   for (const auto& [k, v] : membership.live()) {
-    auto* n = out.add_nodes();
+    auto* n = &rows_.emplace_back();
     n->set_key(k);
     n->set_alive(true);
-    const auto [p, s] = plan.find(k);
+    const auto [p, s] = seat_of(k);
     n->set_pipeline(p);
     n->set_stage(s);
     if (p >= 0) {
@@ -87,12 +134,6 @@ void RunStatus::answer(const wire::pb::RunStatusRequest& r, const std::string& j
     std::int64_t all = 0;
     for (const auto& [k, c] : state_.contributions()) all += c.samples;
     out.set_samples(all);
-    for (const auto& p :
-         state_.loss_curve(r.loss_points() ? r.loss_points() : kDefaultLossPoints)) {
-      auto* lp = out.add_loss();
-      lp->set_unix_ms(p.unix_ms);
-      lp->set_loss(p.loss);
-    }
   } catch (const std::exception& e) {
     spdlog::error("cannot read the run's history: {}", e.what());
   }

@@ -1,8 +1,16 @@
 #pragma once
 // The run as a dashboard sees it: each live volunteer's seat, speed, profile and credited work,
 // the pipelines' throughput, the bans, the totals and the loss curve (sampled from the
-// volunteers' heartbeats every few seconds into the state file).
+// volunteers' heartbeats every few seconds into the state file). Every node asks for it every
+// few seconds, so status requests cost what they carry: an answer holds one page of the
+// volunteers (kDefaultStatusPage unless asked otherwise), and the volunteers' rows are built at
+// most once per kStatusFresh (sooner when the plan, the bans or the members change) and copied
+// page by page to the requests in between.
 #include <chrono>
+#include <cstdint>
+#include <functional>
+#include <utility>
+#include <vector>
 #include <map>
 #include <string>
 
@@ -15,6 +23,16 @@
 namespace rookery::coordinator {
 
 inline constexpr auto kLossSampleEvery = std::chrono::seconds(2);
+// How old an answer may be when nothing a dashboard acts on changed (speeds and totals lag
+// this much at most).
+inline constexpr auto kStatusFresh = std::chrono::seconds(1);
+// A change of members (a join, a death) rebuilds it, but no more often than this: a crowd
+// joining at once would otherwise rebuild it for every request.
+inline constexpr auto kStatusMembersFresh = std::chrono::milliseconds(250);
+
+// Volunteers per answer when a request does not say, and the most one may ask for.
+inline constexpr std::uint32_t kDefaultStatusPage = 256;
+inline constexpr std::uint32_t kMaxStatusPage = 4096;
 
 class RunStatus {
  public:
@@ -23,15 +41,28 @@ class RunStatus {
 
   // Every kLossSampleEvery: records the mean of the losses the live volunteers report.
   void sample_loss(const std::map<std::string, Volunteer>& live);
+  // {pipeline, stage} of a key in the plan, or {-1, -1} (the re-planner's index).
+  using SeatOf = std::function<std::pair<int, int>(const std::string&)>;
   // The answer to a dashboard's request.
   void answer(const wire::pb::RunStatusRequest& r, const std::string& job_id,
               const Assignment& plan, std::uint32_t replans, const Membership& membership,
-              wire::pb::RunStatus& out) const;
+              const SeatOf& seat_of, wire::pb::RunStatus& out);
+  // Answers built so far (each lists every live volunteer).
+  std::uint64_t builds() const { return builds_; }
 
  private:
+  void build(const std::string& job_id, const Assignment& plan, std::uint32_t replans,
+             const Membership& membership, const SeatOf& seat_of);
+
   CoordinatorState& state_;
   const clock::Clock& clock_;
   std::chrono::steady_clock::time_point last_loss_sample_;
+  wire::pb::RunStatus cached_;  // all but the volunteers' rows and the loss curve
+  std::vector<wire::pb::RunNode> rows_;  // every live volunteer, in key order
+  std::map<std::uint32_t, std::vector<LossSample>> loss_curves_;  // by points asked, this build
+  std::chrono::steady_clock::time_point built_at_{};
+  std::uint64_t plan_version_ = 0, generation_ = 0, builds_ = 0;
+  std::size_t banned_ = 0;
 };
 
 }  // namespace rookery::coordinator

@@ -100,6 +100,37 @@ class TestCoordinatorMembership : public QObject {
     QCOMPARE(membership_->expire_silent(), std::vector<std::string>{key_of('a')});
   }
 
+  // The list heartbeats carry: newcomers join it once per period, a removal at once, and a
+  // node's digest tells whether it misses a removal or newcomers only.
+  void theListHeartbeatsCarry() {
+    Membership m(*state_, kDeadAfter, *clock_, 500ms);
+    m.resume(coordinator::Assignment{});
+    const auto before = m.published_digest();  // the empty list, published at the start
+    m.admit(member('a'), 0, true);
+    QVERIFY(m.published_members().empty());
+    clock_->advance(500ms);
+    m.publish_due();
+    QCOMPARE(m.published_members(), std::set<std::string>{key_of('a')});
+    const auto with_a = m.published_digest();
+    QVERIFY(!m.misses_removal(before));  // it misses newcomers only
+    clock_->advance(100ms);
+    m.admit(member('b', 6000), 0, true);
+    m.publish_due();
+    QCOMPARE(m.published_members(), std::set<std::string>{key_of('a')});
+    clock_->advance(400ms);
+    m.publish_due();
+    QCOMPARE(m.published_members(), (std::set<std::string>{key_of('a'), key_of('b')}));
+    QCOMPARE(m.published_digest(), m.digest());
+    clock_->advance(100ms);
+    m.admit(member('c', 7000), 0, true);  // waits for the period ...
+    QVERIFY(m.leave(key_of('a')));        // ... but a removal publishes at once, with it
+    QCOMPARE(m.published_members(), (std::set<std::string>{key_of('b'), key_of('c')}));
+    QVERIFY(m.misses_removal(with_a));
+    QVERIFY(m.misses_removal(before));
+    QVERIFY(!m.misses_removal(m.published_digest()));
+    QVERIFY(m.misses_removal(12345));  // a digest never published
+  }
+
   // The list nodes admit: joined, not left, not banned; its digest changes with it.
   void theMemberListAndItsDigest() {
     const auto empty = membership_->digest();

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <thread>
 
 #include "clock/clock.hpp"
 #include "coordinator/coordinator_state.hpp"
@@ -18,6 +19,7 @@
 
 using namespace rookery;
 using namespace std::chrono_literals;
+using coordinator::PlanThread;
 using coordinator::RePlanner;
 using coordinator::Volunteer;
 
@@ -86,7 +88,7 @@ class TestCoordinatorRePlanner : public QObject {
         std::filesystem::path(dir_.path().toStdString()) / ("r" + std::to_string(++n) + ".db"));
     clock_ = std::make_unique<clock::ManualClock>();
     replanner_ = std::make_unique<RePlanner>(*state_, testing::demo_job("replanner"), "ours",
-                                             kSettle, *clock_);
+                                             kSettle, PlanThread::Mode::inline_plans, *clock_);
   }
 
   void settle_data() {
@@ -109,6 +111,25 @@ class TestCoordinatorRePlanner : public QObject {
     QCOMPARE(replanner_->current().version, std::uint64_t(replanned ? 1 : 0));
     QCOMPARE(replanner_->replans(), std::uint32_t(replanned ? 1 : 0));
     QCOMPARE(state_->plan_count(), std::int64_t(replanned ? 1 : 0));
+  }
+
+  // On its own thread (the service's way), the plan is made while ticks return, and a later
+  // tick installs it.
+  void aPlanMadeOnThePlanThreadIsInstalledByALaterTick() {
+    RePlanner threaded(*state_, testing::demo_job("replanner"), "ours", kSettle,
+                       PlanThread::Mode::own_thread, *clock_);
+    const auto live = volunteers(3);
+    threaded.changed();
+    clock_->advance(kSettle);
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (threaded.current().version == 0 && std::chrono::steady_clock::now() < deadline) {
+      threaded.tick(live);
+      std::this_thread::sleep_for(10ms);
+    }
+    QCOMPARE(threaded.current().version, std::uint64_t(1));
+    QCOMPARE(threaded.last_planned_volunteers(), std::size_t(3));
+    for (const auto& [k, v] : live) QVERIFY(threaded.seat_of(k).first >= 0);
+    QCOMPARE(threaded.seat_of("not a volunteer"), (std::pair{-1, -1}));
   }
 
   void aLaterChangeRestartsTheWait() {

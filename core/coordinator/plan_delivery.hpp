@@ -1,0 +1,42 @@
+#pragma once
+// The plan as heartbeat replies carry it. A node that runs an older plan is sent the whole
+// current one, with every seated member's endpoints; after a re-plan each of thousands of
+// volunteers asks for it within a heartbeat, so the message (and the live members it is built
+// from) is built once per plan version and membership generation, not once per heartbeat.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "coordinator/membership.hpp"
+#include "coordinator/swarm_planner.hpp"
+#include "rookery/coordinator.pb.h"
+
+namespace rookery::coordinator {
+
+class PlanDelivery {
+ public:
+  // Brings the message up to date with `plan` and the live members; a no-op when neither
+  // changed since the last call.
+  void refresh(const Assignment& plan, const Membership& membership,
+               std::int64_t averaging_interval_ms);
+  // The plan message; nullopt when a seated volunteer is no longer live (error() says which;
+  // the next plan will not seat it).
+  const std::optional<wire::pb::Plan>& message() const { return message_; }
+  const std::string& error() const { return error_; }
+  // The message's size on the wire.
+  std::size_t bytes() const { return bytes_; }
+  // The live members by key, as of the last refresh: where the plan's shards can be fetched.
+  const std::map<std::string, Member>& members() const { return members_; }
+
+ private:
+  bool built_ = false;
+  std::uint64_t version_ = 0;
+  std::uint64_t generation_ = 0;
+  std::map<std::string, Member> members_;
+  std::optional<wire::pb::Plan> message_;
+  std::string error_;
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace rookery::coordinator
