@@ -83,8 +83,11 @@ int main(int argc, char** argv) {
       ->group("");  // hidden: never for real use
   std::string join_job, invite_token, host;
   std::int64_t memory_limit_mb = 0;
-  bool offer_relay = false;
+  bool offer_relay = false, no_reversal = false;
   double relay_cap_mbit = 0;
+  cli.add_flag("--no-reversal", no_reversal,
+               "when no peer can dial this node, do not dial its neighbours instead (connection "
+               "reversal): only a relay then carries it");
   cli.add_flag("--offer-relay", offer_relay,
                "relay the traffic of this job's volunteers that no peer can dial (their CURVE "
                "sessions pass through encrypted); the coordinator uses it when this node is "
@@ -203,6 +206,7 @@ int main(int argc, char** argv) {
     j.host = host;
     j.memory_limit_bytes = memory_limit_mb << 20;
     j.offer_relay = offer_relay;
+    j.reversal = !no_reversal;
     j.relay_bytes_per_s = static_cast<std::uint64_t>(relay_cap_mbit * 1e6 / 8);
     j.data_dir = config.data_dir;
     j.stage = stage;

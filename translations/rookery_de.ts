@@ -604,12 +604,20 @@
         <translation>Erreichbar über ein Relais bei %1: der Verkehr der Partner läuft verschlüsselt hindurch</translation>
     </message>
     <message>
-        <source>Not reachable from the internet: this PC dials its neighbours itself</source>
-        <translation>Aus dem Internet nicht erreichbar: dieser PC verbindet sich selbst mit seinen Nachbarn</translation>
+        <source>Reached by connection reversal: this PC dials its neighbours itself</source>
+        <translation>Erreichbar durch Verbindungsumkehr: dieser PC verbindet sich selbst mit seinen Nachbarn</translation>
     </message>
     <message>
-        <source>Not reachable from the internet (%1): this PC dials its neighbours itself</source>
-        <translation>Aus dem Internet nicht erreichbar (%1): dieser PC verbindet sich selbst mit seinen Nachbarn</translation>
+        <source>Not reachable from the internet: waiting for a relay to carry this PC</source>
+        <translation>Aus dem Internet nicht erreichbar: wartet auf ein Relais, das diesen PC weiterleitet</translation>
+    </message>
+    <message>
+        <source>Reached by connection reversal (%1): this PC dials its neighbours itself</source>
+        <translation>Erreichbar durch Verbindungsumkehr (%1): dieser PC verbindet sich selbst mit seinen Nachbarn</translation>
+    </message>
+    <message>
+        <source>Not reachable from the internet (%1): waiting for a relay to carry this PC</source>
+        <translation>Aus dem Internet nicht erreichbar (%1): wartet auf ein Relais, das diesen PC weiterleitet</translation>
     </message>
     <message numerus="yes">
         <source>the job admits at most %n volunteer(s) from one address, and already has them from %1</source>

@@ -604,11 +604,19 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Not reachable from the internet: this PC dials its neighbours itself</source>
+        <source>Reached by connection reversal: this PC dials its neighbours itself</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Not reachable from the internet (%1): this PC dials its neighbours itself</source>
+        <source>Not reachable from the internet: waiting for a relay to carry this PC</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reached by connection reversal (%1): this PC dials its neighbours itself</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not reachable from the internet (%1): waiting for a relay to carry this PC</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">

@@ -604,12 +604,20 @@
         <translation>Accesible mediante un relé en %1: el tráfico de los pares pasa por él cifrado</translation>
     </message>
     <message>
-        <source>Not reachable from the internet: this PC dials its neighbours itself</source>
-        <translation>No accesible desde Internet: este PC llama él mismo a sus vecinos</translation>
+        <source>Reached by connection reversal: this PC dials its neighbours itself</source>
+        <translation>Accesible por inversión de conexión: este PC llama él mismo a sus vecinos</translation>
     </message>
     <message>
-        <source>Not reachable from the internet (%1): this PC dials its neighbours itself</source>
-        <translation>No accesible desde Internet (%1): este PC llama él mismo a sus vecinos</translation>
+        <source>Not reachable from the internet: waiting for a relay to carry this PC</source>
+        <translation>No accesible desde Internet: esperando un relé que transmita el tráfico de este PC</translation>
+    </message>
+    <message>
+        <source>Reached by connection reversal (%1): this PC dials its neighbours itself</source>
+        <translation>Accesible por inversión de conexión (%1): este PC llama él mismo a sus vecinos</translation>
+    </message>
+    <message>
+        <source>Not reachable from the internet (%1): waiting for a relay to carry this PC</source>
+        <translation>No accesible desde Internet (%1): esperando un relé que transmita el tráfico de este PC</translation>
     </message>
     <message numerus="yes">
         <source>the job admits at most %n volunteer(s) from one address, and already has them from %1</source>

@@ -604,12 +604,20 @@
         <translation>Joignable via un relais à %1 : le trafic des pairs le traverse chiffré</translation>
     </message>
     <message>
-        <source>Not reachable from the internet: this PC dials its neighbours itself</source>
-        <translation>Injoignable depuis Internet : ce PC contacte lui-même ses voisins</translation>
+        <source>Reached by connection reversal: this PC dials its neighbours itself</source>
+        <translation>Joignable par inversion de connexion : ce PC contacte lui-même ses voisins</translation>
     </message>
     <message>
-        <source>Not reachable from the internet (%1): this PC dials its neighbours itself</source>
-        <translation>Injoignable depuis Internet (%1) : ce PC contacte lui-même ses voisins</translation>
+        <source>Not reachable from the internet: waiting for a relay to carry this PC</source>
+        <translation>Injoignable depuis Internet : en attente d&apos;un relais pour ce PC</translation>
+    </message>
+    <message>
+        <source>Reached by connection reversal (%1): this PC dials its neighbours itself</source>
+        <translation>Joignable par inversion de connexion (%1) : ce PC contacte lui-même ses voisins</translation>
+    </message>
+    <message>
+        <source>Not reachable from the internet (%1): waiting for a relay to carry this PC</source>
+        <translation>Injoignable depuis Internet (%1) : en attente d&apos;un relais pour ce PC</translation>
     </message>
     <message numerus="yes">
         <source>the job admits at most %n volunteer(s) from one address, and already has them from %1</source>

@@ -598,12 +598,20 @@
         <translation>通过 %1 的中继访问：节点流量以加密形式经过它</translation>
     </message>
     <message>
-        <source>Not reachable from the internet: this PC dials its neighbours itself</source>
-        <translation>无法从互联网访问：本机主动连接其相邻节点</translation>
+        <source>Reached by connection reversal: this PC dials its neighbours itself</source>
+        <translation>通过连接反转访问：本机主动连接其相邻节点</translation>
     </message>
     <message>
-        <source>Not reachable from the internet (%1): this PC dials its neighbours itself</source>
-        <translation>无法从互联网访问（%1）：本机主动连接其相邻节点</translation>
+        <source>Not reachable from the internet: waiting for a relay to carry this PC</source>
+        <translation>无法从互联网访问：正在等待中继转发本机的流量</translation>
+    </message>
+    <message>
+        <source>Reached by connection reversal (%1): this PC dials its neighbours itself</source>
+        <translation>通过连接反转访问（%1）：本机主动连接其相邻节点</translation>
+    </message>
+    <message>
+        <source>Not reachable from the internet (%1): waiting for a relay to carry this PC</source>
+        <translation>无法从互联网访问（%1）：正在等待中继转发本机的流量</translation>
     </message>
     <message numerus="yes">
         <source>the job admits at most %n volunteer(s) from one address, and already has them from %1</source>

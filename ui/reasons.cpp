@@ -351,10 +351,15 @@ QString Reasons::reach(const pb::ReachSnapshot& r) {
     case pb::REACH_RELAYED:
       return tr("Reached through a relay at %1: peers' traffic passes it encrypted")
           .arg(QString::fromStdString(r.relay()));
+    case pb::REACH_REVERSED:
+      return r.mapping_error().empty()
+                 ? tr("Reached by connection reversal: this PC dials its neighbours itself")
+                 : tr("Reached by connection reversal (%1): this PC dials its neighbours itself")
+                       .arg(QString::fromStdString(r.mapping_error()));
     case pb::REACH_UNREACHABLE:
       return r.mapping_error().empty()
-                 ? tr("Not reachable from the internet: this PC dials its neighbours itself")
-                 : tr("Not reachable from the internet (%1): this PC dials its neighbours itself")
+                 ? tr("Not reachable from the internet: waiting for a relay to carry this PC")
+                 : tr("Not reachable from the internet (%1): waiting for a relay to carry this PC")
                        .arg(QString::fromStdString(r.mapping_error()));
     default:
       return {};

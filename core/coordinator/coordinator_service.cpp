@@ -106,8 +106,8 @@ class JobCoordinator {
     } else if (h.has_run_status_request()) {
       std::lock_guard lock(mutex_);
       run_status_.answer(
-          h.run_status_request(), job_.id, replanner_.current(), replanner_.replans(),
-          membership_, [this](const std::string& key) { return replanner_.seat_of(key); },
+          h.run_status_request(), job_.id, replanner_.current(), replanner_.replans(), membership_,
+          [this](const std::string& key) { return replanner_.seat_of(key); },
           *reply.header.mutable_run_status());
     } else if (h.has_leave()) {
       leave(req.peer_key, h.leave(), *reply.header.mutable_leave_reply());
@@ -160,8 +160,17 @@ class JobCoordinator {
     if (r.has_reach()) place_reachable(req, identity, ctx, placed, out);
     auto m = Admission::member_of(key, placed);
     // No report: the node named its endpoints itself (--host, or a swarm on one PC).
-    const auto way = r.has_reach() ? out.reach().way() : pb::REACH_UNKNOWN;
+    auto way = r.has_reach() ? out.reach().way() : pb::REACH_UNKNOWN;
     std::lock_guard lock(mutex_);
+    // No peer can dial it, but it dials its neighbours: planned where every link has a
+    // reachable end, unless the last plan found no such seat (then a relay carries it).
+    if (way == pb::REACH_UNREACHABLE && r.reach().dials_neighbours() &&
+        !replanner_.needs_relay(key)) {
+      way = pb::REACH_REVERSED;
+      out.mutable_reach()->set_way(way);
+    }
+    m.reversed = way == pb::REACH_REVERSED;
+    set_reversal_service(m, r, way);
     const auto& plan = replanner_.current();
     const std::string relay_key = way == pb::REACH_RELAYED ? r.reach().relay().key() : "";
     if (way == pb::REACH_RELAYED) {
@@ -202,6 +211,28 @@ class JobCoordinator {
         rejoined ? "is back on plan " + std::to_string(plan.version) : "joined",
         p.flops_per_s / 1e9, p.free_memory_bytes >> 20, p.upload_bytes_per_s / 1e6,
         p.download_bytes_per_s / 1e6, p.rtt_s * 1e3);
+  }
+
+  // Where a reachable volunteer's reversal service answers: its ports as bound, or as its
+  // home router maps them. None for a node reached through a relay (which carries only its
+  // stage, ring and shard ports) or not reached at all.
+  static void set_reversal_service(Member& m, const pb::JoinRequest& r, pb::ReachWay way) {
+    if (!r.has_reversal() ||
+        (way != pb::REACH_DIRECT && way != pb::REACH_ROUTER_MAPPING && way != pb::REACH_UNKNOWN)) {
+      return;
+    }
+    auto external = [&](std::uint32_t port) -> std::uint16_t {
+      if (port == 0 || port > 65535) return 0;
+      if (way != pb::REACH_ROUTER_MAPPING) return static_cast<std::uint16_t>(port);
+      for (const auto& mp : r.reach().mapped()) {
+        if (mp.internal_port() == port && mp.external_port() <= 65535)
+          return static_cast<std::uint16_t>(mp.external_port());
+      }
+      return 0;  // the router did not open it
+    };
+    m.reversal_control_port = external(r.reversal().control_port());
+    m.reversal_data_port = external(r.reversal().data_port());
+    if (m.reversal_data_port == 0) m.reversal_control_port = 0;
   }
 
   // The Sybil caps over the live volunteers, by the address each joined from; a volunteer
@@ -327,13 +358,23 @@ class JobCoordinator {
       set_seat(out, pb::SeatStatus::IGNORED);
       return;
     }
-    membership_.record_work(key, *v, h);
+    if (membership_.record_work(key, *v, h)) replanner_.changed();
     out.set_known(true);
     out.set_members_digest(membership_.published_digest());
     if (h.members_digest() != membership_.published_digest() &&
         (membership_.misses_removal(h.members_digest()) ||
          bulk_replies_.try_acquire(membership_.published_members().size() * kKeyBytesOnWire))) {
       for (const auto& k : membership_.published_members()) out.add_members(k);
+    }
+    if (v->reach == pb::REACH_REVERSED && replanner_.needs_relay(key)) {
+      // No seating gives every link of it a reachable end: a relay carries it instead.
+      spdlog::info("volunteer {} dials its neighbours, but some cannot be dialled: relayed",
+                   net::short_key(key));
+      v->reach = pb::REACH_UNREACHABLE;
+      v->member.reversed = false;
+    }
+    if (v->reach == pb::REACH_UNREACHABLE) {
+      if (const auto offer = relays_.assign(key)) *out.mutable_relay() = *offer;
     }
     send_plan_locked(key, *v, h.plan_version(), out);
   }
@@ -473,7 +514,7 @@ class JobCoordinator {
   RunStatus run_status_;
   DatasetServer dataset_;  // thread-safe on its own: chunks are served outside the lock
   RelayBroker relays_;
-  net::TokenBucket bulk_replies_;  // plans and member lists in heartbeat replies
+  net::TokenBucket bulk_replies_;     // plans and member lists in heartbeat replies
   std::uint64_t oversized_plan_ = 0;  // the last plan too large to send (logged once)
 };
 

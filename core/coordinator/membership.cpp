@@ -73,6 +73,7 @@ bool Membership::admit(const Member& m, std::uint64_t plan_version, bool has_dat
   const bool same_seat = v.member.key == m.key && v.member.stage_endpoint == m.stage_endpoint &&
                          v.member.reduce_endpoint == m.reduce_endpoint &&
                          v.member.shard_endpoint == m.shard_endpoint;
+  if (!same_seat) v.dialled_by.clear();  // what peers found at its old endpoints
   v.member = m;
   v.measured_at_join = m.profile;
   v.peers_measured = 0;
@@ -85,7 +86,10 @@ bool Membership::admit(const Member& m, std::uint64_t plan_version, bool has_dat
 std::vector<const Member*> Membership::probe_targets(const std::string& key) {
   std::vector<const Member*> others, picked;
   for (const auto& [k, v] : live_) {
-    if (k != key && !v.member.shard_endpoint.empty()) others.push_back(&v.member);
+    // One that no peer can dial (it dials out, or waits for a relay) has nothing to probe.
+    const bool dialable =
+        v.reach != wire::pb::REACH_REVERSED && v.reach != wire::pb::REACH_UNREACHABLE;
+    if (k != key && dialable && !v.member.shard_endpoint.empty()) others.push_back(&v.member);
   }
   std::sample(others.begin(), others.end(), std::back_inserter(picked), kProbeTargets, random_);
   return picked;
@@ -175,10 +179,42 @@ BanReports Membership::reports_on(const std::string& accused) const {
   return reports;
 }
 
-void Membership::record_work(const std::string& key, Volunteer& v, const wire::pb::Heartbeat& h) {
+bool Membership::record_work(const std::string& key, Volunteer& v, const wire::pb::Heartbeat& h) {
   progress_.push_back({key, h.samples(), h.micro_batches(), h.flops()});
   queue_receipts(key, h);
-  if (h.peer_links_size() > 0) record_peer_links(key, v, h);
+  if (h.peer_links_size() == 0) return false;
+  record_peer_links(key, v, h);
+  return record_dial_backs(key, h);
+}
+
+// Peers dial each other back, not only the coordinator: each probe a volunteer made (or got no
+// answer to) at the endpoint its target is planned at. A target the coordinator reached but
+// that two peers or more found silent, and none reached (the coordinator shares its LAN, say),
+// cannot host its neighbours' connection reversal: it is planned without its service.
+bool Membership::record_dial_backs(const std::string& prober, const wire::pb::Heartbeat& h) {
+  constexpr std::size_t kMaxDialBacks = 32;  // probers remembered per volunteer
+  bool changed = false;
+  for (const auto& link : h.peer_links()) {
+    const auto it = live_.find(link.key());
+    if (link.key() == prober || it == live_.end()) continue;
+    auto& target = it->second;
+    if (link.endpoint().empty() || link.endpoint() != target.member.shard_endpoint) continue;
+    if (target.dialled_by.size() >= kMaxDialBacks && target.dialled_by.count(prober) == 0) continue;
+    target.dialled_by[prober] = !link.unanswered();
+    const auto answered =
+        static_cast<std::size_t>(std::count_if(target.dialled_by.begin(), target.dialled_by.end(),
+                                               [](const auto& d) { return d.second; }));
+    const std::size_t silent = target.dialled_by.size() - answered;
+    if (silent >= 2 && answered == 0 && target.member.reversal_control_port != 0) {
+      spdlog::warn(
+          "volunteer {} answers the coordinator at {}, but {} peer(s) found nothing there: "
+          "planned without its reversal service",
+          net::short_key(link.key()), target.member.shard_endpoint, silent);
+      target.member.reversal_control_port = target.member.reversal_data_port = 0;
+      changed = true;
+    }
+  }
+  return changed;
 }
 
 void Membership::flush_work() {

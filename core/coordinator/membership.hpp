@@ -46,6 +46,9 @@ struct Volunteer {
   wire::pb::ReachWay reach =
       wire::pb::REACH_UNKNOWN;  // how peers dial it (UNREACHABLE: not planned)
   std::string relay;            // REACH_RELAYED: the relay's key
+  // Peers' dial-back during their link probes, at the endpoint it is planned at: by prober,
+  // whether its key answered there.
+  std::map<std::string, bool> dialled_by;
   std::string address;  // the IP it joined from, as this coordinator saw it (the Sybil caps'; empty
                         // for one presumed alive after a restart until it joins again)
 };
@@ -91,7 +94,8 @@ class Membership {
   // The work a heartbeat reports: its own progress, its receipts for others' work, and the
   // links it measured to its peers. Progress and receipts wait for flush_work(): written one
   // transaction per heartbeat, they would cost thousands of commits a second.
-  void record_work(const std::string& key, Volunteer& v, const wire::pb::Heartbeat& h);
+  // True when a peer's dial-back changed what the planner should know of a volunteer.
+  bool record_work(const std::string& key, Volunteer& v, const wire::pb::Heartbeat& h);
   // Writes the work recorded since the last call in one transaction per kind, and updates the
   // live volunteers' totals from it (the service calls it every tick).
   void flush_work();
@@ -121,6 +125,7 @@ class Membership {
   void publish();
   void remove_member(const std::string& key);
   void queue_receipts(const std::string& consumer, const wire::pb::Heartbeat& h);
+  bool record_dial_backs(const std::string& prober, const wire::pb::Heartbeat& h);
   void record_peer_links(const std::string& key, Volunteer& v, const wire::pb::Heartbeat& h);
 
   CoordinatorState& state_;
@@ -133,7 +138,7 @@ class Membership {
   std::chrono::milliseconds publish_every_;
   std::set<std::string> published_;
   std::uint64_t published_digest_ = 0;
-  bool unpublished_ = false;  // newcomers wait for publish_due()
+  bool unpublished_ = false;    // newcomers wait for publish_due()
   std::uint64_t removals_ = 0;  // members removed, all time
   // The recent publications' digests, with removals_ when each was published.
   std::deque<std::pair<std::uint64_t, std::uint64_t>> publications_;

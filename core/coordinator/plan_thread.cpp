@@ -1,5 +1,7 @@
 #include "coordinator/plan_thread.hpp"
 
+#include "coordinator/reversal_seating.hpp"
+
 #include <exception>
 
 namespace rookery::coordinator {
@@ -50,7 +52,7 @@ PlanThread::Done PlanThread::plan(const Job& job) const {
   done.members = job.members.size();
   const auto start = std::chrono::steady_clock::now();
   try {
-    done.plan = plan_swarm(job.members, job_, planner_);
+    done.plan = plan_reachable(job.members, job_, planner_);
     if (job.kind == Job::Kind::reconsider) {
       std::map<std::string, Member> eligible;
       for (const auto& m : job.members) eligible.emplace(m.key, m);

@@ -1,5 +1,6 @@
 #include "coordinator/replanner.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -98,6 +99,10 @@ void RePlanner::observe_capacity(const std::string& key, Volunteer& v,
   flops = planned;
 }
 
+bool RePlanner::needs_relay(const std::string& key) const {
+  return std::binary_search(current_.needs_relay.begin(), current_.needs_relay.end(), key);
+}
+
 void RePlanner::tick(const std::map<std::string, Volunteer>& live) {
   collect();
   const auto now = clock_.steady_now();
@@ -188,6 +193,7 @@ void RePlanner::collect() {
 void RePlanner::install(Assignment next, std::size_t planned_volunteers) {
   if (next.same_layout(current_)) {
     current_.unassigned = std::move(next.unassigned);
+    current_.needs_relay = std::move(next.needs_relay);
     index_current();
     return;
   }

@@ -42,6 +42,8 @@ class RePlanner {
   std::pair<int, int> seat_of(const std::string& key) const;
   const Assignment& previous() const { return previous_; }
   std::uint32_t replans() const { return replans_; }  // plans issued, all time
+  // The current plan left `key` out for a relay to carry (reversal_seating.hpp).
+  bool needs_relay(const std::string& key) const;
   // Why `key` has no seat in the current plan.
   wire::pb::Verdict unassigned_reason(const std::string& key) const;
 
@@ -76,7 +78,7 @@ class RePlanner {
   std::chrono::milliseconds settle_;
   const clock::Clock& clock_;
   Assignment current_, previous_;
-  std::unordered_map<std::string, std::pair<int, int>> seats_;      // current_'s seats by key
+  std::unordered_map<std::string, std::pair<int, int>> seats_;     // current_'s seats by key
   std::unordered_map<std::string, std::size_t> unassigned_index_;  // into current_.unassigned
   std::uint32_t replans_ = 0;
   bool dirty_ = false;

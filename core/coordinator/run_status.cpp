@@ -109,6 +109,13 @@ void RunStatus::build(const std::string& job_id, const Assignment& plan, std::ui
     n->set_plan_version(v.plan_version);
     n->set_reach(v.reach);
     n->set_relayed_by(v.relay);
+    for (const auto& [prober, answered] : v.dialled_by) {
+      if (answered) {
+        n->set_dialled_by_peers(n->dialled_by_peers() + 1);
+      } else {
+        n->set_undialled_by_peers(n->undialled_by_peers() + 1);
+      }
+    }
     n->set_samples(v.totals.samples);
     n->set_flops(v.totals.flops);
     n->set_confirmed_samples(v.totals.confirmed_samples());

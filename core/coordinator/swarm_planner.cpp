@@ -187,6 +187,11 @@ wire::pb::Plan plan_message(const Assignment& plan, const std::map<std::string, 
       stage->set_key(s.key);
       stage->set_endpoint(it->second.stage_endpoint);
       stage->set_reduce_endpoint(it->second.reduce_endpoint);
+      stage->set_reversed(it->second.reversed);
+      if (it->second.reversal_control_port != 0) {
+        stage->mutable_reversal()->set_control_port(it->second.reversal_control_port);
+        stage->mutable_reversal()->set_data_port(it->second.reversal_data_port);
+      }
     }
   }
   if (plan.pipelines.size() > 1) out.set_averaging_interval_ms(averaging_interval_ms);

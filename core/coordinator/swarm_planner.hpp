@@ -23,6 +23,11 @@ struct Member {
   std::string stage_endpoint;    // where its stage listens
   std::string reduce_endpoint;   // its ring transport
   std::string shard_endpoint;    // its shard server
+  // Connection reversal (reach.proto): no peer can dial it, so it dials every peer it links
+  // with, and each of them must run a reversal service.
+  bool reversed = false;
+  std::uint16_t reversal_control_port = 0;  // its reversal service, where peers dial it (0: none)
+  std::uint16_t reversal_data_port = 0;
 };
 
 struct Seat {
@@ -38,6 +43,9 @@ struct Assignment {
   std::vector<cluster::Unassigned> unassigned;
   double predicted_samples_per_s = 0;  // the planner's time model, all pipelines
   wire::pb::Verdict infeasible;        // why there is no pipeline at all (code NONE: there is one)
+  // Reversed members left out because no seating gives all their links a reachable end: a
+  // relay must carry them (reversal_seating.hpp). Not saved with the plan.
+  std::vector<std::string> needs_relay;
 
   bool empty() const { return pipelines.empty(); }
   // {pipeline, stage} of `key`, or {-1, -1}.

@@ -116,6 +116,7 @@ void PeerSender::run(const std::shared_ptr<Lane>& lane) {
     ~Done() { lane.done = true; }
   } done{*lane};
   std::optional<zmq::socket_t> socket;
+  std::string dialled;  // where the socket connects: the peer's endpoint, or its reversal route
   for (;;) {
     FrameBuilder build;
     {
@@ -134,7 +135,12 @@ void PeerSender::run(const std::shared_ptr<Lane>& lane) {
     std::uint64_t bytes = 0;
     bool ok = true;
     try {
+      // A peer that became reachable by reversal since (or stopped being): dial it afresh.
+      if (socket && ctx_.routes().resolve(lane->to.endpoint, lane->to.key) != dialled) {
+        socket.reset();
+      }
       if (!socket) {
+        dialled = ctx_.routes().resolve(lane->to.endpoint, lane->to.key);
         socket = connect_curve_client(ctx_, zmq::socket_type::dealer, lane->to.endpoint, identity_,
                                       lane->to.key, socket_options_);
         // Queue nothing for a peer that is not connected, and give up on one that stops

@@ -170,7 +170,7 @@ zmq::socket_t connect_curve_client(SecureContext& ctx, zmq::socket_type type,
   s.set(zmq::sockopt::curve_publickey, identity.public_key);
   s.set(zmq::sockopt::curve_secretkey, identity.secret_key);
   s.set(zmq::sockopt::ipv6, true);  // so that [v6] peers can be dialled
-  s.connect(endpoint);
+  s.connect(ctx.routes().resolve(endpoint, server_key));
   return s;
 }
 

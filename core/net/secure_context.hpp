@@ -12,6 +12,8 @@
 
 #include <zmq.hpp>
 
+#include "net/dial_routes.hpp"
+
 #include "net/identity.hpp"
 
 namespace rookery::net {
@@ -58,10 +60,13 @@ class SecureContext {
 
   zmq::context_t& zmq() { return ctx_; }
   ZapAuthenticator& auth() { return auth_; }
+  // Where connect_curve_client dials peers that reach this process by connection reversal.
+  DialRoutes& routes() { return routes_; }
 
  private:
   zmq::context_t ctx_;
   ZapAuthenticator auth_;
+  DialRoutes routes_;
   zmq::socket_t stop_tx_;
   std::thread zap_thread_;
 };

@@ -29,6 +29,15 @@ int cuda_index(const std::string& device) {
 // A drain ends when nothing is in flight, or at the latest after kDrainLimit (a peer that
 // never returns a gradient: its micro-batches would expire then anyway).
 constexpr auto kDrainLimit = std::chrono::seconds(10);
+
+// FLOP/s of the job's own blocks on `dev` (forward and backward, its precision), logged.
+double measure_job_blocks(const job::JobSpec& job, const std::string& dev, double seconds) {
+  const auto r = model::measure_blocks(job, dev, seconds);
+  spdlog::info("measured {:.1f} GFLOP/s running job {}'s {} in {} ({} passes, {:.0f} samples/s)",
+               r.flops_per_s / 1e9, job.id, r.blocks, r.precision, r.passes, r.samples_per_s);
+  return r.flops_per_s;
+}
+
 }  // namespace
 
 ComputeWorker::ComputeWorker(const NodeConfig& config, const net::CurveKeyPair& identity,
@@ -71,8 +80,9 @@ std::shared_ptr<Workload> ComputeWorker::start_workload(int threads, const std::
     const auto compute = model::detect_compute_device(dev != "cpu");
     if (dev == "auto") dev = compute.device;
     if (dev.rfind("cuda", 0) == 0 && !compute.cuda_available) {
-      throw std::runtime_error("device " + dev + " requested but CUDA is not available to LibTorch: " +
-                               compute.no_cuda_why);
+      throw std::runtime_error(
+          "device " + dev +
+          " requested but CUDA is not available to LibTorch: " + compute.no_cuda_why);
     }
     // The governor's memory cap holds on the GPU too: LibTorch's allocator may not take more,
     // and the coordinator plans with what is left under it.
@@ -87,8 +97,8 @@ std::shared_ptr<Workload> ComputeWorker::start_workload(int threads, const std::
       const int index = cuda_index(dev);
       model::set_cuda_memory_fraction(index, percent / 100.0);
       if (const auto info = model::cuda_device_info(index)) {
-        device_memory = static_cast<std::int64_t>(
-            std::min<double>(double(info->free_bytes), double(info->total_bytes) * percent / 100.0));
+        device_memory = static_cast<std::int64_t>(std::min<double>(
+            double(info->free_bytes), double(info->total_bytes) * percent / 100.0));
         spdlog::info("{}: {} with {} MiB free of {} MiB; Rookery may use {} MiB ({}%)", dev,
                      info->name, info->free_bytes >> 20, info->total_bytes >> 20,
                      device_memory >> 20, percent);
@@ -111,12 +121,7 @@ std::shared_ptr<Workload> ComputeWorker::start_workload(int threads, const std::
           bench.gflops * 1e9, bench.on_job_blocks,
           [&governor = governor_] { return governor.cpu_time_percent(); },
           [dev, seconds = config_.benchmark_seconds](const job::JobSpec& job) {
-            const auto r = model::measure_blocks(job, dev, seconds);
-            spdlog::info("measured {:.1f} GFLOP/s running job {}'s {} in {} ({} passes, {:.0f} "
-                         "samples/s)",
-                         r.flops_per_s / 1e9, job.id, r.blocks, r.precision, r.passes,
-                         r.samples_per_s);
-            return r.flops_per_s;
+            return measure_job_blocks(job, dev, seconds);
           });
       work = make_coordinated_workload(options, identity_);
     } else if (config_.stage) {
@@ -172,14 +177,12 @@ ComputeWorker::Benchmark ComputeWorker::benchmark(const std::string& dev) const 
   }
   if (job) {
     try {
-      const auto r = model::measure_blocks(*job, dev, config_.benchmark_seconds);
-      spdlog::info("measured {:.1f} GFLOP/s running job {}'s {} in {} ({} passes, {:.0f} samples/s)",
-                   r.flops_per_s / 1e9, job->id, r.blocks, r.precision, r.passes, r.samples_per_s);
-      b.gflops = r.flops_per_s / 1e9;
+      b.gflops = measure_job_blocks(*job, dev, config_.benchmark_seconds) / 1e9;
       b.on_job_blocks = true;
       return b;
     } catch (const std::exception& e) {
-      spdlog::warn("benchmark of the job's blocks failed ({}): measuring a matmul instead", e.what());
+      spdlog::warn("benchmark of the job's blocks failed ({}): measuring a matmul instead",
+                   e.what());
     }
   }
   const auto m = model::measure_matmul(dev, 1024, config_.benchmark_seconds);

@@ -13,6 +13,7 @@
 #include "reach/candidates.hpp"
 #include "reach/relay_server.hpp"
 
+#include "node/connection_reversal.hpp"
 #include "node/coordinator_client.hpp"
 #include "node/job_dataset.hpp"
 #include "node/link_prober.hpp"
@@ -94,10 +95,19 @@ class CoordinatedWorkload final : public Workload {
         reduce_port_(free_port(reach_.bind_host())),
         plans_(stage_options(o.stage, reach_, stage_port_, reduce_port_), identity_, shards_,
                handover_, work_),
-        prober_(ctx_, identity_) {
+        prober_(ctx_, identity_),
+        reversal_(ctx_, identity_,
+                  {reach_.bind_host(), !reach::is_loopback(reach_.bind_host()), o.reversal,
+                   ShardServer::kMembersDomain}) {
     const std::uint16_t stage = stage_port_, reduce = reduce_port_,
                         shard = reach::port_of(shards_.endpoint());
-    reach_.map_ports({stage, reduce, shard});
+    reversal_.set_ports({stage, reduce, shard});
+    std::vector<std::uint16_t> mapped{stage, reduce, shard};
+    if (const auto service = reversal_.service()) {
+      mapped.push_back(static_cast<std::uint16_t>(service->control_port()));
+      mapped.push_back(static_cast<std::uint16_t>(service->data_port()));
+    }
+    reach_.map_ports(std::move(mapped));
     const std::string host = reach_.announced_host();
     CoordinatorClient::Endpoints endpoints{reach::tcp_endpoint(host, stage),
                                            reach::tcp_endpoint(host, reduce),
@@ -112,7 +122,8 @@ class CoordinatedWorkload final : public Workload {
     }
     client_ = std::make_unique<CoordinatorClient>(
         options_, ctx_, identity_, std::move(endpoints), jobs_dir_,
-        CoordinatorClient::Parts{dataset_, prober_, shards_, plans_, work_, reach_, relay_.get()});
+        CoordinatorClient::Parts{dataset_, prober_, shards_, plans_, work_, reach_, reversal_,
+                                 relay_.get()});
   }
 
   std::string description() const override {
@@ -132,6 +143,7 @@ class CoordinatedWorkload final : public Workload {
     plans_.describe(snapshot);
     client_->describe(snapshot);
     reach_.describe(snapshot);
+    reversal_.describe(*snapshot.mutable_reach());
     if (relay_) {
       const auto stats = relay_->stats();
       snapshot.mutable_reach()->set_relays_for(stats.nodes);
@@ -181,6 +193,7 @@ class CoordinatedWorkload final : public Workload {
   const std::uint16_t stage_port_, reduce_port_;  // where its stage and ring listen
   PlanFollower plans_;
   LinkProber prober_;
+  ConnectionReversal reversal_;
   std::unique_ptr<reach::RelayServer> relay_;  // --offer-relay
   std::unique_ptr<CoordinatorClient> client_;
 };

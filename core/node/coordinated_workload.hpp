@@ -36,6 +36,9 @@ struct CoordinatedOptions {
   // Null: 0 (unknown).
   std::shared_ptr<DeviceSpeed> speed;
   std::filesystem::path data_dir;  // the job spec is kept under data_dir/jobs
+  // When no peer can dial this node, dial the peers it links with instead (connection
+  // reversal); off: a relay carries it.
+  bool reversal = true;
   bool offer_relay = false;  // carry the traffic of volunteers no peer can dial (when reachable)
   std::uint64_t relay_bytes_per_s = 0;  // the cap on what it relays (0: none)
   StageWorkloadOptions stage;           // device, timeouts (plan_path and stage are ignored)

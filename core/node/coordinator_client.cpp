@@ -10,6 +10,7 @@
 #include "net/join_work.hpp"
 #include "node/job_dataset.hpp"
 #include "node/link_prober.hpp"
+#include "node/connection_reversal.hpp"
 #include "node/node_reach.hpp"
 #include "node/plan_follower.hpp"
 #include "node/reasons.hpp"
@@ -151,6 +152,14 @@ void CoordinatorClient::run() {
       joined = false;
       continue;
     }
+    // The plan cannot seat it beside reachable peers only: a relay carries it, and it joins
+    // again naming the relay's ports.
+    if (r->has_relay() && parts_.reach.use_relay(ctx_, identity_, r->relay()) &&
+        parts_.reach.relay_registered(kRelayRegistration)) {
+      joined = false;
+      continue;
+    }
+    parts_.reversal.set_reversed(parts_.reach.reversed());
     if (!r->known()) {
       spdlog::info(
           "the coordinator does not know this node (it restarted without its state?): joining "
@@ -171,6 +180,8 @@ void CoordinatorClient::run() {
       p.plan = r->plan();
       p.job_path = job_path();
       p.sources.assign(r->sources().begin(), r->sources().end());
+      // Registered with its neighbours first, so that they reach it when the stage starts.
+      parts_.reversal.follow(p.plan, parts_.reach.reversed());
       parts_.plans.offer(std::move(p));
     }
   }
@@ -262,7 +273,11 @@ std::optional<pb::JoinReply> CoordinatorClient::join(net::RpcClient& client, std
   j->set_stage_endpoint(endpoints_.stage);
   j->set_reduce_endpoint(endpoints_.reduce);
   j->set_shard_endpoint(endpoints_.shard);
-  if (auto reach = parts_.reach.report()) *j->mutable_reach() = std::move(*reach);
+  if (auto reach = parts_.reach.report()) {
+    *j->mutable_reach() = std::move(*reach);
+    j->mutable_reach()->set_dials_neighbours(parts_.reversal.dials());
+  }
+  if (auto reversal = parts_.reversal.service()) *j->mutable_reversal() = *reversal;
   if (parts_.relay) {
     auto* offer = j->mutable_offers_relay();
     offer->set_control_port(parts_.relay->control_port());

@@ -30,6 +30,7 @@ class RelayServer;
 
 namespace rookery::node {
 
+class ConnectionReversal;
 class JobDataset;
 class LinkProber;
 class NodeReach;
@@ -50,6 +51,7 @@ class CoordinatorClient {
     PlanFollower& plans;
     WorkReport& work;
     NodeReach& reach;
+    ConnectionReversal& reversal;
     const reach::RelayServer* relay;  // the relay this node offers others, if any
   };
   // Where peers reach this node's stage, its averaging ring and its shard server.

@@ -104,13 +104,18 @@ std::optional<pb::PeerLink> LinkProber::measure_peer(const pb::ProbeTarget& targ
   net::LinkProbeError why;
   const auto link = net::measure_link(client, kPeerProbeBytes, kPeerProbeTimeout, kPeerProbeTimeout,
                                       why, kPeerProbeTransfers);
+  pb::PeerLink out;
+  out.set_key(target.key());
+  out.set_endpoint(target.endpoint());
   if (!link) {
     spdlog::info("could not measure the link to peer {}: {}", net::short_key(target.key()),
                  why.message);
-    return std::nullopt;
+    if (!why.unreachable) return std::nullopt;
+    // Nothing answered there with the peer's key: the coordinator hears of it (peers dial
+    // each other back, not only the coordinator).
+    out.set_unanswered(true);
+    return out;
   }
-  pb::PeerLink out;
-  out.set_key(target.key());
   out.set_rtt_s(link->rtt_s);
   out.set_upload_bytes_per_s(link->upload_bytes_per_s);
   out.set_download_bytes_per_s(link->download_bytes_per_s);

@@ -159,6 +159,11 @@ void NodeReach::on_verdict(const pb::ReachVerdict& verdict) {
                verdict.observed_address(), verdict.endpoint(), pb::ReachWay_Name(verdict.way()));
 }
 
+bool NodeReach::reversed() const {
+  std::lock_guard lock(mutex_);
+  return verdict_ && verdict_->way() == pb::REACH_REVERSED;
+}
+
 void NodeReach::describe(pb::NodeSnapshot& snapshot) const {
   auto* r = snapshot.mutable_reach();
   std::lock_guard lock(mutex_);

@@ -50,6 +50,8 @@ class NodeReach {
   // timeouts). nullopt when the endpoints are final (configured or local).
   std::optional<wire::pb::ReachReport> report();
   void on_verdict(const wire::pb::ReachVerdict& verdict);
+  // The coordinator's word: no peer can dial this node, so it dials its neighbours.
+  bool reversed() const;
 
   // No peer can dial this node and the coordinator offers a relay (host empty: on the
   // coordinator's host): registers the mapped ports there. False when it already uses that

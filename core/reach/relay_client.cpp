@@ -124,7 +124,8 @@ void RelayClient::loop() {
           ports_.push_back(
               {options_.ports[static_cast<std::size_t>(i)], static_cast<std::uint16_t>(pub[i])});
         }
-        data_port_ = static_cast<std::uint16_t>(m.registered().data_port());
+        data_port_ = options_.data_port ? options_.data_port
+                                        : static_cast<std::uint16_t>(m.registered().data_port());
         state_ = RelayState::registered;
         error_.clear();
         spdlog::info("relay client: {} port(s) relayed by {}", ports_.size(), options_.relay_host);

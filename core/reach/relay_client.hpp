@@ -22,6 +22,9 @@ namespace rookery::reach {
 struct RelayClientOptions {
   std::string relay_host;
   std::uint16_t control_port = 0;
+  // Where data connections go; 0: the port the relay names (a relay behind a home router's
+  // mapping knows only its own port, not the router's).
+  std::uint16_t data_port = 0;
   std::string relay_key;                 // the relay's CURVE public key
   std::vector<std::uint16_t> ports;      // this node's listening ports
   std::string local_host = "127.0.0.1";  // where this node's ports answer

@@ -28,6 +28,7 @@ std::string random_token() {
 RelayServer::RelayServer(net::SecureContext& ctx, const net::CurveKeyPair& identity,
                          RelayServerOptions options)
     : options_(std::move(options)), cap_(options_.bytes_per_second) {
+  if (options_.public_host.empty()) options_.public_host = options_.host;
   net::SocketOptions socket;
   socket.send_hwm = socket.recv_hwm = 256;
   control_ = net::bind_curve_server(ctx, zmq::socket_type::router,
@@ -46,6 +47,19 @@ RelayServer::~RelayServer() {
   stop_ = true;
   cap_.close();
   if (thread_.joinable()) thread_.join();
+  for (const auto& [id, node] : nodes_) unroute(node);
+}
+
+void RelayServer::route(const Node& node) {
+  if (!options_.routes) return;
+  for (std::size_t i = 0; i < node.ports.size(); ++i) {
+    options_.routes->set(node.key, node.ports[i],
+                         tcp_endpoint(options_.public_host, local_port(node.listeners[i].get())));
+  }
+}
+
+void RelayServer::unroute(const Node& node) {
+  if (options_.routes) options_.routes->erase(node.key);
 }
 
 RelayStats RelayServer::stats() const {
@@ -122,7 +136,10 @@ void RelayServer::on_control(Time now) {
       bool valid =
           !ports.empty() && static_cast<std::size_t>(ports.size()) <= options_.max_ports_per_node;
       for (auto p : ports) valid = valid && p > 0 && p <= 65535;
-      nodes_.erase(id);  // registering again replaces what it had
+      if (const auto old = nodes_.find(id); old != nodes_.end()) {
+        unroute(old->second);  // registering again replaces what it had
+        nodes_.erase(old);
+      }
       if (!valid || nodes_.size() >= options_.max_nodes) {
         reply.mutable_refused()->set_reason(valid ? pb::RelayRefused::FULL
                                                   : pb::RelayRefused::BAD_REQUEST);
@@ -135,11 +152,13 @@ void RelayServer::on_control(Time now) {
         auto* registered = reply.mutable_registered();
         for (auto p : ports) {
           node.ports.push_back(static_cast<std::uint16_t>(p));
-          node.listeners.push_back(listen_tcp(options_.host, 0));
+          node.listeners.push_back(listen_tcp(options_.public_host, 0));
           registered->add_public_ports(local_port(node.listeners.back().get()));
         }
         registered->set_data_port(data_port_);
-        spdlog::info("relay: carries {} ports of node {}", ports.size(), node.key.substr(0, 8));
+        spdlog::info("{}: carries {} ports of node {}", options_.routes ? "reversal" : "relay",
+                     ports.size(), node.key.substr(0, 8));
+        route(node);
         nodes_.emplace(id, std::move(node));
       }
     } else if (msg.has_ping()) {
@@ -212,6 +231,7 @@ void RelayServer::expire(Time now) {
       spdlog::warn("relay: node {} went silent; its ports and connections are closed",
                    node.key.substr(0, 8));
       for (const auto& s : node.splices) finished_bytes_ += s->bytes();
+      unroute(node);
       it = nodes_.erase(it);
       continue;
     }

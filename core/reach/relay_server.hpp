@@ -34,6 +34,11 @@ struct RelayServerOptions {
   std::chrono::milliseconds node_timeout{6000};  // a node silent this long is dropped
   std::chrono::milliseconds open_timeout{5000};  // a dialling peer waits this long for the node
   TcpSplice::Tap tap;                            // tests: every byte forwarded
+  // Connection reversal: the public ports listen here instead of on `host` ("127.0.0.1": only
+  // this PC dials them), and each registered node's ports are routed to them in `routes`, so
+  // that this process dials the node through the connections the node opens.
+  std::string public_host;
+  net::DialRoutes* routes = nullptr;
 };
 
 struct RelayStats {
@@ -82,6 +87,8 @@ class RelayServer {
   void on_peer(const std::string& node_id, std::size_t port_index);
   void send(const std::string& routing_id, const std::string& payload);
   void expire(Time now);
+  void route(const Node& node);
+  void unroute(const Node& node);
 
   RelayServerOptions options_;
   zmq::socket_t control_;

@@ -35,6 +35,7 @@ void keep_freed_segments_for_reuse() {
 }
 struct PeerLink {
   zmq::socket_t socket;
+  std::string dialled;  // the endpoint it connects to (a reversal route or the member's own)
   std::deque<std::vector<zmq::message_t>> pending;
   std::deque<Clock::time_point> deadlines;
 };
@@ -201,13 +202,24 @@ void ZmqTransport::send_loop() {
       incoming.swap(outbox_);
     }
     for (auto& o : incoming) {
+      std::string endpoint;
+      {
+        std::lock_guard lock(mutex_);
+        if (auto p = peers_.find(o.to); p != peers_.end()) endpoint = p->second;
+      }
       auto it = links.find(o.to);
+      // A member reached by connection reversal since the link opened (or no longer): its
+      // queued segments move to a socket dialled the new way.
+      std::deque<std::vector<zmq::message_t>> carried;
+      std::deque<Clock::time_point> carried_deadlines;
+      if (it != links.end() && config_.curve && !endpoint.empty() &&
+          ctx_.routes().resolve(endpoint, o.to) != it->second.dialled) {
+        carried = std::move(it->second.pending);
+        carried_deadlines = std::move(it->second.deadlines);
+        links.erase(it);
+        it = links.end();
+      }
       if (it == links.end()) {
-        std::string endpoint;
-        {
-          std::lock_guard lock(mutex_);
-          if (auto p = peers_.find(o.to); p != peers_.end()) endpoint = p->second;
-        }
         if (endpoint.empty()) {
           ++send_dropped_;
           spdlog::warn("reduce: no address for member {}; segment dropped", net::short_key(o.to));
@@ -227,7 +239,12 @@ void ZmqTransport::send_loop() {
         }
         s.set(zmq::sockopt::sndbuf, config_.socket_buffer_bytes);
         s.set(zmq::sockopt::linger, config_.linger_ms);
-        it = links.emplace(o.to, PeerLink{std::move(s), {}, {}}).first;
+        it = links
+                 .emplace(o.to,
+                          PeerLink{std::move(s),
+                                   config_.curve ? ctx_.routes().resolve(endpoint, o.to) : endpoint,
+                                   std::move(carried), std::move(carried_deadlines)})
+                 .first;
       }
       // Votes overtake queued data: they are tiny, and a late vote costs a whole attempt.
       if (o.vote) {

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <memory>
 
 #include "clock/clock.hpp"
@@ -176,6 +177,47 @@ class TestCoordinatorMembership : public QObject {
     clock_->advance(1500ms);
     QVERIFY(!membership_->hear(key_of('a'), *v, heartbeat(false), "digest").data_changed);
     QCOMPARE(v->paused_since, clock_->steady_now() - 1500ms);  // still the first pause
+  }
+
+  // Peers dial each other back in their link probes: the coordinator keeps, per volunteer,
+  // who reached it at its planned endpoint and who found nothing there. One that two peers
+  // found silent and none reached stops hosting reversal; a probe of an old endpoint, or a
+  // node's report on itself, counts nothing.
+  void peersDialBackDuringTheirLinkProbes() {
+    auto target = member('t', 7000);
+    target.reversal_control_port = 7100;
+    target.reversal_data_port = 7101;
+    membership_->admit(target, 0, true);
+    for (char c : {'a', 'b', 'c'}) membership_->admit(member(c, 8000 + 10 * (c - 'a')), 0, true);
+    auto probe = [&](char prober, bool answered, const std::string& endpoint) {
+      auto h = heartbeat();
+      auto* link = h.add_peer_links();
+      link->set_key(key_of('t'));
+      link->set_endpoint(endpoint);
+      link->set_unanswered(!answered);
+      if (answered) {
+        link->set_rtt_s(0.01);
+        link->set_upload_bytes_per_s(1e7);
+        link->set_download_bytes_per_s(1e7);
+      }
+      return membership_->record_work(key_of(prober), *membership_->find(key_of(prober)), h);
+    };
+    const std::string planned = target.shard_endpoint;
+    QVERIFY(!probe('a', false, planned));
+    QVERIFY(!probe('b', false, "tcp://127.0.0.1:1"));  // not where it is planned: ignored
+    QVERIFY(!probe('t', false, planned));              // about itself: ignored
+    const auto* t = membership_->find(key_of('t'));
+    QCOMPARE(t->dialled_by.size(), std::size_t(1));
+    QCOMPARE(t->member.reversal_control_port, std::uint16_t(7100));
+    QVERIFY(probe('b', false, planned));  // a second silent: no longer a reversal host
+    QCOMPARE(t->member.reversal_control_port, std::uint16_t(0));
+    QCOMPARE(t->dialled_by,
+             (std::map<std::string, bool>{{key_of('a'), false}, {key_of('b'), false}}));
+    QVERIFY(!probe('c', true, planned));
+    QCOMPARE(t->dialled_by.at(key_of('c')), true);
+    // Joining again at other endpoints forgets what peers found at the old ones.
+    membership_->admit(member('t', 9000), 0, true);
+    QVERIFY(membership_->find(key_of('t'))->dialled_by.empty());
   }
 
   // What the live volunteers say of another; what a node says of itself is dropped.

@@ -123,7 +123,8 @@ class TestCards : public QObject {
     d.set_compute_device("cpu");
     d.set_cuda_available(false);
     d.set_blas("Intel oneMKL 2024.2 (LibTorch 2.11.0)");
-    d.set_gpu_unused("cannot load /usr/lib/rookery/librookery_cuda.so: libtorch_cuda.so: cannot open");
+    d.set_gpu_unused(
+        "cannot load /usr/lib/rookery/librookery_cuda.so: libtorch_cuda.so: cannot open");
     DeviceCard card;
     card.show();
     card.showSnapshot(d);
@@ -131,7 +132,8 @@ class TestCards : public QObject {
     QVERIFY(valueOf(card, "gpuTemperature").isEmpty());
     QVERIFY(!valueOf(card, "machineLoad").isEmpty());
     QVERIFY(card.summaryText().contains(QStringLiteral("CPU")));
-    QVERIFY2(card.summaryText().contains(QStringLiteral("NVIDIA GeForce RTX 4090 is not used for training: cannot load")),
+    QVERIFY2(card.summaryText().contains(
+                 QStringLiteral("NVIDIA GeForce RTX 4090 is not used for training: cannot load")),
              qPrintable(card.summaryText()));
     maybeSave(card, QStringLiteral("device-card-idle-gpu"));
   }
@@ -276,10 +278,14 @@ class TestCards : public QObject {
         << int(pb::REACH_RELAYED)
         << QStringLiteral(
                "Reached through a relay at 198.20.0.1: peers' traffic passes it encrypted");
+    QTest::newRow("reversed") << int(pb::REACH_REVERSED)
+                              << QStringLiteral(
+                                     "Reached by connection reversal (no UPnP internet gateway on "
+                                     "the LAN): this PC dials its neighbours itself");
     QTest::newRow("unreachable") << int(pb::REACH_UNREACHABLE)
                                  << QStringLiteral(
                                         "Not reachable from the internet (no UPnP internet gateway "
-                                        "on the LAN): this PC dials its neighbours itself");
+                                        "on the LAN): waiting for a relay to carry this PC");
   }
   void swarmCardSaysHowThisPcIsReached() {
     QFETCH(int, way);

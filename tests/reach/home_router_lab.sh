@@ -5,12 +5,15 @@
 #      │                                         masquerading with nftables) ── <tag>h (a home PC:
 #      │                                         192.168.77.10, default route via the router)
 #   <tag>p (a public host: 198.21.0.2, routed through the internet's 198.21.0.1)
+#      │
+#   <tag>s (with SECOND=none: a second home router, 198.22.0.2 outside, 192.168.78.1 inside,
+#                masquerading, no port mapping) ── <tag>t (a PC in that home: 192.168.78.10)
 #
 # The outside block lies just past RFC 2544's benchmarking range, because miniupnpd refuses to
 # map ports on a router whose outside address is reserved; it exists only inside these
 # namespaces. MODE: upnp (miniupnpd with UPnP IGD and NAT-PMP), natpmp (NAT-PMP only), none.
 #
-#   home_router_lab.sh up TAG MODE [RATE_MBIT]  # exit 77 when this machine cannot host it
+#   home_router_lab.sh up TAG MODE [RATE_MBIT] [SECOND]  # exit 77 when this machine cannot host it
 #
 # RATE_MBIT shapes the public host's link and the router's outside link with tc tbf, both
 # directions.
@@ -26,7 +29,9 @@ down() {
     kill "$pid" 2>/dev/null || true
     for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   fi
-  for ns in "${tag}i" "${tag}r" "${tag}h" "${tag}p"; do ip netns del "$ns" 2>/dev/null || true; done
+  for ns in "${tag}i" "${tag}r" "${tag}h" "${tag}p" "${tag}s" "${tag}t"; do
+    ip netns del "$ns" 2>/dev/null || true
+  done
   rm -rf "$dir"
 }
 
@@ -37,6 +42,11 @@ fi
 
 mode=${3:?upnp, natpmp or none}
 rate=${4:-}
+second=${5:-}
+if [ -n "$second" ] && [ "$second" != none ]; then
+  echo "home_router_lab: the second home's router maps nothing: SECOND is none or empty" >&2
+  exit 2
+fi
 if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! command -v nft >/dev/null ||
   { [ "$mode" != none ] && ! command -v miniupnpd >/dev/null; }; then
   echo "home_router_lab: needs root, ip, nft and miniupnpd" >&2
@@ -75,6 +85,34 @@ ip -n "${tag}p" route add default via 198.21.0.1
 ip -n "${tag}r" route add 198.21.0.0/24 via 198.20.0.1
 ip netns exec "${tag}i" sysctl -qw net.ipv4.ip_forward=1
 ip netns exec "${tag}r" sysctl -qw net.ipv4.ip_forward=1
+if [ -n "$second" ]; then
+  ip netns add "${tag}s"
+  ip netns add "${tag}t"
+  ip link add "${tag}v" type veth peer name "${tag}vi"
+  ip link set "${tag}v" netns "${tag}s"
+  ip link set "${tag}vi" netns "${tag}i"
+  ip link add "${tag}m" type veth peer name "${tag}mt"
+  ip link set "${tag}m" netns "${tag}s"
+  ip link set "${tag}mt" netns "${tag}t"
+  for ns in "${tag}s" "${tag}t"; do ip -n "$ns" link set lo up; done
+  ip -n "${tag}i" addr add 198.22.0.1/24 dev "${tag}vi"
+  ip -n "${tag}i" link set "${tag}vi" up
+  ip -n "${tag}s" addr add 198.22.0.2/24 dev "${tag}v"
+  ip -n "${tag}s" link set "${tag}v" up
+  ip -n "${tag}s" addr add 192.168.78.1/24 dev "${tag}m"
+  ip -n "${tag}s" link set "${tag}m" up
+  ip -n "${tag}t" addr add 192.168.78.10/24 dev "${tag}mt"
+  ip -n "${tag}t" link set "${tag}mt" up
+  ip -n "${tag}t" route add default via 192.168.78.1
+  ip -n "${tag}s" route add default via 198.22.0.1
+  ip -n "${tag}r" route add 198.22.0.0/24 via 198.20.0.1
+  ip netns exec "${tag}s" sysctl -qw net.ipv4.ip_forward=1
+  ip netns exec "${tag}s" nft -f - <<NFT
+table ip home_nat {
+  chain postrouting { type nat hook postrouting priority srcnat; oifname "${tag}v" masquerade; }
+}
+NFT
+fi
 if [ -n "$rate" ]; then
   for link in "${tag}p ${tag}p" "${tag}i ${tag}pi" "${tag}r ${tag}w" "${tag}i ${tag}wi"; do
     set -- $link

@@ -1,8 +1,9 @@
 // A volunteer at home joins a coordinator on the internet with no address to type: behind a
 // router with UPnP it is reached through the router's mapping (and the mapping is gone when it
-// stops); behind a router without port mapping the coordinator finds that nobody can dial it
-// and has it carried by the relay on the job owner's host (or, with no relay, says it is
-// unreachable), and the node's snapshot says so. Real processes in network namespaces
+// stops); behind a router without port mapping the coordinator finds that nobody can dial it:
+// it dials its neighbours itself (connection reversal), or, when it will not, is carried by
+// the relay on the job owner's host (with no relay either, it is told it is unreachable), and
+// the node's snapshot says so. Real processes in network namespaces
 // (home_router_lab.sh), a real miniupnpd.
 #include <QtTest>
 
@@ -26,7 +27,8 @@ class TestReachHomeRouter : public QObject {
   // The coordinator on the internet side, a volunteer in the home; returns the volunteer's
   // snapshot once the coordinator has said how it is reached.
   pb::NodeSnapshot joinFromHome(QProcess& coordinator, QProcess& node, const QString& name,
-                                pb::ReachWay until, const QStringList& coordinator_args = {}) {
+                                pb::ReachWay until, const QStringList& coordinator_args = {},
+                                const QStringList& node_args = {}) {
     const QString ready = dir_.filePath(name + ".ready");
     coordinator.setProcessChannelMode(QProcess::ForwardedChannels);
     coordinator.start(
@@ -40,11 +42,13 @@ class TestReachHomeRouter : public QObject {
     if (!address) return {};
     const QString run_dir = dir_.filePath(name + "-n/run");
     node.setProcessChannelMode(QProcess::ForwardedChannels);
-    node.start("ip",
-               {"netns", "exec", tag_ + "h", ROOKERY_BINARY_DIR "/app/rookery-node", "--data-dir",
-                dir_.filePath(name + "-n"), "--runtime-dir", run_dir, "--join", "demo-bytes-gpt",
-                "--coordinator", address->endpoint, "--coordinator-key", address->key,
-                "--contribute", "--threads", "1", "--benchmark-seconds", "0.05"});
+    node.start(
+        "ip",
+        QStringList{"netns", "exec", tag_ + "h", ROOKERY_BINARY_DIR "/app/rookery-node",
+                    "--data-dir", dir_.filePath(name + "-n"), "--runtime-dir", run_dir, "--join",
+                    "demo-bytes-gpt", "--coordinator", address->endpoint, "--coordinator-key",
+                    address->key, "--contribute", "--threads", "1", "--benchmark-seconds", "0.05"} +
+            node_args);
     rookery::control::ControlClient client(
         rookery::control::ControlEndpoints::in(run_dir.toStdString()));
     pb::NodeSnapshot snapshot;
@@ -83,12 +87,28 @@ class TestReachHomeRouter : public QObject {
     rookery::testing::stop_process(coordinator);
   }
 
-  void behindAPlainRouterItIsRelayed() {
+  void behindAPlainRouterItDialsItsNeighbours() {
     const int rc = run_command({kHomeRouterLab, "up", tag_, "none"});
     if (rc == 77) QSKIP("needs root, ip, nft and miniupnpd (scripts/install-deps.sh)");
     QCOMPARE(rc, 0);
     QProcess coordinator, node;
-    const auto s = joinFromHome(coordinator, node, "relayed", pb::REACH_RELAYED);
+    const auto s = joinFromHome(coordinator, node, "reversed", pb::REACH_REVERSED);
+    QCOMPARE(pb::ReachWay_Name(s.reach().way()), std::string("REACH_REVERSED"));
+    QCOMPARE(s.reach().observed_address(), std::string("198.20.0.2"));
+    QVERIFY(s.reach().relay().empty());
+    // Alone in its swarm it links with nobody, so it is seated: nobody needs to dial it.
+    QTRY_VERIFY_WITH_TIMEOUT(snapshotOf("reversed").has_stage(), 30000);
+    rookery::testing::stop_process(node);
+    rookery::testing::stop_process(coordinator);
+  }
+
+  void behindAPlainRouterWithoutReversalItIsRelayed() {
+    const int rc = run_command({kHomeRouterLab, "up", tag_, "none"});
+    if (rc == 77) QSKIP("needs root, ip, nft and miniupnpd (scripts/install-deps.sh)");
+    QCOMPARE(rc, 0);
+    QProcess coordinator, node;
+    const auto s =
+        joinFromHome(coordinator, node, "relayed", pb::REACH_RELAYED, {}, {"--no-reversal"});
     QCOMPARE(pb::ReachWay_Name(s.reach().way()), std::string("REACH_RELAYED"));
     // Peers dial the relay on the owner's host, which the coordinator dialled through to the
     // node's own key.
@@ -100,12 +120,13 @@ class TestReachHomeRouter : public QObject {
     rookery::testing::stop_process(coordinator);
   }
 
-  void aRouterWithoutMappingAndNoRelayLeavesItUnreachable() {
+  void aRouterWithoutMappingReversalOrRelayLeavesItUnreachable() {
     const int rc = run_command({kHomeRouterLab, "up", tag_, "none"});
     if (rc == 77) QSKIP("needs root, ip, nft and miniupnpd (scripts/install-deps.sh)");
     QCOMPARE(rc, 0);
     QProcess coordinator, node;
-    const auto s = joinFromHome(coordinator, node, "plain", pb::REACH_UNREACHABLE, {"--no-relay"});
+    const auto s = joinFromHome(coordinator, node, "plain", pb::REACH_UNREACHABLE, {"--no-relay"},
+                                {"--no-reversal"});
     QCOMPARE(pb::ReachWay_Name(s.reach().way()), std::string("REACH_UNREACHABLE"));
     QCOMPARE(s.reach().observed_address(), std::string("198.20.0.2"));
     QVERIFY2(QString::fromStdString(s.reach().mapping_error()).contains("UPnP"),

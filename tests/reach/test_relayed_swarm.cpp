@@ -1,6 +1,7 @@
 // A small internet in network namespaces (home_router_lab.sh, no port mapping): the coordinator
 // and two public volunteers that offer to relay, and a volunteer at home behind a masquerading
-// router that nobody can dial. The coordinator has one of the relays carry the home volunteer;
+// router that nobody can dial and that does not dial its neighbours (--no-reversal; reversal is
+// test_reach_internet's). The coordinator has one of the relays carry the home volunteer;
 // the swarm trains with the home volunteer seated, its traffic passing the relay (CURVE end to
 // end): its ring partners reach its own ring port through it. Killing that relay: the home volunteer is carried by the other and trains again within
 // seconds. Real processes over real sockets; the coordinator runs no relay of its own here.
@@ -76,7 +77,7 @@ class TestRelayedSwarm : public QObject {
     const QString key = address->key;
     startNode("relay-a", tag_ + "i", endpoint, key, {"--offer-relay"});
     startNode("relay-b", tag_ + "i", endpoint, key, {"--offer-relay"});
-    startNode("home", tag_ + "h", endpoint, key);
+    startNode("home", tag_ + "h", endpoint, key, {"--no-reversal"});
 
     // Carried by one of the relays, and training through it.
     pb::NodeSnapshot home;

@@ -1,12 +1,15 @@
-// What a relay costs, measured: the small internet of home_router_lab.sh with every link a
-// tbf of --rate-mbit in both directions (the public host's and the router's), a coordinator
-// with its relay on the internet host, a public volunteer and a volunteer at home, each
-// offering just over half the memory the demo model needs so that they train as one pipeline
-// of two stages. Two arms, alternating in one run on fresh labs: "direct", where the home
-// router maps the home volunteer's ports (UPnP), and "relayed", where it maps nothing and the
-// home volunteer is carried by the relay on the coordinator's host. Printed per arm: samples/s
-// of the pipeline over --seconds after a warm-up, and the relay host's cost: the coordinator
-// process's CPU (its relay and its own work) and the bytes its host forwarded per second.
+// What a relay and connection reversal cost, measured: the small internet of
+// home_router_lab.sh with every link a tbf of --rate-mbit in both directions (the public
+// host's and the router's), a coordinator with its relay on the internet host, a public
+// volunteer and a volunteer at home, each offering just over half the memory the demo model
+// needs so that they train as one pipeline of two stages. Three arms, in turn in one run on
+// fresh labs: "direct", where the home router maps the home volunteer's ports (UPnP);
+// "reversed", where it maps nothing and the home volunteer dials the public one, which reaches
+// it back through that connection; and "relayed", the same router with the home volunteer
+// refusing reversal (--no-reversal), so that the relay on the coordinator's host carries it.
+// Printed per arm: samples/s of the pipeline over --seconds after a warm-up, the coordinator
+// process's CPU (its relay and its own work), the public volunteer's CPU (it splices the
+// reversed connections) and the bytes the internet host forwarded per second.
 // Usage: bench_relay [--repeats N] [--seconds S] [--rate-mbit R]
 // Exit 1 only when a measurement could not be taken, never for speed.
 #include <QCoreApplication>
@@ -79,8 +82,17 @@ double forwarded_bytes(const QString& tag) {
 
 struct Arm {
   double samples_per_s = 0;
-  double relay_cpu_percent = 0;
+  double relay_cpu_percent = 0;   // the coordinator's process, which runs the relay
+  double public_cpu_percent = 0;  // the public volunteer's process
   double forwarded_mb_per_s = 0;
+};
+
+// How the home volunteer is reached in an arm.
+struct Way {
+  const char* name;
+  QString router;         // home_router_lab.sh's mode
+  QStringList home_args;  // the home volunteer's extra arguments
+  pb::ReachWay expected;
 };
 
 class Swarm {
@@ -96,9 +108,8 @@ class Swarm {
     run({kLab, "down", tag_});
   }
 
-  std::optional<Arm> measure(const QString& mode, int rate_mbit, std::int64_t memory_mb,
-                             int seconds) {
-    if (const int rc = run({kLab, "up", tag_, mode, QString::number(rate_mbit)}); rc != 0) {
+  std::optional<Arm> measure(const Way& arm, int rate_mbit, std::int64_t memory_mb, int seconds) {
+    if (const int rc = run({kLab, "up", tag_, arm.router, QString::number(rate_mbit)}); rc != 0) {
       std::fprintf(stderr, "bench_relay: the lab did not come up (%d)\n", rc);
       return std::nullopt;
     }
@@ -110,10 +121,10 @@ class Swarm {
                ready, "--job", kJob, "--open", "--log-level", "warn"});
     const auto address = rookery::testing::wait_for_coordinator_ready(ready, 20000, &coordinator_);
     if (!address) return std::nullopt;
-    start(pub_, "pub", tag_ + "p", *address, memory_mb);
-    start(home_, "home", tag_ + "h", *address, memory_mb);
+    start(pub_, "pub", tag_ + "p", *address, memory_mb, {});
+    start(home_, "home", tag_ + "h", *address, memory_mb, arm.home_args);
     // One pipeline of two, trained through the link the arm gives the home volunteer.
-    const auto way = mode == "none" ? pb::REACH_RELAYED : pb::REACH_ROUTER_MAPPING;
+    const auto way = arm.expected;
     pb::NodeSnapshot s;
     QElapsedTimer t;
     t.start();
@@ -129,13 +140,14 @@ class Swarm {
       std::fprintf(stderr,
                    "bench_relay: %s: the home volunteer is not seated in a 2-stage "
                    "pipeline (%s; %s)\n",
-                   qPrintable(mode), pb::ReachWay_Name(s.reach().way()).c_str(),
+                   arm.name, pb::ReachWay_Name(s.reach().way()).c_str(),
                    s.coordinator().status().c_str());
       return std::nullopt;
     }
     QTest::qWait(5000);  // warm-up
     const auto samples0 = snapshot("home").run().samples();
     const double cpu0 = cpu_seconds(coordinator_.processId());
+    const double public_cpu0 = cpu_seconds(pub_.processId());
     const double bytes0 = forwarded_bytes(tag_);
     QElapsedTimer window;
     window.start();
@@ -145,37 +157,40 @@ class Swarm {
     Arm a;
     a.samples_per_s = static_cast<double>(samples1 - samples0) / elapsed;
     a.relay_cpu_percent = 100 * (cpu_seconds(coordinator_.processId()) - cpu0) / elapsed;
+    a.public_cpu_percent = 100 * (cpu_seconds(pub_.processId()) - public_cpu0) / elapsed;
     a.forwarded_mb_per_s = (forwarded_bytes(tag_) - bytes0) / elapsed / 1e6;
     return a;
   }
 
  private:
   void start(QProcess& p, const QString& name, const QString& ns,
-             const rookery::testing::CoordinatorAddress& address, std::int64_t memory_mb) {
+             const rookery::testing::CoordinatorAddress& address, std::int64_t memory_mb,
+             const QStringList& extra) {
     p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    p.start("ip", {"netns",
-                   "exec",
-                   ns,
-                   ROOKERY_BINARY_DIR "/app/rookery-node",
-                   "--data-dir",
-                   dir_.filePath(tag_ + name),
-                   "--runtime-dir",
-                   dir_.filePath(tag_ + name + "/run"),
-                   "--join",
-                   "demo-bytes-gpt",
-                   "--coordinator",
-                   address.endpoint,
-                   "--coordinator-key",
-                   address.key,
-                   "--contribute",
-                   "--threads",
-                   "1",
-                   "--benchmark-seconds",
-                   "0.05",
-                   "--memory-limit-mb",
-                   QString::number(memory_mb),
-                   "--log-level",
-                   "warn"});
+    p.start("ip", QStringList{"netns",
+                              "exec",
+                              ns,
+                              ROOKERY_BINARY_DIR "/app/rookery-node",
+                              "--data-dir",
+                              dir_.filePath(tag_ + name),
+                              "--runtime-dir",
+                              dir_.filePath(tag_ + name + "/run"),
+                              "--join",
+                              "demo-bytes-gpt",
+                              "--coordinator",
+                              address.endpoint,
+                              "--coordinator-key",
+                              address.key,
+                              "--contribute",
+                              "--threads",
+                              "1",
+                              "--benchmark-seconds",
+                              "0.05",
+                              "--memory-limit-mb",
+                              QString::number(memory_mb),
+                              "--log-level",
+                              "warn"} +
+                      extra);
   }
   pb::NodeSnapshot snapshot(const QString& name) {
     return rookery::testing::node_snapshot(dir_.filePath(tag_ + name + "/run"));
@@ -212,33 +227,50 @@ int main(int argc, char** argv) {
       rookery::coordinator::block_profiles(job), rookery::coordinator::training_settings(job));
   const std::int64_t memory_mb = std::max<std::int64_t>(1, (need * 6 / 10) >> 20);
   QTemporaryDir dir;
-  std::vector<double> direct, relayed, cpu_direct, cpu_relayed, fwd_direct, fwd_relayed;
+  const std::vector<Way> arms{
+      {"direct", "upnp", {}, pb::REACH_ROUTER_MAPPING},
+      {"reversed", "none", {}, pb::REACH_REVERSED},
+      {"relayed", "none", {"--no-reversal"}, pb::REACH_RELAYED},
+  };
+  std::vector<std::vector<Arm>> measured(arms.size());
   std::printf(
       "== bench_relay: a pipeline of 2 (home volunteer + public one), tbf %d Mbit/s, "
       "%d s windows, %d repeat(s), %lld MiB each\n",
       rate_mbit, seconds, repeats, static_cast<long long>(memory_mb));
   for (int r = 0; r < repeats; ++r) {
-    for (const QString& mode : QStringList{"upnp", "none"}) {
-      Swarm swarm(QStringLiteral("rb%1%2").arg(r).arg(mode.left(1)), dir);
-      const auto a = swarm.measure(mode, rate_mbit, memory_mb, seconds);
+    for (std::size_t k = 0; k < arms.size(); ++k) {
+      Swarm swarm(QStringLiteral("rb%1%2").arg(r).arg(k), dir);
+      const auto a = swarm.measure(arms[k], rate_mbit, memory_mb, seconds);
       if (!a) return 1;
-      const bool is_relayed = mode == "none";
       std::printf(
-          "  repeat %d %-8s %7.1f samples/s, coordinator host CPU %5.1f%%, forwarded "
-          "%6.2f MB/s\n",
-          r + 1, is_relayed ? "relayed" : "direct", a->samples_per_s, a->relay_cpu_percent,
+          "  repeat %d %-8s %7.1f samples/s, coordinator CPU %5.1f%%, public volunteer CPU "
+          "%5.1f%%, forwarded %6.2f MB/s\n",
+          r + 1, arms[k].name, a->samples_per_s, a->relay_cpu_percent, a->public_cpu_percent,
           a->forwarded_mb_per_s);
-      (is_relayed ? relayed : direct).push_back(a->samples_per_s);
-      (is_relayed ? cpu_relayed : cpu_direct).push_back(a->relay_cpu_percent);
-      (is_relayed ? fwd_relayed : fwd_direct).push_back(a->forwarded_mb_per_s);
+      measured[k].push_back(*a);
     }
   }
-  std::printf("relayed/direct samples/s: %.2f (medians %.1f / %.1f)\n",
-              median(relayed) / std::max(1e-9, median(direct)), median(relayed), median(direct));
+  auto med = [&](std::size_t k, double Arm::*field) {
+    std::vector<double> v;
+    for (const auto& a : measured[k]) v.push_back(a.*field);
+    return median(v);
+  };
+  const double direct = med(0, &Arm::samples_per_s);
+  for (std::size_t k = 1; k < arms.size(); ++k) {
+    std::printf("%s/direct samples/s: %.2f (medians %.1f / %.1f)\n", arms[k].name,
+                med(k, &Arm::samples_per_s) / std::max(1e-9, direct), med(k, &Arm::samples_per_s),
+                direct);
+  }
   std::printf(
       "the relay's cost to its host: +%.1f%% of a core (%.1f%% relayed vs %.1f%% direct), "
       "%.2f MB/s relayed\n",
-      median(cpu_relayed) - median(cpu_direct), median(cpu_relayed), median(cpu_direct),
-      median(fwd_relayed));
+      med(2, &Arm::relay_cpu_percent) - med(0, &Arm::relay_cpu_percent),
+      med(2, &Arm::relay_cpu_percent), med(0, &Arm::relay_cpu_percent),
+      med(2, &Arm::forwarded_mb_per_s));
+  std::printf(
+      "reversal's cost to the public volunteer, which splices: +%.1f%% of a core (%.1f%% "
+      "reversed vs %.1f%% direct)\n",
+      med(1, &Arm::public_cpu_percent) - med(0, &Arm::public_cpu_percent),
+      med(1, &Arm::public_cpu_percent), med(0, &Arm::public_cpu_percent));
   return 0;
 }

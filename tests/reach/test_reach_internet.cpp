@@ -1,0 +1,175 @@
+// A small internet in network namespaces (home_router_lab.sh with a second home): the
+// coordinator and two public volunteers, a volunteer behind a home router that runs miniupnpd,
+// and one behind a second home router that maps nothing. Nobody types an address, and the
+// coordinator runs no relay (--no-relay): the first home volunteer is reached through its
+// router's mapping, the second by connection reversal (it dials every peer it links with, and
+// they reach it back through those connections). Each holds just over half the memory the demo
+// model needs, so the four train as pipelines of two that average in rings: every volunteer is
+// seated and trains, the reversed one averages with its ring partners, and the loss falls.
+// The mapping is gone once its volunteer quits. Real processes, real routers, real miniupnpd.
+#include <QtTest>
+
+#include <map>
+#include <memory>
+
+#include "coordinator/swarm_planner.hpp"
+#include "job/job_spec.hpp"
+#include "reach/lab.hpp"
+#include "reach/node_snapshot.hpp"
+#include "support/processes.hpp"
+
+namespace pb = rookery::wire::pb;
+
+using rookery::testing::kHomeRouterLab;
+using rookery::testing::run_command;
+
+namespace {
+const QString kJob = QStringLiteral(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
+}
+
+class TestReachInternet : public QObject {
+  Q_OBJECT
+
+  QString tag_ = QStringLiteral("ri%1").arg(QCoreApplication::applicationPid() % 100000);
+  QTemporaryDir dir_;
+  QProcess coordinator_;
+  std::map<QString, std::unique_ptr<QProcess>> nodes_;
+
+  pb::NodeSnapshot snapshotOf(const QString& name) {
+    return rookery::testing::node_snapshot(dir_.filePath(name + "/run"));
+  }
+
+  void startNode(const QString& name, const QString& ns,
+                 const rookery::testing::CoordinatorAddress& address, std::int64_t memory_mb) {
+    auto p = std::make_unique<QProcess>();
+    p->setProcessChannelMode(QProcess::ForwardedChannels);
+    p->start("ip", {"netns",
+                    "exec",
+                    ns,
+                    ROOKERY_BINARY_DIR "/app/rookery-node",
+                    "--data-dir",
+                    dir_.filePath(name),
+                    "--runtime-dir",
+                    dir_.filePath(name + "/run"),
+                    "--join",
+                    "demo-bytes-gpt",
+                    "--coordinator",
+                    address.endpoint,
+                    "--coordinator-key",
+                    address.key,
+                    "--contribute",
+                    "--threads",
+                    "1",
+                    "--benchmark-seconds",
+                    "0.05",
+                    "--memory-limit-mb",
+                    QString::number(memory_mb)});
+    nodes_[name] = std::move(p);
+  }
+
+ private Q_SLOTS:
+  void cleanup() {
+    for (auto& [name, p] : nodes_) rookery::testing::stop_process(*p);
+    nodes_.clear();
+    rookery::testing::stop_process(coordinator_);
+    run_command({kHomeRouterLab, "down", tag_});
+  }
+
+  void everyVolunteerTrainsWithNothingTyped() {
+    const int rc = run_command({kHomeRouterLab, "up", tag_, "upnp", "", "none"});
+    if (rc == 77) QSKIP("needs root, ip, nft and miniupnpd (scripts/install-deps.sh)");
+    QCOMPARE(rc, 0);
+    const QString ready = dir_.filePath("coordinator.ready");
+    coordinator_.setProcessChannelMode(QProcess::ForwardedChannels);
+    coordinator_.start(
+        "ip", {"netns", "exec", tag_ + "i", ROOKERY_BINARY_DIR "/app/rookery-coordinator", "--bind",
+               "tcp://198.20.0.1:0", "--data-dir", dir_.filePath("coordinator"), "--ready-file",
+               ready, "--job", kJob, "--open", "--no-relay", "--heartbeat-ms", "250",
+               "--averaging-interval-ms", "1000"});
+    const auto address = rookery::testing::wait_for_coordinator_ready(ready, 20000, &coordinator_);
+    QVERIFY(address);
+    // Just over half the model's memory each: no one holds it alone.
+    const auto job = rookery::job::load_job_spec(kJob.toStdString());
+    const auto need = rookery::cluster::model_memory_bytes(
+        rookery::coordinator::block_profiles(job), rookery::coordinator::training_settings(job));
+    const std::int64_t memory_mb = std::max<std::int64_t>(1, (need * 6 / 10) >> 20);
+    startNode("public-a", tag_ + "p", *address, memory_mb);
+    startNode("public-b", tag_ + "i", *address, memory_mb);
+    startNode("upnp-home", tag_ + "h", *address, memory_mb);
+    startNode("plain-home", tag_ + "t", *address, memory_mb);
+
+    const std::map<QString, pb::ReachWay> expected{
+        {"public-a", pb::REACH_DIRECT},
+        {"public-b", pb::REACH_DIRECT},
+        {"upnp-home", pb::REACH_ROUTER_MAPPING},
+        {"plain-home", pb::REACH_REVERSED},
+    };
+    // Every volunteer reached as its network allows, seated and training.
+    for (const auto& [name, way] : expected) {
+      pb::NodeSnapshot s;
+      QVERIFY2(QTest::qWaitFor(
+                   [&] {
+                     s = snapshotOf(name);
+                     return s.reach().way() == way && s.has_stage() &&
+                            s.stage().stage_count() == 2 && s.work().samples() > 0;
+                   },
+                   120000),
+               qPrintable(QStringLiteral("%1: %2, %3")
+                              .arg(name, QString::fromStdString(pb::ReachWay_Name(s.reach().way())),
+                                   QString::fromStdString(s.coordinator().status()))));
+    }
+    auto plain = snapshotOf("plain-home");
+    QCOMPARE(plain.reach().observed_address(), std::string("198.22.0.2"));
+    QVERIFY(plain.reach().relay().empty());
+    QVERIFY2(plain.reach().reversal_links() >= 1,
+             qPrintable(QString::number(plain.reach().reversal_links())));
+    const auto upnp = snapshotOf("upnp-home");
+    QVERIFY2(QString::fromStdString(upnp.reach().endpoint()).startsWith("tcp://198.20.0.2:"),
+             upnp.reach().endpoint().c_str());
+
+    // No stage stalls: each keeps training, and the reversed volunteer averages with its ring
+    // partners, who reach its ring port through the connections it opened.
+    std::map<QString, std::uint64_t> before;
+    for (const auto& [name, way] : expected) before[name] = snapshotOf(name).work().samples();
+    for (const auto& [name, way] : expected) {
+      QVERIFY2(
+          QTest::qWaitFor([&] { return snapshotOf(name).work().samples() > before[name]; }, 30000),
+          qPrintable(name + " stalled"));
+    }
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                   plain = snapshotOf("plain-home");
+                   return plain.stage().averaging_rounds() > 0;
+                 },
+                 60000),
+             qPrintable(QStringLiteral("%1 rounds alone, %2 rings")
+                            .arg(plain.stage().averaging_alone())
+                            .arg(plain.stage().averaging_rings())));
+    // The public volunteers' reversal services carry it.
+    std::uint32_t carried = 0;
+    for (const QString& name :
+         {QStringLiteral("public-a"), QStringLiteral("public-b"), QStringLiteral("upnp-home")}) {
+      carried += snapshotOf(name).reach().reversal_links();
+    }
+    QCOMPARE(carried, plain.reach().reversal_links());
+
+    // The loss falls, as the coordinator keeps it.
+    pb::NodeSnapshot s;
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                   s = snapshotOf("public-a");
+                   return rookery::testing::loss_fell(s.run());
+                 },
+                 120000),
+             qPrintable(QStringLiteral("%1 loss points").arg(s.run().loss_size())));
+
+    // The mapping is gone once its volunteer quits.
+    QVERIFY2(rookery::testing::router_rules(tag_).contains("192.168.77.10"),
+             qPrintable(rookery::testing::router_rules(tag_)));
+    rookery::testing::stop_process(*nodes_["upnp-home"]);
+    QTRY_VERIFY_WITH_TIMEOUT(!rookery::testing::router_rules(tag_).contains("192.168.77.10"), 5000);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestReachInternet)
+#include "test_reach_internet.moc"
