@@ -43,4 +43,9 @@ std::size_t DialRoutes::routed_keys() const {
   return routes_.size();
 }
 
+DialRoutes& dial_routes() {
+  static DialRoutes routes;
+  return routes;
+}
+
 }  // namespace rookery::net

@@ -27,4 +27,7 @@ class DialRoutes {
   std::map<std::string, std::map<std::uint16_t, std::string>> routes_;  // key -> port -> local
 };
 
+// The process's routes: every CURVE connection it makes consults them (secure_context.hpp).
+DialRoutes& dial_routes();
+
 }  // namespace rookery::net

@@ -60,13 +60,13 @@ class SecureContext {
 
   zmq::context_t& zmq() { return ctx_; }
   ZapAuthenticator& auth() { return auth_; }
-  // Where connect_curve_client dials peers that reach this process by connection reversal.
-  DialRoutes& routes() { return routes_; }
+  // Where connect_curve_client dials peers that reach this process by connection reversal:
+  // the process's routes, shared by every context in it (a node's stage has its own).
+  DialRoutes& routes() { return dial_routes(); }
 
  private:
   zmq::context_t ctx_;
   ZapAuthenticator auth_;
-  DialRoutes routes_;
   zmq::socket_t stop_tx_;
   std::thread zap_thread_;
 };
