@@ -1,10 +1,12 @@
 // The window on a host of its own on the internet joins a swarm from an invite link, with
-// nothing to type: the small internet of home_router_lab.sh holds the coordinator (with its
-// relay) and a volunteer at home behind a router that maps nothing; the window's node runs on
-// the public host (its program started in that network namespace; the window speaks to it over
-// its control socket as always). The window probes the coordinator through its node, joins,
-// says how its PC is reached, and both volunteers are seated and train, the home one by
-// connection reversal (it dials the window's node, which needs no relay); the loss falls.
+// nothing to type, in the small internet of home_router_lab.sh: the coordinator (with its
+// relay), a volunteer at home behind a router that runs miniupnpd, and one behind a second
+// home's router that maps nothing; the window's node runs on the public host (its program
+// started in that network namespace; the window speaks to it over its control socket as
+// always). The window probes the coordinator through its node, joins, says how its PC is
+// reached, and every volunteer is seated and trains: the first home one through its router's
+// mapping, the second by connection reversal (it dials its neighbours, which need no relay);
+// the loss falls.
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -13,6 +15,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <tuple>
 
 #include "gui_test_node.hpp"
 #include "reach/lab.hpp"
@@ -38,7 +42,7 @@ class TestWindowAcrossNetworks : public QObject {
 
   QTemporaryDir dir_;
   QString tag_ = QStringLiteral("rw%1").arg(QCoreApplication::applicationPid() % 100000);
-  QProcess coordinator_, home_;
+  QProcess coordinator_, home_, upnp_home_;
 
  private Q_SLOTS:
   void initTestCase() {
@@ -48,15 +52,16 @@ class TestWindowAcrossNetworks : public QObject {
 
   void cleanupTestCase() {
     rookery::testing::stop_process(home_);
+    rookery::testing::stop_process(upnp_home_);
     rookery::testing::stop_process(coordinator_);
     run_command({kHomeRouterLab, "down", tag_});
   }
 
   void joinsFromAnInviteLinkOnAnotherNetwork() {
-    const int rc = run_command({kHomeRouterLab, "up", tag_, "none"});
-    if (rc == 77) QSKIP("needs root, ip and nft (scripts/install-deps.sh)");
+    const int rc = run_command({kHomeRouterLab, "up", tag_, "upnp", "", "none"});
+    if (rc == 77) QSKIP("needs root, ip, nft and miniupnpd (scripts/install-deps.sh)");
     QCOMPARE(rc, 0);
-    // The job owner's host, and a volunteer at home that nobody can dial.
+    // The job owner's host, a volunteer at home behind UPnP, and one that nobody can dial.
     const QString ready = dir_.filePath(QStringLiteral("coordinator.ready"));
     coordinator_.setProcessChannelMode(QProcess::ForwardedChannels);
     coordinator_.start(
@@ -66,12 +71,15 @@ class TestWindowAcrossNetworks : public QObject {
                "--heartbeat-ms", "250"});
     const auto address = rookery::testing::wait_for_coordinator_ready(ready, 20000, &coordinator_);
     QVERIFY(address);
-    home_.setProcessChannelMode(QProcess::ForwardedChannels);
-    home_.start("ip",
-                {"netns", "exec", tag_ + "h", ROOKERY_BINARY_DIR "/app/rookery-node", "--data-dir",
-                 dir_.filePath("home"), "--runtime-dir", dir_.filePath("home/run"), "--join",
-                 "demo-bytes-gpt", "--coordinator", address->endpoint, "--coordinator-key",
-                 address->key, "--contribute", "--threads", "1", "--benchmark-seconds", "0.05"});
+    for (auto [p, ns, name] : {std::tuple{&home_, tag_ + "t", QStringLiteral("home")},
+                               std::tuple{&upnp_home_, tag_ + "h", QStringLiteral("upnp-home")}}) {
+      p->setProcessChannelMode(QProcess::ForwardedChannels);
+      p->start("ip",
+               {"netns", "exec", ns, ROOKERY_BINARY_DIR "/app/rookery-node", "--data-dir",
+                dir_.filePath(name), "--runtime-dir", dir_.filePath(name + "/run"), "--join",
+                "demo-bytes-gpt", "--coordinator", address->endpoint, "--coordinator-key",
+                address->key, "--contribute", "--threads", "1", "--benchmark-seconds", "0.05"});
+    }
 
     // The window's PC is the public host: its node program runs in that namespace.
     const QString program = dir_.filePath(QStringLiteral("rookery-node-on-public-host"));
@@ -136,17 +144,27 @@ class TestWindowAcrossNetworks : public QObject {
     if (const QString shots = qEnvironmentVariable("ROOKERY_GUI_SCREENSHOTS"); !shots.isEmpty())
       window.grab().save(QDir(shots).filePath(QStringLiteral("window-across-networks.png")));
 
-    // The volunteer at home trains by dialling its neighbour, the window's node: no relay.
+    // The volunteer behind the UPnP router is reached through its mapping; the one behind the
+    // plain router dials its neighbours itself (the window's node among them): no relay.
     pb::NodeSnapshot home;
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                   home = rookery::testing::node_snapshot(dir_.filePath("upnp-home/run"));
+                   return home.reach().way() == pb::REACH_ROUTER_MAPPING && home.has_stage() &&
+                          home.work().samples() > 0;
+                 },
+                 60000),
+             home.coordinator().status().c_str());
     QVERIFY2(QTest::qWaitFor(
                  [&] {
                    home = rookery::testing::node_snapshot(dir_.filePath("home/run"));
                    return home.reach().way() == pb::REACH_REVERSED && home.has_stage() &&
-                          home.reach().reversal_links() == 1 && home.work().samples() > 0;
+                          home.reach().reversal_links() >= 1 && home.work().samples() > 0;
                  },
                  60000),
              home.coordinator().status().c_str());
     QVERIFY(home.reach().relay().empty());
+    QCOMPARE(home.reach().observed_address(), std::string("198.22.0.2"));
 
     // The run's loss falls, as the coordinator keeps it.
     QVERIFY2(QTest::qWaitFor(
