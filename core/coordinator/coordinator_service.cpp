@@ -213,22 +213,24 @@ class JobCoordinator {
         p.download_bytes_per_s / 1e6, p.rtt_s * 1e3);
   }
 
-  // Where a reachable volunteer's reversal service answers: its ports as bound, or as its
-  // home router maps them. None for a node reached through a relay (which carries only its
-  // stage, ring and shard ports) or not reached at all.
+  // Where a reachable volunteer's reversal service answers: its ports as bound, as its home
+  // router maps them, or as its relay opens them (at the host of its planned endpoint in each
+  // case). None for a node that no peer reaches at all.
   static void set_reversal_service(Member& m, const pb::JoinRequest& r, pb::ReachWay way) {
-    if (!r.has_reversal() ||
-        (way != pb::REACH_DIRECT && way != pb::REACH_ROUTER_MAPPING && way != pb::REACH_UNKNOWN)) {
+    if (!r.has_reversal() || (way != pb::REACH_DIRECT && way != pb::REACH_ROUTER_MAPPING &&
+                              way != pb::REACH_RELAYED && way != pb::REACH_UNKNOWN)) {
       return;
     }
     auto external = [&](std::uint32_t port) -> std::uint16_t {
       if (port == 0 || port > 65535) return 0;
-      if (way != pb::REACH_ROUTER_MAPPING) return static_cast<std::uint16_t>(port);
-      for (const auto& mp : r.reach().mapped()) {
+      if (way != pb::REACH_ROUTER_MAPPING && way != pb::REACH_RELAYED)
+        return static_cast<std::uint16_t>(port);
+      const auto& opened = way == pb::REACH_RELAYED ? r.reach().relayed() : r.reach().mapped();
+      for (const auto& mp : opened) {
         if (mp.internal_port() == port && mp.external_port() <= 65535)
           return static_cast<std::uint16_t>(mp.external_port());
       }
-      return 0;  // the router did not open it
+      return 0;  // the router or the relay did not open it
     };
     m.reversal_control_port = external(r.reversal().control_port());
     m.reversal_data_port = external(r.reversal().data_port());

@@ -6,11 +6,14 @@
 // they reach it back through those connections). Each holds just over half the memory the demo
 // model needs, so the four train as pipelines of two that average in rings: every volunteer is
 // seated and trains, the reversed one averages with its ring partners, and the loss falls.
-// The mapping is gone once its volunteer quits. Real processes, real routers, real miniupnpd.
+// The mapping is gone once its volunteer quits. Then two volunteers behind one router that
+// maps nothing, which would link with each other: one is left to a relay, the other dials its
+// neighbours, and both train. Real processes, real routers, real miniupnpd.
 #include <QtTest>
 
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "coordinator/swarm_planner.hpp"
 #include "job/job_spec.hpp"
@@ -38,6 +41,30 @@ class TestReachInternet : public QObject {
   pb::NodeSnapshot snapshotOf(const QString& name) {
     return rookery::testing::node_snapshot(dir_.filePath(name + "/run"));
   }
+
+  void startCoordinator(const QStringList& extra) {
+    // A coordinator of its own per test: none resumes another's state.
+    const QString name = QStringLiteral("coordinator-%1").arg(++coordinators_);
+    const QString ready = dir_.filePath(name + ".ready");
+    coordinator_.setProcessChannelMode(QProcess::ForwardedChannels);
+    coordinator_.start(
+        "ip",
+        QStringList{"netns", "exec", tag_ + "i", ROOKERY_BINARY_DIR "/app/rookery-coordinator",
+                    "--bind", "tcp://198.20.0.1:0", "--data-dir", dir_.filePath(name),
+                    "--ready-file", ready, "--job", kJob, "--open", "--heartbeat-ms", "250",
+                    "--averaging-interval-ms", "1000"} +
+            extra);
+    address_ = rookery::testing::wait_for_coordinator_ready(ready, 20000, &coordinator_);
+  }
+
+  // Samples of `name` grow past what they were: it trains on.
+  bool trainsOn(const QString& name, int timeout_ms = 30000) {
+    const auto before = snapshotOf(name).work().samples();
+    return QTest::qWaitFor([&] { return snapshotOf(name).work().samples() > before; }, timeout_ms);
+  }
+
+  std::optional<rookery::testing::CoordinatorAddress> address_;
+  int coordinators_ = 0;
 
   void startNode(const QString& name, const QString& ns,
                  const rookery::testing::CoordinatorAddress& address, std::int64_t memory_mb) {
@@ -79,14 +106,8 @@ class TestReachInternet : public QObject {
     const int rc = run_command({kHomeRouterLab, "up", tag_, "upnp", "", "none"});
     if (rc == 77) QSKIP("needs root, ip, nft and miniupnpd (scripts/install-deps.sh)");
     QCOMPARE(rc, 0);
-    const QString ready = dir_.filePath("coordinator.ready");
-    coordinator_.setProcessChannelMode(QProcess::ForwardedChannels);
-    coordinator_.start(
-        "ip", {"netns", "exec", tag_ + "i", ROOKERY_BINARY_DIR "/app/rookery-coordinator", "--bind",
-               "tcp://198.20.0.1:0", "--data-dir", dir_.filePath("coordinator"), "--ready-file",
-               ready, "--job", kJob, "--open", "--no-relay", "--heartbeat-ms", "250",
-               "--averaging-interval-ms", "1000"});
-    const auto address = rookery::testing::wait_for_coordinator_ready(ready, 20000, &coordinator_);
+    startCoordinator({"--no-relay"});
+    const auto address = address_;
     QVERIFY(address);
     // Just over half the model's memory each: no one holds it alone.
     const auto job = rookery::job::load_job_spec(kJob.toStdString());
@@ -168,6 +189,52 @@ class TestReachInternet : public QObject {
              qPrintable(rookery::testing::router_rules(tag_)));
     rookery::testing::stop_process(*nodes_["upnp-home"]);
     QTRY_VERIFY_WITH_TIMEOUT(!rookery::testing::router_rules(tag_).contains("192.168.77.10"), 5000);
+  }
+
+  // Two volunteers behind the same router that maps nothing: each would link with the other
+  // (they hold the same blocks), and neither can dial the other. The planner leaves one to the
+  // relay on the coordinator's host, and seats the other by reversal: it dials the public
+  // volunteers, and the relayed one through its relay. Both train.
+  void twoVolunteersBehindOnePlainRouterOneIsRelayed() {
+    const int rc = run_command({kHomeRouterLab, "up", tag_, "none"});
+    if (rc == 77) QSKIP("needs root, ip and nft (scripts/install-deps.sh)");
+    QCOMPARE(rc, 0);
+    startCoordinator({});
+    QVERIFY(address_);
+    const std::int64_t all_free = 0;  // each holds the whole model: one ring of four
+    startNode("public-a", tag_ + "p", *address_, all_free);
+    startNode("public-b", tag_ + "i", *address_, all_free);
+    startNode("home-a", tag_ + "h", *address_, all_free);
+    startNode("home-b", tag_ + "h", *address_, all_free);
+    QString relayed, reversed;
+    QVERIFY2(
+        QTest::qWaitFor(
+            [&] {
+              relayed.clear();
+              reversed.clear();
+              for (const QString& name : {QStringLiteral("home-a"), QStringLiteral("home-b")}) {
+                const auto s = snapshotOf(name);
+                if (!s.has_stage() || s.work().samples() == 0) return false;
+                if (s.reach().way() == pb::REACH_RELAYED) relayed = name;
+                if (s.reach().way() == pb::REACH_REVERSED) reversed = name;
+              }
+              return !relayed.isEmpty() && !reversed.isEmpty();
+            },
+            120000),
+        qPrintable(QStringLiteral("%1 / %2").arg(
+            QString::fromStdString(pb::ReachWay_Name(snapshotOf("home-a").reach().way())),
+            QString::fromStdString(pb::ReachWay_Name(snapshotOf("home-b").reach().way())))));
+    QCOMPARE(snapshotOf(relayed).reach().relay(), std::string("198.20.0.1"));
+    // It dials all three others, the relayed one through the relay.
+    QTRY_COMPARE_WITH_TIMEOUT(snapshotOf(reversed).reach().reversal_links(), std::uint32_t(3),
+                              20000);
+    for (const QString& name : {QStringLiteral("public-a"), QStringLiteral("public-b"),
+                                QStringLiteral("home-a"), QStringLiteral("home-b")}) {
+      QVERIFY2(trainsOn(name), qPrintable(name + " stalled"));
+    }
+    QVERIFY2(
+        QTest::qWaitFor([&] { return snapshotOf(reversed).stage().averaging_rounds() > 0; }, 60000),
+        "the reversed volunteer never averaged");
   }
 };
 
