@@ -155,11 +155,16 @@ class TestStageMessages : public QObject {
         decoded(pipeline::encode_backward(kJob, 0, 0x42, 2, 1.5, grad, wire::Codec::None, 2.5)),
         "peer", middle_stage(), torch::kCPU);
     QCOMPARE(in.downstream_grad_sq_norm, 2.5);
-    QVERIFY_THROWS_EXCEPTION(
-        MessageError, pipeline::decode_pipeline_message(
-                          decoded(pipeline::encode_backward(kJob, 0, 0x42, 2, 1.5, grad,
-                                                            wire::Codec::None, std::nan(""))),
-                          "peer", middle_stage(), torch::kCPU));
+    wire::pb::Envelope h;
+    h.set_job_id(kJob);
+    h.mutable_backward()->set_micro_batch(0x42);
+    h.mutable_backward()->set_samples(2);
+    h.mutable_backward()->set_downstream_grad_sq_norm(std::nan(""));
+    std::vector<wire::OutgoingTensor> tensors;
+    tensors.push_back(wire::OutgoingTensor::encode("grad", {2, 3}, std::vector<float>(6, 1.f)));
+    QVERIFY_THROWS_EXCEPTION(MessageError, pipeline::decode_pipeline_message(
+                                               decoded(wire::encode(h, std::move(tensors))), "peer",
+                                               middle_stage(), torch::kCPU));
 
     const auto total = pipeline::decode_grad_norm_total(
         decoded(pipeline::encode_grad_norm_total(kJob, {0, 0x42, 7.25})), middle_stage());
