@@ -516,7 +516,12 @@ StageWork StageRuntime::run_once(std::chrono::milliseconds wait) {
   return w;
 }
 
-void StageRuntime::checkpoint_now() { impl_->checkpoints.save(impl_->optimizer, impl_->counters); }
+void StageRuntime::checkpoint_now() {
+  // A step still waiting for the whole model's gradient norm belongs in the checkpoint (on a
+  // clean stop nothing else would take it).
+  impl_->settle();
+  impl_->checkpoints.save(impl_->optimizer, impl_->counters);
+}
 
 std::vector<float> StageRuntime::parameters() const { return impl_->optimizer.flat_parameters(); }
 

@@ -4,7 +4,7 @@
 //   - in a 3-stage asynchronous pipeline (stages on threads over in-process links, the job's
 //     staleness; the delays are the pipeline's own, set by its 1F1B bounds) with
 //       no correction, weight prediction alone (the default), weight prediction with
-//       PipeMare's learning-rate rescheduling, and weight prediction with global-norm clipping;
+//       PipeMare's learning-rate rescheduling, with global-norm clipping, and with both;
 //   - in one process with the same clipping (what clipping does without asynchrony).
 // Each prints its loss on held-out samples (testing::evaluate) and its ratio to the reference.
 // Not a timed test: wall seconds are printed for information only.
@@ -84,6 +84,12 @@ int main(int argc, char** argv) {
       {"3 stages, prediction + clipping", true,
        [&](job::JobSpec& j) {
          j.weight_prediction = true;
+         j.max_grad_norm = clip;
+       }},
+      {"3 stages, prediction + PipeMare + clip", true,
+       [&](job::JobSpec& j) {
+         j.weight_prediction = true;
+         j.staleness_lr_anneal_steps = anneal;
          j.max_grad_norm = clip;
        }},
       {"one process, clipping", false, [&](job::JobSpec& j) { j.max_grad_norm = clip; }},
