@@ -448,6 +448,10 @@ void validate(const JobSpec& spec) {
   at_least(spec.micro_batch_size, 1, "job.micro_batch_size");
   at_least(spec.grad_accumulation, 1, "job.grad_accumulation");
   at_least(spec.staleness, 1, "job.staleness");
+  at_least(spec.staleness_lr_anneal_steps, 0, "job.staleness_lr_anneal_steps");
+  finite(spec.max_grad_norm, "job.max_grad_norm");
+  check(spec.max_grad_norm >= 0, "job.max_grad_norm",
+        "must be >= 0 (0: off), got " + show(spec.max_grad_norm));
   at_least(spec.averaging_period, 1, "job.averaging_period");
   at_least(spec.average_optimizer_state_every, 0, "job.average_optimizer_state_every");
   validate_aggregator(spec.aggregator);
@@ -473,6 +477,9 @@ JobSpec parse_job_spec(std::string_view text, const std::filesystem::path& base_
   spec.grad_accumulation = r.integer("grad_accumulation", spec.grad_accumulation);
   spec.staleness = r.integer("staleness", spec.staleness);
   spec.weight_prediction = r.boolean("weight_prediction", spec.weight_prediction);
+  spec.staleness_lr_anneal_steps =
+      r.integer("staleness_lr_anneal_steps", spec.staleness_lr_anneal_steps);
+  spec.max_grad_norm = r.number("max_grad_norm", spec.max_grad_norm);
   spec.codec = r.choice<Codec>("codec", spec.codec, kCodecs);
   spec.precision = r.choice<Precision>("precision", spec.precision, kPrecisions);
   spec.activation_checkpointing =
@@ -569,6 +576,8 @@ std::string to_json(const JobSpec& spec, int indent) {
   doc["grad_accumulation"] = spec.grad_accumulation;
   doc["staleness"] = spec.staleness;
   doc["weight_prediction"] = spec.weight_prediction;
+  doc["staleness_lr_anneal_steps"] = spec.staleness_lr_anneal_steps;
+  doc["max_grad_norm"] = spec.max_grad_norm;
   doc["codec"] = to_string(spec.codec);
   doc["precision"] = to_string(spec.precision);
   doc["activation_checkpointing"] = spec.activation_checkpointing;

@@ -208,6 +208,15 @@ struct JobSpec {
   /// Forward on the weights predicted for when the gradient lands (SpecTrain/PipeMare);
   /// corrects the staleness of asynchronous pipelines. No effect with staleness 1.
   bool weight_prediction = true;
+  /// Learning-rate rescheduling by delay (PipeMare): a stage whose gradients arrive tau
+  /// optimizer steps late steps with lr x tau^-p, where p falls from 1 to 0 over this many
+  /// of its steps, so early training (when the weights move fastest and stale gradients hurt
+  /// most) takes small steps on late stages. 0: off. No effect on the last stage or with
+  /// staleness 1 (no delay there).
+  int64_t staleness_lr_anneal_steps = 0;
+  /// Clips each optimizer step's gradient to this global L2 norm, of the whole model across
+  /// every stage of the pipeline (torch's clip_grad_norm_ semantics). 0: off.
+  double max_grad_norm = 0.0;
   Codec codec = Codec::none;
   Precision precision = Precision::automatic;
   /// Recompute each block's activations in the backward pass instead of keeping them: less

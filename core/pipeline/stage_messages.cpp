@@ -2,6 +2,8 @@
 
 #include "pipeline/stage_messages.hpp"
 
+#include <cmath>
+
 #include "net/identity.hpp"
 #include "pipeline/tensor_codec.hpp"
 
@@ -66,6 +68,9 @@ void decode_backward(const wire::Message& msg, const MessageRules& rules, c10::D
   in.micro_batch = b.micro_batch();
   in.samples = b.samples();
   in.loss = b.loss();
+  in.downstream_grad_sq_norm = b.downstream_grad_sq_norm();
+  if (!std::isfinite(in.downstream_grad_sq_norm) || in.downstream_grad_sq_norm < 0)
+    throw MessageError("backward with a gradient norm that is not a finite number >= 0");
   in.tensor = decode(*g, device);
   if (in.tensor.scalar_type() != torch::kFloat32) throw MessageError("gradient must be f32");
 }
@@ -116,8 +121,8 @@ std::vector<zmq::message_t> encode_forward(const std::string& job_id, const Forw
 
 std::vector<zmq::message_t> encode_backward(const std::string& job_id, std::uint32_t pipeline,
                                             std::uint64_t micro_batch, std::int64_t samples,
-                                            double loss, const at::Tensor& grad,
-                                            wire::Codec codec) {
+                                            double loss, const at::Tensor& grad, wire::Codec codec,
+                                            double downstream_grad_sq_norm) {
   wire::pb::Envelope h;
   h.set_job_id(job_id);
   auto* b = h.mutable_backward();
@@ -125,9 +130,32 @@ std::vector<zmq::message_t> encode_backward(const std::string& job_id, std::uint
   b->set_micro_batch(micro_batch);
   b->set_loss(loss);
   b->set_samples(static_cast<std::int32_t>(samples));
+  if (downstream_grad_sq_norm > 0) b->set_downstream_grad_sq_norm(downstream_grad_sq_norm);
   std::vector<wire::OutgoingTensor> t;
   t.push_back(encode_tensor("grad", grad, codec));
   return wire::encode(std::move(h), std::move(t));
+}
+
+std::vector<zmq::message_t> encode_grad_norm_total(const std::string& job_id,
+                                                   const GradNormTotal& total) {
+  wire::pb::Envelope h;
+  h.set_job_id(job_id);
+  auto* n = h.mutable_grad_norm_total();
+  n->set_pipeline(total.pipeline);
+  n->set_micro_batch(total.micro_batch);
+  n->set_total_sq_norm(total.total_sq_norm);
+  return wire::encode(std::move(h), {});
+}
+
+GradNormTotal decode_grad_norm_total(const wire::Message& msg, const MessageRules& rules) {
+  check_job(msg, rules);
+  const auto& n = msg.header.grad_norm_total();
+  check_pipeline("gradient norm", n.pipeline(), rules);
+  if (rules.first) throw MessageError("the first stage takes no gradient norms");
+  if (!std::isfinite(n.total_sq_norm()) || n.total_sq_norm() < 0)
+    throw MessageError("gradient norm that is not a finite number >= 0");
+  if (!msg.tensors.empty()) throw MessageError("gradient norm with tensors");
+  return {n.pipeline(), n.micro_batch(), n.total_sq_norm()};
 }
 
 const char* work_name(CheckedWork w) {

@@ -34,6 +34,7 @@ struct Inbound {
   std::int64_t first_sample = 0;
   std::int64_t samples = 0;
   double loss = -1;
+  double downstream_grad_sq_norm = 0;  // backward only (BackwardMicroBatch's)
   net::PeerAddress return_to;
   at::Tensor tensor;   // activations (forward) or gradient (backward)
   at::Tensor targets;  // forward only
@@ -80,7 +81,21 @@ std::vector<zmq::message_t> encode_forward(const std::string& job_id, const Forw
                                            wire::Codec codec);
 std::vector<zmq::message_t> encode_backward(const std::string& job_id, std::uint32_t pipeline,
                                             std::uint64_t micro_batch, std::int64_t samples,
-                                            double loss, const at::Tensor& grad, wire::Codec codec);
+                                            double loss, const at::Tensor& grad, wire::Codec codec,
+                                            double downstream_grad_sq_norm = 0);
+
+// The whole model's squared gradient norm for the step a micro-batch completed
+// (GlobalNormClip), as it travels down the pipeline.
+struct GradNormTotal {
+  std::uint32_t pipeline = 0;
+  std::uint64_t micro_batch = 0;
+  double total_sq_norm = 0;
+};
+std::vector<zmq::message_t> encode_grad_norm_total(const std::string& job_id,
+                                                   const GradNormTotal& total);
+// Throws MessageError for one of another pipeline, one sent to the first stage (which
+// computes the totals), or a total that is not a finite number >= 0.
+GradNormTotal decode_grad_norm_total(const wire::Message& msg, const MessageRules& rules);
 
 // ---- the spot-check protocol's messages ----
 using CheckedWork = wire::pb::CheckedWork;

@@ -54,7 +54,9 @@ StageOptimizer::StageOptimizer(const model::BlockChain& chain, model::BlockRange
       predicts_(job.weight_prediction),
       model_(job.model),
       master_(trainable(chain.shard(blocks), device)),
-      optimizer_(model::make_optimizer(job.optimizer, master_.parameters())) {
+      optimizer_(model::make_optimizer(job.optimizer, master_.parameters())),
+      lr_anneal_steps_(job.staleness <= 1 ? 0 : job.staleness_lr_anneal_steps),
+      clip_(job.max_grad_norm, blocks.first == 0) {
   for (auto& p : master_.parameters()) {
     params_.push_back(p.tensor);
     param_bytes_ += static_cast<std::int64_t>(p.tensor.nbytes());
@@ -74,14 +76,68 @@ void StageOptimizer::accumulate(std::vector<at::Tensor>& params, std::int64_t cr
   }
 }
 
-bool StageOptimizer::maybe_step() {
-  if (++accumulated_ < grad_accumulation_) return false;
+StageOptimizer::Counted StageOptimizer::count_backward(std::uint64_t micro_batch,
+                                                       double downstream) {
+  if (clip_.enabled()) clip_.note_downstream(downstream);
+  if (++accumulated_ < grad_accumulation_) return {};
+  if (accumulated_ > 1) {
+    torch::NoGradGuard no_grad;
+    for (auto& p : params_) p.mutable_grad().div_(static_cast<double>(accumulated_));
+  }
+  accumulated_ = 0;
+  if (!clip_.enabled()) {
+    step(0);
+    return {true, 0};
+  }
+  const double through = clip_.complete(micro_batch, grad_sq_norm());
+  const auto exact = clip_.exact_total();
+  if (!exact) return {false, through};
+  step(*exact);
+  return {true, through};
+}
+
+bool StageOptimizer::learn_total(std::uint64_t micro_batch, double total_sq_norm) {
+  clip_.learn_total(micro_batch, total_sq_norm);
+  const auto exact = clip_.exact_total();
+  if (!exact) return false;
+  step(*exact);
+  return true;
+}
+
+bool StageOptimizer::settle() {
+  if (!clip_.pending()) return false;
+  step(clip_.total());
+  return true;
+}
+
+double StageOptimizer::grad_sq_norm() const {
+  torch::NoGradGuard no_grad;
+  double sum = 0;
+  for (const auto& p : params_) sum += p.grad().to(torch::kDouble).square().sum().item<double>();
+  return sum;
+}
+
+// PipeMare's rescheduling: delay^-p with p annealed from 1 to 0, so a stage whose gradients
+// are `delay` steps late starts with a learning rate `delay` times smaller.
+double StageOptimizer::lr_factor() const {
+  if (lr_anneal_steps_ <= 0 || delay_ema_ <= 1) return 1;
+  const double done =
+      static_cast<double>(optimizer_.steps_taken()) / static_cast<double>(lr_anneal_steps_);
+  const double p = std::max(0.0, 1.0 - done);
+  return std::pow(delay_ema_, -p);
+}
+
+void StageOptimizer::step(double total_sq_norm) {
+  clip_.taken();
+  const double rescale = lr_factor();
+  const bool keeps_before = predicts_ || rescale < 1;
   {
     torch::NoGradGuard no_grad;
-    if (accumulated_ > 1) {
-      for (auto& p : params_) p.mutable_grad().div_(static_cast<double>(accumulated_));
+    last_clip_factor_ = clip_.factor(total_sq_norm);
+    if (last_clip_factor_ < 1) {
+      for (auto& p : params_) p.mutable_grad().mul_(last_clip_factor_);
     }
-    if (predicts_) {
+    if (keeps_before) {
       for (std::size_t i = 0; i < params_.size(); ++i) {
         if (!last_update_[i].defined()) last_update_[i] = torch::empty_like(params_[i]);
         last_update_[i].copy_(params_[i]);
@@ -94,11 +150,15 @@ bool StageOptimizer::maybe_step() {
     torch::NoGradGuard no_grad;
     for (std::size_t i = 0; i < params_.size(); ++i) {
       params_[i].mutable_grad().zero_();
-      if (predicts_) torch::sub_out(last_update_[i], params_[i], last_update_[i]);
+      if (!keeps_before) continue;
+      // last_update_ holds the weights before the step; it becomes the step's update.
+      torch::sub_out(last_update_[i], params_[i], last_update_[i]);
+      if (rescale < 1) {
+        last_update_[i].mul_(rescale);
+        params_[i].sub_(last_update_[i], (1 - rescale) / rescale);
+      }
     }
   }
-  accumulated_ = 0;
-  return true;
 }
 
 void StageOptimizer::predict_into(std::vector<at::Tensor>& params) const {

@@ -6,6 +6,14 @@
 // `delay` steps after its forward, so the forward runs on the weights predicted for that
 // moment, master + delay x (last update), instead of weights already `delay` steps old.
 // The delay is measured, not assumed: it is 0 on the last stage and with staleness 1.
+//
+// Learning-rate rescheduling (PipeMare, job.staleness_lr_anneal_steps): the step is scaled
+// by delay^-p, p falling from 1 to 0 over the anneal, by scaling the update the optimizer
+// made (for AdamW and SGD that is the same as scaling the learning rate: their state does
+// not depend on it).
+//
+// Global-norm clipping (job.max_grad_norm): see GlobalNormClip. A due step may wait for the
+// whole model's norm; the caller settles it before the weights or gradients are needed.
 // Compute thread only.
 #include <cstdint>
 #include <span>
@@ -18,6 +26,7 @@
 #include "job/job_spec.hpp"
 #include "model/block_chain.hpp"
 #include "model/optimizer.hpp"
+#include "pipeline/global_norm_clip.hpp"
 #include "pipeline/stage_runtime.hpp"
 
 namespace rookery::pipeline {
@@ -30,9 +39,23 @@ class StageOptimizer {
   // The gradients of a finished backward, run on `params` (a weight version made when the
   // master had taken `created_at_step` steps), join the master's; `params`' are cleared.
   void accumulate(std::vector<at::Tensor>& params, std::int64_t created_at_step);
-  // Counts one finished backward and steps once grad_accumulation have been counted.
-  // Returns whether it stepped.
-  bool maybe_step();
+  // Counts one finished backward, of `micro_batch`, whose gradient message carried
+  // `downstream` (the later stages' squared norms). After grad_accumulation of them the step
+  // is due: taken at once, unless it waits for the whole model's gradient norm (clipping, on
+  // a stage after the first).
+  struct Counted {
+    bool stepped = false;
+    double through_sq_norm = 0;  // what goes upstream with the backward (0: no step due)
+  };
+  Counted count_backward(std::uint64_t micro_batch, double downstream);
+  // The whole model's squared gradient norm for the step `micro_batch` completed, learned
+  // from upstream. Takes the pending step when it is that one; returns whether it stepped.
+  bool learn_total(std::uint64_t micro_batch, double total_sq_norm);
+  // Takes a pending step now, with the estimated total: the weights or the gradient buffers
+  // are needed. Returns whether it stepped.
+  bool settle();
+  bool clipping() const { return clip_.enabled(); }
+  double last_clip_factor() const { return last_clip_factor_; }
   // Writes the weights forwards use from now on into `params` (the master's layout): the
   // master, moved on by the measured delay when weights are predicted.
   void predict_into(std::vector<at::Tensor>& params) const;
@@ -63,7 +86,14 @@ class StageOptimizer {
   model::Shard master_;
   std::vector<at::Tensor> params_;
   model::Optimizer optimizer_;
-  std::vector<at::Tensor> last_update_;
+  void step(double total_sq_norm);
+  double grad_sq_norm() const;
+  double lr_factor() const;
+
+  std::int64_t lr_anneal_steps_;  // 0: no learning-rate rescheduling
+  GlobalNormClip clip_;
+  double last_clip_factor_ = 1;
+  std::vector<at::Tensor> last_update_;  // also the weights before a step, while it is taken
   double delay_ema_ = 0;
   std::int64_t accumulated_ = 0;
   std::int64_t steps_ = 0;

@@ -3,6 +3,7 @@
 #include "pipeline/stage_runtime.hpp"
 
 #include <algorithm>
+#include <mutex>
 #include <optional>
 
 #include <spdlog/spdlog.h>
@@ -98,6 +99,10 @@ struct StageRuntime::Impl {
   std::unique_ptr<NextHopRouter> router;  // not on the last stage
   std::unique_ptr<SpotCheckProtocol> spot_checks;
   std::unique_ptr<StageAveraging> averaging;  // with other pipelines only
+  // Whole-model gradient norms from the previous stage (GlobalNormClip), from the receiver
+  // thread to the compute thread.
+  std::mutex totals_mutex;
+  std::vector<GradNormTotal> totals;
   std::string endpoint;
   // The stage's only way to its peers. Last, so that it stops receiving before the parts its
   // receiver feeds are destroyed.
@@ -128,15 +133,57 @@ struct StageRuntime::Impl {
   }
 
   void send_backward(const net::PeerAddress& to, std::uint64_t mb, std::int64_t samples,
-                     double loss, torch::Tensor grad, std::uint32_t pipeline) {
+                     double loss, torch::Tensor grad, std::uint32_t pipeline, double through_sq) {
     if (corrupts_gradients(config.fault)) {
       torch::NoGradGuard no_grad;
       grad = grad * -10;
     }
     // What it sent, lie or not: a witness tells the truth about it.
     spot_checks->remember_sent_gradient(mb, to.key, grad);
-    link->send(to, [job_id = config.job.id, pipeline, mb, samples, loss, grad, c = codec]() {
-      return encode_backward(job_id, pipeline, mb, samples, loss, grad, c);
+    link->send(
+        to, [job_id = config.job.id, pipeline, mb, samples, loss, grad, c = codec, through_sq]() {
+          return encode_backward(job_id, pipeline, mb, samples, loss, grad, c, through_sq);
+        });
+  }
+
+  // Every next hop learns the whole model's gradient norm (each relays it further).
+  void send_total(const GradNormTotal& total) {
+    if (last()) return;
+    for (const auto& hop : router->hops()) {
+      link->send(hop.address, [job_id = config.job.id, total]() {
+        return encode_grad_norm_total(job_id, total);
+      });
+    }
+  }
+
+  // The totals the receiver thread queued: a pending step waiting for one is taken.
+  void absorb_totals() {
+    std::vector<GradNormTotal> arrived;
+    {
+      std::lock_guard lock(totals_mutex);
+      arrived.swap(totals);
+    }
+    for (const auto& t : arrived) {
+      if (optimizer.learn_total(t.micro_batch, t.total_sq_norm)) stepped();
+      send_total(t);
+    }
+  }
+
+  // The weights or gradient buffers are needed: a step still waiting for the whole model's
+  // norm is taken with the estimate.
+  void settle() {
+    absorb_totals();
+    if (optimizer.settle()) {
+      counters.update([](StageStats& s) { ++s.clip_estimated_steps; });
+      stepped();
+    }
+  }
+
+  void stepped() {
+    stash.publish(optimizer);
+    counters.update([&](StageStats& s) {
+      ++s.optimizer_steps;
+      s.last_clip_factor = optimizer.last_clip_factor();
     });
   }
 
@@ -147,6 +194,12 @@ struct StageRuntime::Impl {
     Inbound in;
     try {
       check_job(msg, rules());
+      if (msg.header.has_grad_norm_total()) {
+        auto total = decode_grad_norm_total(msg, rules());
+        std::lock_guard lock(totals_mutex);
+        if (totals.size() < 1024) totals.push_back(total);
+        return;
+      }
       if (is_spot_check_message(msg)) {
         if (!checks_ready) throw MessageError("spot-check message before this stage is ready");
         spot_checks->receive(peer, msg);
@@ -182,8 +235,21 @@ struct StageRuntime::Impl {
     });
   }
 
-  // A micro-batch's backward finished here: count it, then step when enough have accumulated.
-  void complete_backward(StageWork& w, std::int64_t samples, double loss) {
+  // A micro-batch's backward finished here: its gradient goes back (`send_back`, given the
+  // squared norm to pass upstream), and the optimizer steps when enough have accumulated.
+  // Clipping needs this stage's norm in what it sends; otherwise the gradient goes first, so
+  // the previous stage starts its backward while this one steps.
+  template <typename SendBack>
+  void complete_backward(StageWork& w, std::uint64_t mb, std::int64_t samples, double loss,
+                         double downstream_sq, SendBack send_back) {
+    StageOptimizer::Counted counted;
+    if (optimizer.clipping()) {
+      counted = optimizer.count_backward(mb, downstream_sq);
+      send_back(counted.through_sq_norm);
+    } else {
+      send_back(0.0);
+      counted = optimizer.count_backward(mb, downstream_sq);
+    }
     w.flops += samples * backward_flops_per_sample;
     w.samples += samples;
     w.loss = loss;
@@ -194,9 +260,10 @@ struct StageRuntime::Impl {
       s.backward_flops += samples * backward_flops_per_sample;
     });
     if (averaging) averaging->count_samples(samples);
-    if (!optimizer.maybe_step()) return;
-    stash.publish(optimizer);
-    counters.update([](StageStats& s) { ++s.optimizer_steps; });
+    if (!counted.stepped) return;
+    stepped();
+    // Only the first stage steps here with clipping on: it knows the exact total.
+    if (optimizer.clipping()) send_total({config.pipeline, mb, counted.through_sq_norm});
   }
 
   // The last stage (or a one-stage pipeline): loss, backward, step, gradient back.
@@ -211,8 +278,9 @@ struct StageRuntime::Impl {
     scaler.unscale(v->params, input_grad);
     optimizer.accumulate(v->params, v->created_at_step);
     stash.release(v);
-    if (!first()) send_backward(return_to, mb, samples, value, input_grad, pipeline);
-    complete_backward(w, samples, value);
+    complete_backward(w, mb, samples, value, 0.0, [&](double through_sq) {
+      if (!first()) send_backward(return_to, mb, samples, value, input_grad, pipeline, through_sq);
+    });
   }
 
   void feed(StageWork& w) {
@@ -224,6 +292,7 @@ struct StageRuntime::Impl {
     counters.update([&](StageStats& s) { s.next_sample = first_sample + n; });
     auto inputs = batch.inputs.to(device);
     auto targets = batch.targets.to(device);
+    settle();
     auto v = stash.acquire();
     auto out = v->shard.forward(inputs);
     count_forward(w, n);
@@ -244,6 +313,7 @@ struct StageRuntime::Impl {
 
   void forward(StageWork& w, Inbound& in) {
     auto x = in.tensor.detach().requires_grad_(true);
+    settle();
     auto v = stash.acquire();
     torch::Tensor out;
     try {
@@ -308,6 +378,7 @@ struct StageRuntime::Impl {
           in.micro_batch);
       return;
     }
+    settle();  // the gradient buffers are the pending step's
     f.output.backward(scaler.scaled(in.tensor));
     torch::Tensor input_grad = first() ? torch::Tensor() : f.input.grad();
     scaler.unscale(f.version->params, input_grad);
@@ -315,9 +386,12 @@ struct StageRuntime::Impl {
     stash.release(f.version);
     give_receipt(in.sender, 0, f.samples);
     spot_checks->remember_gradient_sender(in.micro_batch, in.sender);
-    if (!first())
-      send_backward(f.return_to, in.micro_batch, f.samples, in.loss, input_grad, f.pipeline);
-    complete_backward(w, f.samples, in.loss);
+    complete_backward(w, in.micro_batch, f.samples, in.loss, in.downstream_grad_sq_norm,
+                      [&](double through_sq) {
+                        if (!first())
+                          send_backward(f.return_to, in.micro_batch, f.samples, in.loss, input_grad,
+                                        f.pipeline, through_sq);
+                      });
   }
 
   void recompute(StageWork& w, const Recompute& r) {
@@ -411,8 +485,10 @@ StageWork StageRuntime::run_once(std::chrono::milliseconds wait) {
     wait = m.averaging->until_next_window(wait);
   }
   m.checkpoints.maybe_save(m.optimizer, m.counters);
+  m.absorb_totals();
   auto item = m.inbox.take(
       wait, [&] { return m.schedule.can_forward(); }, [&] { return m.schedule.can_feed(); });
+  m.absorb_totals();
   const auto t0 = Clock::now();
   if (item.recompute) {
     m.recompute(w, *item.recompute);
@@ -440,7 +516,12 @@ StageWork StageRuntime::run_once(std::chrono::milliseconds wait) {
   return w;
 }
 
-void StageRuntime::checkpoint_now() { impl_->checkpoints.save(impl_->optimizer, impl_->counters); }
+void StageRuntime::checkpoint_now() {
+  // A step still waiting for the whole model's gradient norm belongs in the checkpoint (on a
+  // clean stop nothing else would take it).
+  impl_->settle();
+  impl_->checkpoints.save(impl_->optimizer, impl_->counters);
+}
 
 std::vector<float> StageRuntime::parameters() const { return impl_->optimizer.flat_parameters(); }
 

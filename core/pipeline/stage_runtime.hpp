@@ -166,6 +166,10 @@ struct StageStats {
     std::int64_t forward_samples = 0, backward_samples = 0;
   };
   std::map<std::string, Receipt> receipts;
+  // Global-norm clipping (job.max_grad_norm): steps taken with an estimated total because the
+  // weights were needed before the exact one came (GlobalNormClip), and the last step's factor.
+  std::int64_t clip_estimated_steps = 0;
+  double last_clip_factor = 1;
 };
 
 // The optimizer's per-parameter state for some blocks, laid out like their parameters

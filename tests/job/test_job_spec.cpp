@@ -97,6 +97,19 @@ class TestJobSpec : public QObject {
     QVERIFY(parse_job_spec(to_json(s)) == s);
   }
 
+  void parsesClippingAndStalenessCorrection() {
+    const JobSpec defaults = parse_job_spec(valid_gpt_doc().dump());
+    QCOMPARE(defaults.max_grad_norm, 0.0);  // off unless the job asks
+    QCOMPARE(defaults.staleness_lr_anneal_steps, 0);
+    json doc = valid_gpt_doc();
+    doc["max_grad_norm"] = 1.5;
+    doc["staleness_lr_anneal_steps"] = 200;
+    const JobSpec s = parse_job_spec(doc.dump());
+    QCOMPARE(s.max_grad_norm, 1.5);
+    QCOMPARE(s.staleness_lr_anneal_steps, 200);
+    QVERIFY(parse_job_spec(to_json(s)) == s);
+  }
+
   void parsesAggregator() {
     json doc = valid_gpt_doc();
     doc["aggregator"] = json::parse(R"({"kind": "centered_clip", "tau": 2.5, "iterations": 20,
@@ -251,6 +264,15 @@ class TestJobSpec : public QObject {
     QTest::newRow("grad accum") << "/grad_accumulation"
                                 << "-2"
                                 << "job.grad_accumulation: must be >= 1, got -2";
+    QTest::newRow("clip negative") << "/max_grad_norm"
+                                   << "-1"
+                                   << "job.max_grad_norm: must be >= 0 (0: off), got -1";
+    QTest::newRow("clip not a number") << "/max_grad_norm"
+                                       << "\"1\""
+                                       << "job.max_grad_norm: must be a number, got \"1\"";
+    QTest::newRow("lr anneal negative") << "/staleness_lr_anneal_steps"
+                                        << "-5"
+                                        << "job.staleness_lr_anneal_steps: must be >= 0, got -5";
     QTest::newRow("averaging 0") << "/averaging_period"
                                  << "0"
                                  << "job.averaging_period: must be >= 1, got 0";

@@ -22,7 +22,8 @@ namespace rookery::testing {
 using Params = std::map<std::string, torch::Tensor>;
 
 // Synchronous training of the whole model on samples [0, micro_batches * mbs), one optimizer
-// step per micro-batch: what a pipeline with staleness 1 computes.
+// step per micro-batch, its gradient clipped to job.max_grad_norm (when set) by torch's own
+// clip_grad_norm_: what a pipeline with staleness 1 computes.
 inline Params train_in_one_process(const job::JobSpec& job, std::int64_t micro_batches) {
   auto chain = model::BlockChain::from_job(job);
   auto shard = chain.whole();
@@ -34,6 +35,11 @@ inline Params train_in_one_process(const job::JobSpec& job, std::int64_t micro_b
     optimizer.zero_grad();
     auto loss = shard.loss(shard.forward(batch.inputs), batch.targets);
     loss.backward();
+    if (job.max_grad_norm > 0) {
+      std::vector<torch::Tensor> tensors;
+      for (auto& p : shard.parameters()) tensors.push_back(p.tensor);
+      torch::nn::utils::clip_grad_norm_(tensors, job.max_grad_norm);
+    }
     optimizer.step();
   }
   Params out;

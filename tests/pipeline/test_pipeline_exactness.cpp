@@ -1,6 +1,6 @@
 // Exactness: with staleness 1 and fp32, a 3-stage pipeline in 3 processes computes the same
 // parameters as the whole model trained in one process (max abs difference <= 1e-5), for the
-// language model and the CNN.
+// language model and the CNN, and with the language model clipped by its global gradient norm.
 #include "reference_training.hpp"
 
 #include <QTest>
@@ -39,6 +39,15 @@ class TestPipelineExactness : public QObject {
 
   void languageModelThreeStages() {
     check(testing::gpt_job_json("exact-gpt", 1, "none"), {{0, 1}, {1, 3}, {3, 4}});
+  }
+
+  // Clipped by the global gradient norm (low enough to clip every step): the stages, in three
+  // processes over ZeroMQ, clip as one model, as one process does with clip_grad_norm_.
+  void languageModelThreeStagesClipped() {
+    auto json = testing::gpt_job_json("exact-gpt-clip", 1, "none");
+    json.replace("\"seed\": 11", "\"seed\": 11, \"max_grad_norm\": 0.05");
+    QVERIFY(json.contains("max_grad_norm"));
+    check(json, {{0, 1}, {1, 3}, {3, 4}});
   }
 
   void cnnThreeStages() {

@@ -3,126 +3,24 @@
 // it exactly as the whole model in one process does (and as over ZeroMQ); a stage that
 // vanishes is routed around as over ZeroMQ; malformed messages put on the link are refused
 // and counted where the runtime counts them.
+#include "local_swarm.hpp"
 #include "reference_training.hpp"
 
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <atomic>
 #include <condition_variable>
-#include <thread>
 
-#include "net/identity.hpp"
-#include "pipeline/in_process_stage_link.hpp"
-#include "pipeline/stage_runtime.hpp"
 #include "wire/message.hpp"
 
 using namespace rookery;
+using testing::LinkKind;
+using testing::LocalSwarm;
+using testing::stage_config;
 namespace pb = rookery::wire::pb;
 using std::chrono::milliseconds;
 
 namespace {
-
-enum class LinkKind { InProcess, ZeroMq };
-
-// Stages of one swarm in this process, each computing on a thread of its own as a node would,
-// over in-process links (one hub) or ZeroMQ (one context, loopback).
-class LocalSwarm {
- public:
-  LocalSwarm(LinkKind kind, int stages) : kind_(kind), stages_(static_cast<std::size_t>(stages)) {
-    for (auto& s : stages_) s.id = net::CurveKeyPair::generate();
-  }
-  ~LocalSwarm() {
-    for (std::size_t i = stages_.size(); i-- > 0;) remove(static_cast<int>(i));
-  }
-
-  std::vector<std::string> keys() const {
-    std::vector<std::string> out;
-    for (const auto& s : stages_) out.push_back(s.id.public_key);
-    return out;
-  }
-  const net::CurveKeyPair& id(int i) const { return at(i).id; }
-  // Where stage i is reached: known up front in-process, once bound over ZeroMQ (so a stage's
-  // next hops are started before it).
-  net::PeerAddress address(int i) const {
-    const auto& s = at(i);
-    if (kind_ == LinkKind::InProcess)
-      return {"tcp://stage-" + std::to_string(i) + ".in-process:1", s.id.public_key};
-    return {s.runtime ? s.runtime->endpoint() : std::string(), s.id.public_key};
-  }
-
-  // Makes stage i and starts its compute thread.
-  void start(int i, pipeline::StageConfig config) {
-    auto& s = at(i);
-    if (kind_ == LinkKind::InProcess) {
-      auto link = std::make_unique<pipeline::InProcessStageLink>(
-          hub_, s.id.public_key, address(i).endpoint,
-          static_cast<std::size_t>(config.job.staleness + 2));
-      s.link = link.get();
-      s.runtime =
-          std::make_unique<pipeline::StageRuntime>(ctx_, s.id, std::move(config), std::move(link));
-    } else {
-      s.runtime = std::make_unique<pipeline::StageRuntime>(ctx_, s.id, std::move(config));
-    }
-    s.stop = false;
-    s.thread = std::thread([&s] {
-      try {
-        while (!s.stop) s.runtime->run_once(milliseconds(20));
-      } catch (const std::exception& e) {
-        s.error = e.what();
-      }
-    });
-  }
-  // Stops stage i's compute thread; its link still receives.
-  void halt(int i) {
-    auto& s = at(i);
-    s.stop = true;
-    if (s.thread.joinable()) s.thread.join();
-  }
-  // Stage i vanishes: it stops and is destroyed, its link with it.
-  void remove(int i) {
-    halt(i);
-    at(i).runtime.reset();
-    at(i).link = nullptr;
-  }
-
-  pipeline::StageRuntime& runtime(int i) { return *at(i).runtime; }
-  pipeline::StageStats stats(int i) const { return at(i).runtime->stats(); }
-  pipeline::InProcessStageLink* link(int i) { return at(i).link; }
-  pipeline::InProcessStageHub& hub() { return hub_; }
-  // What went wrong on a compute thread (empty: nothing).
-  std::string errors() const {
-    std::string out;
-    for (const auto& s : stages_) out += s.error;
-    return out;
-  }
-
- private:
-  struct Stage {
-    net::CurveKeyPair id;
-    std::unique_ptr<pipeline::StageRuntime> runtime;
-    pipeline::InProcessStageLink* link = nullptr;  // in-process only; the runtime owns it
-    std::thread thread;
-    std::atomic<bool> stop{false};
-    std::string error;
-  };
-  Stage& at(int i) { return stages_.at(static_cast<std::size_t>(i)); }
-  const Stage& at(int i) const { return stages_.at(static_cast<std::size_t>(i)); }
-
-  LinkKind kind_;
-  net::SecureContext ctx_;
-  pipeline::InProcessStageHub hub_;  // outlives the links: declared before the stages
-  std::vector<Stage> stages_;
-};
-
-pipeline::StageConfig stage_config(const job::JobSpec& job, std::pair<int, int> blocks,
-                                   const std::vector<std::string>& keys) {
-  pipeline::StageConfig c;
-  c.job = job;
-  c.blocks = {blocks.first, blocks.second};
-  c.peer_keys = keys;
-  return c;
-}
 
 // A message of `job_id` whose header says which micro-batch it is, and nothing else.
 std::vector<zmq::message_t> numbered(const std::string& job_id, std::uint64_t n) {

@@ -4,6 +4,7 @@
 
 #include <QTest>
 
+#include <cmath>
 #include <variant>
 
 #include "net/identity.hpp"
@@ -144,6 +145,47 @@ class TestStageMessages : public QObject {
     QCOMPARE(in.samples, std::int64_t{2});
     QCOMPARE(in.loss, 1.5);
     QVERIFY(torch::equal(in.tensor, grad));
+  }
+
+  // Global-norm clipping's two numbers: the later stages' squared norm going up with a
+  // gradient, the whole model's going down on its own; a stage refuses ones it cannot use.
+  void gradientNormsRoundTripAndMalformedOnesAreRefused() {
+    const auto grad = activations(2);
+    auto in = pipeline::decode_pipeline_message(
+        decoded(pipeline::encode_backward(kJob, 0, 0x42, 2, 1.5, grad, wire::Codec::None, 2.5)),
+        "peer", middle_stage(), torch::kCPU);
+    QCOMPARE(in.downstream_grad_sq_norm, 2.5);
+    wire::pb::Envelope h;
+    h.set_job_id(kJob);
+    h.mutable_backward()->set_micro_batch(0x42);
+    h.mutable_backward()->set_samples(2);
+    h.mutable_backward()->set_downstream_grad_sq_norm(std::nan(""));
+    std::vector<wire::OutgoingTensor> tensors;
+    tensors.push_back(wire::OutgoingTensor::encode("grad", {2, 3}, std::vector<float>(6, 1.f)));
+    QVERIFY_THROWS_EXCEPTION(MessageError, pipeline::decode_pipeline_message(
+                                               decoded(wire::encode(h, std::move(tensors))), "peer",
+                                               middle_stage(), torch::kCPU));
+
+    const auto total = pipeline::decode_grad_norm_total(
+        decoded(pipeline::encode_grad_norm_total(kJob, {0, 0x42, 7.25})), middle_stage());
+    QCOMPARE(total.micro_batch, std::uint64_t{0x42});
+    QCOMPARE(total.total_sq_norm, 7.25);
+    auto refused = [](const pipeline::GradNormTotal& t, const MessageRules& rules) {
+      try {
+        pipeline::decode_grad_norm_total(decoded(pipeline::encode_grad_norm_total(kJob, t)), rules);
+        return std::string("taken");
+      } catch (const MessageError& e) {
+        return std::string(e.what());
+      }
+    };
+    auto first = middle_stage();
+    first.first = true;
+    QCOMPARE(refused({0, 1, 1.0}, first), std::string("the first stage takes no gradient norms"));
+    QCOMPARE(refused({3, 1, 1.0}, middle_stage()), std::string("gradient norm for pipeline 3"));
+    QCOMPARE(refused({0, 1, -1.0}, middle_stage()),
+             std::string("gradient norm that is not a finite number >= 0"));
+    QCOMPARE(refused({0, 1, INFINITY}, middle_stage()),
+             std::string("gradient norm that is not a finite number >= 0"));
   }
 
   void malformedMessagesAreRefused_data() {
