@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
                  "job's dataset")
       ->check(CLI::IsMember({"", "sign-flip-averaging", "corrupt-activations", "corrupt-gradients",
                              "corrupt-work", "inflate-work", "corrupt-data"}))
-      ->group("");  // hidden: never for real use
+      ->group("Fault injection (tests only: peers ban such a node; see rookery-node(1))");
   std::string join_job, invite_token, host;
   std::int64_t memory_limit_mb = 0;
   bool offer_relay = false, no_reversal = false;

@@ -1,6 +1,6 @@
 // The window on a host of its own on the internet joins a swarm from an invite link, with
 // nothing to type, in the small internet of home_router_lab.sh: the coordinator (with its
-// relay), a volunteer at home behind a router that runs miniupnpd, and one behind a second
+// relay) and a public volunteer beside it, a volunteer at home behind a router that runs miniupnpd, and one behind a second
 // home's router that maps nothing; the window's node runs on the public host (its program
 // started in that network namespace; the window speaks to it over its control socket as
 // always). The window probes the coordinator through its node, joins, says how its PC is
@@ -42,7 +42,7 @@ class TestWindowAcrossNetworks : public QObject {
 
   QTemporaryDir dir_;
   QString tag_ = QStringLiteral("rw%1").arg(QCoreApplication::applicationPid() % 100000);
-  QProcess coordinator_, home_, upnp_home_;
+  QProcess coordinator_, home_, upnp_home_, public_;
 
  private Q_SLOTS:
   void initTestCase() {
@@ -53,6 +53,7 @@ class TestWindowAcrossNetworks : public QObject {
   void cleanupTestCase() {
     rookery::testing::stop_process(home_);
     rookery::testing::stop_process(upnp_home_);
+    rookery::testing::stop_process(public_);
     rookery::testing::stop_process(coordinator_);
     run_command({kHomeRouterLab, "down", tag_});
   }
@@ -72,7 +73,8 @@ class TestWindowAcrossNetworks : public QObject {
     const auto address = rookery::testing::wait_for_coordinator_ready(ready, 20000, &coordinator_);
     QVERIFY(address);
     for (auto [p, ns, name] : {std::tuple{&home_, tag_ + "t", QStringLiteral("home")},
-                               std::tuple{&upnp_home_, tag_ + "h", QStringLiteral("upnp-home")}}) {
+                               std::tuple{&upnp_home_, tag_ + "h", QStringLiteral("upnp-home")},
+                               std::tuple{&public_, tag_ + "i", QStringLiteral("public")}}) {
       p->setProcessChannelMode(QProcess::ForwardedChannels);
       p->start("ip",
                {"netns", "exec", ns, ROOKERY_BINARY_DIR "/app/rookery-node", "--data-dir",
@@ -165,6 +167,15 @@ class TestWindowAcrossNetworks : public QObject {
              home.coordinator().status().c_str());
     QVERIFY(home.reach().relay().empty());
     QCOMPARE(home.reach().observed_address(), std::string("198.22.0.2"));
+    pb::NodeSnapshot beside;
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                   beside = rookery::testing::node_snapshot(dir_.filePath("public/run"));
+                   return beside.reach().way() == pb::REACH_DIRECT && beside.has_stage() &&
+                          beside.work().samples() > 0;
+                 },
+                 60000),
+             beside.coordinator().status().c_str());
 
     // The run's loss falls, as the coordinator keeps it.
     QVERIFY2(QTest::qWaitFor(
