@@ -10,6 +10,34 @@ namespace rookery::testing {
 inline const QString kHomeRouterLab =
     QStringLiteral(ROOKERY_SOURCE_DIR "/tests/reach/home_router_lab.sh");
 
+// What `ip` runs for a lab volunteer in namespace `ns`: rookery-node with its data under
+// `data_dir` (its control sockets in data_dir/run), joining the demo job of the coordinator at
+// `endpoint` with `key`, contributing on one thread after a short benchmark; then `extra`.
+inline QStringList lab_volunteer(const QString& ns, const QString& data_dir,
+                                 const QString& endpoint, const QString& key,
+                                 const QStringList& extra = {}) {
+  return QStringList{"netns",
+                     "exec",
+                     ns,
+                     ROOKERY_BINARY_DIR "/app/rookery-node",
+                     "--data-dir",
+                     data_dir,
+                     "--runtime-dir",
+                     data_dir + "/run",
+                     "--join",
+                     "demo-bytes-gpt",
+                     "--coordinator",
+                     endpoint,
+                     "--coordinator-key",
+                     key,
+                     "--contribute",
+                     "--threads",
+                     "1",
+                     "--benchmark-seconds",
+                     "0.05"} +
+         extra;
+}
+
 // Runs a command to its end (30 s at most); its exit code, -1 when it crashed or hung.
 inline int run_command(const QStringList& args, QString* out = nullptr) {
   QProcess p;

@@ -70,27 +70,9 @@ class TestReachInternet : public QObject {
                  const rookery::testing::CoordinatorAddress& address, std::int64_t memory_mb) {
     auto p = std::make_unique<QProcess>();
     p->setProcessChannelMode(QProcess::ForwardedChannels);
-    p->start("ip", {"netns",
-                    "exec",
-                    ns,
-                    ROOKERY_BINARY_DIR "/app/rookery-node",
-                    "--data-dir",
-                    dir_.filePath(name),
-                    "--runtime-dir",
-                    dir_.filePath(name + "/run"),
-                    "--join",
-                    "demo-bytes-gpt",
-                    "--coordinator",
-                    address.endpoint,
-                    "--coordinator-key",
-                    address.key,
-                    "--contribute",
-                    "--threads",
-                    "1",
-                    "--benchmark-seconds",
-                    "0.05",
-                    "--memory-limit-mb",
-                    QString::number(memory_mb)});
+    p->start("ip",
+             rookery::testing::lab_volunteer(ns, dir_.filePath(name), address.endpoint, address.key,
+                                             {"--memory-limit-mb", QString::number(memory_mb)}));
     nodes_[name] = std::move(p);
   }
 

@@ -33,12 +33,7 @@ class TestRelayedSwarm : public QObject {
                  const QString& key, const QStringList& extra = {}) {
     auto p = std::make_unique<QProcess>();
     p->setProcessChannelMode(QProcess::ForwardedChannels);
-    p->start("ip",
-             QStringList{"netns", "exec", ns, ROOKERY_BINARY_DIR "/app/rookery-node", "--data-dir",
-                         dir_.filePath(name), "--runtime-dir", dir_.filePath(name + "/run"),
-                         "--join", "demo-bytes-gpt", "--coordinator", endpoint, "--coordinator-key",
-                         key, "--contribute", "--threads", "1", "--benchmark-seconds", "0.05"} +
-                 extra);
+    p->start("ip", rookery::testing::lab_volunteer(ns, dir_.filePath(name), endpoint, key, extra));
     nodes_[name] = std::move(p);
   }
 

@@ -30,6 +30,7 @@
 
 #include "coordinator/swarm_planner.hpp"
 #include "job/job_spec.hpp"
+#include "reach/lab.hpp"
 #include "reach/node_snapshot.hpp"
 #include "support/processes.hpp"
 
@@ -37,16 +38,9 @@ namespace pb = rookery::wire::pb;
 
 namespace {
 
-const QString kLab = QStringLiteral(ROOKERY_SOURCE_DIR "/tests/reach/home_router_lab.sh");
+using rookery::testing::run_command;
+const QString& kLab = rookery::testing::kHomeRouterLab;
 const QString kJob = QStringLiteral(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
-
-int run(const QStringList& args, QString* out = nullptr) {
-  QProcess p;
-  p.start(args.first(), args.mid(1));
-  p.waitForFinished(30000);
-  if (out) *out = QString::fromUtf8(p.readAllStandardOutput());
-  return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-}
 
 // CPU seconds a process has used (user + system).
 double cpu_seconds(qint64 pid) {
@@ -73,7 +67,8 @@ double forwarded_bytes(const QString& tag) {
   double total = 0;
   for (const QString& dev : QStringList{tag + "wi", tag + "pi"}) {
     QString out;
-    run({"ip", "netns", "exec", tag + "i", "cat", "/sys/class/net/" + dev + "/statistics/tx_bytes"},
+    run_command(
+        {"ip", "netns", "exec", tag + "i", "cat", "/sys/class/net/" + dev + "/statistics/tx_bytes"},
         &out);
     total += out.trimmed().toDouble();
   }
@@ -105,11 +100,12 @@ class Swarm {
       if (!p->waitForFinished(15000)) p->kill();
       p->waitForFinished(3000);
     }
-    run({kLab, "down", tag_});
+    run_command({kLab, "down", tag_});
   }
 
   std::optional<Arm> measure(const Way& arm, int rate_mbit, std::int64_t memory_mb, int seconds) {
-    if (const int rc = run({kLab, "up", tag_, arm.router, QString::number(rate_mbit)}); rc != 0) {
+    if (const int rc = run_command({kLab, "up", tag_, arm.router, QString::number(rate_mbit)});
+        rc != 0) {
       std::fprintf(stderr, "bench_relay: the lab did not come up (%d)\n", rc);
       return std::nullopt;
     }
@@ -167,30 +163,11 @@ class Swarm {
              const rookery::testing::CoordinatorAddress& address, std::int64_t memory_mb,
              const QStringList& extra) {
     p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    p.start("ip", QStringList{"netns",
-                              "exec",
-                              ns,
-                              ROOKERY_BINARY_DIR "/app/rookery-node",
-                              "--data-dir",
-                              dir_.filePath(tag_ + name),
-                              "--runtime-dir",
-                              dir_.filePath(tag_ + name + "/run"),
-                              "--join",
-                              "demo-bytes-gpt",
-                              "--coordinator",
-                              address.endpoint,
-                              "--coordinator-key",
-                              address.key,
-                              "--contribute",
-                              "--threads",
-                              "1",
-                              "--benchmark-seconds",
-                              "0.05",
-                              "--memory-limit-mb",
-                              QString::number(memory_mb),
-                              "--log-level",
-                              "warn"} +
-                      extra);
+    p.start("ip", rookery::testing::lab_volunteer(
+                      ns, dir_.filePath(tag_ + name), address.endpoint, address.key,
+                      QStringList{"--memory-limit-mb", QString::number(memory_mb), "--log-level",
+                                  "warn"} +
+                          extra));
   }
   pb::NodeSnapshot snapshot(const QString& name) {
     return rookery::testing::node_snapshot(dir_.filePath(tag_ + name + "/run"));
