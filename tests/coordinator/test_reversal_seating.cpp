@@ -10,23 +10,17 @@
 #include "coordinator/reversal_seating.hpp"
 #include "coordinator/swarm_planner.hpp"
 #include "job/job_spec.hpp"
+#include "planner_fixtures.hpp"
 #include "reach/link_partners.hpp"
 
 using namespace rookery;
 using coordinator::Assignment;
 using coordinator::Member;
+using testing::by_key;
+using testing::demo_job;
+using testing::key_of;
 
 namespace {
-
-job::JobSpec demo_job() {
-  return job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
-}
-
-std::string key_of(int i) {
-  std::string k = "node" + std::to_string(i);
-  k.resize(40, 'x');
-  return k;
-}
 
 // `n` alike volunteers, each with `share` of the memory the whole model needs, every one
 // reachable and running a reversal service.
@@ -51,12 +45,6 @@ std::vector<Member> members(int n, double share) {
     out.push_back(m);
   }
   return out;
-}
-
-std::map<std::string, Member> by_key(const std::vector<Member>& v) {
-  std::map<std::string, Member> m;
-  for (const auto& x : v) m[x.key] = x;
-  return m;
 }
 
 // No peer can dial it: it dials its neighbours, and runs no service they could use.

@@ -9,24 +9,17 @@
 
 #include "coordinator/swarm_planner.hpp"
 #include "job/job_spec.hpp"
+#include "planner_fixtures.hpp"
 #include "pipeline/stage_plan.hpp"
 
 using namespace rookery;
 using coordinator::Assignment;
 using coordinator::Member;
+using testing::by_key;
+using testing::demo_job;
+using testing::key_of;
 
 namespace {
-
-job::JobSpec demo_job() {
-  return job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
-}
-
-// A Z85-looking key per index (40 characters, unique).
-std::string key_of(int i) {
-  std::string k = "node" + std::to_string(i);
-  k.resize(40, 'x');
-  return k;
-}
 
 std::vector<Member> members(int n, std::int64_t memory, double flops = 50e9) {
   std::vector<Member> out;
@@ -43,12 +36,6 @@ std::vector<Member> members(int n, std::int64_t memory, double flops = 50e9) {
     out.push_back(m);
   }
   return out;
-}
-
-std::map<std::string, Member> by_key(const std::vector<Member>& v) {
-  std::map<std::string, Member> m;
-  for (const auto& x : v) m[x.key] = x;
-  return m;
 }
 
 // Memory for each volunteer: `share` of what the whole model needs in one place.
