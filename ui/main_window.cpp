@@ -186,7 +186,7 @@ void MainWindow::openSettings() {
     if (!launcher_) return;
     showNotice(tr("Restarting rookery-node with its data in %1…").arg(dir));
     restartNode(NodeLauncher::withDataDir(launcher_->extraArguments(), dir),
-                node_.isConnected() && node_.snapshot().state() == wire::pb::CONTRIBUTING);
+                /*keep_contributing=*/true);
   });
   connect(dialog, &SettingsDialog::reachHostChanged, this, [this](const QString& host) {
     NodeLauncher::setChosenHost(host);
@@ -194,13 +194,15 @@ void MainWindow::openSettings() {
     showNotice(host.isEmpty() ? tr("Restarting rookery-node to find out how it is reached…")
                               : tr("Restarting rookery-node to be reached at %1…").arg(host));
     restartNode(NodeLauncher::withHost(launcher_->extraArguments(), host),
-                node_.isConnected() && node_.snapshot().state() == wire::pb::CONTRIBUTING);
+                /*keep_contributing=*/true);
   });
   connect(dialog, &SettingsDialog::leftJob, this, [this] {
     QSettings settings;
     forgetSwarm(settings);
     showNotice(tr("This PC left the job. Open an invite link to join a swarm again."));
-    if (launcher_) restartNode(NodeLauncher::withoutSwarm(launcher_->extraArguments()), false);
+    if (launcher_)
+      restartNode(NodeLauncher::withoutSwarm(launcher_->extraArguments()),
+                  /*keep_contributing=*/false);
   });
   settings_dialog_ = dialog;
   dialog->open();
@@ -208,10 +210,15 @@ void MainWindow::openSettings() {
 
 SettingsDialog* MainWindow::settingsDialog() const { return settings_dialog_.data(); }
 
-void MainWindow::restartNode(const QStringList& arguments, bool contribute) {
+void MainWindow::restartNode(const QStringList& arguments, bool keep_contributing) {
   if (!launcher_) return;
   launcher_->setExtraArguments(arguments);
-  if (node_.isConnected() || node_.refresh()) node_.quit();
+  // The node's state as it is asked to stop, not as last heard: the window's copy may be a
+  // moment old (a node that has just begun contributing would otherwise come back paused).
+  const bool running = node_.refresh();
+  const bool contribute =
+      keep_contributing && running && node_.snapshot().state() == wire::pb::CONTRIBUTING;
+  if (running) node_.quit();
   // Started again once the node has gone (it saves its state first), at most 20 s later.
   auto* poll = new QTimer(this);
   auto* waited = new QElapsedTimer;

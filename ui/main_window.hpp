@@ -63,8 +63,9 @@ class MainWindow : public QMainWindow {
   // Stops the node (bounded wait, with progress shown), then emits finished().
   void quitRookery();
   // Stops the node (unless it is stopping by itself) and starts it again with `arguments`
-  // (another data folder, no swarm after leaving the job), contributing when asked.
-  void restartNode(const QStringList& arguments, bool contribute);
+  // (another data folder, no swarm after leaving the job). With `keep_contributing`, the new
+  // node contributes when the old one was contributing as it was asked to stop.
+  void restartNode(const QStringList& arguments, bool keep_contributing);
 
  Q_SIGNALS:
   // The GUI is done: the node has stopped (or was left running on purpose). The

@@ -161,6 +161,9 @@ class TestSettingsSwarm : public QObject {
 
     // An expert's address: refused when it is none, else saved, and the node restarts to be
     // reached there; cleared, it restarts to find out again.
+    QStringList launch_failures;
+    connect(&launcher, &NodeLauncher::launchFailed, this,
+            [&](const QString& why) { launch_failures << why; });
     const auto restarted = [&](qint64 before) {
       return QTest::qWaitFor(
           [&] {
@@ -170,6 +173,14 @@ class TestSettingsSwarm : public QObject {
                    s.coordinator().why().code() != pb::REASON_UNKNOWN;
           },
           30000);
+    };
+    const auto restartReport = [&](qint64 before) {
+      return QStringLiteral("pid %1 (before %2), state %3, coordinator %4, launch failures: %5")
+          .arg(s.pid())
+          .arg(before)
+          .arg(static_cast<int>(s.state()))
+          .arg(static_cast<int>(s.coordinator().why().code()))
+          .arg(launch_failures.join(QStringLiteral("; ")));
     };
     const auto commandLine = [](qint64 pid) {
       QFile f(QStringLiteral("/proc/%1/cmdline").arg(pid));
@@ -192,7 +203,7 @@ class TestSettingsSwarm : public QObject {
       if (const QString shots = qEnvironmentVariable("ROOKERY_GUI_SCREENSHOTS"); !shots.isEmpty())
         dialog->grab().save(QDir(shots).filePath(QStringLiteral("settings-reached-at.png")));
       QVERIFY(dialog->save());
-      QVERIFY(restarted(before));
+      QVERIFY2(restarted(before), qPrintable(restartReport(before)));
       QCOMPARE(NodeLauncher::chosenHost(), host);
       const auto args = commandLine(s.pid());
       QCOMPARE(args.contains("--host"), !host.isEmpty());
