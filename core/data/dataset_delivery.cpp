@@ -124,7 +124,7 @@ pb::DatasetManifest build_manifest(const job::DatasetSpec& spec, std::uint32_t c
   std::error_code ec;
   if (fs::is_directory(spec.path, ec)) {
     m.set_folder(true);
-    for (const auto& f : text_files(spec.path)) {
+    for (const auto& f : text_files(spec.path, spec.format)) {
       *m.add_files() = describe_file(f, "data", f.filename().string(), chunk_bytes);
     }
   } else {

@@ -58,11 +58,12 @@ IdxHeader parse_idx(const MappedFile& file, std::initializer_list<size_t> allowe
 struct IdxImageDataset::Parsed {
   MappedFile images, labels;
   IdxHeader image_header, label_header;
+  int64_t held_out = 0;  // images
 };
 
 IdxImageDataset::IdxImageDataset(const std::filesystem::path& images,
                                  const std::filesystem::path& labels, int64_t classes,
-                                 uint64_t order_seed, bool shuffle)
+                                 uint64_t order_seed, bool shuffle, double held_out)
     : IdxImageDataset(
           [&] {
             MappedFile image_file(images), label_file(labels);
@@ -73,13 +74,15 @@ IdxImageDataset::IdxImageDataset(const std::filesystem::path& images,
               throw DatasetError(labels, "holds " + std::to_string(lh.dims[0]) + " labels for " +
                                              std::to_string(ih.dims[0]) + " images in " +
                                              images.string());
+            // At most half held out, so training keeps at least as many as the held-out part.
+            const int64_t held = held_out_units(ih.dims[0], held_out, 1, images, "images");
             return Parsed{std::move(image_file), std::move(label_file), std::move(ih),
-                          std::move(lh)};
+                          std::move(lh), held};
           }(),
           classes, order_seed, shuffle) {}
 
 IdxImageDataset::IdxImageDataset(Parsed p, int64_t classes, uint64_t order_seed, bool shuffle)
-    : Dataset(p.image_header.dims[0], order_seed, shuffle),
+    : Dataset(p.image_header.dims[0] - p.held_out, p.held_out, order_seed, shuffle),
       images_(std::move(p.images)),
       labels_(std::move(p.labels)),
       images_offset_(p.image_header.data_offset),
@@ -107,6 +110,10 @@ void IdxImageDataset::read(int64_t position, const SampleSlot& slot) const {
   for (int64_t i = 0; i < n; ++i)
     slot.pixels[size_t(i)] = float(std::to_integer<uint8_t>(pixels[size_t(i)])) / 255.0f;
   slot.targets[0] = label;
+}
+
+void IdxImageDataset::read_held_out_sample(int64_t index, const SampleSlot& slot) const {
+  read(size() + index, slot);  // the held-out images follow the training ones
 }
 
 }  // namespace rookery::data

@@ -12,9 +12,10 @@ namespace rookery::data {
 class IdxImageDataset final : public Dataset {
  public:
   /// Throws DatasetError (naming the file) for a bad header, a size that disagrees with
-  /// the header, or image and label counts that differ. `classes` bounds the labels.
+  /// the header, or image and label counts that differ. `classes` bounds the labels. The last
+  /// floor(held_out · images) images are held out (see Dataset::read_held_out).
   IdxImageDataset(const std::filesystem::path& images, const std::filesystem::path& labels,
-                  int64_t classes, uint64_t order_seed, bool shuffle = true);
+                  int64_t classes, uint64_t order_seed, bool shuffle = true, double held_out = 0);
 
   SampleLayout layout() const override;
   void read(int64_t position, const SampleSlot& slot) const override;
@@ -26,6 +27,7 @@ class IdxImageDataset final : public Dataset {
  private:
   struct Parsed;
   IdxImageDataset(Parsed parsed, int64_t classes, uint64_t order_seed, bool shuffle);
+  void read_held_out_sample(int64_t index, const SampleSlot& slot) const override;
 
   MappedFile images_, labels_;
   size_t images_offset_, labels_offset_;

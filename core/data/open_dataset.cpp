@@ -12,19 +12,21 @@ std::unique_ptr<Dataset> open_dataset(const job::JobSpec& job) {
   switch (d.kind) {
     case job::DatasetKind::text: {
       const auto& g = std::get<job::GptSpec>(job.model.arch);
-      return std::make_unique<TextBytesDataset>(d.path, g.context, d.stride, order_seed, d.shuffle);
+      return std::make_unique<TextBytesDataset>(d.path, g.context, d.stride, order_seed, d.shuffle,
+                                                d.held_out, d.format);
     }
     case job::DatasetKind::tokens: {
       const auto& g = std::get<job::GptSpec>(job.model.arch);
       return std::make_unique<TokenFileDataset>(d.path, g.context, d.stride, g.vocab, order_seed,
-                                                d.shuffle);
+                                                d.shuffle, d.held_out);
     }
     case job::DatasetKind::images: {
       const int64_t classes = job.model.kind() == job::ModelKind::cnn
                                   ? std::get<job::CnnSpec>(job.model.arch).classes
                                   : std::get<job::MlpSpec>(job.model.arch).output;
       auto images =
-          std::make_unique<IdxImageDataset>(d.path, d.labels, classes, order_seed, d.shuffle);
+          std::make_unique<IdxImageDataset>(d.path, d.labels, classes, order_seed, d.shuffle,
+                                            d.held_out);
       const std::string shape = std::to_string(images->channels()) + "x" +
                                 std::to_string(images->height()) + "x" +
                                 std::to_string(images->width());

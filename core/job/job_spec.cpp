@@ -51,6 +51,8 @@ constexpr std::array<std::pair<std::string_view, DatasetKind>, 3> kDatasetKinds{
     {{"text", DatasetKind::text},
      {"tokens", DatasetKind::tokens},
      {"images", DatasetKind::images}}};
+constexpr std::array<std::pair<std::string_view, TextFormat>, 2> kTextFormats{
+    {{"plain", TextFormat::plain}, {"fortune", TextFormat::fortune}}};
 constexpr std::array<std::pair<std::string_view, OptimizerKind>, 2> kOptimizerKinds{
     {{"adamw", OptimizerKind::adamw}, {"sgd", OptimizerKind::sgd}}};
 constexpr std::array<std::pair<std::string_view, LrDecay>, 3> kDecays{
@@ -217,7 +219,9 @@ DatasetSpec parse_dataset(ObjectReader r, const std::filesystem::path& base_dir)
     d.labels = resolve(r.string("labels", std::nullopt), base_dir);
   else
     d.stride = r.integer("stride", d.stride);
+  if (d.kind == DatasetKind::text) d.format = r.choice<TextFormat>("format", d.format, kTextFormats);
   d.shuffle = r.boolean("shuffle", d.shuffle);
+  d.held_out = r.number("held_out", d.held_out);
   r.finish();
   return d;
 }
@@ -347,6 +351,12 @@ void validate_dataset(const DatasetSpec& d, const ModelSpec& model) {
   const std::string f = "job.dataset";
   check(!d.path.empty(), f + ".path", "must not be empty");
   at_least(d.stride, 1, f + ".stride");
+  finite(d.held_out, f + ".held_out");
+  check(d.held_out >= 0 && d.held_out <= 0.5, f + ".held_out",
+        "must be a fraction in [0, 0.5] (0: no held-out part), got " + show(d.held_out));
+  check(d.kind == DatasetKind::text || d.format == TextFormat::plain, f + ".format",
+        "applies to text datasets only, got " + std::string(to_string(d.format)) + " for " +
+            std::string(to_string(d.kind)));
   switch (d.kind) {
     case DatasetKind::text:
     case DatasetKind::tokens: {
@@ -547,7 +557,9 @@ std::string to_json(const JobSpec& spec, int indent) {
     dataset["labels"] = spec.dataset.labels.generic_string();
   else
     dataset["stride"] = spec.dataset.stride;
+  if (spec.dataset.kind == DatasetKind::text) dataset["format"] = to_string(spec.dataset.format);
   dataset["shuffle"] = spec.dataset.shuffle;
+  dataset["held_out"] = spec.dataset.held_out;
 
   const auto& o = spec.optimizer;
   ojson optimizer;
@@ -622,6 +634,7 @@ double learning_rate_at(const OptimizerSpec& o, int64_t step) {
 
 std::string_view to_string(ModelKind v) { return enum_name(v, kModelKinds); }
 std::string_view to_string(DatasetKind v) { return enum_name(v, kDatasetKinds); }
+std::string_view to_string(TextFormat v) { return enum_name(v, kTextFormats); }
 std::string_view to_string(OptimizerKind v) { return enum_name(v, kOptimizerKinds); }
 std::string_view to_string(LrDecay v) { return enum_name(v, kDecays); }
 std::string_view to_string(Codec v) { return enum_name(v, kCodecs); }

@@ -76,6 +76,13 @@ enum class DatasetKind {
   images,  ///< IDX (MNIST layout): unsigned-byte images + a labels file
 };
 
+/// How a text dataset's files hold their text.
+enum class TextFormat {
+  plain,    ///< every byte is text
+  fortune,  ///< fortune(6) cookie files: a line holding only "%" ends a cookie and reads as a
+            ///< blank line; in a folder, strfile's *.dat indexes are skipped
+};
+
 struct DatasetSpec {
   DatasetKind kind = DatasetKind::text;
   /// File or folder. A relative path in a spec file is resolved against the file's folder.
@@ -87,6 +94,11 @@ struct DatasetSpec {
   int64_t stride = 1;
   /// false keeps sample id == data position (useful to inspect data); true permutes ids.
   bool shuffle = true;
+  /// text only: how the files hold their text.
+  TextFormat format = TextFormat::plain;
+  /// The fraction of the data, in [0, 0.5], kept out of training for evaluation: the end of
+  /// the token stream (text, tokens) or the last images. 0: none.
+  double held_out = 0;
   friend bool operator==(const DatasetSpec&, const DatasetSpec&) = default;
 };
 
@@ -270,6 +282,7 @@ double learning_rate_at(const OptimizerSpec& optimizer, int64_t step);
 // Names as they appear in JSON.
 std::string_view to_string(ModelKind);
 std::string_view to_string(DatasetKind);
+std::string_view to_string(TextFormat);
 std::string_view to_string(OptimizerKind);
 std::string_view to_string(LrDecay);
 std::string_view to_string(Codec);

@@ -7,6 +7,7 @@
 
 #include <QtTest/QtTest>
 
+#include <cmath>
 #include <fstream>
 #include <set>
 
@@ -117,6 +118,142 @@ class TestDatasets : public QObject {
     std::filesystem::create_directory(at("empty"));
     expect_dataset_error([&] { TextBytesDataset(at("empty"), 4, 1, 0); },
                          "empty: folder holds no text files");
+  }
+
+  // 900 letters then 100 digits: a window's bytes say which part of the text it came from.
+  static std::string letters_then_digits() {
+    std::string text;
+    for (int i = 0; i < 900; ++i) text.push_back(char('a' + i % 26));
+    for (int i = 0; i < 100; ++i) text.push_back(char('0' + i % 10));
+    return text;
+  }
+
+  void heldOutIsTheEndOfTheTextAndNoTrainingWindowTouchesIt() {
+    write_file(at("split.txt"), letters_then_digits());
+    const TextBytesDataset d(at("split.txt"), 8, 1, /*order_seed=*/5, /*shuffle=*/true, 0.1);
+    // 100 bytes held out: training windows of 9 bytes must end by byte 900.
+    QCOMPARE(d.size(), 900 - 9 + 1);
+    QCOMPARE(d.held_out_size(), (100 - 1) / 8);  // disjoint windows every `context` bytes
+    // Two epochs of every training sample id: letters only, inputs and targets.
+    const Batch train = make_batch(d, 0, 2 * d.size());
+    QVERIFY(train.inputs.ge('a').all().item<bool>() && train.targets.ge('a').all().item<bool>());
+    // Every held-out window: digits only, starting every 8 bytes from byte 900.
+    const Batch held = make_held_out_batch(d, 0, d.held_out_size());
+    QVERIFY(held.held_out && !train.held_out);
+    QVERIFY(held.inputs.le('9').all().item<bool>() && held.targets.le('9').all().item<bool>());
+    QVERIFY(torch::equal(held.inputs[0],
+                         torch::tensor({'0', '1', '2', '3', '4', '5', '6', '7'}, torch::kLong)));
+    QVERIFY(torch::equal(held.targets[1],
+                         torch::tensor({'9', '0', '1', '2', '3', '4', '5', '6'}, torch::kLong)));
+    // The last window, 12th, starts at byte 988 and ends at byte 996 (digit 6); the 3 bytes
+    // after it make no whole window.
+    QCOMPARE(held.inputs[d.held_out_size() - 1][0].item<int64_t>(), int64_t('8'));
+    QCOMPARE(held.targets[d.held_out_size() - 1][7].item<int64_t>(), int64_t('6'));
+  }
+
+  void heldOutWindowsAreTheSameEveryTime() {
+    write_file(at("split.txt"), letters_then_digits());
+    const TextBytesDataset a(at("split.txt"), 8, 1, 5, true, 0.1);
+    const TextBytesDataset b(at("split.txt"), 8, 1, 5, true, 0.1);
+    const TextBytesDataset other_order(at("split.txt"), 8, 3, 77, false, 0.1);
+    const Batch first = make_held_out_batch(a, 0, a.held_out_size());
+    QVERIFY(torch::equal(first.inputs, make_held_out_batch(a, 0, a.held_out_size()).inputs));
+    QVERIFY(torch::equal(first.targets, make_held_out_batch(b, 0, b.held_out_size()).targets));
+    // The training order and stride change which training windows there are, not these.
+    QCOMPARE(other_order.held_out_size(), a.held_out_size());
+    QVERIFY(torch::equal(first.inputs,
+                         make_held_out_batch(other_order, 0, a.held_out_size()).inputs));
+    QCOMPARE(other_order.size(), (900 - 9) / 3 + 1);
+    // Parts of it are the same windows as the whole.
+    QVERIFY(torch::equal(make_held_out_batch(a, 3, 4).inputs, first.inputs.slice(0, 3, 7)));
+  }
+
+  void heldOutBoundsAreChecked() {
+    write_file(at("split.txt"), letters_then_digits());
+    const TextBytesDataset d(at("split.txt"), 8, 1, 5, true, 0.1);
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, make_held_out_batch(d, 10, 5));
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, make_held_out_batch(d, -1, 1));
+    const TextBytesDataset none(at("split.txt"), 8, 1, 5);
+    QCOMPARE(none.held_out_size(), 0);
+    QCOMPARE(none.size(), 1000 - 9 + 1);  // without a held-out part, the whole text trains
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, make_held_out_batch(none, 0, 1));
+  }
+
+  void badHeldOutFractionsAreRefused() {
+    write_file(at("split.txt"), letters_then_digits());
+    expect_dataset_error([&] { TextBytesDataset(at("split.txt"), 8, 1, 0, true, 0.005); },
+                         "split.txt: held_out 0.005 of its 1000 bytes is 5, fewer than one "
+                         "held-out sample needs (9)");
+    expect_dataset_error([&] { TextBytesDataset(at("split.txt"), 8, 1, 0, true, 0.7); },
+                         "split.txt: held_out must be in [0, 0.5], got 0.7");
+    expect_dataset_error([&] { TextBytesDataset(at("split.txt"), 8, 1, 0, true, -0.1); },
+                         "held_out must be in [0, 0.5]");
+    write_file(at("img.idx"), idx({4, 2, 2}, 0));
+    write_file(at("lab.idx"), idx({4}, 0));
+    expect_dataset_error([&] { IdxImageDataset(at("img.idx"), at("lab.idx"), 256, 0, true, 0.2); },
+                         "img.idx: held_out 0.2 of its 4 images is 0, fewer than one held-out "
+                         "sample needs (1)");
+  }
+
+  void tokensAndImagesHoldOutTheirEnd() {
+    std::vector<uint16_t> ids;
+    for (uint16_t i = 0; i < 40; ++i) ids.push_back(i);
+    write_file(at("split.bin"), tokens_le(ids));
+    const TokenFileDataset t(at("split.bin"), 3, 1, 256, 0, true, 0.25);  // tokens 30..39 held
+    QCOMPARE(t.size(), 30 - 4 + 1);
+    QCOMPARE(t.held_out_size(), 3);
+    const Batch train = make_batch(t, 0, t.size());
+    QVERIFY(train.targets.max().item<int64_t>() <= 29);
+    const Batch held = make_held_out_batch(t, 0, 3);
+    QVERIFY(torch::equal(held.inputs[2], torch::tensor({36, 37, 38}, torch::kLong)));
+    QVERIFY(torch::equal(held.targets[2], torch::tensor({37, 38, 39}, torch::kLong)));
+
+    write_file(at("img.idx"), idx({5, 4, 3}, 0));
+    write_file(at("lab.idx"), idx({5}, 1));  // labels 1, 8, 15, 22, 29
+    const IdxImageDataset images(at("img.idx"), at("lab.idx"), 64, 0, true, 0.4);  // 2 held
+    QCOMPARE(images.size(), 3);
+    QCOMPARE(images.held_out_size(), 2);
+    const Batch all = make_batch(images, 0, 3);
+    QVERIFY(all.targets.max().item<int64_t>() <= 15);  // images 0..2 only
+    const Batch last = make_held_out_batch(images, 0, 2);
+    QCOMPARE(last.targets[0].item<int64_t>(), 22);
+    QCOMPARE(last.targets[1].item<int64_t>(), 29);
+    // image 4 starts at data byte 48: (48·7) % 256 = 80
+    QCOMPARE(last.inputs[1][0][0][0].item<float>(), 80.0f / 255.0f);
+  }
+
+  void fortuneFilesReadAsCookiesSeparatedByBlankLines() {
+    const auto folder = at("fortunes");
+    std::filesystem::create_directory(folder);
+    write_file(folder / "a", "one\n%\ntwo\nlines\n%\n");
+    write_file(folder / "a.dat", std::string("\0\0\0\x02\x01", 5));  // strfile's binary index
+    std::filesystem::create_symlink("a", folder / "a.u8");           // Debian's UTF-8 alias
+    write_file(folder / "b", "100%\n%\nlast, no separator");
+    const TextBytesDataset d(folder, 4, 1, 0, false, 0, job::TextFormat::fortune);
+    QCOMPARE(d.files().size(), size_t(2));
+    QCOMPARE(d.files()[0].filename().string(), std::string("a"));
+    QCOMPARE(d.files()[1].filename().string(), std::string("b"));
+    const std::string expected = "one\n\ntwo\nlines\n\n100%\n\nlast, no separator\n\n";
+    const auto text = d.text();
+    QCOMPARE(std::string(reinterpret_cast<const char*>(text.data()), text.size()), expected);
+    QCOMPARE(d.size(), int64_t(expected.size()) - 5 + 1);
+
+    // The plain format reads every regular file as it is, the index and the alias too.
+    const TextBytesDataset plain(folder, 4, 1, 0, false);
+    QCOMPARE(plain.files().size(), size_t(4));
+  }
+
+  void fortuneTextOfOneFile() {
+    const auto text = [](const std::string& s) {
+      const auto out = fortune_text(std::as_bytes(std::span(s.data(), s.size())));
+      return std::string(reinterpret_cast<const char*>(out.data()), out.size());
+    };
+    QCOMPARE(text(""), std::string());
+    QCOMPARE(text("%\n"), std::string("\n"));
+    QCOMPARE(text("a\n%\n"), std::string("a\n\n"));
+    QCOMPARE(text("a\n%"), std::string("a\n\n"));         // a last "%" without its newline
+    QCOMPARE(text("a\n%%\nb\n"), std::string("a\n%%\nb\n\n"));  // only a lone "%" separates
+    QCOMPARE(text(" %\n"), std::string(" %\n\n"));
   }
 
   void tokenFileIsLittleEndianUint16() {
@@ -246,10 +383,17 @@ class TestDatasets : public QObject {
   void demoJobOpens() {
     const auto job = job::load_job_spec(ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
     const auto d = open_dataset(job);
-    QVERIFY(d->size() > 250'000);
-    const Batch b = make_batch(*d, 0, job.micro_batch_size);
-    QCOMPARE(b.inputs.sizes().vec(), (std::vector<int64_t>{job.micro_batch_size, 64}));
-    QVERIFY(b.inputs.max().item<int64_t>() < 128);  // ASCII text
+    // Debian's English fortunes, about 2.5 MB, 5% held out.
+    QVERIFY2(d->size() > 2'000'000, qPrintable(QString::number(d->size())));
+    const double held_share = double(d->held_out_size() * 64) / double(d->size() + 64 * d->held_out_size());
+    QVERIFY2(std::abs(held_share - 0.05) < 0.001, qPrintable(QString::number(held_share)));
+    const Batch b = make_batch(*d, 0, 64);
+    QCOMPARE(b.inputs.sizes().vec(), (std::vector<int64_t>{64, 64}));
+    // English text: mostly lower-case letters and spaces; no "%" separator lines.
+    const auto letters = (b.inputs.ge('a') & b.inputs.le('z')) | b.inputs.eq(' ');
+    QVERIFY2(letters.to(torch::kFloat).mean().item<double>() > 0.6,
+             qPrintable(QString::number(letters.to(torch::kFloat).mean().item<double>())));
+    QVERIFY(make_held_out_batch(*d, 0, d->held_out_size()).count == d->held_out_size());
   }
 };
 

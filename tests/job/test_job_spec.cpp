@@ -70,6 +70,8 @@ class TestJobSpec : public QObject {
     QCOMPARE(s.name, std::string("m"));
     QVERIFY(std::get<MlpSpec>(s.model.arch).hidden.empty());
     QCOMPARE(s.dataset.path.generic_string(), std::string("i.idx"));  // no base dir: kept relative
+    QCOMPARE(s.dataset.held_out, 0.0);  // nothing held out unless the owner asks
+    QVERIFY(s.dataset.format == TextFormat::plain);
     QCOMPARE(s.staleness, 1);
     QVERIFY(s.codec == Codec::none);
     QVERIFY(s.optimizer.schedule.decay == LrDecay::constant);
@@ -83,6 +85,36 @@ class TestJobSpec : public QObject {
     QCOMPARE(s.outer.momentum, 0.0);
     QVERIFY(s.outer.error_feedback);
     QCOMPARE(s.outer.anchor_sync_every, 8);
+  }
+
+  void parsesHeldOutAndTextFormat() {
+    json doc = valid_gpt_doc();
+    doc["dataset"]["held_out"] = 0.05;
+    doc["dataset"]["format"] = "fortune";
+    const JobSpec s = parse_job_spec(doc.dump());
+    QCOMPARE(s.dataset.held_out, 0.05);
+    QVERIFY(s.dataset.format == TextFormat::fortune);
+    doc["dataset"]["held_out"] = 0.5;  // the bound itself is allowed
+    QCOMPARE(parse_job_spec(doc.dump()).dataset.held_out, 0.5);
+
+    // Specs built by hand are held to the same rules.
+    const auto refused = [](JobSpec spec, const std::string& message) {
+      try {
+        validate(spec);
+        return false;
+      } catch (const JobSpecError& e) {
+        return std::string(e.what()).find(message) != std::string::npos;
+      }
+    };
+    JobSpec bad = s;
+    bad.dataset.held_out = std::nan("");
+    QVERIFY(refused(bad, "job.dataset.held_out: must be a finite number"));
+    bad.dataset.held_out = 0.75;
+    QVERIFY(refused(bad, "job.dataset.held_out: must be a fraction in [0, 0.5]"));
+    bad = s;
+    bad.dataset.kind = DatasetKind::tokens;
+    QVERIFY(refused(bad, "job.dataset.format: applies to text datasets only, got fortune for "
+                         "tokens"));
   }
 
   void parsesOuterStep() {
@@ -144,6 +176,14 @@ class TestJobSpec : public QObject {
     json with_clip = valid_gpt_doc();
     with_clip["aggregator"] = {{"tau", 0.5}, {"iterations", 7}, {"weight_cap", 0}};
     QTest::newRow("gpt+centered_clip") << QString::fromStdString(with_clip.dump());
+    json held_out = valid_gpt_doc();
+    held_out["dataset"]["held_out"] = 0.05;
+    held_out["dataset"]["format"] = "fortune";
+    QTest::newRow("gpt+held_out+fortune") << QString::fromStdString(held_out.dump());
+    QTest::newRow("images+held_out") << QString(R"({"id": "mlp", "model": {"kind": "mlp",
+            "input": 784, "output": 10},
+            "dataset": {"kind": "images", "path": "/x", "labels": "/y", "held_out": 0.1},
+            "optimizer": {"lr": 0.001}})");
   }
   void roundTrips() {
     QFETCH(QString, doc);
@@ -189,6 +229,28 @@ class TestJobSpec : public QObject {
     QTest::newRow("momentum on adamw") << "/optimizer/momentum"
                                        << "0.9"
                                        << "job.optimizer.momentum: unknown key";
+    QTest::newRow("held_out above half") << "/dataset/held_out"
+                                         << "0.6"
+                                         << "job.dataset.held_out: must be a fraction in [0, 0.5] "
+                                            "(0: no held-out part), got 0.6";
+    QTest::newRow("held_out negative") << "/dataset/held_out"
+                                       << "-0.1"
+                                       << "job.dataset.held_out: must be a fraction in [0, 0.5] "
+                                          "(0: no held-out part), got -0.1";
+    QTest::newRow("held_out percent") << "/dataset/held_out"
+                                      << "5"
+                                      << "job.dataset.held_out: must be a fraction in [0, 0.5]";
+    QTest::newRow("held_out string") << "/dataset/held_out"
+                                     << "\"5%\""
+                                     << "job.dataset.held_out: must be a number, got \"5%\"";
+    QTest::newRow("text format") << "/dataset/format"
+                                 << "\"fortunes\""
+                                 << "job.dataset.format: must be one of plain, fortune; got "
+                                    "\"fortunes\"";
+    QTest::newRow("format on images") << "/dataset"
+                                      << R"({"kind": "images", "path": "i", "labels": "l",
+                                             "format": "plain"})"
+                                      << "job.dataset.format: unknown key";
     QTest::newRow("labels on text") << "/dataset/labels"
                                     << "\"l\""
                                     << "job.dataset.labels: unknown key";
