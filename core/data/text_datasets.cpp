@@ -2,6 +2,7 @@
 #include "data/text_files.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 
 namespace rookery::data {
@@ -16,15 +17,54 @@ int64_t window_count(int64_t tokens, int64_t context, int64_t stride,
   return (tokens - (context + 1)) / stride + 1;
 }
 
+namespace {
+TokenSplit::Stripe split_stripe(int64_t tokens, int64_t context, int64_t stride, double held_out,
+                                const std::filesystem::path& path, const char* unit) {
+  const auto held = held_out > 0 ? int64_t(std::floor(double(tokens) * held_out)) : 0;
+  TokenSplit::Stripe s;
+  s.held_out_first = tokens - held;
+  s.train_windows = window_count(s.held_out_first, context, stride, path, unit);
+  if (held > 0) s.held_out_windows = window_count(held, context, context, path, unit);
+  return s;
+}
+
+// Window `window` of stripes that each hold `per` of them but the last, which holds the rest.
+std::pair<int64_t, int64_t> stripe_of(int64_t window, int64_t per, int64_t stripes) {
+  const int64_t s = per > 0 ? std::min(window / per, stripes - 1) : stripes - 1;
+  return {s, window - s * per};
+}
+}  // namespace
+
+int64_t TokenSplit::train_start(int64_t window) const {
+  const auto [s, k] = stripe_of(window, stripe.train_windows, stripes);
+  return s * stripe_tokens + k * stride;
+}
+
+int64_t TokenSplit::held_out_start(int64_t window) const {
+  const auto [s, k] = stripe_of(window, stripe.held_out_windows, stripes);
+  const Stripe& part = s == stripes - 1 ? last : stripe;
+  return s * stripe_tokens + part.held_out_first + k * context;
+}
+
 TokenSplit split_tokens(int64_t tokens, int64_t context, int64_t stride, double held_out,
                         const std::filesystem::path& path, const char* unit) {
   if (context < 1 || stride < 1) throw DatasetError(path, "context and stride must be >= 1");
-  const int64_t held = held_out_units(tokens, held_out, context + 1, path, unit);
+  // Refuses a fraction out of range, or one that holds out less than one window in all.
+  held_out_units(tokens, held_out, context + 1, path, unit);
   TokenSplit split;
-  split.held_out_first = tokens - held;
-  // At most half is held out, so training keeps at least one window whenever it holds one.
-  if (held > 0) split.held_out_windows = window_count(held, context, context, path, unit);
-  split.train_windows = window_count(split.held_out_first, context, stride, path, unit);
+  split.context = context;
+  split.stride = stride;
+  split.stripes = held_out > 0 ? std::max<int64_t>(1, tokens / kHeldOutStripeTokens) : 1;
+  // Each stripe holds out at least one window (and so, holding out at most half of itself,
+  // trains on at least one).
+  while (split.stripes > 1 &&
+         std::floor(double(tokens / split.stripes) * held_out) < double(context + 1))
+    --split.stripes;
+  split.stripe_tokens = tokens / split.stripes;
+  const int64_t last_tokens = tokens - (split.stripes - 1) * split.stripe_tokens;
+  if (split.stripes > 1)
+    split.stripe = split_stripe(split.stripe_tokens, context, stride, held_out, path, unit);
+  split.last = split_stripe(last_tokens, context, stride, held_out, path, unit);
   return split;
 }
 
@@ -101,13 +141,12 @@ TextBytesDataset::TextBytesDataset(const std::filesystem::path& path, int64_t co
 
 TextBytesDataset::TextBytesDataset(Loaded&& loaded, int64_t context, int64_t stride,
                                    uint64_t order_seed, bool shuffle)
-    : Dataset(loaded.split.train_windows, loaded.split.held_out_windows, order_seed, shuffle),
+    : Dataset(loaded.split.train_windows(), loaded.split.held_out_windows(), order_seed, shuffle),
       files_(std::move(loaded.files)),
       single_(std::move(loaded.single)),
       joined_(std::move(loaded.joined)),
-      context_(context),
-      stride_(stride),
-      held_out_first_(loaded.split.held_out_first) {}
+      split_(loaded.split),
+      context_(context) {}
 
 std::span<const std::byte> TextBytesDataset::text() const {
   return single_ ? single_->bytes() : std::span<const std::byte>(joined_);
@@ -119,11 +158,11 @@ SampleLayout TextBytesDataset::layout() const {
 }
 
 void TextBytesDataset::read(int64_t position, const SampleSlot& slot) const {
-  read_window(position * stride_, slot);
+  read_window(split_.train_start(position), slot);
 }
 
 void TextBytesDataset::read_held_out_sample(int64_t index, const SampleSlot& slot) const {
-  read_window(held_out_first_ + index * context_, slot);
+  read_window(split_.held_out_start(index), slot);
 }
 
 void TextBytesDataset::read_window(int64_t first, const SampleSlot& slot) const {
@@ -161,12 +200,11 @@ TokenFileDataset::TokenFileDataset(MappedFile&& file, double held_out, int64_t c
 
 TokenFileDataset::TokenFileDataset(MappedFile&& file, TokenSplit split, int64_t context,
                                    int64_t stride, int64_t vocab, uint64_t order_seed, bool shuffle)
-    : Dataset(split.train_windows, split.held_out_windows, order_seed, shuffle),
+    : Dataset(split.train_windows(), split.held_out_windows(), order_seed, shuffle),
       file_(std::move(file)),
+      split_(split),
       context_(context),
-      stride_(stride),
-      vocab_(vocab),
-      held_out_first_(split.held_out_first) {}
+      vocab_(vocab) {}
 
 SampleLayout TokenFileDataset::layout() const {
   return {
@@ -174,11 +212,11 @@ SampleLayout TokenFileDataset::layout() const {
 }
 
 void TokenFileDataset::read(int64_t position, const SampleSlot& slot) const {
-  read_window(position * stride_, slot);
+  read_window(split_.train_start(position), slot);
 }
 
 void TokenFileDataset::read_held_out_sample(int64_t index, const SampleSlot& slot) const {
-  read_window(held_out_first_ + index * context_, slot);
+  read_window(split_.held_out_start(index), slot);
 }
 
 void TokenFileDataset::read_window(int64_t first, const SampleSlot& slot) const {

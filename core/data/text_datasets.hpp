@@ -2,10 +2,11 @@
 // a sample's input is the first `context` tokens and its targets are the same window
 // shifted by one (next-token prediction).
 //
-// A held-out fraction f keeps the stream's last floor(f · tokens) tokens out of training:
-// training windows lie wholly before them, so none overlaps a held-out window, and the
-// held-out part is cut into disjoint windows starting every `context` tokens (each held-out
-// token after the first is predicted exactly once), whatever the training stride.
+// A held-out fraction f keeps part of the stream out of training (TokenSplit): the last
+// fraction f of each stripe of about 64 Ki tokens, so that a corpus of many documents in file
+// order is evaluated on all of them rather than on its last file. No window crosses from a
+// training part into a held-out part; held-out windows are disjoint, one every `context`
+// tokens (each held-out token after a window's first is predicted once), whatever the stride.
 #pragma once
 
 #include "data/dataset.hpp"
@@ -21,13 +22,34 @@ namespace rookery::data {
 int64_t window_count(int64_t tokens, int64_t context, int64_t stride,
                      const std::filesystem::path& path, const char* unit);
 
-/// A stream of `tokens` split into training windows and held-out windows (see above).
+/// Where the training and held-out windows of a stream of tokens start: the stream is cut
+/// into `stripes` stripes of `stripe_tokens` tokens (the last one takes the remainder) and
+/// each stripe's last floor(f · its tokens) tokens are held out.
 struct TokenSplit {
-  int64_t train_windows = 0;
-  int64_t held_out_first = 0;  ///< the first held-out token (== the training tokens)
-  int64_t held_out_windows = 0;
+  /// One stripe's windows: training ones from its start, held-out ones from `held_out_first`.
+  struct Stripe {
+    int64_t train_windows = 0;
+    int64_t held_out_first = 0;  ///< offset in the stripe
+    int64_t held_out_windows = 0;
+  };
+  int64_t context = 1, stride = 1;
+  int64_t stripes = 1, stripe_tokens = 0;
+  Stripe stripe;  ///< every stripe but the last
+  Stripe last;
+
+  int64_t train_windows() const { return (stripes - 1) * stripe.train_windows + last.train_windows; }
+  int64_t held_out_windows() const {
+    return (stripes - 1) * stripe.held_out_windows + last.held_out_windows;
+  }
+  /// The first token of training window `window` and of held-out window `window`.
+  int64_t train_start(int64_t window) const;
+  int64_t held_out_start(int64_t window) const;
 };
-/// Throws DatasetError for `path` when either part is too short for one window.
+/// Tokens per stripe, about: fewer stripes when the held-out part is short, so that each
+/// stripe holds out at least one window.
+inline constexpr int64_t kHeldOutStripeTokens = int64_t{1} << 16;
+/// Throws DatasetError for `path` when the stream is too short for one training window, or a
+/// non-zero `held_out` fraction of it for one held-out window.
 TokenSplit split_tokens(int64_t tokens, int64_t context, int64_t stride, double held_out,
                         const std::filesystem::path& path, const char* unit);
 
@@ -57,7 +79,8 @@ class TextBytesDataset final : public Dataset {
   std::vector<std::filesystem::path> files_;
   std::optional<MappedFile> single_;  // one plain file: mapped
   std::vector<std::byte> joined_;     // a folder, or the fortune format: the text in memory
-  int64_t context_, stride_, held_out_first_;
+  TokenSplit split_;
+  int64_t context_;
 };
 
 /// nanoGPT's train.bin: token ids as uint16 little-endian, no header.
@@ -79,7 +102,8 @@ class TokenFileDataset final : public Dataset {
   void read_window(int64_t first, const SampleSlot& slot) const;
 
   MappedFile file_;
-  int64_t context_, stride_, vocab_, held_out_first_;
+  TokenSplit split_;
+  int64_t context_, vocab_;
 };
 
 /// The bytes of one fortune(6) cookie file as text: each line holding only "%" becomes a

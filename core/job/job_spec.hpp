@@ -97,7 +97,8 @@ struct DatasetSpec {
   /// text only: how the files hold their text.
   TextFormat format = TextFormat::plain;
   /// The fraction of the data, in [0, 0.5], kept out of training for evaluation: the end of
-  /// the token stream (text, tokens) or the last images. 0: none.
+  /// each stripe of about 64 Ki tokens (text, tokens; data/text_datasets.hpp) or the last
+  /// images. 0: none.
   double held_out = 0;
   friend bool operator==(const DatasetSpec&, const DatasetSpec&) = default;
 };

@@ -151,6 +151,33 @@ class TestDatasets : public QObject {
     QCOMPARE(held.targets[d.held_out_size() - 1][7].item<int64_t>(), int64_t('6'));
   }
 
+  void aLongTextHoldsOutTheEndOfEachStripe() {
+    // Three stripes of 64 Ki bytes (the last one 2 bytes longer), each ending in 10% digits.
+    constexpr int64_t kStripe = kHeldOutStripeTokens;
+    std::string text;
+    for (const int64_t length : {kStripe, kStripe, kStripe + 2}) {
+      const auto held = int64_t(std::floor(double(length) * 0.1));
+      for (int64_t i = 0; i < length; ++i)
+        text.push_back(i < length - held ? char('a' + i % 26) : char('0' + i % 10));
+    }
+    write_file(at("stripes.txt"), text);
+    const TextBytesDataset d(at("stripes.txt"), 8, 1, 3, true, 0.1);
+    const int64_t held = int64_t(std::floor(double(kStripe) * 0.1)),
+                  held_last = int64_t(std::floor(double(kStripe + 2) * 0.1));
+    QCOMPARE(d.size(), 2 * (kStripe - held - 8) + (kStripe + 2 - held_last - 8));
+    QCOMPARE(d.held_out_size(), 2 * ((held - 1) / 8) + (held_last - 1) / 8);
+    const Batch train = make_batch(d, 0, d.size());
+    QVERIFY(train.inputs.ge('a').all().item<bool>() && train.targets.ge('a').all().item<bool>());
+    const Batch all = make_held_out_batch(d, 0, d.held_out_size());
+    QVERIFY(all.inputs.le('9').all().item<bool>() && all.targets.le('9').all().item<bool>());
+    // The second stripe's first held-out window starts at its byte 64 Ki - held.
+    const int64_t first_of_second = (held - 1) / 8;
+    const int64_t digit = (kStripe - held) % 10;
+    QCOMPARE(all.inputs[first_of_second][0].item<int64_t>(), int64_t('0' + digit));
+    // Without a held-out part there are no stripes: every window of the text trains.
+    QCOMPARE(TextBytesDataset(at("stripes.txt"), 8, 1, 3).size(), int64_t(text.size()) - 8);
+  }
+
   void heldOutWindowsAreTheSameEveryTime() {
     write_file(at("split.txt"), letters_then_digits());
     const TextBytesDataset a(at("split.txt"), 8, 1, 5, true, 0.1);
