@@ -25,6 +25,9 @@ PACKAGES=(
   scdoc
   # a real window without a display, and screenshots of it
   xvfb xauth x11-utils imagemagick
+  # the demo job's and the learning benchmarks' English text: fortune cookies in
+  # /usr/share/games/fortunes (resources/demo/demo-job.json)
+  fortunes
   # port mapping on home routers (UPnP IGD, NAT-PMP)
   libminiupnpc-dev libnatpmp-dev
   # network namespaces and traffic shaping for the multi-host tests and benchmarks; nftables and

@@ -81,7 +81,9 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # The icons are SVG, drawn by Qt's SVG icon-engine
 # plugin (libqt6svg6; no symbol of it is linked). Qt loads its Wayland platform plugin and its own
 # translations (standard buttons and dialogs) at run time; Rookery's are inside the program.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6svg6")
+# fortunes: the demo job (share/rookery/demo/demo-job.json) trains on Debian's English fortune
+# cookies where that package puts them, /usr/share/games/fortunes; no copy of them is shipped.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6svg6, fortunes")
 # fonts-noto-cjk: the Simplified Chinese translation needs a CJK font (Debian installs none by default).
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland, qt6-translations-l10n, fonts-noto-cjk")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${_linux}/postinst;${_linux}/prerm;${_linux}/postrm")

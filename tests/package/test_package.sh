@@ -119,9 +119,11 @@ for f in /usr/bin/rookery /usr/bin/rookery-node /usr/bin/rookery-coordinator \
          /usr/share/man/man1/rookery.1.gz /usr/share/man/man1/rookery-node.1.gz \
          /usr/share/man/man1/rookery-coordinator.1.gz \
          /usr/share/doc/rookery/copyright /usr/share/doc/rookery/changelog.Debian.gz \
-         /usr/share/rookery/demo/demo-job.json /usr/share/rookery/demo/demo-text.txt; do
+         /usr/share/rookery/demo/demo-job.json; do
   grep -qxF "$f" <<< "$contents" || fail "the package lacks $f"
 done
+# The demo's text is Debian's fortunes, a dependency: the package carries no copy of a corpus.
+grep -q 'demo-text.txt' <<< "$contents" && fail "the package carries the generated demo-text.txt"
 # LibTorch's CPU part rides along, private to Rookery; its CUDA part does not.
 for f in /usr/lib/rookery/libtorch_cpu.so /usr/lib/rookery/libc10.so; do
   grep -qxF "$f" <<< "$contents" || fail "the package lacks $f (LibTorch's CPU part)"
@@ -131,7 +133,7 @@ outside=$(grep -v '^/usr/' <<< "$contents" | grep -vx '/' || true)
 [ -z "$outside" ] || fail "the package installs outside /usr: $outside"
 grep -q '/etc/xdg/autostart' <<< "$contents" && fail "the package installs a global autostart entry"
 depends=$(dpkg-deb -f "$DEB1" Depends)
-for d in libqt6widgets6 libqt6charts6 libqt6svg6 libzmq5 libsqlite3-0 libprotobuf32 libspdlog1.10; do
+for d in libqt6widgets6 libqt6charts6 libqt6svg6 libzmq5 libsqlite3-0 libprotobuf32 libspdlog1.10 fortunes; do
   grep -q "\b$d\b" <<< "$depends" || fail "Depends lacks $d: $depends"
 done
 recommends=$(dpkg-deb -f "$DEB1" Recommends)
@@ -224,14 +226,14 @@ start_coordinator() {  # log
   [ "$(exe_of "$COORDINATOR_PID")" = /usr/bin/rookery-coordinator ] || fail "the coordinator is not the installed one"
 }
 
-# The job: a small GPT on the installed demo text, so the node does real micro-batches on
-# two cores in seconds.
+# The job: a small GPT on the demo's text as installed (the fortunes the package depends on, as
+# the installed demo job reads them), so the node does real micro-batches on two cores in seconds.
 KEY=$(/usr/bin/rookery-node --print-identity)
 [ ${#KEY} -eq 40 ] || fail "rookery-node --print-identity: $KEY"
 cat > "$WORK/job.json" << EOF
-{"id": "package-test", "name": "Package test: a small GPT on the installed demo text",
+{"id": "package-test", "name": "Package test: a small GPT on the installed demo corpus",
  "model": {"kind": "gpt", "vocab": 256, "context": 16, "width": 32, "depth": 1, "heads": 2, "mlp_ratio": 4, "dropout": 0.0},
- "dataset": {"kind": "text", "path": "/usr/share/rookery/demo/demo-text.txt", "stride": 1, "shuffle": true},
+ "dataset": $(python3 -c 'import json; print(json.dumps(json.load(open("/usr/share/rookery/demo/demo-job.json"))["dataset"]))'),
  "optimizer": {"kind": "adamw", "lr": 0.001, "betas": [0.9, 0.95], "eps": 1e-8, "weight_decay": 0.1,
                "schedule": {"warmup_steps": 10, "decay": "constant"}},
  "micro_batch_size": 8, "grad_accumulation": 1, "staleness": 1, "codec": "none", "averaging_period": 50, "seed": 3}
