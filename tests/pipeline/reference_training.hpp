@@ -5,6 +5,7 @@
 
 #include <QString>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <random>
@@ -47,22 +48,58 @@ inline Params train_in_one_process(const job::JobSpec& job, std::int64_t micro_b
   return out;
 }
 
-// Mean loss of `params` on `count` held-out samples starting at sample id `first`.
-inline double evaluate(const job::JobSpec& job, const Params& params,
-                       std::int64_t first = 1'000'000, std::int64_t count = 512) {
+namespace detail {
+// Mean loss of the model with `params` over `count` samples that `batch(first, n)` makes.
+template <typename MakeBatch>
+double mean_loss(const job::JobSpec& job, const Params& params, std::int64_t count,
+                 const MakeBatch& batch) {
   torch::NoGradGuard no_grad;
   auto chain = model::BlockChain::from_job(job);
   auto shard = chain.whole();
   shard.set_training(false);
   for (auto& p : shard.parameters()) p.tensor.copy_(params.at(p.name));
-  auto dataset = data::open_dataset(job);
   double total = 0;
-  std::int64_t batches = 0;
-  for (std::int64_t s = first; s < first + count; s += 64, ++batches) {
-    auto batch = data::make_batch(*dataset, s, 64);
-    total += shard.loss(shard.forward(batch.inputs), batch.targets).item<double>();
+  for (std::int64_t s = 0; s < count; s += 64) {
+    const std::int64_t n = std::min<std::int64_t>(64, count - s);
+    const data::Batch b = batch(s, n);
+    total += shard.loss(shard.forward(b.inputs), b.targets).item<double>() * double(n);
   }
-  return total / static_cast<double>(batches);
+  return total / double(count);
+}
+}  // namespace detail
+
+// Mean loss of `params` on training samples [first, first + count).
+inline double training_loss(const job::JobSpec& job, const Params& params, std::int64_t first,
+                            std::int64_t count = 512) {
+  const auto dataset = data::open_dataset(job);
+  return detail::mean_loss(job, params, count, [&](std::int64_t s, std::int64_t n) {
+    return data::make_batch(*dataset, first + s, n);
+  });
+}
+
+// Mean loss of `params` on data it did not train on, the same every call: with a held-out
+// part in the job's dataset, `count` of its windows spread evenly over it (all of them when it
+// holds fewer); without one, `count` samples from sample id `first`, which the tests' short
+// runs never reach.
+inline double evaluate(const job::JobSpec& job, const Params& params,
+                       std::int64_t first = 1'000'000, std::int64_t count = 512) {
+  const auto dataset = data::open_dataset(job);
+  const std::int64_t held = dataset->held_out_size();
+  if (held == 0) return training_loss(job, params, first, count);
+  count = std::min(count, held);
+  return detail::mean_loss(job, params, count, [&](std::int64_t s, std::int64_t n) {
+    std::vector<torch::Tensor> inputs, targets;
+    for (std::int64_t i = s; i < s + n; ++i) {
+      const auto one = data::make_held_out_batch(*dataset, i * held / count, 1);
+      inputs.push_back(one.inputs);
+      targets.push_back(one.targets);
+    }
+    return data::Batch{.inputs = torch::cat(inputs),
+                       .targets = torch::cat(targets),
+                       .first_sample_id = s,
+                       .count = n,
+                       .held_out = true};
+  });
 }
 
 inline Params initial_parameters(const job::JobSpec& job) {
