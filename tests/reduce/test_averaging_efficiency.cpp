@@ -1,7 +1,8 @@
 // Statistical efficiency of averaging across pipelines: two pipelines that each see half of
 // the samples (half of every batch, disjoint) and average their parameters through the
 // Averager every period reach, on held-out data, a loss within 5% of one pipeline that sees
-// all of them. The demo job (byte-level GPT on the demo text) at its own size, in one process.
+// all of them. The demo job (byte-level GPT on Debian's English fortunes) at its own size, in
+// one process, evaluated on the job's held-out windows.
 #include <torch/torch.h>
 
 #include <QtTest/QtTest>
@@ -26,17 +27,18 @@ constexpr int kSteps = 200;
 constexpr int kPeriod = 10;
 constexpr int64_t kEvalSamples = 256;
 
-double eval_loss(model::Shard& net, const data::Dataset& dataset, int64_t first, int64_t batch) {
+// Mean loss on kEvalSamples held-out windows spread over the whole held-out part (which no
+// training sample reads), the same ones every call.
+double eval_loss(model::Shard& net, const data::Dataset& dataset) {
   torch::NoGradGuard no_grad;
   net.set_training(false);
   double total = 0;
-  int batches = 0;
-  for (int64_t s = first; s < first + kEvalSamples; s += batch, ++batches) {
-    const auto b = data::make_batch(dataset, s, batch);
+  for (int64_t i = 0; i < kEvalSamples; ++i) {
+    const auto b = data::make_held_out_batch(dataset, i * dataset.held_out_size() / kEvalSamples, 1);
     total += net.loss(net.forward(b.inputs), b.targets).item<double>();
   }
   net.set_training(true);
-  return total / batches;
+  return total / double(kEvalSamples);
 }
 }  // namespace
 
@@ -50,7 +52,7 @@ class TestAveragingEfficiency : public QObject {
     const auto dataset = data::open_dataset(job);
     const int64_t batch = job.micro_batch_size;                 // one pipeline: the whole batch
     const int64_t half = batch / 2;                             // each of two pipelines: half of it
-    const int64_t eval_first = int64_t(kSteps) * batch + 1000;  // samples neither run trains on
+    QVERIFY(dataset->held_out_size() >= kEvalSamples);
     const auto chain = model::BlockChain::from_job(job);
     const auto start = std::chrono::steady_clock::now();
 
@@ -64,7 +66,7 @@ class TestAveragingEfficiency : public QObject {
       one.loss(one.forward(b.inputs), b.targets).backward();
       opt_one.step();
     }
-    const double loss_one = eval_loss(one, *dataset, eval_first, batch);
+    const double loss_one = eval_loss(one, *dataset);
 
     // Two pipelines, N/2 samples each, averaged every kPeriod steps by the multi-ring Averager.
     const reduce::MultiRingPlan plan(
@@ -106,8 +108,8 @@ class TestAveragingEfficiency : public QObject {
         }
       }
     }
-    const double loss_a = eval_loss(nets[0], *dataset, eval_first, batch);
-    const double loss_b = eval_loss(nets[1], *dataset, eval_first, batch);
+    const double loss_a = eval_loss(nets[0], *dataset);
+    const double loss_b = eval_loss(nets[1], *dataset);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     qInfo(
@@ -118,7 +120,9 @@ class TestAveragingEfficiency : public QObject {
         loss_a / loss_one, seconds);
     QCOMPARE(loss_a, loss_b);  // the last step was an average: both hold the same parameters
     QVERIFY2(loss_a <= 1.05 * loss_one, qPrintable(QString("%1 vs %2").arg(loss_a).arg(loss_one)));
-    QVERIFY2(loss_one < 2.3,
+    // Real text is harder than the generated one this used to train on (2.3 was its bound):
+    // see test_demo_training for what the demo model reaches in 200 steps.
+    QVERIFY2(loss_one < 3.0,
              "the single pipeline itself should have learned (ln 256 = 5.55 untrained)");
   }
 };
