@@ -210,6 +210,7 @@ int main(int argc, char** argv) {
     j.relay_bytes_per_s = static_cast<std::uint64_t>(relay_cap_mbit * 1e6 / 8);
     j.data_dir = config.data_dir;
     j.stage = stage;
+    j.stage.checkpoint_dir = config.data_dir / "checkpoints";  // swarm checkpoints
     config.join = j;
   }
   if (!plan.empty()) {

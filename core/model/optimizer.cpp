@@ -10,6 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "job/optimizer_buffers.hpp"
+
 namespace rookery::model {
 
 struct Optimizer::Impl {
@@ -106,9 +108,7 @@ void Optimizer::load_state(const std::string& bytes) {
 }
 
 std::vector<std::string> Optimizer::state_buffer_names() const {
-  if (impl_->spec.kind == job::OptimizerKind::adamw) return {"adamw.exp_avg", "adamw.exp_avg_sq"};
-  if (impl_->spec.momentum > 0) return {"sgd.momentum"};
-  return {};
+  return job::optimizer_state_buffers(impl_->spec);
 }
 
 int64_t Optimizer::parameter_count() const { return impl_->offsets.back(); }
@@ -200,6 +200,19 @@ int64_t Optimizer::moment_step() const {
   int64_t step = 0;
   for (const auto& [key, s] : impl_->torch_optimizer->state()) {
     step = std::max(step, static_cast<const torch::optim::AdamWParamState&>(*s).step());
+  }
+  return step;
+}
+
+int64_t Optimizer::moment_step(int64_t offset, int64_t count) const {
+  if (impl_->spec.kind != job::OptimizerKind::adamw) return 0;
+  const auto [first, last] = parameter_span(impl_->offsets, offset, count);
+  const auto& state = impl_->torch_optimizer->state();
+  int64_t step = 0;
+  for (size_t i = first; i < last; ++i) {
+    const auto it = state.find(state_key(impl_->params[i]));
+    if (it == state.end()) continue;
+    step = std::max(step, static_cast<const torch::optim::AdamWParamState&>(*it->second).step());
   }
   return step;
 }

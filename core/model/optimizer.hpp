@@ -65,6 +65,10 @@ class Optimizer {
   /// AdamW's bias-correction step of its moments (the largest over parameters; 0 before the
   /// first step, and always 0 for SGD).
   int64_t moment_step() const;
+  /// The same over the parameters in flat range [offset, offset + count) (on parameter
+  /// boundaries): how many steps those weights' moments have seen, which tells a block
+  /// trained for long from one that restarted.
+  int64_t moment_step(int64_t offset, int64_t count) const;
 
  private:
   friend Optimizer make_optimizer(const job::OptimizerSpec&, const std::vector<NamedTensor>&);

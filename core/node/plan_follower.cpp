@@ -1,5 +1,6 @@
 #include "node/plan_follower.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -7,7 +8,9 @@
 #include "node/shard_handover.hpp"
 #include "node/shard_server.hpp"
 #include "node/stage_workload.hpp"
+#include "node/swarm_checkpoint.hpp"
 #include "node/work_report.hpp"
+#include "pipeline/checkpoint_file.hpp"
 #include "pipeline/stage_plan.hpp"
 #include "pipeline/stage_runtime.hpp"
 #include "reduce/block_parameter_counts.hpp"
@@ -32,8 +35,12 @@ PlanFollower::PlanFollower(StageWorkloadOptions stage, const net::CurveKeyPair& 
       work_(work),
       clock_(clock),
       last_snapshot_(clock.steady_now()),
+      checkpoint_dir_(stage_options_.checkpoint_dir),
+      checkpoint_interval_(std::max(1, stage_options_.checkpoint_interval_s)),
+      last_checkpoint_(clock.steady_now()),
       ready_deadline_(clock.steady_now()) {
-  // A stale local checkpoint must not win: the swarm holds the state.
+  // Stages keep no checkpoint of their own here (theirs is named by pipeline and seat, which
+  // plans change): the follower keeps the node's shard, whatever seat it trains.
   stage_options_.checkpoint_dir.clear();
 }
 
@@ -72,11 +79,54 @@ WorkUnitResult PlanFollower::run_unit() {
     shards_.hold(snapshot_of(*stage_), /*live=*/true);
     work_.stage_stats(stage_->runtime().stats());
   }
+  if (now - last_checkpoint_ > checkpoint_interval_) save_checkpoint();
   return r;
 }
 
 void PlanFollower::finish() {
   if (stage_) stage_->finish();
+  save_checkpoint();
+}
+
+void PlanFollower::restore_checkpoint(const std::string& job_id) {
+  restore_tried_ = true;
+  if (checkpoint_dir_.empty()) return;
+  const auto path = swarm_checkpoint_path(checkpoint_dir_, job_id);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return;
+  try {
+    auto restored = load_swarm_checkpoint(path, job_id);
+    const auto expected = shards_.parameters_of(restored.first_block, restored.last_block);
+    if (static_cast<std::int64_t>(restored.values.size()) != expected) {
+      throw pipeline::CheckpointError(
+          "checkpoint " + path.string() + " holds " + std::to_string(restored.values.size()) +
+          " parameters for blocks [" + std::to_string(restored.first_block) + ", " +
+          std::to_string(restored.last_block) + "), which have " + std::to_string(expected) +
+          " in this job");
+    }
+    spdlog::info(
+        "swarm checkpoint {}: blocks [{}, {}) as this node held them under plan {} (optimizer "
+        "step {}, moment step {}); they are taken back where no peer holds a copy trained longer",
+        path.string(), restored.first_block, restored.last_block, restored.plan_version,
+        restored.optimizer_steps,
+        restored.moment_step_of(restored.first_block, restored.last_block));
+    shards_.hold(std::move(restored), /*live=*/false);
+  } catch (const std::exception& e) {
+    // Kept as it is for its owner to look at, never trained from; the next save replaces it.
+    spdlog::error("{}; this node starts without it", e.what());
+  }
+}
+
+void PlanFollower::save_checkpoint() {
+  last_checkpoint_ = clock_.steady_now();
+  if (checkpoint_dir_.empty() || !stage_) return;
+  try {
+    save_swarm_checkpoint(swarm_checkpoint_path(checkpoint_dir_, stage_->plan().job.id),
+                          stage_->plan().job.id, snapshot_of(*stage_));
+  } catch (const std::exception& e) {
+    spdlog::error("swarm checkpoint not written: {} (tried again in {} s)", e.what(),
+                  checkpoint_interval_.count());
+  }
 }
 
 void PlanFollower::set_draining(bool draining) {
@@ -133,6 +183,7 @@ ShardSnapshot PlanFollower::snapshot_of(StageWorkload& w) const {
   s.plan_version = plan_version_.load();
   s.values = w.runtime().parameters();
   s.state = w.runtime().optimizer_state();
+  s.block_moment_steps = w.runtime().block_moment_steps();
   return s;
 }
 
@@ -142,6 +193,7 @@ void PlanFollower::switch_to(const PendingPlan& p) {
     plan = pipeline::stage_plan_from_message(p.plan, p.job_path);
     if (!shards_.knows_blocks())
       shards_.set_block_counts(reduce::block_parameter_counts(plan.job.model));
+    if (!restore_tried_) restore_checkpoint(plan.job.id);
   } catch (const std::exception& e) {
     spdlog::error("plan {} from the coordinator is not usable: {} (keeping plan {})", p.version,
                   e.what(), plan_version_.load());

@@ -20,13 +20,16 @@
 #include "node/workload.hpp"
 #include "rookery/envelope.pb.h"
 
+namespace rookery::pipeline {
+struct ShardSnapshot;
+}  // namespace rookery::pipeline
+
 namespace rookery::node {
 
 class ShardHandover;
 class ShardServer;
 class StageWorkload;
 class WorkReport;
-struct ShardSnapshot;
 
 // A plan the coordinator sent, waiting for the worker to switch to it.
 struct PendingPlan {
@@ -69,7 +72,11 @@ class PlanFollower {
 
  private:
   void switch_to(const PendingPlan& p);
-  ShardSnapshot snapshot_of(StageWorkload& w) const;
+  pipeline::ShardSnapshot snapshot_of(StageWorkload& w) const;
+  // The swarm checkpoint (swarm_checkpoint.hpp): read back once the first plan names the
+  // job, written every checkpoint interval and when the node finishes.
+  void restore_checkpoint(const std::string& job_id);
+  void save_checkpoint();
   bool hold_feeding() const;  // under draining_, pipeline_ready_, ready_deadline_
 
   StageWorkloadOptions stage_options_;
@@ -84,6 +91,10 @@ class PlanFollower {
   mutable std::mutex stage_mutex_;  // guards stage_ and retired_ against other threads
   WorkCounters retired_;            // what the retired stages computed, in all
   std::chrono::steady_clock::time_point last_snapshot_;
+  std::filesystem::path checkpoint_dir_;  // empty: no swarm checkpoints
+  std::chrono::seconds checkpoint_interval_;
+  std::chrono::steady_clock::time_point last_checkpoint_;
+  bool restore_tried_ = false;
   std::atomic<bool> draining_{false};
   bool holding_ = false;                     // the stage is told to start no micro-batch
   std::atomic<bool> pipeline_ready_{false};  // every stage of the pipeline runs our plan

@@ -1,8 +1,11 @@
 #pragma once
 // Taking over blocks when a plan moves them: a new stage's blocks come from this node's own
-// shard where it held them, else from the peers that held them under the plan before (never
-// from the coordinator), with their optimizer state, verified as strictly as the parameters.
-// Blocks no one could hand over start from the job's initial weights.
+// shard where it held them, else from the peers that held them under the plan before, else
+// from the coordinator's model archive (the last source a plan names, for blocks whose every
+// holder left), with their optimizer state, verified as strictly as the parameters. A block
+// this node read back from its own checkpoint after a restart is taken from there unless a
+// source handed over a copy that trained longer (its moment step). Blocks no one could hand
+// over start from the job's initial weights.
 #include <chrono>
 #include <cstdint>
 #include <optional>

@@ -6,7 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "net/link_probe.hpp"
-#include "node/shard_state.hpp"
+#include "pipeline/shard_state.hpp"
 
 namespace rookery::node {
 
@@ -16,20 +16,6 @@ namespace pb = wire::pb;
 
 constexpr const char* kShardDomain = ShardServer::kMembersDomain;
 constexpr std::int64_t kMaxPeerProbeBytes = 1 << 20;  // what a peer's link probe may ask
-
-// Buffers [offset, offset + size) of a snapshot's optimizer state.
-pipeline::OptimizerState slice_state(const pipeline::OptimizerState& s, std::int64_t offset,
-                                     std::int64_t size) {
-  pipeline::OptimizerState out;
-  out.moment_step = s.moment_step;
-  for (const auto& [name, v] : s.buffers) {
-    if (offset + size > static_cast<std::int64_t>(v.size()))
-      continue;  // cannot happen: laid out like the values
-    out.buffers.emplace_back(name,
-                             std::vector<float>(v.begin() + offset, v.begin() + offset + size));
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -95,14 +81,7 @@ std::optional<ShardSnapshot> ShardServer::held_part(std::int64_t first, std::int
     const auto a = std::max(first, (*s)->first_block), b = std::min(last, (*s)->last_block);
     if (a >= b) continue;
     const auto [offset, size] = offset_and_size((*s)->first_block, a, b);
-    ShardSnapshot part;
-    part.first_block = a;
-    part.last_block = b;
-    part.optimizer_steps = (*s)->optimizer_steps;
-    part.plan_version = (*s)->plan_version;
-    part.values.assign((*s)->values.begin() + offset, (*s)->values.begin() + offset + size);
-    part.state = slice_state((*s)->state, offset, size);
-    return part;
+    return (*s)->part(a, b, offset, size);
   }
   return std::nullopt;
 }
@@ -142,7 +121,8 @@ void ShardServer::serve_shard(const net::RequestContext& req, const pb::ShardReq
         std::span<const float>(snap.values)
             .subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(size))));
     // The optimizer's moments for the same values, one checksummed frame per buffer.
-    add_shard_state(snap.state, offset, size, *out, reply.tensors);
+    pipeline::add_shard_state(snap.state, offset, size, *out, reply.tensors);
+    out->set_moment_step(snap.moment_step_of(first, last));  // these blocks', not the shard's
     spdlog::info("handed blocks [{}, {}) ({} parameters, {} optimizer state buffer(s)) to {}",
                  first, last, size, snap.state.buffers.size(), net::short_key(req.peer_key));
     return;

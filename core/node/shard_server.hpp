@@ -16,20 +16,13 @@
 #include "net/identity.hpp"
 #include "net/rpc.hpp"
 #include "net/secure_context.hpp"
+#include "pipeline/shard_snapshot.hpp"
 #include "pipeline/stage_runtime.hpp"
 #include "rookery/envelope.pb.h"
 
 namespace rookery::node {
 
-// Parameters of blocks [first, last) as this node had them, and its optimizer's state for
-// them: the moments travel with the weights.
-struct ShardSnapshot {
-  std::int64_t first_block = 0, last_block = 0;
-  std::int64_t optimizer_steps = 0;
-  std::uint64_t plan_version = 0;
-  std::vector<float> values;
-  pipeline::OptimizerState state;  // each buffer laid out like `values`
-};
+using pipeline::ShardSnapshot;
 
 class ShardServer {
  public:

@@ -2,24 +2,17 @@
 
 #include "pipeline/checkpoint.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <chrono>
-#include <cstring>
-#include <fstream>
 #include <sstream>
-
-#include <xxhash.h>
+#include <string_view>
 
 #include "rookery/checkpoint.pb.h"
 
 namespace rookery::pipeline {
 
 namespace {
-constexpr char kMagic[8] = {'R', 'K', 'C', 'K', 'P', 'T', '0', '1'};
+constexpr std::string_view kMagic = "RKCKPT01";
 constexpr std::uint32_t kFormat = 1;
-constexpr std::uint64_t kMaxCheckpointBytes = std::uint64_t{1} << 31;  // protobuf's limit
 
 std::string serialize_parameters(const model::Shard& shard) {
   torch::serialize::OutputArchive archive;
@@ -30,30 +23,14 @@ std::string serialize_parameters(const model::Shard& shard) {
 }
 
 wire::pb::StageCheckpoint read_verified(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw CheckpointError("checkpoint " + path.string() + " cannot be read");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string what = "checkpoint " + path.string() + " is corrupt: ";
-  if (bytes.size() < sizeof kMagic + 16)
-    throw CheckpointError(what + "too short (" + std::to_string(bytes.size()) + " bytes)");
-  if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
-    throw CheckpointError(what + "not a Rookery checkpoint");
-  std::uint64_t len = 0;
-  std::memcpy(&len, bytes.data() + sizeof kMagic, 8);
-  if (len > kMaxCheckpointBytes || sizeof kMagic + 8 + len + 8 != bytes.size()) {
-    throw CheckpointError(what + "truncated or padded (declares " + std::to_string(len) +
-                          " bytes of content)");
-  }
-  std::uint64_t stored = 0;
-  std::memcpy(&stored, bytes.data() + bytes.size() - 8, 8);
-  if (XXH3_64bits(bytes.data(), bytes.size() - 8) != stored)
-    throw CheckpointError(what + "checksum mismatch");
+  const std::string content = read_checkpoint_file(path, kMagic);
   wire::pb::StageCheckpoint ckpt;
-  if (!ckpt.ParseFromArray(bytes.data() + sizeof kMagic + 8, static_cast<int>(len))) {
-    throw CheckpointError(what + "content does not parse");
+  if (!ckpt.ParseFromString(content))
+    throw CheckpointError("checkpoint " + path.string() + " is corrupt: content does not parse");
+  if (ckpt.format() != kFormat) {
+    throw CheckpointError("checkpoint " + path.string() + " is corrupt: unknown format " +
+                          std::to_string(ckpt.format()));
   }
-  if (ckpt.format() != kFormat)
-    throw CheckpointError(what + "unknown format " + std::to_string(ckpt.format()));
   return ckpt;
 }
 
@@ -95,52 +72,7 @@ void save_checkpoint(const std::filesystem::path& path, const model::Shard& shar
                        .count());
   ckpt.set_parameters(serialize_parameters(shard));
   ckpt.set_optimizer_state(optimizer.save_state());
-  const std::string content = ckpt.SerializeAsString();
-  std::string file(kMagic, sizeof kMagic);
-  const std::uint64_t len = content.size();
-  file.append(reinterpret_cast<const char*>(&len), 8);
-  file += content;
-  const std::uint64_t sum = XXH3_64bits(file.data(), file.size());
-  file.append(reinterpret_cast<const char*>(&sum), 8);
-
-  std::error_code ec;
-  std::filesystem::create_directories(path.parent_path(), ec);
-  if (ec)
-    throw CheckpointError("cannot create the checkpoint folder " + path.parent_path().string() +
-                          ": " + ec.message());
-  const auto tmp = path.string() + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) throw CheckpointError("cannot create " + tmp + ": " + std::strerror(errno));
-  std::size_t done = 0;
-  while (done < file.size()) {
-    const auto n = ::write(fd, file.data() + done, file.size() - done);
-    if (n <= 0) {
-      const int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw CheckpointError("cannot write checkpoint " + path.string() + ": " + std::strerror(err) +
-                            " (the previous checkpoint is kept)");
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    const int err = errno;
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    throw CheckpointError("cannot flush checkpoint " + path.string() + ": " + std::strerror(err));
-  }
-  ::close(fd);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    ::unlink(tmp.c_str());
-    throw CheckpointError("cannot replace checkpoint " + path.string() + ": " +
-                          std::strerror(errno));
-  }
-  // Make the rename itself durable.
-  const int dir = ::open(path.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
+  write_checkpoint_file(path, kMagic, ckpt.SerializeAsString());
 }
 
 CheckpointCounters load_checkpoint(const std::filesystem::path& path, model::Shard& shard,

@@ -3,18 +3,13 @@
 // checksum; a corrupt or foreign file is refused with a clear error, never half-loaded.
 #include <cstdint>
 #include <filesystem>
-#include <stdexcept>
 #include <string>
 
 #include "model/block_chain.hpp"
 #include "model/optimizer.hpp"
+#include "pipeline/checkpoint_file.hpp"
 
 namespace rookery::pipeline {
-
-class CheckpointError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 struct CheckpointCounters {
   std::string job_id;

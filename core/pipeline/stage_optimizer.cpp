@@ -195,6 +195,18 @@ OptimizerState StageOptimizer::state() const {
   return s;
 }
 
+std::vector<std::int64_t> StageOptimizer::block_moment_steps(model::BlockRange shard) const {
+  const auto counts = reduce::block_parameter_counts(model_);
+  std::vector<std::int64_t> out;
+  std::int64_t offset = 0;
+  for (auto b = shard.first; b < shard.last; ++b) {
+    const auto n = counts.at(static_cast<std::size_t>(b));
+    out.push_back(optimizer_.moment_step(offset, n));
+    offset += n;
+  }
+  return out;
+}
+
 void StageOptimizer::load_blocks(model::BlockRange shard, std::int64_t first, std::int64_t last,
                                  std::span<const float> values, std::int64_t optimizer_steps,
                                  const OptimizerState* state) {

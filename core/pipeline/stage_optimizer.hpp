@@ -67,6 +67,7 @@ class StageOptimizer {
   void write_flat_parameters(std::span<const float> values);
   // What StageRuntime::optimizer_state and load_blocks hand over and take (see there).
   OptimizerState state() const;
+  std::vector<std::int64_t> block_moment_steps(model::BlockRange shard) const;
   void load_blocks(model::BlockRange shard, std::int64_t first, std::int64_t last,
                    std::span<const float> values, std::int64_t optimizer_steps,
                    const OptimizerState* state);

@@ -535,6 +535,10 @@ std::vector<std::string> StageRuntime::optimizer_state_names() const {
 
 OptimizerState StageRuntime::optimizer_state() const { return impl_->optimizer.state(); }
 
+std::vector<std::int64_t> StageRuntime::block_moment_steps() const {
+  return impl_->optimizer.block_moment_steps(impl_->config.blocks);
+}
+
 void StageRuntime::load_blocks(std::int64_t first, std::int64_t last, std::span<const float> values,
                                std::int64_t optimizer_steps, const OptimizerState* state) {
   impl_->optimizer.load_blocks(impl_->config.blocks, first, last, values, optimizer_steps, state);

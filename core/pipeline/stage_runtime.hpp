@@ -221,6 +221,9 @@ class StageRuntime {
   std::vector<std::string> optimizer_state_names() const;
   // The optimizer's state for the whole shard (parameters() layout). Compute thread only.
   OptimizerState optimizer_state() const;
+  // Each block's moment step (model::Optimizer::moment_step over its parameters): how long
+  // the block has trained since it last started from fresh moments. Compute thread only.
+  std::vector<std::int64_t> block_moment_steps() const;
   // Replaces the parameters of blocks [first, last), which must lie inside the shard, with
   // `values` (the same layout) — the state a peer handed over when a new plan moved those
   // blocks here. Adopts `optimizer_steps` when it is ahead (the learning-rate schedule goes

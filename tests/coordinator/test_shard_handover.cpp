@@ -10,7 +10,7 @@
 #include <functional>
 #include <limits>
 
-#include "node/shard_state.hpp"
+#include "pipeline/shard_state.hpp"
 #include "wire/message.hpp"
 
 using namespace rookery;
@@ -44,7 +44,7 @@ std::vector<zmq::message_t> reply_frames(
   std::vector<float> params(static_cast<std::size_t>(size), 0.5f);
   std::vector<wire::OutgoingTensor> t;
   t.push_back(wire::OutgoingTensor::encode("parameters", {size}, params));
-  node::add_shard_state(state, offset, size, *r, t);
+  pipeline::add_shard_state(state, offset, size, *r, t);
   if (tamper) tamper(h, t);
   return wire::encode(std::move(h), std::move(t));
 }
@@ -59,7 +59,7 @@ class TestShardHandover : public QObject {
     auto decoded = wire::decode(reply_frames(state, 30, 50));
     QVERIFY(decoded.ok());
     std::string error;
-    const auto got = node::verify_shard_state(kAdam, decoded.message(), 50, error);
+    const auto got = pipeline::verify_shard_state(kAdam, decoded.message(), 50, error);
     QVERIFY2(got.has_value(), error.c_str());
     QCOMPARE(got->moment_step, std::int64_t{41});
     QCOMPARE(int(got->buffers.size()), 2);
@@ -71,7 +71,7 @@ class TestShardHandover : public QObject {
     // An optimizer that keeps no state (SGD without momentum) takes a reply without any.
     auto plain = wire::decode(reply_frames(pipeline::OptimizerState{}, 0, 50));
     QVERIFY(plain.ok());
-    const auto none = node::verify_shard_state({}, plain.message(), 50, error);
+    const auto none = pipeline::verify_shard_state({}, plain.message(), 50, error);
     QVERIFY(none.has_value() && none->buffers.empty());
   }
 
@@ -129,7 +129,7 @@ class TestShardHandover : public QObject {
     auto decoded = wire::decode(reply_frames(state, 0, 50, tamper));
     QVERIFY2(decoded.ok(), decoded.ok() ? "" : decoded.error().what.c_str());
     std::string error;
-    const auto got = node::verify_shard_state(kAdam, decoded.message(), 50, error);
+    const auto got = pipeline::verify_shard_state(kAdam, decoded.message(), 50, error);
     QVERIFY(!got.has_value());
     qInfo("refused: %s", error.c_str());
     QVERIFY2(QString::fromStdString(error).contains(reason), error.c_str());

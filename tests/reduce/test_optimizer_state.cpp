@@ -176,10 +176,19 @@ class TestOptimizerState : public QObject {
       if (after[std::size_t(i)] != (inside ? 7.0f : before[std::size_t(i)]))
         QFAIL("write outside its range");
     }
+    QCOMPARE(r.optimizer.moment_step(first, size), std::int64_t{2});
     r.optimizer.reset_state(first, size);
     after = r.optimizer.state_buffer("adamw.exp_avg");
     for (std::int64_t i = first; i < first + size; ++i) QCOMPARE(after[std::size_t(i)], 0.0f);
     QCOMPARE(after[0], before[0]);
+    // A block's moment step is its own: block 1 restarted, block 0 trained on.
+    QCOMPARE(r.optimizer.moment_step(first, size), std::int64_t{0});
+    QCOMPARE(r.optimizer.moment_step(0, counts[0]), std::int64_t{2});
+    QCOMPARE(r.optimizer.moment_step(), std::int64_t{2});
+    r.optimizer.write_state_buffer("adamw.exp_avg", first, sevens, 41);  // handed over
+    QCOMPARE(r.optimizer.moment_step(first, size), std::int64_t{41});
+    QCOMPARE(r.optimizer.moment_step(0, counts[0]), std::int64_t{2});
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, r.optimizer.moment_step(first + 1, size));
   }
 
   void malformedStateIsRefusedAndChangesNothing() {

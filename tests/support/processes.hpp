@@ -184,14 +184,21 @@ struct Volunteers {
     QByteArray& out = output.emplace_back();
     QProcess* raw = p.get();
     QObject::connect(raw, &QProcess::readyRead, raw, [raw, &out] { out += raw->readAll(); });
-    p->start(node_bin(),
-             QStringList{"--data-dir", dir(i), "--runtime-dir", dir(i) + "/run", "--join", job_id,
-                         "--coordinator", QString::fromStdString(endpoint), "--coordinator-key",
-                         QString::fromStdString(coordinator_key), "--contribute", "--threads", "1",
-                         "--benchmark-seconds", benchmark_seconds} +
-                 extra);
     processes.push_back(std::move(p));
-    return processes.back()->waitForStarted(5000);
+    return start(i, job_id, extra);
+  }
+
+  // Starts volunteer `i` again (after it ended or was killed), in its folder, with its key;
+  // its new output is appended to output[i].
+  bool start(int i, const QString& job_id, const QStringList& extra = {}) {
+    auto& p = *processes.at(static_cast<std::size_t>(i));
+    p.start(node_bin(),
+            QStringList{"--data-dir", dir(i), "--runtime-dir", dir(i) + "/run", "--join", job_id,
+                        "--coordinator", QString::fromStdString(endpoint), "--coordinator-key",
+                        QString::fromStdString(coordinator_key), "--contribute", "--threads", "1",
+                        "--benchmark-seconds", benchmark_seconds} +
+                extra);
+    return p.waitForStarted(5000);
   }
 
   ~Volunteers() {

@@ -1,11 +1,11 @@
-#include "node/shard_state.hpp"
+#include "pipeline/shard_state.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-namespace rookery::node {
+namespace rookery::pipeline {
 
-void add_shard_state(const pipeline::OptimizerState& state, std::int64_t offset, std::int64_t size,
+void add_shard_state(const OptimizerState& state, std::int64_t offset, std::int64_t size,
                      wire::pb::ShardReply& reply, std::vector<wire::OutgoingTensor>& tensors) {
   reply.set_moment_step(state.moment_step);
   for (const auto& [name, v] : state.buffers) {
@@ -17,10 +17,9 @@ void add_shard_state(const pipeline::OptimizerState& state, std::int64_t offset,
   }
 }
 
-std::optional<pipeline::OptimizerState> verify_shard_state(const std::vector<std::string>& names,
-                                                           const wire::Message& reply,
-                                                           std::int64_t expected,
-                                                           std::string& error) {
+std::optional<OptimizerState> verify_shard_state(const std::vector<std::string>& names,
+                                                 const wire::Message& reply, std::int64_t expected,
+                                                 std::string& error) {
   if (!reply.header.has_shard_reply()) {
     error = "not a shard reply";
     return std::nullopt;
@@ -33,7 +32,7 @@ std::optional<pipeline::OptimizerState> verify_shard_state(const std::vector<std
       return std::nullopt;
     }
   }
-  pipeline::OptimizerState s;
+  OptimizerState s;
   if (names.empty()) return s;  // nothing to hand over (SGD without momentum)
   s.moment_step = reply.header.shard_reply().moment_step();
   if (s.moment_step < 0) {
@@ -65,4 +64,4 @@ std::optional<pipeline::OptimizerState> verify_shard_state(const std::vector<std
   return s;
 }
 
-}  // namespace rookery::node
+}  // namespace rookery::pipeline

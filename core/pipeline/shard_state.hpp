@@ -14,11 +14,11 @@
 #include "rookery/envelope.pb.h"
 #include "wire/message.hpp"
 
-namespace rookery::node {
+namespace rookery::pipeline {
 
 // Adds values [offset, offset + size) of `state` (each buffer laid out like the shard's
 // parameters) to a shard reply: the moment step into `reply`, a frame per buffer.
-void add_shard_state(const pipeline::OptimizerState& state, std::int64_t offset, std::int64_t size,
+void add_shard_state(const OptimizerState& state, std::int64_t offset, std::int64_t size,
                      wire::pb::ShardReply& reply, std::vector<wire::OutgoingTensor>& tensors);
 
 // The optimizer state in a shard reply holding `expected` parameters, for an optimizer that
@@ -26,9 +26,8 @@ void add_shard_state(const pipeline::OptimizerState& state, std::int64_t offset,
 // per parameter, all finite, second moments (names ending in "_sq") >= 0, a moment step
 // >= 0. Anything else: none, and the reason in `error` (the caller falls back to fresh
 // moments). With no buffers to keep (SGD without momentum) an empty state.
-std::optional<pipeline::OptimizerState> verify_shard_state(const std::vector<std::string>& names,
-                                                           const wire::Message& reply,
-                                                           std::int64_t expected,
-                                                           std::string& error);
+std::optional<OptimizerState> verify_shard_state(const std::vector<std::string>& names,
+                                                 const wire::Message& reply, std::int64_t expected,
+                                                 std::string& error);
 
-}  // namespace rookery::node
+}  // namespace rookery::pipeline
