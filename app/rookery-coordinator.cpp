@@ -13,14 +13,17 @@
 #include "clock/clock.hpp"
 #include "coordinator/coordinator_service.hpp"
 #include "coordinator/coordinator_state.hpp"
+#include "coordinator/model_archive.hpp"
 #include "coordinator/swarm_planner.hpp"
 #include "job/job_spec.hpp"
 #include "logging.hpp"
+#include "model/cost.hpp"
 #include "model/model_export.hpp"
 #include "net/identity.hpp"
 #include "net/join_work.hpp"
 #include "net/paths.hpp"
 #include "pipeline/checkpoint_export.hpp"
+#include "pipeline/shard_snapshot.hpp"
 #include "reach/candidates.hpp"
 #include "signals.hpp"
 
@@ -129,13 +132,40 @@ int list_invites(const std::filesystem::path& data_dir) {
 }
 
 // The model as a folder PyTorch loads without Rookery (model/model_export), from stage
-// checkpoints: a static plan's, or volunteers' checkpoint folders.
+// checkpoints (a static plan's, or volunteers' checkpoint folders) or from the newest
+// snapshot of a coordinator's model archive.
 int export_model(const std::string& job_path, const std::vector<std::string>& from,
                  const std::string& out) {
   if (job_path.empty()) throw std::runtime_error("export needs --job (the job the weights are of)");
   const auto job = rookery::job::load_job_spec(job_path);
   std::vector<std::filesystem::path> paths(from.begin(), from.end());
-  const auto m = rookery::pipeline::model_from_checkpoints(job, paths);
+  // A model archive's folder (a coordinator's <data-dir>/archive): its newest snapshot that
+  // verifies, the whole model.
+  const auto archive_folder = [](const std::filesystem::path& p) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(p, ec)) return false;
+    for (const auto& e : std::filesystem::directory_iterator(p, ec))
+      if (e.path().filename().string().rfind("snapshot-", 0) == 0) return true;
+    return false;
+  };
+  rookery::pipeline::CheckpointModel m;
+  if (paths.size() == 1 && archive_folder(paths[0])) {
+    std::vector<std::int64_t> counts;
+    for (const auto& c : rookery::model::block_costs(job.model)) counts.push_back(c.params);
+    const rookery::coordinator::ModelArchive archive(paths[0], job.id, std::move(counts));
+    const auto snapshot = archive.latest();
+    if (!snapshot) {
+      throw std::runtime_error(paths[0].string() + " holds no snapshot of job " + job.id +
+                               " that verifies");
+    }
+    m = rookery::pipeline::model_from_snapshot(
+        job, *snapshot,
+        "model archive snapshot " + std::to_string(archive.latest_seq()) + " (plan " +
+            std::to_string(snapshot->plan_version) + ", optimizer step " +
+            std::to_string(snapshot->optimizer_steps) + ")");
+  } else {
+    m = rookery::pipeline::model_from_checkpoints(job, paths);
+  }
   rookery::model::export_model(job, m.parameters, out, {m.source, m.samples});
   std::printf("exported job %s (%lld samples) to %s: model.safetensors and config.json, from %s\n",
               job.id.c_str(), static_cast<long long>(m.samples), out.c_str(), m.source.c_str());
@@ -183,6 +213,7 @@ int main(int argc, char** argv) {
                "apply those caps to joins from this host too (by default a swarm on one PC is "
                "not capped)");
   int heartbeat_ms = 500, dead_ms = 3000, averaging_ms = 5000;
+  double archive_s = 600;
   cli.add_option("--heartbeat-ms", heartbeat_ms, "how often volunteers report")
       ->capture_default_str()
       ->check(CLI::Range(50, 60000));
@@ -193,6 +224,11 @@ int main(int argc, char** argv) {
                  "how often pipelines average their replicas")
       ->capture_default_str()
       ->check(CLI::Range(100, 86400000));
+  cli.add_option("--archive-interval", archive_s,
+                 "seconds between snapshots of the whole model, collected from the nodes into "
+                 "<data-dir>/archive (0: no archive)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 86400.0));
   cli.add_option("--planner", config.planner,
                  "ours; uniform (pipelines of equal length share their cuts: SWARM's replicas, "
                  "rerouted around a "
@@ -252,7 +288,9 @@ int main(int argc, char** argv) {
       "write the job's model as model.safetensors and config.json, which PyTorch loads without "
       "Rookery (scripts/rookery_model.py), from stage checkpoints");
   exporter->fallthrough();
-  exporter->add_option("--from", export_from, "checkpoint files, or folders with *.ckpt files")
+  exporter->add_option("--from", export_from,
+                       "checkpoint files, folders with *.ckpt files, or a coordinator's model "
+                       "archive folder (<data-dir>/archive: its newest snapshot)")
       ->required();
   exporter->add_option("--out", export_out, "the folder to write (created)")->required();
   cli.require_subcommand(0, 1);
@@ -296,6 +334,7 @@ int main(int argc, char** argv) {
   config.heartbeat_interval = std::chrono::milliseconds(heartbeat_ms);
   config.dead_after = std::chrono::milliseconds(dead_ms);
   config.averaging_interval_ms = averaging_ms;
+  config.archive_interval = std::chrono::milliseconds(static_cast<std::int64_t>(archive_s * 1000));
   config.data_bytes_per_s = static_cast<std::uint64_t>(data_rate_mb * 1e6);
   // On loopback the swarm is on this PC: nobody needs a relay.
   config.relay = !no_relay && !rookery::reach::is_loopback(rookery::reach::host_of(config.bind));

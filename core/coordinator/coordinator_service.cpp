@@ -9,10 +9,12 @@
 #include <spdlog/spdlog.h>
 
 #include "coordinator/admission.hpp"
+#include "coordinator/archivist.hpp"
 #include "coordinator/ban_vote.hpp"
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/dataset_server.hpp"
 #include "coordinator/membership.hpp"
+#include "coordinator/model_archive.hpp"
 #include "coordinator/plan_delivery.hpp"
 #include "coordinator/plan_thread.hpp"
 #include "coordinator/relay_broker.hpp"
@@ -22,6 +24,8 @@
 #include "coordinator/sybil_limits.hpp"
 #include "coordinator/verdicts.hpp"
 #include "job/job_spec.hpp"
+#include "job/optimizer_buffers.hpp"
+#include "model/cost.hpp"
 #include "net/identity.hpp"
 #include "net/link_probe.hpp"
 #include "net/paths.hpp"
@@ -60,8 +64,10 @@ class JobCoordinator {
   // `own_relay`: the relay on this host, if it runs one; `relay_auth` admits the members to it.
   JobCoordinator(const CoordinatorConfig& config, CoordinatorState& state, job::JobSpec job,
                  std::string job_json, PublishedDataset dataset, const clock::Clock& clock,
-                 std::optional<pb::RelayOffer> own_relay, net::ZapAuthenticator* relay_auth)
+                 std::optional<pb::RelayOffer> own_relay, net::ZapAuthenticator* relay_auth,
+                 net::SecureContext& ctx, const net::CurveKeyPair& identity)
       : config_(config),
+        own_key_(identity.public_key),
         relay_auth_(relay_auth),
         job_(job),
         job_json_(std::move(job_json)),
@@ -83,9 +89,19 @@ class JobCoordinator {
       spdlog::info("resumed plan {}: {} pipeline(s), {} volunteer(s) expected back", plan.version,
                    plan.pipelines.size(), membership_.live().size());
     }
+    if (config.archive_interval.count() > 0) {
+      std::vector<std::int64_t> counts;
+      for (const auto& c : model::block_costs(job_.model)) counts.push_back(c.params);
+      archive_ = std::make_unique<ModelArchive>(config.data_dir / "archive", job_.id,
+                                                std::move(counts));
+      archivist_ = std::make_unique<Archivist>(
+          ctx, identity, *archive_, job::optimizer_state_buffers(job_.optimizer),
+          config.archive_interval, [this] { return archive_round(); });
+    }
   }
 
   ~JobCoordinator() {
+    archivist_.reset();  // its thread takes the lock below
     std::lock_guard lock(mutex_);
     membership_.flush_work();  // the progress heard since the last tick
   }
@@ -113,6 +129,8 @@ class JobCoordinator {
       leave(req.peer_key, h.leave(), *reply.header.mutable_leave_reply());
     } else if (h.has_bandwidth_probe()) {
       net::answer_bandwidth_probe(msg, kMaxProbeBytes, reply);
+    } else if (h.has_shard_request()) {
+      serve_archive(req.peer_key, h.shard_request(), reply);
     } else {
       reply.header.mutable_error()->set_message("request not supported by this coordinator");
     }
@@ -470,6 +488,15 @@ class JobCoordinator {
       o->set_first_block(source.first_block);
       o->set_last_block(source.last_block);
     }
+    // The model archive last: the node takes from it only the blocks no peer handed over (every
+    // holder left), and the node knows where this coordinator is (the endpoint stays empty).
+    if (const auto [p, s] = plan.find(key); p >= 0 && archive_ && archive_->latest()) {
+      const auto& mine = plan.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
+      auto* o = out.add_sources();
+      o->set_key(own_key_);
+      o->set_first_block(mine.first_block);
+      o->set_last_block(mine.last_block);
+    }
     if (out.ByteSizeLong() + delivery_.bytes() > limit) {
       out.clear_sources();  // more ranges than kSourcesBytes allowed for: the next heartbeat
       return;
@@ -491,6 +518,42 @@ class JobCoordinator {
     replanner_.changed_urgently();
   }
 
+  // Blocks from the model archive's latest snapshot, for a member taking over blocks that no
+  // peer holds any more.
+  void serve_archive(const std::string& key, const pb::ShardRequest& q, net::Reply& reply) {
+    {
+      std::lock_guard lock(mutex_);
+      if (!membership_.find(key)) {
+        reply.header.mutable_error()->set_message(
+            "the model archive serves the job's volunteers only: join first");
+        return;
+      }
+    }
+    if (!archive_) {
+      reply.header.mutable_error()->set_message("this coordinator keeps no model archive");
+      return;
+    }
+    archive_->serve(q, reply);
+  }
+
+  // The current plan's holders, for the archivist (on its thread).
+  ArchiveRound archive_round() {
+    std::lock_guard lock(mutex_);
+    ArchiveRound r;
+    const auto& plan = replanner_.current();
+    r.plan_version = plan.version;
+    const auto& live = membership_.live();
+    for (const auto& pipeline : plan.pipelines) {
+      for (const auto& seat : pipeline) {
+        const auto it = live.find(seat.key);
+        if (it == live.end() || it->second.member.shard_endpoint.empty()) continue;
+        r.holders.push_back(
+            {seat.key, it->second.member.shard_endpoint, seat.first_block, seat.last_block});
+      }
+    }
+    return r;
+  }
+
   // One chunk of the dataset, for a member (a volunteer that joined and is not banned).
   void serve_data_chunk(const std::string& key, const pb::DataChunkRequest& q, net::Reply& reply) {
     {
@@ -505,6 +568,7 @@ class JobCoordinator {
   }
 
   const CoordinatorConfig& config_;
+  const std::string own_key_;  // this coordinator's: the model archive's, as a shard source
   net::ZapAuthenticator* const relay_auth_;
   const job::JobSpec job_;
   const std::string job_json_;
@@ -518,6 +582,8 @@ class JobCoordinator {
   RelayBroker relays_;
   net::TokenBucket bulk_replies_;     // plans and member lists in heartbeat replies
   std::uint64_t oversized_plan_ = 0;  // the last plan too large to send (logged once)
+  std::unique_ptr<ModelArchive> archive_;  // thread-safe on its own; none with archiving off
+  std::unique_ptr<Archivist> archivist_;   // last: its thread reads the members above
 };
 
 // How the job enrols volunteers, for the log of its start.
@@ -607,7 +673,8 @@ int CoordinatorService::run() {
   std::unique_ptr<JobCoordinator> swarm;
   if (!config_.job_path.empty()) {
     swarm = std::make_unique<JobCoordinator>(config_, *state, job, job_json, std::move(dataset),
-                                             clock_, own_relay, relay ? &ctx.auth() : nullptr);
+                                             clock_, own_relay, relay ? &ctx.auth() : nullptr, ctx,
+                                             identity);
   }
   net::RpcServer::Config rc;
   rc.endpoint = config_.bind;

@@ -5,7 +5,8 @@
 // admit), ban_vote (who may ban whom), RePlanner (when to plan again, with swarm_planner over
 // core/cluster, on a PlanThread so that no heartbeat waits for a plan; PlanDelivery pushes the
 // plan to every volunteer with where to fetch the shards it did not hold), RunStatus (the run's
-// dashboard data, paged) and DatasetServer. State lives in SQLite
+// dashboard data, paged), DatasetServer and the ModelArchive (snapshots of the whole model an
+// Archivist collects from the nodes, and serves back when every holder of a block left). State lives in SQLite
 // (coordinator_state); training traffic never passes through it, so pipelines keep training
 // while it is down and a restarted coordinator carries on with the same plan.
 #include <chrono>
@@ -51,6 +52,9 @@ struct CoordinatorConfig {
   // answered without them and gets them at a later heartbeat, so that no heartbeat waits behind
   // them. A member list that drops a volunteer goes at once whatever it costs. 0: no cap.
   std::uint64_t bulk_reply_bytes_per_s = 16ull << 20;
+  // How often the model archive collects a snapshot of the whole model from the nodes that
+  // train it (model_archive.hpp), kept under <data_dir>/archive. 0: no archive.
+  std::chrono::milliseconds archive_interval{std::chrono::minutes(10)};
 };
 
 class CoordinatorService {

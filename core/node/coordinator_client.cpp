@@ -180,6 +180,11 @@ void CoordinatorClient::run() {
       p.plan = r->plan();
       p.job_path = job_path();
       p.sources.assign(r->sources().begin(), r->sources().end());
+      // The coordinator's model archive names no endpoint: it is where this node reaches it.
+      for (auto& src : p.sources) {
+        if (src.key() == options_.coordinator_key && src.endpoint().empty())
+          src.set_endpoint(options_.coordinator_endpoint);
+      }
       // Registered with its neighbours first, so that they reach it when the stage starts.
       parts_.reversal.follow(p.plan, parts_.reach.reversed());
       parts_.plans.offer(std::move(p));
@@ -216,7 +221,10 @@ void CoordinatorClient::apply_members(const pb::HeartbeatReply& r) {
   if (r.members_digest() == members_digest_ || r.members().empty()) return;
   std::vector<std::string> members(r.members().begin(), r.members().end());
   admitting_any_ = false;
-  parts_.shards.admit_only(members);
+  // The coordinator too: its archivist collects the blocks this node trains.
+  auto shard_peers = members;
+  shard_peers.push_back(options_.coordinator_key);
+  parts_.shards.admit_only(shard_peers);
   members_digest_ = r.members_digest();
   parts_.plans.restrict_peers(std::move(members));
 }

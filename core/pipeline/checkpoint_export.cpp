@@ -5,6 +5,8 @@
 #include <map>
 
 #include "pipeline/checkpoint.hpp"
+#include "pipeline/shard_snapshot.hpp"
+#include "reduce/shard_buffers.hpp"
 
 namespace rookery::pipeline {
 
@@ -78,6 +80,28 @@ CheckpointModel model_from_checkpoints(const job::JobSpec& job,
     out.source += " " + reads[i].path.filename().string() + " [" + std::to_string(bs.front()) +
                   ", " + std::to_string(bs.back() + 1) + ")";
   }
+  return out;
+}
+
+CheckpointModel model_from_snapshot(const job::JobSpec& job, const ShardSnapshot& snapshot,
+                                    std::string source) {
+  const model::BlockChain chain(job.model, job.seed);
+  if (snapshot.first_block != 0 || snapshot.last_block != chain.block_count()) {
+    throw CheckpointError(source + " holds blocks [" + std::to_string(snapshot.first_block) +
+                          ", " + std::to_string(snapshot.last_block) + "), not the job's " +
+                          std::to_string(chain.block_count()));
+  }
+  auto whole = chain.whole();
+  if (static_cast<std::int64_t>(snapshot.values.size()) != whole.parameter_count()) {
+    throw CheckpointError(source + " holds " + std::to_string(snapshot.values.size()) +
+                          " parameters, the job's model " +
+                          std::to_string(whole.parameter_count()));
+  }
+  reduce::write_parameters(whole, snapshot.values);
+  CheckpointModel out;
+  out.parameters = whole.parameters();
+  out.samples = 0;  // an archive counts optimizer steps, not samples
+  out.source = std::move(source);
   return out;
 }
 

@@ -24,4 +24,12 @@ struct CheckpointModel {
 CheckpointModel model_from_checkpoints(const job::JobSpec& job,
                                        const std::vector<std::filesystem::path>& paths);
 
+struct ShardSnapshot;
+
+/// The whole model out of a snapshot of every block (the coordinator's model archive), its
+/// flat values laid out block by block. Throws CheckpointError when it does not cover the
+/// job's model or its size does not match.
+CheckpointModel model_from_snapshot(const job::JobSpec& job, const ShardSnapshot& snapshot,
+                                    std::string source);
+
 }  // namespace rookery::pipeline

@@ -1,0 +1,137 @@
+#include "coordinator/archivist.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "net/rpc.hpp"
+#include "pipeline/shard_state.hpp"
+
+namespace rookery::coordinator {
+
+namespace pb = wire::pb;
+
+namespace {
+constexpr std::size_t kCopiesPerBlock = 3;  // enough for CenteredClip to outvote one liar
+}  // namespace
+
+Archivist::Archivist(net::SecureContext& ctx, const net::CurveKeyPair& identity,
+                     ModelArchive& archive, std::vector<std::string> state_names,
+                     std::chrono::milliseconds interval, std::function<ArchiveRound()> round,
+                     std::chrono::milliseconds request_timeout)
+    : ctx_(ctx),
+      identity_(identity),
+      archive_(archive),
+      state_names_(std::move(state_names)),
+      interval_(interval),
+      round_(std::move(round)),
+      request_timeout_(request_timeout) {
+  if (interval_.count() > 0) thread_ = std::thread([this] { run(); });
+}
+
+Archivist::~Archivist() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Archivist::run() {
+  std::unique_lock lock(mutex_);
+  while (!cv_.wait_for(lock, interval_, [this] { return stop_; })) {
+    lock.unlock();
+    try {
+      collect();
+    } catch (const std::exception& e) {
+      spdlog::error("model archive: collection failed: {}", e.what());
+    }
+    lock.lock();
+  }
+}
+
+std::optional<BlockCopy> Archivist::fetch(const ArchiveHolder& h, std::int64_t block,
+                                          std::string& error) {
+  const auto expected = archive_.block_counts().at(static_cast<std::size_t>(block));
+  net::RpcClient client(ctx_, h.shard_endpoint, &identity_, h.key);
+  pb::Envelope e;
+  e.mutable_shard_request()->set_first_block(block);
+  e.mutable_shard_request()->set_last_block(block + 1);
+  const auto r = client.request(e, request_timeout_);
+  if (!r.ok()) {
+    error = r.error;
+    return std::nullopt;
+  }
+  const auto& head = r.message->header;
+  if (!head.has_shard_reply()) {
+    error = head.has_error() ? head.error().message() : "an unexpected reply";
+    return std::nullopt;
+  }
+  const auto* t = r.message->tensor("parameters");
+  if (!t || t->dtype() != wire::DType::F32 || t->numel() != expected ||
+      head.shard_reply().first_block() != block || head.shard_reply().last_block() != block + 1) {
+    error = "the reply does not hold the block's " + std::to_string(expected) + " f32 parameters";
+    return std::nullopt;
+  }
+  BlockCopy c;
+  c.holder = h.key;
+  c.values = t->to_f32();
+  if (!std::all_of(c.values.begin(), c.values.end(), [](float v) { return std::isfinite(v); })) {
+    error = "parameters that are not all finite";
+    return std::nullopt;
+  }
+  c.optimizer_steps = head.shard_reply().optimizer_steps();
+  std::string state_error;
+  c.state = pipeline::verify_shard_state(state_names_, *r.message, expected, state_error);
+  if (!c.state)
+    spdlog::warn("model archive: block {} from {}: {}", block, net::short_key(h.key), state_error);
+  return c;
+}
+
+bool Archivist::stopping() {
+  std::lock_guard lock(mutex_);
+  return stop_;
+}
+
+bool Archivist::collect() {
+  const auto round = round_();
+  if (round.holders.empty()) return false;
+  std::vector<std::optional<BlockCopy>> blocks(archive_.blocks());
+  std::size_t single = 0, kept = 0;
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    const auto block = static_cast<std::int64_t>(b);
+    std::vector<BlockCopy> copies;
+    for (const auto& h : round.holders) {
+      if (copies.size() == kCopiesPerBlock) break;
+      if (stopping()) return false;  // the coordinator stops: no half-collected snapshot
+      if (h.first_block > block || h.last_block <= block) continue;
+      std::string error;
+      if (auto c = fetch(h, block, error)) {
+        copies.push_back(std::move(*c));
+      } else {
+        spdlog::warn("model archive: block {} from {}: {}", b, net::short_key(h.key), error);
+      }
+    }
+    auto r = reconcile_block(copies);
+    for (const auto& liar : r.outliers) {
+      spdlog::warn("model archive: block {}: the copy of {} is an outlier, left out", b,
+                   net::short_key(liar));
+    }
+    if (copies.size() == 1) ++single;
+    if (!r.block) {
+      ++kept;
+      spdlog::warn("model archive: block {}: {}", b, r.how);
+    }
+    blocks[b] = std::move(r.block);
+  }
+  if (!archive_.store(std::move(blocks), round.plan_version)) return false;
+  spdlog::info(
+      "model archive: snapshot {} of plan {} ({} blocks; {} from a single holder, {} kept from "
+      "the snapshot before)",
+      archive_.latest_seq(), round.plan_version, archive_.blocks(), single, kept);
+  return true;
+}
+
+}  // namespace rookery::coordinator
