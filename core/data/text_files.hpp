@@ -20,7 +20,11 @@ namespace rookery::data {
 inline std::vector<std::filesystem::path> text_files(
     const std::filesystem::path& path, job::TextFormat format = job::TextFormat::plain) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw DatasetError(path, "does not exist");
+  if (!std::filesystem::exists(path, ec))
+    throw DatasetError(path, format == job::TextFormat::fortune
+                                 ? "does not exist (Debian and Ubuntu install fortune files with "
+                                   "`apt install fortunes`)"
+                                 : "does not exist");
   if (!std::filesystem::is_directory(path, ec)) return {path};
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {

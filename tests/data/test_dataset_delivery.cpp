@@ -10,6 +10,7 @@
 
 #include "data/dataset.hpp"
 #include "data/dataset_delivery.hpp"
+#include "data/text_files.hpp"
 #include "net/identity.hpp"
 #include "net/rpc.hpp"
 #include "net/secure_context.hpp"
@@ -158,6 +159,33 @@ class TestDatasetDelivery : public QObject {
     std::sort(names.begin(), names.end());
     QCOMPARE(names, (std::vector<std::string>{"a.txt", "b.txt", "empty.txt"}));
     QCOMPARE(read_file(local / "b.txt"), read_file(folder / "b.txt"));
+  }
+
+  // Fortune files travel as the loader reads them: the cookie files, once each, without
+  // strfile's indexes; the copy, read in the same format, lists the same files.
+  void aFortuneFolderTravelsWithoutItsIndexes() {
+    const auto folder = dir() / "fortunes";
+    fs::create_directories(folder);
+    write_file(folder / "cookie", "a\n%\nb\n%\n");
+    write_file(folder / "cookie.dat", std::string("\0\0\0\x02", 4));
+    fs::create_symlink("cookie", folder / "cookie.u8");
+    write_file(folder / "zippy", "YOW!\n%\n");
+    auto spec = text_spec(folder);
+    spec.format = job::TextFormat::fortune;
+    const auto m = data::build_manifest(spec, kChunk);
+    QCOMPARE(m.files_size(), 2);
+    QCOMPARE(m.files(0).name(), std::string("cookie"));
+    QCOMPARE(m.files(1).name(), std::string("zippy"));
+    data::DatasetStore store(dir() / "copies-fortunes", m.SerializeAsString());
+    put_all(store, m, data::manifest_sources(spec, m));
+    QVERIFY(store.complete());
+    const auto local = store.localized(spec);
+    QVERIFY(local.format == job::TextFormat::fortune);
+    const auto copied = data::text_files(local.path, local.format);
+    QCOMPARE(copied.size(), std::size_t(2));
+    QCOMPARE(copied[0].filename().string(), std::string("cookie"));
+    QCOMPARE(read_file(copied[0]), read_file(folder / "cookie"));
+    QCOMPARE(read_file(copied[1]), read_file(folder / "zippy"));
   }
 
   void imagesTravelWithTheirLabels() {

@@ -265,6 +265,10 @@ class TestDatasets : public QObject {
     QCOMPARE(std::string(reinterpret_cast<const char*>(text.data()), text.size()), expected);
     QCOMPARE(d.size(), int64_t(expected.size()) - 5 + 1);
 
+    expect_dataset_error(
+        [&] { TextBytesDataset(at("no-fortunes"), 4, 1, 0, false, 0, job::TextFormat::fortune); },
+        "no-fortunes: does not exist (Debian and Ubuntu install fortune files with `apt install "
+        "fortunes`)");
     // The plain format reads every regular file as it is, the index and the alias too.
     const TextBytesDataset plain(folder, 4, 1, 0, false);
     QCOMPARE(plain.files().size(), size_t(4));

@@ -51,13 +51,13 @@ QString demo_json(int context, int width, int depth, const QString& codec, int s
   return QString(
              R"({"id": "bench", "model": {"kind": "gpt", "vocab": 256, "context": %1, "width": %2, "depth": %3,
     "heads": 4, "mlp_ratio": 4, "dropout": 0.0},
-    "dataset": {"kind": "text", "path": "%4"},
+    "dataset": {"kind": "text", "path": "%4", "format": "fortune", "held_out": 0.05},
     "optimizer": {"kind": "adamw", "lr": 0.0003, "schedule": {"warmup_steps": 10, "decay": "constant"}},
     "micro_batch_size": 16, "grad_accumulation": %7, "staleness": %6, "codec": "%5", "seed": 3})")
       .arg(context)
       .arg(width)
       .arg(depth)
-      .arg(QString(ROOKERY_SOURCE_DIR "/resources/demo/demo-text.txt"), codec)
+      .arg(QString("/usr/share/games/fortunes"), codec)  // the demo job's corpus
       .arg(staleness)
       .arg(accumulation);
 }
