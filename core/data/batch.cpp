@@ -50,10 +50,9 @@ Batch make_batch(const Dataset& dataset, int64_t first_sample_id, int64_t count)
   if (first_sample_id < 0 || count < 1)
     throw std::invalid_argument("make_batch: need first_sample_id >= 0 and count >= 1, got " +
                                 std::to_string(first_sample_id) + " and " + std::to_string(count));
-  return read_batch(dataset, first_sample_id, count, false,
-                    [&](int64_t i, const SampleSlot& slot) {
-                      dataset.read(dataset.position_of(first_sample_id + i), slot);
-                    });
+  return read_batch(dataset, first_sample_id, count, false, [&](int64_t i, const SampleSlot& slot) {
+    dataset.read(dataset.position_of(first_sample_id + i), slot);
+  });
 }
 
 Batch make_held_out_batch(const Dataset& dataset, int64_t first, int64_t count) {

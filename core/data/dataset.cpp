@@ -14,9 +14,9 @@ int64_t held_out_units(int64_t count, double fraction, int64_t at_least,
   if (held < at_least) {
     char share[32];
     std::snprintf(share, sizeof share, "%g", fraction);
-    throw DatasetError(path, "held_out " + std::string(share) + " of its " +
-                                 std::to_string(count) + " " + unit + " is " +
-                                 std::to_string(held) + ", fewer than one held-out sample needs (" +
+    throw DatasetError(path, "held_out " + std::string(share) + " of its " + std::to_string(count) +
+                                 " " + unit + " is " + std::to_string(held) +
+                                 ", fewer than one held-out sample needs (" +
                                  std::to_string(at_least) + ")");
   }
   return held;

@@ -24,9 +24,8 @@ std::unique_ptr<Dataset> open_dataset(const job::JobSpec& job) {
       const int64_t classes = job.model.kind() == job::ModelKind::cnn
                                   ? std::get<job::CnnSpec>(job.model.arch).classes
                                   : std::get<job::MlpSpec>(job.model.arch).output;
-      auto images =
-          std::make_unique<IdxImageDataset>(d.path, d.labels, classes, order_seed, d.shuffle,
-                                            d.held_out);
+      auto images = std::make_unique<IdxImageDataset>(d.path, d.labels, classes, order_seed,
+                                                      d.shuffle, d.held_out);
       const std::string shape = std::to_string(images->channels()) + "x" +
                                 std::to_string(images->height()) + "x" +
                                 std::to_string(images->width());

@@ -124,7 +124,8 @@ TextBytesDataset::TextBytesDataset(const std::filesystem::path& path, int64_t co
                                    double held_out, job::TextFormat format)
     : TextBytesDataset(
           [&] {
-            Loaded loaded{.files = text_files(path, format), .single = {}, .joined = {}, .split = {}};
+            Loaded loaded{
+                .files = text_files(path, format), .single = {}, .joined = {}, .split = {}};
             int64_t bytes = 0;
             if (format == job::TextFormat::plain && loaded.files.size() == 1 &&
                 loaded.files.front() == path) {

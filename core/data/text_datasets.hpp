@@ -37,7 +37,9 @@ struct TokenSplit {
   Stripe stripe;  ///< every stripe but the last
   Stripe last;
 
-  int64_t train_windows() const { return (stripes - 1) * stripe.train_windows + last.train_windows; }
+  int64_t train_windows() const {
+    return (stripes - 1) * stripe.train_windows + last.train_windows;
+  }
   int64_t held_out_windows() const {
     return (stripes - 1) * stripe.held_out_windows + last.held_out_windows;
   }

@@ -219,7 +219,8 @@ DatasetSpec parse_dataset(ObjectReader r, const std::filesystem::path& base_dir)
     d.labels = resolve(r.string("labels", std::nullopt), base_dir);
   else
     d.stride = r.integer("stride", d.stride);
-  if (d.kind == DatasetKind::text) d.format = r.choice<TextFormat>("format", d.format, kTextFormats);
+  if (d.kind == DatasetKind::text)
+    d.format = r.choice<TextFormat>("format", d.format, kTextFormats);
   d.shuffle = r.boolean("shuffle", d.shuffle);
   d.held_out = r.number("held_out", d.held_out);
   r.finish();

@@ -188,8 +188,8 @@ class TestDatasets : public QObject {
     QVERIFY(torch::equal(first.targets, make_held_out_batch(b, 0, b.held_out_size()).targets));
     // The training order and stride change which training windows there are, not these.
     QCOMPARE(other_order.held_out_size(), a.held_out_size());
-    QVERIFY(torch::equal(first.inputs,
-                         make_held_out_batch(other_order, 0, a.held_out_size()).inputs));
+    QVERIFY(
+        torch::equal(first.inputs, make_held_out_batch(other_order, 0, a.held_out_size()).inputs));
     QCOMPARE(other_order.size(), (900 - 9) / 3 + 1);
     // Parts of it are the same windows as the whole.
     QVERIFY(torch::equal(make_held_out_batch(a, 3, 4).inputs, first.inputs.slice(0, 3, 7)));
@@ -282,7 +282,7 @@ class TestDatasets : public QObject {
     QCOMPARE(text(""), std::string());
     QCOMPARE(text("%\n"), std::string("\n"));
     QCOMPARE(text("a\n%\n"), std::string("a\n\n"));
-    QCOMPARE(text("a\n%"), std::string("a\n\n"));         // a last "%" without its newline
+    QCOMPARE(text("a\n%"), std::string("a\n\n"));               // a last "%" without its newline
     QCOMPARE(text("a\n%%\nb\n"), std::string("a\n%%\nb\n\n"));  // only a lone "%" separates
     QCOMPARE(text(" %\n"), std::string(" %\n\n"));
   }
@@ -416,7 +416,8 @@ class TestDatasets : public QObject {
     const auto d = open_dataset(job);
     // Debian's English fortunes, about 2.5 MB, 5% held out.
     QVERIFY2(d->size() > 2'000'000, qPrintable(QString::number(d->size())));
-    const double held_share = double(d->held_out_size() * 64) / double(d->size() + 64 * d->held_out_size());
+    const double held_share =
+        double(d->held_out_size() * 64) / double(d->size() + 64 * d->held_out_size());
     QVERIFY2(std::abs(held_share - 0.05) < 0.001, qPrintable(QString::number(held_share)));
     const Batch b = make_batch(*d, 0, 64);
     QCOMPARE(b.inputs.sizes().vec(), (std::vector<int64_t>{64, 64}));

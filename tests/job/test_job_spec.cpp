@@ -113,8 +113,9 @@ class TestJobSpec : public QObject {
     QVERIFY(refused(bad, "job.dataset.held_out: must be a fraction in [0, 0.5]"));
     bad = s;
     bad.dataset.kind = DatasetKind::tokens;
-    QVERIFY(refused(bad, "job.dataset.format: applies to text datasets only, got fortune for "
-                         "tokens"));
+    QVERIFY(refused(bad,
+                    "job.dataset.format: applies to text datasets only, got fortune for "
+                    "tokens"));
   }
 
   void parsesOuterStep() {

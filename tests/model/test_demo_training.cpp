@@ -78,9 +78,9 @@ class TestDemoTraining : public QObject {
       }
       const auto x = torch::cat(inputs), y = torch::cat(targets);
       for (int64_t at = 0; at < kWindows; at += 64)
-        held_out += net.loss(net.forward(x.slice(0, at, at + 64)), y.slice(0, at, at + 64))
-                        .item<double>() /
-                    double(kWindows / 64);
+        held_out +=
+            net.loss(net.forward(x.slice(0, at, at + 64)), y.slice(0, at, at + 64)).item<double>() /
+            double(kWindows / 64);
     }
     qInfo("held-out loss %.3f", held_out);
     QVERIFY2(std::abs(losses[0] - std::log(256.0)) < 0.3, "untrained loss should be near ln 256");

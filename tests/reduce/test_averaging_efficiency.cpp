@@ -34,7 +34,8 @@ double eval_loss(model::Shard& net, const data::Dataset& dataset) {
   net.set_training(false);
   double total = 0;
   for (int64_t i = 0; i < kEvalSamples; ++i) {
-    const auto b = data::make_held_out_batch(dataset, i * dataset.held_out_size() / kEvalSamples, 1);
+    const auto b =
+        data::make_held_out_batch(dataset, i * dataset.held_out_size() / kEvalSamples, 1);
     total += net.loss(net.forward(b.inputs), b.targets).item<double>();
   }
   net.set_training(true);

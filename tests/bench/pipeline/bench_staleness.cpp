@@ -129,8 +129,9 @@ int main(int argc, char** argv) {
                 seconds, static_cast<long long>(estimated));
     std::fflush(stdout);
   }
-  std::printf("(train: on the last %lld samples trained; held-out: on the job's held-out windows; "
-              "estimated: steps of later stages clipped with an estimated global norm)\n",
-              static_cast<long long>(last_trained));
+  std::printf(
+      "(train: on the last %lld samples trained; held-out: on the job's held-out windows; "
+      "estimated: steps of later stages clipped with an estimated global norm)\n",
+      static_cast<long long>(last_trained));
   return 0;
 }
