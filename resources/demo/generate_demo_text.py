@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Writes demo-text.txt: the demo job's training text, made by the project itself.
+"""Writes demo-text.txt: a small, fixed text made by the project itself, which tests of
+mechanisms (pipelines, codecs, the governor, the ledger) train on. The demo job and the
+learning benchmarks train on real English instead: Debian's fortunes (demo-job.json).
 
 A small templated grammar of English-like sentences, arithmetic and calendar facts, and
 short counting stories. It has real structure at several scales (spelling, word order,
