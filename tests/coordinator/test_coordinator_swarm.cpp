@@ -20,6 +20,7 @@
 #include <optional>
 
 #include "coordinator/swarm_planner.hpp"
+#include "data/text_files.hpp"
 #include "job/job_spec.hpp"
 #include "net/identity.hpp"
 #include "net/rpc.hpp"
@@ -222,14 +223,23 @@ class TestCoordinatorSwarm : public QObject {
     };
     QVERIFY2(QTest::qWaitFor([&] { return reported() >= 5; }, 20000),
              qPrintable(QString("%1 of 6 volunteers reported their peer links").arg(reported())));
-    // None read the owner's file: each trains on its own copy, fetched and verified.
-    const auto original = read_all(job::load_job_spec(job_path_.toStdString()).dataset.path);
-    QVERIFY(!original.isEmpty());
+    // None read the owner's files: each trains on its own copy, fetched and verified (the
+    // demo's dataset is a folder of text files: the same files, byte for byte).
+    const auto owner = job::load_job_spec(job_path_.toStdString()).dataset;
+    const auto original = data::text_files(owner.path, owner.format);
+    QVERIFY(!original.empty());
     for (const auto& v : volunteers_) {
       const auto job = job::load_job_spec((v.dir + "/jobs/coordinated-demo.json").toStdString());
       const auto copy = QString::fromStdString(job.dataset.path.string());
       QVERIFY2(copy.startsWith(v.dir + "/datasets/"), qPrintable(copy));
-      QCOMPARE(read_all(job.dataset.path), original);
+      const auto copied = data::text_files(job.dataset.path, job.dataset.format);
+      QCOMPARE(copied.size(), original.size());
+      for (std::size_t i = 0; i < original.size(); ++i) {
+        QCOMPARE(copied[i].filename(), original[i].filename());
+        const auto bytes = read_all(original[i]);
+        QVERIFY(!bytes.isEmpty());
+        QCOMPARE(read_all(copied[i]), bytes);
+      }
     }
   }
 

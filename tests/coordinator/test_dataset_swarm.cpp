@@ -90,6 +90,7 @@ class TestDatasetSwarm : public SwarmTest {
     const auto corpus = dir_.filePath("corpus.txt").toStdString();
     QVERIFY(write_demo_job(dir_.filePath("job.json"), "data-swarm", [&](job::JobSpec& j) {
       j.dataset.path = corpus;
+      j.dataset.format = job::TextFormat::plain;  // the demo's is fortune cookies
       j.micro_batch_size = 8;
     }));
     QVERIFY(
