@@ -92,8 +92,8 @@ class JobCoordinator {
     if (config.archive_interval.count() > 0) {
       std::vector<std::int64_t> counts;
       for (const auto& c : model::block_costs(job_.model)) counts.push_back(c.params);
-      archive_ = std::make_unique<ModelArchive>(config.data_dir / "archive", job_.id,
-                                                std::move(counts));
+      archive_ =
+          std::make_unique<ModelArchive>(config.data_dir / "archive", job_.id, std::move(counts));
       archivist_ = std::make_unique<Archivist>(
           ctx, identity, *archive_, job::optimizer_state_buffers(job_.optimizer),
           config.archive_interval, [this] { return archive_round(); });
@@ -521,14 +521,7 @@ class JobCoordinator {
   // Blocks from the model archive's latest snapshot, for a member taking over blocks that no
   // peer holds any more.
   void serve_archive(const std::string& key, const pb::ShardRequest& q, net::Reply& reply) {
-    {
-      std::lock_guard lock(mutex_);
-      if (!membership_.find(key)) {
-        reply.header.mutable_error()->set_message(
-            "the model archive serves the job's volunteers only: join first");
-        return;
-      }
-    }
+    if (!member_or_refuse(key, "the model archive", reply)) return;
     if (!archive_) {
       reply.header.mutable_error()->set_message("this coordinator keeps no model archive");
       return;
@@ -556,15 +549,17 @@ class JobCoordinator {
 
   // One chunk of the dataset, for a member (a volunteer that joined and is not banned).
   void serve_data_chunk(const std::string& key, const pb::DataChunkRequest& q, net::Reply& reply) {
-    {
-      std::lock_guard lock(mutex_);
-      if (!membership_.find(key)) {
-        reply.header.mutable_error()->set_message(
-            "the dataset is served to the job's volunteers only: join first");
-        return;
-      }
-    }
-    dataset_.serve(q, reply);
+    if (member_or_refuse(key, "the dataset", reply)) dataset_.serve(q, reply);
+  }
+
+  // Whether `key` is a member (a volunteer that joined and is not banned); else `reply` says
+  // that `what` is served to the job's volunteers only.
+  bool member_or_refuse(const std::string& key, const std::string& what, net::Reply& reply) {
+    std::lock_guard lock(mutex_);
+    if (membership_.find(key)) return true;
+    reply.header.mutable_error()->set_message(
+        what + " is served to the job's volunteers only: join first");
+    return false;
   }
 
   const CoordinatorConfig& config_;
@@ -580,8 +575,8 @@ class JobCoordinator {
   RunStatus run_status_;
   DatasetServer dataset_;  // thread-safe on its own: chunks are served outside the lock
   RelayBroker relays_;
-  net::TokenBucket bulk_replies_;     // plans and member lists in heartbeat replies
-  std::uint64_t oversized_plan_ = 0;  // the last plan too large to send (logged once)
+  net::TokenBucket bulk_replies_;          // plans and member lists in heartbeat replies
+  std::uint64_t oversized_plan_ = 0;       // the last plan too large to send (logged once)
   std::unique_ptr<ModelArchive> archive_;  // thread-safe on its own; none with archiving off
   std::unique_ptr<Archivist> archivist_;   // last: its thread reads the members above
 };
@@ -672,9 +667,9 @@ int CoordinatorService::run() {
   }
   std::unique_ptr<JobCoordinator> swarm;
   if (!config_.job_path.empty()) {
-    swarm = std::make_unique<JobCoordinator>(config_, *state, job, job_json, std::move(dataset),
-                                             clock_, own_relay, relay ? &ctx.auth() : nullptr, ctx,
-                                             identity);
+    swarm =
+        std::make_unique<JobCoordinator>(config_, *state, job, job_json, std::move(dataset), clock_,
+                                         own_relay, relay ? &ctx.auth() : nullptr, ctx, identity);
   }
   net::RpcServer::Config rc;
   rc.endpoint = config_.bind;
