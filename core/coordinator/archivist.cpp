@@ -16,6 +16,20 @@ namespace {
 constexpr std::size_t kCopiesPerBlock = 3;  // enough for CenteredClip to outvote one liar
 }  // namespace
 
+ArchiveRound holders_of(const Assignment& plan, const std::map<std::string, Volunteer>& live) {
+  ArchiveRound r;
+  r.plan_version = plan.version;
+  for (const auto& pipeline : plan.pipelines) {
+    for (const auto& seat : pipeline) {
+      const auto it = live.find(seat.key);
+      if (it == live.end() || it->second.member.shard_endpoint.empty()) continue;
+      r.holders.push_back(
+          {seat.key, it->second.member.shard_endpoint, seat.first_block, seat.last_block});
+    }
+  }
+  return r;
+}
+
 Archivist::Archivist(net::SecureContext& ctx, const net::CurveKeyPair& identity,
                      ModelArchive& archive, std::vector<std::string> state_names,
                      std::chrono::milliseconds interval, std::function<ArchiveRound()> round,

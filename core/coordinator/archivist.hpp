@@ -9,12 +9,15 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "coordinator/membership.hpp"
 #include "coordinator/model_archive.hpp"
+#include "coordinator/swarm_planner.hpp"
 #include "net/identity.hpp"
 #include "net/secure_context.hpp"
 
@@ -31,6 +34,9 @@ struct ArchiveRound {
   std::uint64_t plan_version = 0;
   std::vector<ArchiveHolder> holders;
 };
+
+// The holders of `plan`'s seats among the `live` volunteers that name a shard server.
+ArchiveRound holders_of(const Assignment& plan, const std::map<std::string, Volunteer>& live);
 
 class Archivist {
  public:

@@ -52,9 +52,8 @@ constexpr const char* kRelayDomain = "rookery.relay";
 constexpr std::size_t kKeyBytesOnWire = 42;
 // Room left in a reply's header for the envelope around the heartbeat reply.
 constexpr std::size_t kReplyHeadroomBytes = 4 << 10;
-// Holders a plan's reply names for each range of blocks a node must fetch, and the room kept
-// for them (a few ranges of a few holders, ~100 bytes each).
-constexpr std::size_t kSourcesPerRange = 4;
+// The room a plan's reply keeps for its shard sources (a few ranges of a few holders, ~100
+// bytes each).
 constexpr std::size_t kSourcesBytes = 8 << 10;
 
 // The job this coordinator runs: its requests, answered by the mechanisms it is composed of
@@ -476,27 +475,8 @@ class JobCoordinator {
         !bulk_replies_.try_acquire(delivery_.bytes())) {
       return;
     }
-    // Where to fetch its new shard: a few holders of each range of blocks it needs, the
-    // largest overlaps first (all of them could be every pipeline of the swarm).
-    std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> per_range;
-    for (const auto& source :
-         shard_sources(replanner_.previous(), plan, key, delivery_.members())) {
-      if (++per_range[{source.first_block, source.last_block}] > kSourcesPerRange) continue;
-      auto* o = out.add_sources();
-      o->set_key(source.key);
-      o->set_endpoint(source.endpoint);
-      o->set_first_block(source.first_block);
-      o->set_last_block(source.last_block);
-    }
-    // The model archive last: the node takes from it only the blocks no peer handed over (every
-    // holder left), and the node knows where this coordinator is (the endpoint stays empty).
-    if (const auto [p, s] = plan.find(key); p >= 0 && archive_ && archive_->latest()) {
-      const auto& mine = plan.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
-      auto* o = out.add_sources();
-      o->set_key(own_key_);
-      o->set_first_block(mine.first_block);
-      o->set_last_block(mine.last_block);
-    }
+    delivery_.add_sources(replanner_.previous(), plan, key,
+                          archive_ && archive_->latest() ? own_key_ : std::string(), out);
     if (out.ByteSizeLong() + delivery_.bytes() > limit) {
       out.clear_sources();  // more ranges than kSourcesBytes allowed for: the next heartbeat
       return;
@@ -532,19 +512,7 @@ class JobCoordinator {
   // The current plan's holders, for the archivist (on its thread).
   ArchiveRound archive_round() {
     std::lock_guard lock(mutex_);
-    ArchiveRound r;
-    const auto& plan = replanner_.current();
-    r.plan_version = plan.version;
-    const auto& live = membership_.live();
-    for (const auto& pipeline : plan.pipelines) {
-      for (const auto& seat : pipeline) {
-        const auto it = live.find(seat.key);
-        if (it == live.end() || it->second.member.shard_endpoint.empty()) continue;
-        r.holders.push_back(
-            {seat.key, it->second.member.shard_endpoint, seat.first_block, seat.last_block});
-      }
-    }
-    return r;
+    return holders_of(replanner_.current(), membership_.live());
   }
 
   // One chunk of the dataset, for a member (a volunteer that joined and is not banned).

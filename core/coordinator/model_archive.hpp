@@ -1,5 +1,5 @@
 #pragma once
-// The model archive (issue 21): the coordinator keeps versioned snapshots of the whole model,
+// The model archive: the coordinator keeps versioned snapshots of the whole model,
 // every block's parameters and optimizer state as its holders train them, so that a block
 // whose every holder left comes back from the latest snapshot instead of the job's initial
 // weights, and the run's model outlives any volunteer.

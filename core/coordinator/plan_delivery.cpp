@@ -4,6 +4,32 @@
 
 namespace rookery::coordinator {
 
+namespace {
+// Holders a reply names for each range of blocks a node must fetch.
+constexpr std::size_t kSourcesPerRange = 4;
+}  // namespace
+
+void PlanDelivery::add_sources(const Assignment& previous, const Assignment& plan,
+                               const std::string& key, const std::string& archive_key,
+                               wire::pb::HeartbeatReply& out) const {
+  std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> per_range;
+  for (const auto& source : shard_sources(previous, plan, key, members_)) {
+    if (++per_range[{source.first_block, source.last_block}] > kSourcesPerRange) continue;
+    auto* o = out.add_sources();
+    o->set_key(source.key);
+    o->set_endpoint(source.endpoint);
+    o->set_first_block(source.first_block);
+    o->set_last_block(source.last_block);
+  }
+  if (const auto [p, s] = plan.find(key); p >= 0 && !archive_key.empty()) {
+    const auto& mine = plan.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
+    auto* o = out.add_sources();
+    o->set_key(archive_key);
+    o->set_first_block(mine.first_block);
+    o->set_last_block(mine.last_block);
+  }
+}
+
 void PlanDelivery::refresh(const Assignment& plan, const Membership& membership,
                            std::int64_t averaging_interval_ms) {
   if (built_ && version_ == plan.version && generation_ == membership.generation()) return;

@@ -28,6 +28,12 @@ class PlanDelivery {
   std::size_t bytes() const { return bytes_; }
   // The live members by key, as of the last refresh: where the plan's shards can be fetched.
   const std::map<std::string, Member>& members() const { return members_; }
+  // Where `key` fetches the blocks of its seat in `plan` that it did not hold: a few holders of
+  // each range under `previous`, the largest overlaps first, then the model archive of the
+  // coordinator whose key is `archive_key` (none when empty), which the node asks only for the
+  // blocks no peer handed over and finds where it reaches the coordinator (no endpoint).
+  void add_sources(const Assignment& previous, const Assignment& plan, const std::string& key,
+                   const std::string& archive_key, wire::pb::HeartbeatReply& out) const;
 
  private:
   bool built_ = false;

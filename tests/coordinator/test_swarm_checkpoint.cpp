@@ -1,4 +1,4 @@
-// Swarm checkpoints with real processes (issue 21 part 1): two rookery-node volunteers, each
+// Swarm checkpoints with real processes: two rookery-node volunteers, each
 // able to hold about 70% of the model, form one pipeline of two stages under a real
 // rookery-coordinator; no block has a second holder. Each checkpoints its shard every second.
 //
@@ -9,7 +9,7 @@
 //   a restart's (ln 256).
 // - Its checkpoint damaged (a flipped byte) while it is down: the node says so, starts without
 //   it, and trains.
-// - The model archive (issue 21 part 2): with a third volunteer, the coordinator collects a
+// - The model archive: with a third volunteer, the coordinator collects a
 //   snapshot of the whole model every second. The first stage's volunteer is killed for good:
 //   in the next plan nobody holds its blocks, and whoever takes them fetches them from the
 //   coordinator's archive, not from the job's initial weights; the loss goes on from where
