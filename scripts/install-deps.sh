@@ -30,6 +30,9 @@ PACKAGES=(
   fortunes
   # port mapping on home routers (UPnP IGD, NAT-PMP)
   libminiupnpc-dev libnatpmp-dev
+  # the coordinator's web dashboard: its HTTP server, the charts its page draws with, and a
+  # headless browser that renders the page in its test (core/dashboard, tests/dashboard)
+  libcpp-httplib-dev libjs-chart.js chromium
   # network namespaces and traffic shaping for the multi-host tests and benchmarks; nftables and
   # Debian's miniupnpd are the home routers of the reach tests
   iproute2 procps nftables miniupnpd-nftables

@@ -83,7 +83,9 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # translations (standard buttons and dialogs) at run time; Rookery's are inside the program.
 # fortunes: the demo job (share/rookery/demo/demo-job.json) trains on Debian's English fortune
 # cookies where that package puts them, /usr/share/games/fortunes; no copy of them is shipped.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6svg6, fortunes")
+# libjs-chart.js: the coordinator's web dashboard draws its charts with Debian's Chart.js, read
+# from /usr/share/javascript/chart.js at start (libcpp-httplib, its server, comes from shlibdeps).
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6svg6, fortunes, libjs-chart.js")
 # fonts-noto-cjk: the Simplified Chinese translation needs a CJK font (Debian installs none by default).
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland, qt6-translations-l10n, fonts-noto-cjk")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${_linux}/postinst;${_linux}/prerm;${_linux}/postrm")
