@@ -33,14 +33,15 @@ ArchiveRound holders_of(const Assignment& plan, const std::map<std::string, Volu
 Archivist::Archivist(net::SecureContext& ctx, const net::CurveKeyPair& identity,
                      ModelArchive& archive, std::vector<std::string> state_names,
                      std::chrono::milliseconds interval, std::function<ArchiveRound()> round,
-                     std::chrono::milliseconds request_timeout)
+                     std::chrono::milliseconds request_timeout, Stored stored)
     : ctx_(ctx),
       identity_(identity),
       archive_(archive),
       state_names_(std::move(state_names)),
       interval_(interval),
       round_(std::move(round)),
-      request_timeout_(request_timeout) {
+      request_timeout_(request_timeout),
+      stored_(std::move(stored)) {
   if (interval_.count() > 0) thread_ = std::thread([this] { run(); });
 }
 
@@ -145,6 +146,7 @@ bool Archivist::collect() {
       "model archive: snapshot {} of plan {} ({} blocks; {} from a single holder, {} kept from "
       "the snapshot before)",
       archive_.latest_seq(), round.plan_version, archive_.blocks(), single, kept);
+  if (stored_) stored_(archive_.latest(), archive_.latest_seq(), round.plan_version);
   return true;
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -40,12 +41,18 @@ ArchiveRound holders_of(const Assignment& plan, const std::map<std::string, Volu
 
 class Archivist {
  public:
+  // Called on the archivist's thread with each snapshot it stored, its number and plan (the
+  // coordinator records it and evaluates the model in it).
+  using Stored = std::function<void(std::shared_ptr<const pipeline::ShardSnapshot> snapshot,
+                                    std::uint64_t seq, std::uint64_t plan_version)>;
+
   // `round` gives the current plan's holders (called on the archivist's thread; it takes
   // the coordinator's lock itself). `state_names`: the buffers the job's optimizer keeps.
   Archivist(net::SecureContext& ctx, const net::CurveKeyPair& identity, ModelArchive& archive,
             std::vector<std::string> state_names, std::chrono::milliseconds interval,
             std::function<ArchiveRound()> round,
-            std::chrono::milliseconds request_timeout = std::chrono::seconds(3));
+            std::chrono::milliseconds request_timeout = std::chrono::seconds(3),
+            Stored stored = {});
   ~Archivist();
 
   // One collection now (the thread's work; tests call it directly). True when a snapshot was
@@ -64,6 +71,7 @@ class Archivist {
   std::chrono::milliseconds interval_;
   std::function<ArchiveRound()> round_;
   std::chrono::milliseconds request_timeout_;
+  Stored stored_;
   std::mutex mutex_;
   std::condition_variable cv_;
   bool stop_ = false;

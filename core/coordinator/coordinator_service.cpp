@@ -9,23 +9,20 @@
 #include <spdlog/spdlog.h>
 
 #include "coordinator/admission.hpp"
-#include "coordinator/archivist.hpp"
 #include "coordinator/ban_vote.hpp"
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/dataset_server.hpp"
 #include "coordinator/membership.hpp"
-#include "coordinator/model_archive.hpp"
 #include "coordinator/plan_delivery.hpp"
 #include "coordinator/plan_thread.hpp"
 #include "coordinator/relay_broker.hpp"
 #include "coordinator/replanner.hpp"
+#include "coordinator/run_archive.hpp"
 #include "coordinator/run_status.hpp"
 #include "coordinator/swarm_planner.hpp"
 #include "coordinator/sybil_limits.hpp"
 #include "coordinator/verdicts.hpp"
 #include "job/job_spec.hpp"
-#include "job/optimizer_buffers.hpp"
-#include "model/cost.hpp"
 #include "net/identity.hpp"
 #include "net/link_probe.hpp"
 #include "net/paths.hpp"
@@ -89,18 +86,15 @@ class JobCoordinator {
                    plan.pipelines.size(), membership_.live().size());
     }
     if (config.archive_interval.count() > 0) {
-      std::vector<std::int64_t> counts;
-      for (const auto& c : model::block_costs(job_.model)) counts.push_back(c.params);
-      archive_ =
-          std::make_unique<ModelArchive>(config.data_dir / "archive", job_.id, std::move(counts));
-      archivist_ = std::make_unique<Archivist>(
-          ctx, identity, *archive_, job::optimizer_state_buffers(job_.optimizer),
-          config.archive_interval, [this] { return archive_round(); });
+      archive_ = std::make_unique<RunArchive>(
+          config.data_dir / "archive", job_, config.archive_interval, state, mutex_, ctx, identity,
+          [this] { return archive_round(); }, config.evaluate, clock);
+      run_status_.set_archive(archive_.get());
     }
   }
 
   ~JobCoordinator() {
-    archivist_.reset();  // its thread takes the lock below
+    archive_.reset();  // its archivist's thread takes the lock below
     std::lock_guard lock(mutex_);
     membership_.flush_work();  // the progress heard since the last tick
   }
@@ -119,11 +113,7 @@ class JobCoordinator {
     } else if (h.has_heartbeat()) {
       heartbeat(req.peer_key, h.heartbeat(), *reply.header.mutable_heartbeat_reply());
     } else if (h.has_run_status_request()) {
-      std::lock_guard lock(mutex_);
-      run_status_.answer(
-          h.run_status_request(), job_.id, replanner_.current(), replanner_.replans(), membership_,
-          [this](const std::string& key) { return replanner_.seat_of(key); },
-          *reply.header.mutable_run_status());
+      status(h.run_status_request(), *reply.header.mutable_run_status());
     } else if (h.has_leave()) {
       leave(req.peer_key, h.leave(), *reply.header.mutable_leave_reply());
     } else if (h.has_bandwidth_probe()) {
@@ -134,6 +124,14 @@ class JobCoordinator {
       reply.header.mutable_error()->set_message("request not supported by this coordinator");
     }
     return reply;
+  }
+
+  // The run's status, for a volunteer's window or the owner's dashboard.
+  void status(const pb::RunStatusRequest& r, pb::RunStatus& out) {
+    std::lock_guard lock(mutex_);
+    run_status_.answer(
+        r, job_.id, replanner_.current(), replanner_.replans(), membership_,
+        [this](const std::string& key) { return replanner_.seat_of(key); }, out);
   }
 
   void tick() {
@@ -476,7 +474,7 @@ class JobCoordinator {
       return;
     }
     delivery_.add_sources(replanner_.previous(), plan, key,
-                          archive_ && archive_->latest() ? own_key_ : std::string(), out);
+                          archive_ && archive_->has_snapshot() ? own_key_ : std::string(), out);
     if (out.ByteSizeLong() + delivery_.bytes() > limit) {
       out.clear_sources();  // more ranges than kSourcesBytes allowed for: the next heartbeat
       return;
@@ -545,8 +543,8 @@ class JobCoordinator {
   RelayBroker relays_;
   net::TokenBucket bulk_replies_;          // plans and member lists in heartbeat replies
   std::uint64_t oversized_plan_ = 0;       // the last plan too large to send (logged once)
-  std::unique_ptr<ModelArchive> archive_;  // thread-safe on its own; none with archiving off
-  std::unique_ptr<Archivist> archivist_;   // last: its thread reads the members above
+  std::unique_ptr<RunArchive> archive_;  // none with archiving off; last: its archivist's
+                                        // thread reads the members above
 };
 
 // How the job enrols volunteers, for the log of its start.

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "clock/clock.hpp"
+#include "coordinator/model_archive.hpp"
 #include "coordinator/sybil_limits.hpp"
 
 namespace rookery::coordinator {
@@ -55,6 +56,9 @@ struct CoordinatorConfig {
   // How often the model archive collects a snapshot of the whole model from the nodes that
   // train it (model_archive.hpp), kept under <data_dir>/archive. 0: no archive.
   std::chrono::milliseconds archive_interval{std::chrono::minutes(10)};
+  // Evaluates each snapshot the archive stores (none: they are not evaluated). The coordinator's
+  // program passes rookery::evaluation's, which needs LibTorch.
+  Evaluate evaluate;
 };
 
 class CoordinatorService {

@@ -49,6 +49,20 @@ const std::vector<store::Migration>& coordinator_migrations() {
        " revoked_unix_ms INTEGER NOT NULL)"},  // 0: not revoked
       {5, "a ban's evidence as a code (a serialized Verdict; empty for older bans)",
        "ALTER TABLE banned ADD COLUMN verdict BLOB NOT NULL DEFAULT x''"},
+      {6, "the model archive's snapshots, their evaluations, blocks restored from them",
+       "CREATE TABLE snapshots ("
+       " seq INTEGER PRIMARY KEY NOT NULL,"
+       " unix_ms INTEGER NOT NULL,"
+       " plan_version INTEGER NOT NULL);"
+       "CREATE TABLE evaluations ("
+       " unix_ms INTEGER NOT NULL,"
+       " loss REAL NOT NULL,"  // the held-out loss: the validation curve
+       " body BLOB NOT NULL);"  // the whole Evaluation, serialized
+       "CREATE INDEX evaluations_by_time ON evaluations(unix_ms);"
+       "CREATE TABLE restorations ("
+       " unix_ms INTEGER NOT NULL,"
+       " first_block INTEGER NOT NULL, last_block INTEGER NOT NULL,"
+       " snapshot INTEGER NOT NULL)"},
   };
   return m;
 }
@@ -415,10 +429,15 @@ void CoordinatorState::add_loss(std::int64_t unix_ms, double loss) {
 }
 
 std::vector<LossSample> CoordinatorState::loss_curve(std::size_t max_points) {
+  return thinned_curve("loss", max_points);
+}
+
+std::vector<LossSample> CoordinatorState::thinned_curve(const char* table,
+                                                        std::size_t max_points) {
   // Evenly thinned over the whole run: every k-th point, k chosen so at most max_points remain.
   std::int64_t n = 0;
   {
-    auto count = db_.prepare("SELECT COUNT(*) FROM loss");
+    auto count = db_.prepare(std::string("SELECT COUNT(*) FROM ") + table);
     count.step();
     n = count.integer(0);
   }
@@ -428,11 +447,73 @@ std::vector<LossSample> CoordinatorState::loss_curve(std::size_t max_points) {
                                                       static_cast<std::int64_t>(max_points));
   std::vector<LossSample> out;
   auto s = db_.prepare(
-      "SELECT unix_ms, loss FROM (SELECT unix_ms, loss, ROW_NUMBER() OVER (ORDER BY unix_ms) - 1 "
-      "AS i"
-      " FROM loss) WHERE i % ?1 = 0 ORDER BY unix_ms");
+      std::string("SELECT unix_ms, loss FROM (SELECT unix_ms, loss, ROW_NUMBER() OVER (ORDER BY "
+                  "unix_ms) - 1 AS i FROM ") +
+      table + ") WHERE i % ?1 = 0 ORDER BY unix_ms");
   s.bind(1, stride);
   while (s.step()) out.push_back({s.integer(0), real(s, 1)});
+  return out;
+}
+
+void CoordinatorState::add_snapshot(const SnapshotRecord& r) {
+  db_.prepare("INSERT OR REPLACE INTO snapshots VALUES (?1, ?2, ?3)")
+      .bind(1, static_cast<std::int64_t>(r.seq))
+      .bind(2, r.unix_ms)
+      .bind(3, static_cast<std::int64_t>(r.plan_version))
+      .step();
+}
+
+std::optional<SnapshotRecord> CoordinatorState::latest_snapshot() {
+  auto q = db_.prepare("SELECT seq, unix_ms, plan_version FROM snapshots ORDER BY seq DESC LIMIT 1");
+  if (!q.step()) return std::nullopt;
+  return SnapshotRecord{static_cast<std::uint64_t>(q.integer(0)), q.integer(1),
+                        static_cast<std::uint64_t>(q.integer(2))};
+}
+
+void CoordinatorState::add_evaluation(const wire::pb::Evaluation& e) {
+  db_.prepare("INSERT INTO evaluations VALUES (?1, ?2, ?3)")
+      .bind(1, e.unix_ms())
+      .bind(2, real_text(e.validation_loss()))
+      .bind_blob(3, e.SerializeAsString())
+      .step();
+}
+
+std::optional<wire::pb::Evaluation> CoordinatorState::latest_evaluation() {
+  auto q = db_.prepare("SELECT body FROM evaluations ORDER BY unix_ms DESC, rowid DESC LIMIT 1");
+  if (!q.step()) return std::nullopt;
+  wire::pb::Evaluation e;
+  if (!e.ParseFromString(q.blob(0))) {
+    throw store::StoreError(db_.path().string() + ": an evaluation that does not parse");
+  }
+  return e;
+}
+
+std::vector<LossSample> CoordinatorState::validation_curve(std::size_t max_points) {
+  return thinned_curve("evaluations", max_points);
+}
+
+void CoordinatorState::add_restoration(const wire::pb::Restoration& r) {
+  db_.prepare("INSERT INTO restorations VALUES (?1, ?2, ?3, ?4)")
+      .bind(1, r.unix_ms())
+      .bind(2, r.first_block())
+      .bind(3, r.last_block())
+      .bind(4, static_cast<std::int64_t>(r.snapshot()))
+      .step();
+}
+
+std::vector<wire::pb::Restoration> CoordinatorState::restorations(std::size_t latest) {
+  auto q = db_.prepare(
+      "SELECT unix_ms, first_block, last_block, snapshot FROM (SELECT rowid, * FROM restorations"
+      " ORDER BY unix_ms DESC, rowid DESC LIMIT ?1) ORDER BY unix_ms, rowid");
+  q.bind(1, static_cast<std::int64_t>(latest));
+  std::vector<wire::pb::Restoration> out;
+  while (q.step()) {
+    auto& r = out.emplace_back();
+    r.set_unix_ms(q.integer(0));
+    r.set_first_block(q.integer(1));
+    r.set_last_block(q.integer(2));
+    r.set_snapshot(static_cast<std::uint64_t>(q.integer(3)));
+  }
   return out;
 }
 

@@ -81,6 +81,13 @@ struct LossSample {
   double loss = 0;
 };
 
+// A snapshot the model archive stored.
+struct SnapshotRecord {
+  std::uint64_t seq = 0;
+  std::int64_t unix_ms = 0;
+  std::uint64_t plan_version = 0;
+};
+
 class CoordinatorState {
  public:
   // Opens or creates the file; throws store::StoreError (corrupt, newer schema) with the reason.
@@ -129,9 +136,22 @@ class CoordinatorState {
   void add_loss(std::int64_t unix_ms, double loss);
   std::vector<LossSample> loss_curve(std::size_t max_points);
 
+  // The run's result: the model archive's snapshots, the evaluation of each (its held-out loss
+  // is the run's validation curve), and the blocks that came back from a snapshot.
+  void add_snapshot(const SnapshotRecord& s);
+  std::optional<SnapshotRecord> latest_snapshot();
+  void add_evaluation(const wire::pb::Evaluation& e);
+  std::optional<wire::pb::Evaluation> latest_evaluation();
+  std::vector<LossSample> validation_curve(std::size_t max_points);
+  void add_restoration(const wire::pb::Restoration& r);
+  std::vector<wire::pb::Restoration> restorations(std::size_t latest);  // oldest first
+
   const std::filesystem::path& path() const { return db_.path(); }
 
  private:
+  // At most max_points of `table`'s (unix_ms, loss) rows, evenly thinned over the whole run.
+  std::vector<LossSample> thinned_curve(const char* table, std::size_t max_points);
+
   store::Database db_;
 };
 

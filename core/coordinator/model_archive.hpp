@@ -17,6 +17,7 @@
 //   makes the coordinator a source of last resort in a plan (swarm_planner's shard_sources).
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -29,6 +30,11 @@
 #include "rookery/envelope.pb.h"
 
 namespace rookery::coordinator {
+
+// The evaluation of the whole model in snapshot `seq` (run_archive.hpp). Throws to say it could
+// not be done.
+using Evaluate =
+    std::function<wire::pb::Evaluation(const pipeline::ShardSnapshot& snapshot, std::uint64_t seq)>;
 
 // One holder's copy of one block, verified on arrival (size, finite values, state).
 struct BlockCopy {

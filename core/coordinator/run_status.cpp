@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "coordinator/run_archive.hpp"
 #include "store/ledger.hpp"
 
 namespace rookery::coordinator {
@@ -62,19 +63,28 @@ void RunStatus::answer(const wire::pb::RunStatusRequest& r, const std::string& j
   out.set_first_node(first);
   out.mutable_nodes()->Reserve(static_cast<int>(last - first));
   for (auto i = first; i < last; ++i) *out.add_nodes() = rows_[i];
-  // The curve as long as this request asks, read once per build for each length asked.
+  // The curves as long as this request asks, read once per build for each length asked.
   const auto points = r.loss_points() ? r.loss_points() : kDefaultLossPoints;
-  auto curve = loss_curves_.find(points);
-  if (curve == loss_curves_.end()) {
+  auto curve = curves_.find(points);
+  if (curve == curves_.end()) {
     try {
-      curve = loss_curves_.emplace(points, state_.loss_curve(points)).first;
+      curve = curves_
+                  .emplace(points, std::pair(state_.loss_curve(points),
+                                             archive_ ? state_.validation_curve(points)
+                                                      : std::vector<LossSample>{}))
+                  .first;
     } catch (const std::exception& e) {
       spdlog::error("cannot read the loss curve: {}", e.what());
       return;
     }
   }
-  for (const auto& p : curve->second) {
+  for (const auto& p : curve->second.first) {
     auto* lp = out.add_loss();
+    lp->set_unix_ms(p.unix_ms);
+    lp->set_loss(p.loss);
+  }
+  for (const auto& p : curve->second.second) {
+    auto* lp = out.add_validation();
     lp->set_unix_ms(p.unix_ms);
     lp->set_loss(p.loss);
   }
@@ -86,7 +96,7 @@ void RunStatus::build(const std::string& job_id, const Assignment& plan, std::ui
   out.Clear();
   rows_.clear();
   rows_.reserve(membership.live().size());
-  loss_curves_.clear();
+  curves_.clear();
   out.set_job_id(job_id);
   out.set_plan_version(plan.version);
   out.set_pipelines(static_cast<std::uint32_t>(plan.pipelines.size()));
@@ -141,6 +151,10 @@ void RunStatus::build(const std::string& job_id, const Assignment& plan, std::ui
     std::int64_t all = 0;
     for (const auto& [k, c] : state_.contributions()) all += c.samples;
     out.set_samples(all);
+    if (archive_) {
+      archive_->describe(*out.mutable_archive());
+      if (auto e = state_.latest_evaluation()) *out.mutable_evaluation() = std::move(*e);
+    }
   } catch (const std::exception& e) {
     spdlog::error("cannot read the run's history: {}", e.what());
   }

@@ -2,7 +2,9 @@
 // The run as a dashboard sees it: each live volunteer's seat, speed, profile and credited work,
 // the pipelines' throughput, the bans, the totals and the loss curve (sampled from the
 // volunteers' heartbeats every few seconds into the state file). Every node asks for it every
-// few seconds, so status requests cost what they carry: an answer holds one page of the
+// few seconds, and the model archive's part: its snapshots, the blocks that came back from one,
+// and the evaluation of the latest (the validation curve beside the training loss, and what the
+// model writes). Every node asks for it every few seconds, so status requests cost what they carry: an answer holds one page of the
 // volunteers (kDefaultStatusPage unless asked otherwise), and the volunteers' rows are built at
 // most once per kStatusFresh (sooner when the plan, the bans or the members change) and copied
 // page by page to the requests in between.
@@ -34,10 +36,16 @@ inline constexpr auto kStatusMembersFresh = std::chrono::milliseconds(250);
 inline constexpr std::uint32_t kDefaultStatusPage = 256;
 inline constexpr std::uint32_t kMaxStatusPage = 4096;
 
+class RunArchive;
+
 class RunStatus {
  public:
   explicit RunStatus(CoordinatorState& state,
                      const clock::Clock& clock = clock::SystemClock::instance());
+
+  // The model archive, whose snapshots, restorations and evaluations (the validation curve,
+  // the latest sample of what the model does) answers carry. None: the coordinator keeps none.
+  void set_archive(const RunArchive* archive) { archive_ = archive; }
 
   // Every kLossSampleEvery: records the mean of the losses the live volunteers report.
   void sample_loss(const std::map<std::string, Volunteer>& live);
@@ -59,7 +67,9 @@ class RunStatus {
   std::chrono::steady_clock::time_point last_loss_sample_;
   wire::pb::RunStatus cached_;  // all but the volunteers' rows and the loss curve
   std::vector<wire::pb::RunNode> rows_;  // every live volunteer, in key order
-  std::map<std::uint32_t, std::vector<LossSample>> loss_curves_;  // by points asked, this build
+  const RunArchive* archive_ = nullptr;
+  // The loss and validation curves, by points asked, this build.
+  std::map<std::uint32_t, std::pair<std::vector<LossSample>, std::vector<LossSample>>> curves_;
   std::chrono::steady_clock::time_point built_at_{};
   std::uint64_t plan_version_ = 0, generation_ = 0, builds_ = 0;
   std::size_t banned_ = 0;

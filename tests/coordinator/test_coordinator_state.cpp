@@ -1,6 +1,7 @@
 // The coordinator's SQLite state: what a restarted coordinator finds again, contribution
-// totals across node restarts, receipts (the work peers confirm), the loss curve, a file
-// of the previous schema migrated, and a corrupt file refused untouched.
+// totals across node restarts, receipts (the work peers confirm), the loss curve, the run's
+// result (archive snapshots, their evaluations as the validation curve, blocks restored from
+// them), a file of the previous schema migrated, and a corrupt file refused untouched.
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -184,6 +185,65 @@ class TestCoordinatorState : public QObject {
     CoordinatorState again(path);
     QCOMPARE(again.banned().size(), std::size_t(2));
     QVERIFY(!again.banned().at(key_of('m')).reason.empty());
+  }
+
+  // What the model archive did and what its snapshots are worth outlives the coordinator.
+  void theRunsResultIsKept() {
+    QTemporaryDir dir;
+    const auto path = std::filesystem::path(dir.path().toStdString()) / "coordinator.db";
+    {
+      // A file of the schema before the archive (5) takes the new tables.
+      const auto& all = coordinator::coordinator_migrations();
+      store::Database old(path, std::vector<store::Migration>(all.begin(), all.begin() + 5));
+      QCOMPARE(old.schema_version(), 5);
+    }
+    {
+      CoordinatorState s(path);
+      QVERIFY(!s.latest_snapshot());
+      QVERIFY(!s.latest_evaluation());
+      QVERIFY(s.validation_curve(10).empty());
+      QVERIFY(s.restorations(10).empty());
+      s.add_snapshot({1, 1000, 3});
+      s.add_snapshot({2, 2000, 4});
+      for (int i = 0; i < 30; ++i) {
+        wire::pb::Evaluation e;
+        e.set_unix_ms(1000 + i * 100);
+        e.set_snapshot(static_cast<std::uint64_t>(i + 1));
+        e.set_validation_loss(5.0 - i * 0.1);
+        e.set_held_out_samples(256);
+        e.set_prompt("Q: Why did the");
+        e.set_text(" chicken cross the road? \xc3\xa9 " + std::to_string(i));
+        s.add_evaluation(e);
+      }
+      for (int i = 0; i < 20; ++i) {
+        wire::pb::Restoration r;
+        r.set_unix_ms(5000 + i);
+        r.set_first_block(i);
+        r.set_last_block(i + 2);
+        r.set_snapshot(2);
+        s.add_restoration(r);
+      }
+    }
+    CoordinatorState s(path);
+    const auto snap = s.latest_snapshot();
+    QVERIFY(snap);
+    QCOMPARE(snap->seq, std::uint64_t(2));
+    QCOMPARE(snap->unix_ms, std::int64_t(2000));
+    QCOMPARE(snap->plan_version, std::uint64_t(4));
+    const auto e = s.latest_evaluation();
+    QVERIFY(e);
+    QCOMPARE(e->snapshot(), std::uint64_t(30));
+    QCOMPARE(e->text(), std::string(" chicken cross the road? \xc3\xa9 29"));
+    QCOMPARE(e->validation_loss(), 5.0 - 29 * 0.1);
+    const auto curve = s.validation_curve(10);
+    QCOMPARE(curve.size(), std::size_t(10));  // every third of 30
+    QCOMPARE(curve.front().loss, 5.0);
+    QCOMPARE(curve.back().unix_ms, std::int64_t(1000 + 27 * 100));
+    const auto restored = s.restorations(4);  // the latest four, oldest first
+    QCOMPARE(restored.size(), std::size_t(4));
+    QCOMPARE(restored.front().first_block(), std::int64_t(16));
+    QCOMPARE(restored.back().first_block(), std::int64_t(19));
+    QCOMPARE(restored.back().last_block(), std::int64_t(21));
   }
 
   void aCorruptFileIsRefusedAndLeftAlone() {

@@ -1,20 +1,29 @@
 // The run's status as a dashboard pages through it, with a clock set by hand: pages cover every
 // live volunteer once, in key order, whatever the page size; a request that asks for no size
 // gets the default page, and one past the end gets none. The volunteers' rows are built once
-// per kStatusFresh however many requests come, and again at once when the plan changes.
+// per kStatusFresh however many requests come, and again at once when the plan changes. With a
+// model archive, answers carry its latest snapshot, the validation curve and the latest
+// evaluation, and the blocks that came back from a snapshot: each serve of an archived range is
+// one restoration, a repeat within a minute is not another.
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 
 #include "clock/clock.hpp"
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/membership.hpp"
+#include "coordinator/run_archive.hpp"
 #include "coordinator/run_status.hpp"
+#include "job/job_spec.hpp"
+#include "model/cost.hpp"
+#include "net/identity.hpp"
+#include "net/secure_context.hpp"
 
 using namespace rookery;
 using namespace std::chrono_literals;
@@ -118,6 +127,73 @@ class TestRunStatus : public QObject {
     plan_.version = 1;
     QCOMPARE(ask(0, 10).plan_version(), std::uint64_t(1));
     QCOMPARE(status_->builds(), std::uint64_t(3));
+  }
+
+  void theArchiveAndItsEvaluationAreCarried() {
+    const auto job = job::parse_job_spec(
+        R"({"id": "job", "model": {"kind": "mlp", "input": 4, "hidden": [3], "output": 2},
+            "dataset": {"kind": "images", "path": "i.idx", "labels": "l.idx"},
+            "optimizer": {"kind": "adamw", "lr": 0.01}})");
+    const auto dir = std::filesystem::path(dir_.path().toStdString()) / "archive";
+    std::vector<std::int64_t> counts;
+    for (const auto& c : model::block_costs(job.model)) counts.push_back(c.params);
+    {
+      // A snapshot from before this coordinator started.
+      coordinator::ModelArchive before(dir, job.id, counts);
+      std::vector<std::optional<coordinator::BlockCopy>> blocks;
+      for (const auto n : counts) {
+        coordinator::BlockCopy c;
+        c.holder = key_of(0);
+        c.values.assign(static_cast<std::size_t>(n), 0.5f);
+        blocks.push_back(std::move(c));
+      }
+      QVERIFY(before.store(std::move(blocks), 3));
+    }
+    net::SecureContext ctx(1);
+    const auto identity = net::CurveKeyPair::generate();
+    std::mutex state_mutex;
+    coordinator::RunArchive archive(
+        dir, job, 0ms, *state_, state_mutex, ctx, identity,
+        [] { return coordinator::ArchiveRound{}; }, {}, *clock_);
+    QVERIFY(archive.has_snapshot());
+    status_->set_archive(&archive);
+    state_->add_snapshot({1, clock_->unix_ms(), 3});
+    wire::pb::Evaluation e;
+    e.set_unix_ms(clock_->unix_ms());
+    e.set_snapshot(1);
+    e.set_validation_loss(2.5);
+    e.set_prompt("Once");
+    e.set_text(" upon a time");
+    state_->add_evaluation(e);
+
+    const auto serve = [&](std::int64_t first, std::int64_t last) {
+      wire::pb::ShardRequest q;
+      q.set_first_block(first);
+      q.set_last_block(last);
+      net::Reply reply;
+      archive.serve(q, reply);
+      return reply.header.has_shard_reply();
+    };
+    const auto blocks = static_cast<std::int64_t>(counts.size());
+    QVERIFY(!serve(0, blocks + 1));  // outside the model: an error, nothing restored
+    QVERIFY(serve(0, 1));
+    QVERIFY(serve(0, 1));  // the same node asking again
+    QVERIFY(serve(1, blocks));
+    clock_->advance(coordinator::kRestorationRepeat);
+    QVERIFY(serve(0, 1));  // later: another restoration
+    clock_->advance(coordinator::kStatusFresh);
+    const auto s = ask(0, 10);
+    QVERIFY(s.has_archive());
+    QCOMPARE(s.archive().latest_snapshot(), std::uint64_t(1));
+    QCOMPARE(s.archive().latest_plan_version(), std::uint64_t(3));
+    QCOMPARE(s.archive().restorations_size(), 3);
+    QCOMPARE(s.archive().restorations(1).first_block(), std::int64_t(1));
+    QCOMPARE(s.archive().restorations(1).last_block(), blocks);
+    QCOMPARE(s.archive().restorations(2).snapshot(), std::uint64_t(1));
+    QVERIFY(s.has_evaluation());
+    QCOMPARE(s.evaluation().text(), std::string(" upon a time"));
+    QCOMPARE(s.validation_size(), 1);
+    QCOMPARE(s.validation(0).loss(), 2.5);
   }
 };
 

@@ -1,8 +1,11 @@
 // The swarm and training cards from hand-made snapshots: a node outside any pipeline
 // (benchmark work), a middle stage, a last stage; and the training history kept from
 // snapshots: one point per new micro-batch count, bounded, a sample rate over the node's
-// clock, and a fresh start when the node restarts.
+// clock, and a fresh start when the node restarts; the run's model as the coordinator judges it
+// (the held-out loss beside the run's, the archive and blocks restored from it, what the model
+// writes or predicts, escaped).
 #include <QChartView>
+#include <QDateTime>
 #include <QLabel>
 #include <QLineSeries>
 #include <QTest>
@@ -277,6 +280,84 @@ class TestSwarmTrainingCards : public QObject {
     history.add(middleStage(2, 2, 32, 2.0));
     QCOMPARE(history.averageLoss().front().y(), 4.0);
     QCOMPARE(history.averageLoss().back().y(), 4.0 + TrainingHistory::kSmoothing * (2.0 - 4.0));
+  }
+
+  void theRunsModelIsShownWithItsHeldOutLoss() {
+    auto s = middleStage(40, 60, 640, 3.0);
+    auto* run = s.mutable_run();
+    run->set_pipelines(1);
+    run->add_nodes()->set_key("k");
+    const std::int64_t t0 = QDateTime::currentMSecsSinceEpoch() - 10 * 60000;
+    for (int i = 0; i < 20; ++i) {
+      auto* p = run->add_loss();
+      p->set_unix_ms(t0 + i * 30000);
+      p->set_loss(5.5 - 0.1 * i);
+    }
+    for (int i = 0; i < 4; ++i) {
+      auto* p = run->add_validation();
+      p->set_unix_ms(t0 + 60000 + i * 120000);
+      p->set_loss(5.2 - 0.3 * i);
+    }
+    auto* e = run->mutable_evaluation();
+    e->set_snapshot(7);
+    e->set_validation_loss(4.3);
+    e->set_held_out_samples(256);
+    e->set_prompt("A <b>bold</b> claim:");
+    e->set_text(" the rook\nflies <script>");
+    auto* a = run->mutable_archive();
+    a->set_latest_snapshot(7);
+    a->set_latest_unix_ms(QDateTime::currentMSecsSinceEpoch() - 90000);
+    auto* r = a->add_restorations();
+    r->set_unix_ms(QDateTime::currentMSecsSinceEpoch() - 120000);
+    r->set_first_block(2);
+    r->set_last_block(4);
+    r->set_snapshot(5);
+
+    SwarmCard swarm;
+    swarm.resize(440, 700);
+    swarm.show();
+    swarm.showSnapshot(s);
+    QCOMPARE(swarm.runLossSeries()->count(), 20);
+    QCOMPARE(swarm.validationSeries()->count(), 4);
+    QCOMPARE(swarm.validationSeries()->at(0), QPointF(1, 5.2));  // minutes from the first point
+    QVERIFY(swarm.runLossView()->accessibleDescription().contains(
+        QStringLiteral("held-out loss is 4.300")));
+    QVERIFY2(valueOf(swarm, "runLoss").contains(QStringLiteral("held-out 4.300")),
+             qPrintable(valueOf(swarm, "runLoss")));
+    const QString archive = valueOf(swarm, "runArchive");
+    QVERIFY2(archive.startsWith(QStringLiteral("snapshot 7, 1 min")) &&
+                 archive.contains(QStringLiteral("blocks 2–3 restored from snapshot 5")),
+             qPrintable(archive));
+
+    TrainingCard training;
+    training.resize(440, 600);
+    training.show();
+    training.showSnapshot(s);
+    const QString sample = training.sampleText();
+    QVERIFY2(sample.contains(QStringLiteral("snapshot 7, held-out loss 4.300")), qPrintable(sample));
+    // Rich text, the model's words escaped: a tag it writes is shown, never obeyed.
+    QVERIFY2(sample.contains(QStringLiteral("<b>A &lt;b&gt;bold&lt;/b&gt; claim:</b> the rook<br>"
+                                            "flies &lt;script&gt;")),
+             qPrintable(sample));
+
+    // A classifier's predictions instead of text.
+    e->clear_prompt();
+    e->clear_text();
+    e->set_accuracy(0.75);
+    for (const auto& [label, predicted] : {std::pair{3, 3}, {1, 1}, {7, 2}, {0, 0}}) {
+      auto* p = e->add_predictions();
+      p->set_label(label);
+      p->set_predicted(predicted);
+    }
+    training.showSnapshot(s);
+    QVERIFY2(training.sampleText().contains(QStringLiteral("accuracy 75 %")) &&
+                 training.sampleText().contains(QStringLiteral("3 of 4 held-out images right")) &&
+                 training.sampleText().contains(QStringLiteral("<s>7 as 2</s>")),
+             qPrintable(training.sampleText()));
+    // Without an evaluation there is nothing to show.
+    s.mutable_run()->clear_evaluation();
+    training.showSnapshot(s);
+    QVERIFY(training.sampleText().isEmpty());
   }
 
   void rateCoversTheLastSeconds() {

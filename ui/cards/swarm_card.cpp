@@ -2,8 +2,10 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QDateTime>
 #include <QEvent>
 #include <QLabel>
+#include <QLegend>
 #include <QLineSeries>
 #include <QValueAxis>
 
@@ -56,6 +58,7 @@ SwarmCard::SwarmCard(QWidget* parent) : Card(tr("Your place in the swarm"), pare
   run_ = grid_->addRow(tr("The swarm"), QStringLiteral("runSwarm"));
   rank_ = grid_->addRow(tr("Your rank"), QStringLiteral("runRank"));
   run_loss_ = grid_->addRow(tr("The run's loss"), QStringLiteral("runLoss"));
+  archive_ = grid_->addRow(tr("Model archive"), QStringLiteral("runArchive"));
   body()->addWidget(job_);
   body()->addWidget(position_);
   body()->addWidget(reach_);
@@ -68,6 +71,11 @@ SwarmCard::SwarmCard(QWidget* parent) : Card(tr("Your place in the swarm"), pare
   run_series_ = new QLineSeries(run_chart_);
   run_series_->setName(tr("The run's loss"));
   run_chart_->addSeries(run_series_);
+  validation_series_ = new QLineSeries(run_chart_);
+  validation_series_->setName(tr("Held-out loss"));
+  run_chart_->addSeries(validation_series_);
+  run_chart_->legend()->setFont(theme::scaled(font(), 0.8));
+  run_chart_->legend()->setAlignment(Qt::AlignTop);
   run_x_ = new QValueAxis(run_chart_);
   run_x_->setTitleText(tr("minutes"));
   run_x_->setLabelFormat(QStringLiteral("%.0f"));
@@ -80,10 +88,12 @@ SwarmCard::SwarmCard(QWidget* parent) : Card(tr("Your place in the swarm"), pare
   }
   run_chart_->addAxis(run_x_, Qt::AlignBottom);
   run_chart_->addAxis(run_y_, Qt::AlignLeft);
-  run_series_->attachAxis(run_x_);
-  run_series_->attachAxis(run_y_);
+  for (auto* series : {run_series_, validation_series_}) {
+    series->attachAxis(run_x_);
+    series->attachAxis(run_y_);
+  }
   run_view_ = makeCardChartView(run_chart_, QStringLiteral("runLossChart"),
-                                tr("The run's loss curve"), 120, this);
+                                tr("The run's loss curve"), 140, this);
   run_view_->setVisible(false);
   body()->addWidget(run_view_);
   body()->addWidget(note_);
@@ -201,6 +211,7 @@ void SwarmCard::showPartners(const pb::StageSnapshot& st) {
 void SwarmCard::showRun(const pb::NodeSnapshot& s) {
   const bool has_run = s.has_run() && s.run().nodes_size() > 0;
   for (const auto* row : {&run_, &rank_, &run_loss_}) grid_->setRowVisible(*row, has_run);
+  grid_->setRowVisible(archive_, has_run && s.run().has_archive());
   if (!has_run) {
     run_view_->setVisible(false);
     return;
@@ -237,43 +248,105 @@ void SwarmCard::showRun(const pb::NodeSnapshot& s) {
                     "did; the run credits only confirmed work.")
                      .arg(Format::count(static_cast<quint64>(mine)),
                           Format::count(static_cast<quint64>(std::max<std::int64_t>(0, claimed)))));
-  // The curve, once there are two points to draw between.
-  if (run.loss_size() >= 2) {
-    QList<QPointF> points;
-    const auto first = run.loss(0).unix_ms();
-    double low = run.loss(0).loss(), high = low;
-    for (const auto& p : run.loss()) {
-      points << QPointF(static_cast<double>(p.unix_ms() - first) / 60000.0, p.loss());
-      low = std::min(low, p.loss());
-      high = std::max(high, p.loss());
-    }
-    run_series_->replace(points);
-    run_x_->setRange(0, std::max(points.back().x(), 1.0));
+  showRunCurves(run);
+  if (run.has_archive()) showArchive(run);
+}
+
+// The training loss the volunteers report and, beside it, the held-out loss of each snapshot
+// the coordinator archives (the same held-out samples every time: the curve that says whether
+// the model generalises), once there are two points to draw between.
+void SwarmCard::showRunCurves(const pb::RunStatus& run) {
+  const bool held_out = run.validation_size() > 0;
+  if (run.loss_size() < 2) {
+    run_series_->clear();
+    validation_series_->clear();
+    run_view_->setVisible(false);
+  } else {
+    auto first = run.loss(0).unix_ms();
+    if (held_out) first = std::min(first, run.validation(0).unix_ms());
+    double low = run.loss(0).loss(), high = low, right = 1.0;
+    const auto points_of = [&](const auto& curve) {
+      QList<QPointF> points;
+      for (const auto& p : curve) {
+        points << QPointF(static_cast<double>(p.unix_ms() - first) / 60000.0, p.loss());
+        low = std::min(low, p.loss());
+        high = std::max(high, p.loss());
+        right = std::max(right, points.back().x());
+      }
+      return points;
+    };
+    run_series_->replace(points_of(run.loss()));
+    validation_series_->replace(points_of(run.validation()));
+    run_chart_->legend()->setVisible(held_out);
+    run_x_->setRange(0, right);
     // Whole minutes once there are a few; tenths before (else the ticks repeat "1").
-    run_x_->setLabelFormat(points.back().x() >= 4 ? QStringLiteral("%.0f")
-                                                  : QStringLiteral("%.1f"));
+    run_x_->setLabelFormat(right >= 4 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
     const double pad = std::max((high - low) * 0.08, 0.05);
     run_y_->setRange(std::max(0.0, low - pad), high + pad);
-    run_view_->setAccessibleDescription(
+    const auto& last = run.loss(run.loss_size() - 1);
+    QString description =
         tr("The run's loss went from %1 to %2 in %3")
             .arg(QLocale().toString(run.loss(0).loss(), 'f', 3),
-                 QLocale().toString(run.loss(run.loss_size() - 1).loss(), 'f', 3),
-                 Format::duration(
-                     static_cast<double>(run.loss(run.loss_size() - 1).unix_ms() - first) /
-                     1000.0)));
+                 QLocale().toString(last.loss(), 'f', 3),
+                 Format::duration(static_cast<double>(last.unix_ms() - first) / 1000.0));
+    if (held_out) {
+      description += QLatin1String("; ") +
+                     tr("its held-out loss is %1")
+                         .arg(QLocale().toString(
+                             run.validation(run.validation_size() - 1).loss(), 'f', 3));
+    }
+    run_view_->setAccessibleDescription(description);
     run_view_->setVisible(true);
-  } else {
-    run_series_->clear();
-    run_view_->setVisible(false);
   }
   if (run.loss_size() > 0) {
-    run_loss_.value->setText(
-        tr("%1 (from %2)")
-            .arg(QLocale().toString(run.loss(run.loss_size() - 1).loss(), 'f', 3))
-            .arg(QLocale().toString(run.loss(0).loss(), 'f', 3)));
+    QString text = tr("%1 (from %2)")
+                       .arg(QLocale().toString(run.loss(run.loss_size() - 1).loss(), 'f', 3))
+                       .arg(QLocale().toString(run.loss(0).loss(), 'f', 3));
+    if (run.has_evaluation()) {
+      text += QStringLiteral(" · ") +
+              tr("held-out %1").arg(QLocale().toString(run.evaluation().validation_loss(), 'f', 3));
+    }
+    run_loss_.value->setText(text);
   } else {
     run_loss_.value->setText(tr("no loss reported yet"));
   }
+}
+
+// The coordinator's archive of the whole model: its latest snapshot, and the latest blocks
+// that came back from one (no volunteer held them any more; they resumed from the snapshot,
+// not from the job's initial weights).
+void SwarmCard::showArchive(const pb::RunStatus& run) {
+  const auto& a = run.archive();
+  const auto now = QDateTime::currentMSecsSinceEpoch();
+  const auto ago = [now](std::int64_t unix_ms) {
+    return Format::duration(std::max<double>(0, static_cast<double>(now - unix_ms) / 1000.0));
+  };
+  if (a.latest_snapshot() == 0) {
+    archive_.value->setText(tr("no snapshot yet"));
+    archive_.value->setToolTip(
+        tr("The coordinator keeps snapshots of the whole model, collected from the volunteers "
+           "who train it."));
+    return;
+  }
+  QString text =
+      tr("snapshot %1, %2 ago").arg(a.latest_snapshot()).arg(ago(a.latest_unix_ms()));
+  QStringList lines;
+  for (const auto& r : a.restorations()) {
+    lines << tr("Blocks %1–%2 came back from snapshot %3, %4 ago: no volunteer held them.")
+                 .arg(r.first_block())
+                 .arg(r.last_block() - 1)
+                 .arg(r.snapshot())
+                 .arg(ago(r.unix_ms()));
+  }
+  if (!lines.isEmpty()) {
+    const auto& r = a.restorations(a.restorations_size() - 1);
+    text += QStringLiteral(" · ") + tr("blocks %1–%2 restored from snapshot %3")
+                                        .arg(r.first_block())
+                                        .arg(r.last_block() - 1)
+                                        .arg(r.snapshot());
+  }
+  archive_.value->setText(text);
+  archive_.value->setToolTip(lines.join(QLatin1Char('\n')));
 }
 
 void SwarmCard::showDisconnected() {
@@ -291,7 +364,7 @@ void SwarmCard::showDisconnected() {
 
 void SwarmCard::showRows(bool visible) {
   for (const auto* row : {&previous_, &next_, &in_flight_, &versions_, &lost_, &sent_, &partners_,
-                          &run_, &rank_, &run_loss_}) {
+                          &run_, &rank_, &run_loss_, &archive_}) {
     grid_->setRowVisible(*row, visible);
   }
   grid_->setVisible(visible);
@@ -329,6 +402,9 @@ void SwarmCard::applyColours() {
   if (!run_series_) return;  // palette changes while the card is being built
   const QPalette pal = palette();
   run_series_->setPen(QPen(theme::accent(pal), 2.0, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+  validation_series_->setPen(
+      QPen(theme::warning(pal), 2.0, Qt::DashLine, Qt::RoundCap, Qt::RoundJoin));
+  run_chart_->legend()->setLabelColor(theme::secondaryText(pal));
   QColor grid = theme::secondaryText(pal);
   grid.setAlphaF(0.25f);
   for (auto* axis : {run_x_, run_y_}) {

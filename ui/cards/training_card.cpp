@@ -6,6 +6,7 @@
 #include <QGraphicsLayout>
 #include <QLabel>
 #include <QLineSeries>
+#include <QLocale>
 #include <QStackedWidget>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -66,12 +67,28 @@ TrainingCard::TrainingCard(QWidget* parent) : Card(tr("Training"), parent) {
   body()->addWidget(caption_);
   body()->addSpacing(2);
   body()->addWidget(grid_);
+  sample_title_ = new QLabel(this);
+  sample_title_->setObjectName(QStringLiteral("sampleTitle"));
+  sample_title_->setWordWrap(true);
+  sample_title_->setFont(theme::scaled(font(), 0.85));
+  sample_ = new QLabel(this);
+  sample_->setObjectName(QStringLiteral("modelSample"));
+  sample_->setWordWrap(true);
+  sample_->setTextFormat(Qt::RichText);
+  sample_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  sample_->setAccessibleName(tr("What the run's model writes"));
+  body()->addSpacing(4);
+  body()->addWidget(sample_title_);
+  body()->addWidget(sample_);
+  sample_title_->hide();
+  sample_->hide();
   applyColours();
   showDisconnected();
 }
 
 void TrainingCard::showSnapshot(const pb::NodeSnapshot& s) {
   history_.add(s);
+  showSample(s);
   if (!s.has_stage()) {
     empty_message_->setText(
         tr("No model to train yet: the loss curve appears here once this PC trains a stage of "
@@ -152,6 +169,49 @@ void TrainingCard::updateChart() {
                Format::count(static_cast<quint64>(points.front().x()))));
 }
 
+// The coordinator evaluates every snapshot of the whole model it archives: a language model
+// continues a prompt taken from held-out text (the prompt in bold, what it wrote after it), a
+// classifier labels held-out images. Shown as the run's model, not this PC's stage alone.
+void TrainingCard::showSample(const pb::NodeSnapshot& s) {
+  const bool has = s.has_run() && s.run().has_evaluation();
+  sample_title_->setVisible(has);
+  sample_->setVisible(has);
+  if (!has) return;
+  const auto& e = s.run().evaluation();
+  const auto held_out = QLocale().toString(e.validation_loss(), 'f', 3);
+  const auto html = [](const std::string& text) {
+    return QString::fromStdString(text).toHtmlEscaped().replace(QLatin1Char('\n'),
+                                                                QStringLiteral("<br>"));
+  };
+  if (e.predictions_size() > 0) {
+    sample_title_->setText(tr("What the run's model predicts (snapshot %1, held-out loss %2, "
+                              "accuracy %3)")
+                               .arg(e.snapshot())
+                               .arg(held_out, Format::percent(e.accuracy() * 100)));
+    QStringList pairs;
+    int right = 0;
+    for (const auto& p : e.predictions()) {
+      right += p.label() == p.predicted() ? 1 : 0;
+      pairs << (p.label() == p.predicted() ? QStringLiteral("%1") : QStringLiteral("<s>%1</s>"))
+                   .arg(tr("%1 as %2").arg(p.label()).arg(p.predicted()));
+    }
+    sample_->setText(tr("%1 of %2 held-out images right: %3")
+                         .arg(right)
+                         .arg(e.predictions_size())
+                         .arg(pairs.join(QStringLiteral(" · "))));
+  } else {
+    sample_title_->setText(tr("What the run's model writes (snapshot %1, held-out loss %2)")
+                               .arg(e.snapshot())
+                               .arg(held_out));
+    sample_->setText(QStringLiteral("<b>%1</b>%2").arg(html(e.prompt()), html(e.text())));
+  }
+}
+
+QString TrainingCard::sampleText() const {
+  return sample_->isVisibleTo(this) ? sample_title_->text() + QLatin1Char('\n') + sample_->text()
+                                    : QString();
+}
+
 bool TrainingCard::chartShown() const { return stack_->currentWidget() == view_; }
 
 QString TrainingCard::emptyMessage() const { return empty_message_->text(); }
@@ -189,7 +249,8 @@ void TrainingCard::applyColours() {
     axis->setLinePenColor(grid);
     axis->setMinorGridLineVisible(false);
   }
-  for (auto* l : {empty_message_, caption_}) {
+  for (auto* l : {empty_message_, caption_, sample_title_}) {
+    if (!l) continue;  // a palette change while the card is being built
     QPalette lp = l->palette();
     lp.setColor(QPalette::WindowText, muted);
     l->setPalette(lp);

@@ -2,7 +2,9 @@
 // "Training": the loss of the micro-batches this PC's stage completed, live (Qt Charts: each
 // micro-batch's loss, faint, and its moving average), with the samples processed, the
 // sample rate and the optimizer steps. The history is kept in a TrainingHistory and starts
-// over when the node restarts or takes another stage.
+// over when the node restarts or takes another stage. Below it, what the run's model does: the
+// text it writes after a held-out prompt (or, for a classifier, its predictions on held-out
+// images), as the coordinator's evaluation of its latest archived snapshot reports.
 #include "rookery/control.pb.h"
 #include "ui/training_history.hpp"
 #include "ui/widgets/card.hpp"
@@ -34,6 +36,8 @@ class TrainingCard : public Card {
   bool chartShown() const;
   QString emptyMessage() const;
   QString summaryText() const;  // every visible value, for tests and screen readers
+  // What the run's model writes or predicts (empty until the coordinator evaluated a snapshot).
+  QString sampleText() const;
 
  protected:
   void changeEvent(QEvent* event) override;
@@ -42,6 +46,7 @@ class TrainingCard : public Card {
   void applyColours();
   void updateChart();
   void showRows(bool visible);
+  void showSample(const wire::pb::NodeSnapshot& snapshot);
 
   TrainingHistory history_;
   ChartPanel* stack_;
@@ -53,6 +58,8 @@ class TrainingCard : public Card {
   QValueAxis* x_axis_;
   QValueAxis* y_axis_;
   QLabel* caption_;
+  QLabel* sample_title_ = nullptr;  // "What the run's model writes", its snapshot, held-out loss
+  QLabel* sample_ = nullptr;
   MetricGrid* grid_;
   MetricGrid::Row loss_, samples_, rate_, steps_;
 };
