@@ -1,5 +1,7 @@
 // rookery-coordinator: the job owner's server (admission, membership, planning, dashboard).
 #include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+#include <ATen/Parallel.h>
 
 #include <cctype>
 #include <chrono>
@@ -15,6 +17,8 @@
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/model_archive.hpp"
 #include "coordinator/swarm_planner.hpp"
+#include "data/open_dataset.hpp"
+#include "evaluation/model_evaluator.hpp"
 #include "job/job_spec.hpp"
 #include "logging.hpp"
 #include "model/cost.hpp"
@@ -172,6 +176,32 @@ int export_model(const std::string& job_path, const std::vector<std::string>& fr
   return 0;
 }
 
+// Judges every snapshot of the model archive on the job's held-out samples, and has it write
+// (or predict) something to show. None when the job keeps no held-out part.
+rookery::coordinator::Evaluate snapshot_evaluator(const std::string& job_path) {
+  if (job_path.empty()) return {};
+  try {
+    const auto job = rookery::job::load_job_spec(job_path);
+    std::shared_ptr<const rookery::data::Dataset> dataset = rookery::data::open_dataset(job);
+    if (dataset->held_out_size() == 0) {
+      spdlog::warn(
+          "job {} keeps no held-out data (dataset.held_out): the run has no validation "
+          "loss",
+          job.id);
+      return {};
+    }
+    // The coordinator answers heartbeats on other threads: evaluating takes one core, not all.
+    at::set_num_threads(1);
+    auto evaluator = std::make_shared<const rookery::evaluation::ModelEvaluator>(job, dataset);
+    return [evaluator](const rookery::pipeline::ShardSnapshot& snapshot, std::uint64_t seq) {
+      return evaluator->evaluate(snapshot, seq);
+    };
+  } catch (const std::exception& e) {
+    spdlog::error("snapshots of the model will not be evaluated: {}", e.what());
+    return {};
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -229,6 +259,11 @@ int main(int argc, char** argv) {
                  "<data-dir>/archive (0: no archive)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 86400.0));
+  cli.add_option("--dashboard-port", config.dashboard_port,
+                 "serve the run's dashboard, a read-only web page, on this port (0: any free "
+                 "port; it prints 'DASHBOARD <url>'; default: none)");
+  cli.add_option("--dashboard-bind", config.dashboard_bind,
+                 "the address the dashboard listens on (default 127.0.0.1: this PC only)");
   cli.add_option("--planner", config.planner,
                  "ours; uniform (pipelines of equal length share their cuts: SWARM's replicas, "
                  "rerouted around a "
@@ -288,9 +323,10 @@ int main(int argc, char** argv) {
       "write the job's model as model.safetensors and config.json, which PyTorch loads without "
       "Rookery (scripts/rookery_model.py), from stage checkpoints");
   exporter->fallthrough();
-  exporter->add_option("--from", export_from,
-                       "checkpoint files, folders with *.ckpt files, or a coordinator's model "
-                       "archive folder (<data-dir>/archive: its newest snapshot)")
+  exporter
+      ->add_option("--from", export_from,
+                   "checkpoint files, folders with *.ckpt files, or a coordinator's model "
+                   "archive folder (<data-dir>/archive: its newest snapshot)")
       ->required();
   exporter->add_option("--out", export_out, "the folder to write (created)")->required();
   cli.require_subcommand(0, 1);
@@ -340,6 +376,7 @@ int main(int argc, char** argv) {
   config.relay = !no_relay && !rookery::reach::is_loopback(rookery::reach::host_of(config.bind));
   config.relay_bytes_per_s = static_cast<std::uint64_t>(relay_cap_mbit * 1e6 / 8);
   rookery::app::setup_logging("coordinator", log_level, config.data_dir / "logs");
+  if (config.archive_interval.count() > 0) config.evaluate = snapshot_evaluator(job_path);
 
   rookery::coordinator::CoordinatorService service(config);
   signals.on_stop([&](int) { service.request_stop(); });

@@ -14,9 +14,11 @@
 #include "coordinator/dataset_server.hpp"
 #include "coordinator/membership.hpp"
 #include "coordinator/plan_delivery.hpp"
+#include "coordinator/owner_dashboard.hpp"
 #include "coordinator/plan_thread.hpp"
 #include "coordinator/relay_broker.hpp"
 #include "coordinator/replanner.hpp"
+#include "coordinator/reversal_seating.hpp"
 #include "coordinator/run_archive.hpp"
 #include "coordinator/run_status.hpp"
 #include "coordinator/swarm_planner.hpp"
@@ -226,30 +228,6 @@ class JobCoordinator {
         rejoined ? "is back on plan " + std::to_string(plan.version) : "joined",
         p.flops_per_s / 1e9, p.free_memory_bytes >> 20, p.upload_bytes_per_s / 1e6,
         p.download_bytes_per_s / 1e6, p.rtt_s * 1e3);
-  }
-
-  // Where a reachable volunteer's reversal service answers: its ports as bound, as its home
-  // router maps them, or as its relay opens them (at the host of its planned endpoint in each
-  // case). None for a node that no peer reaches at all.
-  static void set_reversal_service(Member& m, const pb::JoinRequest& r, pb::ReachWay way) {
-    if (!r.has_reversal() || (way != pb::REACH_DIRECT && way != pb::REACH_ROUTER_MAPPING &&
-                              way != pb::REACH_RELAYED && way != pb::REACH_UNKNOWN)) {
-      return;
-    }
-    auto external = [&](std::uint32_t port) -> std::uint16_t {
-      if (port == 0 || port > 65535) return 0;
-      if (way != pb::REACH_ROUTER_MAPPING && way != pb::REACH_RELAYED)
-        return static_cast<std::uint16_t>(port);
-      const auto& opened = way == pb::REACH_RELAYED ? r.reach().relayed() : r.reach().mapped();
-      for (const auto& mp : opened) {
-        if (mp.internal_port() == port && mp.external_port() <= 65535)
-          return static_cast<std::uint16_t>(mp.external_port());
-      }
-      return 0;  // the router or the relay did not open it
-    };
-    m.reversal_control_port = external(r.reversal().control_port());
-    m.reversal_data_port = external(r.reversal().data_port());
-    if (m.reversal_data_port == 0) m.reversal_control_port = 0;
   }
 
   // The Sybil caps over the live volunteers, by the address each joined from; a volunteer
@@ -672,6 +650,18 @@ int CoordinatorService::run() {
     std::filesystem::rename(tmp, config_.ready_file);
   }
   std::printf("READY %s %s\n", server->endpoint().c_str(), identity.public_key.c_str());
+  std::unique_ptr<dashboard::DashboardServer> web;
+  try {
+    if (swarm) {
+      web = serve_owner_dashboard(
+          config_, [&swarm](const auto& r, auto& out) { swarm->status(r, out); },
+          identity.secret_key);
+    }
+  } catch (const std::exception& e) {
+    spdlog::error("cannot serve the dashboard on {}:{}: {}", config_.dashboard_bind,
+                  config_.dashboard_port, e.what());
+    return 2;
+  }
   std::fflush(stdout);
 
   std::unique_lock lock(mutex_);
@@ -683,6 +673,7 @@ int CoordinatorService::run() {
       lock.lock();
     }
   }
+  web.reset();  // before the job it shows
   server.reset();
   swarm.reset();
   relay.reset();

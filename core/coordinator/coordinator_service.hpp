@@ -59,6 +59,10 @@ struct CoordinatorConfig {
   // Evaluates each snapshot the archive stores (none: they are not evaluated). The coordinator's
   // program passes rookery::evaluation's, which needs LibTorch.
   Evaluate evaluate;
+  // The job owner's web dashboard (dashboard/dashboard_server.hpp), read-only, on
+  // dashboard_bind:dashboard_port (port 0: any free one); none when dashboard_port < 0.
+  int dashboard_port = -1;
+  std::string dashboard_bind = "127.0.0.1";
 };
 
 class CoordinatorService {

@@ -130,4 +130,29 @@ Assignment plan_reachable(const std::vector<Member>& members, const job::JobSpec
   }
 }
 
+// Where a reachable volunteer's reversal service answers: its ports as bound, as its home
+// router maps them, or as its relay opens them (at the host of its planned endpoint in each
+// case), from its join and how it is reached. None for a node that no peer reaches at all.
+void set_reversal_service(Member& m, const wire::pb::JoinRequest& r, wire::pb::ReachWay way) {
+  namespace pb = wire::pb;
+  if (!r.has_reversal() || (way != pb::REACH_DIRECT && way != pb::REACH_ROUTER_MAPPING &&
+                            way != pb::REACH_RELAYED && way != pb::REACH_UNKNOWN)) {
+    return;
+  }
+  auto external = [&](std::uint32_t port) -> std::uint16_t {
+    if (port == 0 || port > 65535) return 0;
+    if (way != pb::REACH_ROUTER_MAPPING && way != pb::REACH_RELAYED)
+      return static_cast<std::uint16_t>(port);
+    const auto& opened = way == pb::REACH_RELAYED ? r.reach().relayed() : r.reach().mapped();
+    for (const auto& mp : opened) {
+      if (mp.internal_port() == port && mp.external_port() <= 65535)
+        return static_cast<std::uint16_t>(mp.external_port());
+    }
+    return 0;  // the router or the relay did not open it
+  };
+  m.reversal_control_port = external(r.reversal().control_port());
+  m.reversal_data_port = external(r.reversal().data_port());
+  if (m.reversal_data_port == 0) m.reversal_control_port = 0;
+}
+
 }  // namespace rookery::coordinator

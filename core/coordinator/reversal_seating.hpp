@@ -4,14 +4,19 @@
 // (reach/link_partners.hpp): a link with one reachable end needs no relay. The planner seats
 // reversed volunteers so that each of their links has such an end, swapping seats where the
 // time model loses little, and leaves out (for a relay to carry) only those no seating fits.
-// Pure functions over plain structs, as swarm_planner.hpp.
+// Pure functions over plain structs (and a join), as swarm_planner.hpp.
 #include <map>
 #include <string>
 #include <vector>
 
 #include "coordinator/swarm_planner.hpp"
+#include "rookery/coordinator.pb.h"
 
 namespace rookery::coordinator {
+
+// Where a reachable volunteer's reversal service answers (its ports as bound, as its router
+// maps them or as its relay opens them), from its join and how peers reach it.
+void set_reversal_service(Member& m, const wire::pb::JoinRequest& r, wire::pb::ReachWay way);
 
 // A member others can dial and that runs a reversal service: a reversed partner may link with it.
 bool hosts_reversal(const Member& m);

@@ -13,7 +13,9 @@
 //   snapshot of the whole model every second. The first stage's volunteer is killed for good:
 //   in the next plan nobody holds its blocks, and whoever takes them fetches them from the
 //   coordinator's archive, not from the job's initial weights; the loss goes on from where
-//   it was. The archive's newest snapshot exports as a model PyTorch loads.
+//   it was. The run's status names the blocks that came back, and the coordinator's evaluation
+//   of its snapshots: a held-out loss well below an untrained model's, and text it writes.
+//   The archive's newest snapshot exports as a model PyTorch loads.
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QFile>
@@ -303,6 +305,32 @@ class TestSwarmCheckpoint : public SwarmTest {
         std::log(256.0));
     QVERIFY2(*resumed < *trained + 0.4,
              qPrintable(QString("the loss rose from %1 to %2").arg(*trained).arg(*resumed)));
+
+    // The run says so, and judges the archived model on held-out text: its validation curve,
+    // and what it writes.
+    std::optional<pb::RunStatus> judged;
+    t.restart();
+    while (t.elapsed() < 60000 && !judged) {
+      const auto s = status();
+      if (s && s->archive().restorations_size() > 0 && s->has_evaluation() &&
+          s->validation_size() >= 2)
+        judged = s;
+      else
+        QTest::qWait(500);
+    }
+    QVERIFY2(judged, "the run's status shows no restoration, or no evaluation, within 60 s");
+    bool named = false;
+    for (const auto& r : judged->archive().restorations())
+      named = named || (r.first_block() < to && r.last_block() > from && r.snapshot() > 0);
+    QVERIFY2(named, "the restorations do not name the lost blocks");
+    const auto& e = judged->evaluation();
+    qInfo("snapshot %llu: held-out loss %.3f over %lld samples; the model writes \"%s\" after "
+          "\"%s\"",
+          static_cast<unsigned long long>(e.snapshot()), e.validation_loss(),
+          static_cast<long long>(e.held_out_samples()), e.text().c_str(), e.prompt().c_str());
+    QVERIFY2(e.validation_loss() < 4.5 && e.held_out_samples() > 0,
+             qPrintable(QString("held-out loss %1").arg(e.validation_loss())));
+    QVERIFY(!e.prompt().empty() && e.text().size() >= 100);
 
     // The run's model, from the archive, as a folder PyTorch loads.
     QProcess exporter;
