@@ -14,12 +14,15 @@
 //   in the next plan nobody holds its blocks, and whoever takes them fetches them from the
 //   coordinator's archive, not from the job's initial weights; the loss goes on from where
 //   it was. The run's status names the blocks that came back, and the coordinator's evaluation
-//   of its snapshots: a held-out loss well below an untrained model's, and text it writes.
+//   of its snapshots: a held-out loss well below an untrained model's, and text it writes; the
+//   owner's dashboard, rendered by headless Chromium, shows both, and no volunteer's key or
+//   endpoint.
 //   The archive's newest snapshot exports as a model PyTorch loads.
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <algorithm>
@@ -32,6 +35,7 @@
 #include "control/control_client.hpp"
 #include "coordinator/swarm_planner.hpp"
 #include "coordinator/model_archive.hpp"
+#include "support/headless_chromium.hpp"
 #include "job/job_spec.hpp"
 #include "model/cost.hpp"
 #include "net/identity.hpp"
@@ -52,6 +56,7 @@ class TestSwarmCheckpoint : public SwarmTest {
 
   QStringList node_args_;
   job::JobSpec job_;
+  QByteArray coordinator_out_;  // its standard output so far
 
   std::int64_t now_ms() const { return QDateTime::currentMSecsSinceEpoch(); }
 
@@ -105,6 +110,20 @@ class TestSwarmCheckpoint : public SwarmTest {
     for (std::size_t i = 0; i < volunteers_.keys.size(); ++i)
       if (volunteers_.keys[i].toStdString() == key) return int(i);
     return -1;
+  }
+
+  // Where the coordinator serves its dashboard (it prints "DASHBOARD <url>").
+  QString dashboard_url() {
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 10000) {
+      coordinator_out_ += coordinator_.process.readAllStandardOutput();
+      const auto at = coordinator_out_.indexOf("DASHBOARD ");
+      const auto end = at < 0 ? -1 : coordinator_out_.indexOf('\n', at);
+      if (end > at) return QString::fromUtf8(coordinator_out_.mid(at + 10, end - at - 10));
+      coordinator_.process.waitForReadyRead(200);
+    }
+    return {};
   }
 
   std::filesystem::path archive_dir() const {
@@ -161,7 +180,8 @@ class TestSwarmCheckpoint : public SwarmTest {
     QVERIFY(
         start_swarm(dir_.filePath("volunteers"),
                     {"--job", dir_.filePath("job.json"), "--heartbeat-ms", "300", "--dead-after-ms",
-                     "15000", "--planner", "uniform", "--archive-interval", "1"}));
+                     "15000", "--planner", "uniform", "--archive-interval", "1",
+                     "--dashboard-port", "0"}));
     for (int i = 0; i < 2; ++i) QVERIFY(volunteers_.add(kJob, node_args_));
   }
 
@@ -331,6 +351,24 @@ class TestSwarmCheckpoint : public SwarmTest {
     QVERIFY2(e.validation_loss() < 4.5 && e.held_out_samples() > 0,
              qPrintable(QString("held-out loss %1").arg(e.validation_loss())));
     QVERIFY(!e.prompt().empty() && e.text().size() >= 100);
+
+    // The owner's dashboard, rendered by a real browser, shows the same, and no volunteer's key
+    // or endpoint.
+    const QString url = dashboard_url();
+    QVERIFY2(url.startsWith("http://127.0.0.1:"), qPrintable(url));
+    testing::HeadlessChromium browser;
+    QVERIFY2(browser.available(), "chromium is not installed (scripts/install-deps.sh)");
+    const QString dom = QString::fromUtf8(browser.run(url, {"--dump-dom"}));
+    QVERIFY2(QRegularExpression("<body[^>]*data-updates=\"[1-9]").match(dom).hasMatch(),
+             qPrintable(dom.left(3000)));
+    QVERIFY2(dom.contains(QString("data-first-block=\"%1\"").arg(from)), qPrintable(dom));
+    QVERIFY2(dom.contains("id=\"sample-prompt\"") && dom.contains("id=\"sample-text\""),
+             qPrintable(dom));
+    const auto word = QString::fromStdString(e.prompt()).section(' ', 0, 0);
+    QVERIFY2(dom.contains(word.toHtmlEscaped()), qPrintable(word));
+    QStringList secrets(volunteers_.keys.begin(), volunteers_.keys.end());
+    secrets << QString::fromStdString(coordinator_.key) << "tcp://";
+    for (const auto& secret : secrets) QVERIFY2(!dom.contains(secret), qPrintable(secret));
 
     // The run's model, from the archive, as a folder PyTorch loads.
     QProcess exporter;

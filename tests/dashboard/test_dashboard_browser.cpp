@@ -22,6 +22,7 @@
 #include "clock/clock.hpp"
 #include "dashboard/dashboard_server.hpp"
 #include "run_fixture.hpp"
+#include "support/headless_chromium.hpp"
 
 using namespace rookery;
 using namespace std::chrono_literals;
@@ -56,41 +57,16 @@ QString capture(const QString& text, const QString& pattern) {
 class TestDashboardBrowser : public QObject {
   Q_OBJECT
 
-  QString chromium_;
-  QTemporaryDir profile_;
+  testing::HeadlessChromium browser_;
 
-  // Runs headless Chromium on the page with `extra` arguments; its standard output.
   QByteArray chromium(std::uint16_t port, const QStringList& extra) {
-    QProcess p;
-    p.setProcessChannelMode(QProcess::SeparateChannels);
-    QStringList args = {"--headless",
-                        "--no-sandbox",
-                        "--disable-gpu",
-                        "--disable-dev-shm-usage",
-                        "--no-first-run",
-                        "--hide-scrollbars",
-                        "--user-data-dir=" + profile_.path(),
-                        "--virtual-time-budget=5000"};
-    args << extra << QString("http://127.0.0.1:%1/").arg(port);
-    p.start(chromium_, args);
-    if (!p.waitForFinished(90'000)) {
-      p.kill();
-      p.waitForFinished();
-      qWarning("chromium did not finish: %s", p.readAllStandardError().constData());
-      return {};
-    }
-    if (p.exitCode() != 0) qWarning("chromium: %s", p.readAllStandardError().constData());
-    return p.readAllStandardOutput();
+    return browser_.run(QString("http://127.0.0.1:%1/").arg(port), extra);
   }
 
  private Q_SLOTS:
-  void initTestCase() {
-    chromium_ = QStandardPaths::findExecutable("chromium");
-    QVERIFY(profile_.isValid());
-  }
 
   void page_in_a_browser() {
-    if (chromium_.isEmpty()) QSKIP("chromium is not on PATH");
+    if (!browser_.available()) QSKIP("chromium is not on PATH");
     // The run moved to the present, so the page's clock times read as today's.
     const auto status = testing::fixture_status(clock::unix_ms() - 3'600'000);
     const auto hidden = testing::secrets(status);
@@ -165,7 +141,7 @@ class TestDashboardBrowser : public QObject {
   }
 
   void page_without_chart_js() {
-    if (chromium_.isEmpty()) QSKIP("chromium is not on PATH");
+    if (!browser_.available()) QSKIP("chromium is not on PATH");
     const auto status = testing::fixture_status();
     dashboard::DashboardServer server(
         "127.0.0.1", 0, [&] { return status; }, kSalt, clock::SystemClock::instance(),
