@@ -1955,6 +1955,42 @@
         <source>How peers reach this PC</source>
         <translation>Wie andere diesen PC erreichen</translation>
     </message>
+    <message>
+        <source>Model archive</source>
+        <translation>Modellarchiv</translation>
+    </message>
+    <message>
+        <source>Held-out loss</source>
+        <translation>Verlust auf Testdaten</translation>
+    </message>
+    <message>
+        <source>its held-out loss is %1</source>
+        <translation>sein Verlust auf Testdaten ist %1</translation>
+    </message>
+    <message>
+        <source>held-out %1</source>
+        <translation>Testdaten %1</translation>
+    </message>
+    <message>
+        <source>no snapshot yet</source>
+        <translation>noch kein Schnappschuss</translation>
+    </message>
+    <message>
+        <source>The coordinator keeps snapshots of the whole model, collected from the volunteers who train it.</source>
+        <translation>Der Koordinator bewahrt Schnappschüsse des ganzen Modells auf, gesammelt bei den Freiwilligen, die es trainieren.</translation>
+    </message>
+    <message>
+        <source>snapshot %1, %2 ago</source>
+        <translation>Schnappschuss %1, vor %2</translation>
+    </message>
+    <message>
+        <source>Blocks %1–%2 came back from snapshot %3, %4 ago: no volunteer held them.</source>
+        <translation>Die Blöcke %1–%2 kamen vor %4 aus Schnappschuss %3 zurück: Kein Freiwilliger hielt sie.</translation>
+    </message>
+    <message>
+        <source>blocks %1–%2 restored from snapshot %3</source>
+        <translation>Blöcke %1–%2 aus Schnappschuss %3 wiederhergestellt</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::TrainingCard</name>
@@ -2029,6 +2065,26 @@
     <message>
         <source>Loss %1 after %2 micro-batches; %3 at micro-batch %4</source>
         <translation>Verlust %1 nach %2 Mikro-Batches; %3 bei Mikro-Batch %4</translation>
+    </message>
+    <message>
+        <source>What the run&apos;s model writes</source>
+        <translation>Was das Modell des Trainings schreibt</translation>
+    </message>
+    <message>
+        <source>What the run&apos;s model predicts (snapshot %1, held-out loss %2, accuracy %3)</source>
+        <translation>Was das Modell des Trainings vorhersagt (Schnappschuss %1, Verlust auf Testdaten %2, Genauigkeit %3)</translation>
+    </message>
+    <message>
+        <source>%1 as %2</source>
+        <translation>%1 als %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 held-out images right: %3</source>
+        <translation>%1 von %2 Testbildern richtig: %3</translation>
+    </message>
+    <message>
+        <source>What the run&apos;s model writes (snapshot %1, held-out loss %2)</source>
+        <translation>Was das Modell des Trainings schreibt (Schnappschuss %1, Verlust auf Testdaten %2)</translation>
     </message>
 </context>
 <context>

@@ -1955,6 +1955,42 @@
         <source>How peers reach this PC</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Model archive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Held-out loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its held-out loss is %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>held-out %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no snapshot yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The coordinator keeps snapshots of the whole model, collected from the volunteers who train it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>snapshot %1, %2 ago</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Blocks %1–%2 came back from snapshot %3, %4 ago: no volunteer held them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>blocks %1–%2 restored from snapshot %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::TrainingCard</name>
@@ -2028,6 +2064,26 @@
     </message>
     <message>
         <source>Loss %1 after %2 micro-batches; %3 at micro-batch %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the run&apos;s model writes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the run&apos;s model predicts (snapshot %1, held-out loss %2, accuracy %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 as %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 held-out images right: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the run&apos;s model writes (snapshot %1, held-out loss %2)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1955,6 +1955,42 @@
         <source>How peers reach this PC</source>
         <translation>Cómo llegan los pares a este PC</translation>
     </message>
+    <message>
+        <source>Model archive</source>
+        <translation>Archivo del modelo</translation>
+    </message>
+    <message>
+        <source>Held-out loss</source>
+        <translation>Pérdida en datos reservados</translation>
+    </message>
+    <message>
+        <source>its held-out loss is %1</source>
+        <translation>su pérdida en datos reservados es %1</translation>
+    </message>
+    <message>
+        <source>held-out %1</source>
+        <translation>reservados %1</translation>
+    </message>
+    <message>
+        <source>no snapshot yet</source>
+        <translation>aún sin instantánea</translation>
+    </message>
+    <message>
+        <source>The coordinator keeps snapshots of the whole model, collected from the volunteers who train it.</source>
+        <translation>El coordinador guarda instantáneas del modelo completo, reunidas de los voluntarios que lo entrenan.</translation>
+    </message>
+    <message>
+        <source>snapshot %1, %2 ago</source>
+        <translation>instantánea %1, hace %2</translation>
+    </message>
+    <message>
+        <source>Blocks %1–%2 came back from snapshot %3, %4 ago: no volunteer held them.</source>
+        <translation>Los bloques %1–%2 volvieron de la instantánea %3 hace %4: ningún voluntario los tenía.</translation>
+    </message>
+    <message>
+        <source>blocks %1–%2 restored from snapshot %3</source>
+        <translation>bloques %1–%2 restaurados de la instantánea %3</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::TrainingCard</name>
@@ -2029,6 +2065,26 @@
     <message>
         <source>Loss %1 after %2 micro-batches; %3 at micro-batch %4</source>
         <translation>Pérdida %1 tras %2 microlotes; %3 en el microlote %4</translation>
+    </message>
+    <message>
+        <source>What the run&apos;s model writes</source>
+        <translation>Lo que escribe el modelo del entrenamiento</translation>
+    </message>
+    <message>
+        <source>What the run&apos;s model predicts (snapshot %1, held-out loss %2, accuracy %3)</source>
+        <translation>Lo que predice el modelo del entrenamiento (instantánea %1, pérdida en datos reservados %2, precisión %3)</translation>
+    </message>
+    <message>
+        <source>%1 as %2</source>
+        <translation>%1 como %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 held-out images right: %3</source>
+        <translation>%1 de %2 imágenes reservadas acertadas: %3</translation>
+    </message>
+    <message>
+        <source>What the run&apos;s model writes (snapshot %1, held-out loss %2)</source>
+        <translation>Lo que escribe el modelo del entrenamiento (instantánea %1, pérdida en datos reservados %2)</translation>
     </message>
 </context>
 <context>

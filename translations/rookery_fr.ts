@@ -1955,6 +1955,42 @@
         <source>How peers reach this PC</source>
         <translation>Comment les pairs joignent ce PC</translation>
     </message>
+    <message>
+        <source>Model archive</source>
+        <translation>Archive du modèle</translation>
+    </message>
+    <message>
+        <source>Held-out loss</source>
+        <translation>Perte sur les données réservées</translation>
+    </message>
+    <message>
+        <source>its held-out loss is %1</source>
+        <translation>sa perte sur les données réservées est %1</translation>
+    </message>
+    <message>
+        <source>held-out %1</source>
+        <translation>réservées %1</translation>
+    </message>
+    <message>
+        <source>no snapshot yet</source>
+        <translation>pas encore d&apos;instantané</translation>
+    </message>
+    <message>
+        <source>The coordinator keeps snapshots of the whole model, collected from the volunteers who train it.</source>
+        <translation>Le coordinateur conserve des instantanés du modèle entier, recueillis auprès des bénévoles qui l&apos;entraînent.</translation>
+    </message>
+    <message>
+        <source>snapshot %1, %2 ago</source>
+        <translation>instantané %1, il y a %2</translation>
+    </message>
+    <message>
+        <source>Blocks %1–%2 came back from snapshot %3, %4 ago: no volunteer held them.</source>
+        <translation>Les blocs %1–%2 sont revenus de l&apos;instantané %3 il y a %4 : aucun bénévole ne les détenait.</translation>
+    </message>
+    <message>
+        <source>blocks %1–%2 restored from snapshot %3</source>
+        <translation>blocs %1–%2 restaurés depuis l&apos;instantané %3</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::TrainingCard</name>
@@ -2029,6 +2065,26 @@
     <message>
         <source>Loss %1 after %2 micro-batches; %3 at micro-batch %4</source>
         <translation>Perte %1 après %2 micro-lots&#xa0;; %3 au micro-lot %4</translation>
+    </message>
+    <message>
+        <source>What the run&apos;s model writes</source>
+        <translation>Ce qu&apos;écrit le modèle de l&apos;entraînement</translation>
+    </message>
+    <message>
+        <source>What the run&apos;s model predicts (snapshot %1, held-out loss %2, accuracy %3)</source>
+        <translation>Ce que prédit le modèle de l&apos;entraînement (instantané %1, perte sur les données réservées %2, exactitude %3)</translation>
+    </message>
+    <message>
+        <source>%1 as %2</source>
+        <translation>%1 comme %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 held-out images right: %3</source>
+        <translation>%1 sur %2 images réservées justes : %3</translation>
+    </message>
+    <message>
+        <source>What the run&apos;s model writes (snapshot %1, held-out loss %2)</source>
+        <translation>Ce qu&apos;écrit le modèle de l&apos;entraînement (instantané %1, perte sur les données réservées %2)</translation>
     </message>
 </context>
 <context>

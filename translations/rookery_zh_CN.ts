@@ -1930,6 +1930,42 @@
         <source>How peers reach this PC</source>
         <translation>其他节点如何访问本机</translation>
     </message>
+    <message>
+        <source>Model archive</source>
+        <translation>模型存档</translation>
+    </message>
+    <message>
+        <source>Held-out loss</source>
+        <translation>留出集损失</translation>
+    </message>
+    <message>
+        <source>its held-out loss is %1</source>
+        <translation>其留出集损失为 %1</translation>
+    </message>
+    <message>
+        <source>held-out %1</source>
+        <translation>留出集 %1</translation>
+    </message>
+    <message>
+        <source>no snapshot yet</source>
+        <translation>尚无快照</translation>
+    </message>
+    <message>
+        <source>The coordinator keeps snapshots of the whole model, collected from the volunteers who train it.</source>
+        <translation>协调器保存整个模型的快照，从训练它的志愿者处收集。</translation>
+    </message>
+    <message>
+        <source>snapshot %1, %2 ago</source>
+        <translation>快照 %1，%2 前</translation>
+    </message>
+    <message>
+        <source>Blocks %1–%2 came back from snapshot %3, %4 ago: no volunteer held them.</source>
+        <translation>块 %1–%2 于 %4 前从快照 %3 恢复：没有志愿者持有它们。</translation>
+    </message>
+    <message>
+        <source>blocks %1–%2 restored from snapshot %3</source>
+        <translation>块 %1–%2 已从快照 %3 恢复</translation>
+    </message>
 </context>
 <context>
     <name>rookery::ui::TrainingCard</name>
@@ -2004,6 +2040,26 @@
     <message>
         <source>Loss %1 after %2 micro-batches; %3 at micro-batch %4</source>
         <translation>%2 个微批次后损失为 %1；第 %4 个微批次时为 %3</translation>
+    </message>
+    <message>
+        <source>What the run&apos;s model writes</source>
+        <translation>本次训练的模型所写的内容</translation>
+    </message>
+    <message>
+        <source>What the run&apos;s model predicts (snapshot %1, held-out loss %2, accuracy %3)</source>
+        <translation>本次训练的模型的预测（快照 %1，留出集损失 %2，准确率 %3）</translation>
+    </message>
+    <message>
+        <source>%1 as %2</source>
+        <translation>%1 判为 %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 held-out images right: %3</source>
+        <translation>%2 张留出图像中 %1 张正确：%3</translation>
+    </message>
+    <message>
+        <source>What the run&apos;s model writes (snapshot %1, held-out loss %2)</source>
+        <translation>本次训练的模型所写的内容（快照 %1，留出集损失 %2）</translation>
     </message>
 </context>
 <context>
