@@ -35,12 +35,18 @@ trap cleanup EXIT INT TERM
 # drew a line from the last demo's loss, hours back, to this one's start).
 rm -rf "$DEMO_DIR/coordinator" "$DEMO_DIR/coordinator.ready"
 # --open: on loopback only this PC's volunteers can join, so the demo needs no invites.
+# Its archive collects the model every 20 s (a real run: every 10 min) and judges each snapshot on
+# held-out fortunes; its dashboard is the job owner's web page of the run
+# (ROOKERY_DEMO_DASHBOARD_PORT, default any free port).
 "$BUILD_DIR/app/rookery-coordinator" --bind tcp://127.0.0.1:0 --data-dir "$DEMO_DIR/coordinator" --job "$JOB" \
-  --open --ready-file "$DEMO_DIR/coordinator.ready" > "$DEMO_DIR/coordinator.log" 2>&1 &
+  --open --ready-file "$DEMO_DIR/coordinator.ready" --archive-interval 20 \
+  --dashboard-port "${ROOKERY_DEMO_DASHBOARD_PORT:-0}" > "$DEMO_DIR/coordinator.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do [ -f "$DEMO_DIR/coordinator.ready" ] && break; sleep 0.1; done
 read -r COORD_ENDPOINT COORD_KEY < "$DEMO_DIR/coordinator.ready"
-echo "demo: coordinator at $COORD_ENDPOINT"
+for _ in $(seq 50); do grep -q '^DASHBOARD ' "$DEMO_DIR/coordinator.log" && break; sleep 0.1; done
+DASHBOARD=$(sed -n 's/^DASHBOARD //p' "$DEMO_DIR/coordinator.log" | head -1)
+echo "demo: coordinator at $COORD_ENDPOINT; the run's dashboard: $DASHBOARD"
 
 JOB_ID=$(python3 -c "import json; print(json.load(open('$JOB'))['id'])")
 NEED=$("$BUILD_DIR/app/rookery-coordinator" --job "$JOB" --print-memory)
@@ -71,4 +77,10 @@ else
     timeout 30 import -window root "$shot" || echo "demo: the screenshot failed"
     kill $pid 2>/dev/null; sleep 2; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null; exit 0' _ "$GUI" "$seconds" "$shot" "$@"
   echo "demo: screenshot saved to $shot"
+  if [ -n "$DASHBOARD" ] && command -v chromium > /dev/null; then
+    timeout 60 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+      --user-data-dir="$DEMO_DIR/chromium" --virtual-time-budget=5000 --window-size=1280,1600 \
+      --screenshot="$DEMO_DIR/dashboard.png" "$DASHBOARD" > /dev/null 2>&1 &&
+      echo "demo: the dashboard's screenshot saved to $DEMO_DIR/dashboard.png"
+  fi
 fi

@@ -205,7 +205,10 @@ class JobCoordinator {
       return refuse({true, false, verdict::make(pb::Verdict::COORDINATOR_FAILED, e.what())});
     }
     place_relay_locked(key, r, way, relay_key, placed, out);
-    if (auto* v = membership_.find(key)) v->address = req.peer_address;
+    if (auto* v = membership_.find(key)) {
+      v->address = req.peer_address;
+      v->device = r.profile().device();
+    }
     // A volunteer that comes back running the current plan at the same addresses (after the
     // coordinator restarted, or a short network cut) changes nothing; anyone else does.
     const bool rejoined =

@@ -51,6 +51,7 @@ struct Volunteer {
   std::map<std::string, bool> dialled_by;
   std::string address;  // the IP it joined from, as this coordinator saw it (the Sybil caps'; empty
                         // for one presumed alive after a restart until it joins again)
+  std::string device;   // what it computes on, as it reported at its join ("cpu", "cuda:0")
 };
 
 class Membership {

@@ -138,6 +138,7 @@ void RunStatus::build(const std::string& job_id, const Assignment& plan, std::ui
     pr->set_download_bytes_per_s(v.member.profile.download_bytes_per_s);
     pr->set_rtt_s(v.member.profile.rtt_s);
     pr->set_peers_measured(v.peers_measured);
+    pr->set_device(v.device);
   }
   out.set_samples_per_s(rate);
   for (const auto& [k, b] : membership.banned()) {
