@@ -133,7 +133,7 @@ outside=$(grep -v '^/usr/' <<< "$contents" | grep -vx '/' || true)
 [ -z "$outside" ] || fail "the package installs outside /usr: $outside"
 grep -q '/etc/xdg/autostart' <<< "$contents" && fail "the package installs a global autostart entry"
 depends=$(dpkg-deb -f "$DEB1" Depends)
-for d in libqt6widgets6 libqt6charts6 libqt6svg6 libzmq5 libsqlite3-0 libprotobuf32 libspdlog1.10 fortunes; do
+for d in libqt6widgets6 libqt6charts6 libqt6svg6 libzmq5 libsqlite3-0 libprotobuf32 libspdlog1.10 fortunes libjs-chart.js libcpp-httplib0.11; do
   grep -q "\b$d\b" <<< "$depends" || fail "Depends lacks $d: $depends"
 done
 recommends=$(dpkg-deb -f "$DEB1" Recommends)
