@@ -59,6 +59,8 @@ constexpr std::array<std::pair<std::string_view, LrDecay>, 3> kDecays{
     {{"cosine", LrDecay::cosine}, {"linear", LrDecay::linear}, {"constant", LrDecay::constant}}};
 constexpr std::array<std::pair<std::string_view, Codec>, 4> kCodecs{
     {{"none", Codec::none}, {"fp16", Codec::fp16}, {"bf16", Codec::bf16}, {"int8", Codec::int8}}};
+constexpr std::array<std::pair<std::string_view, BoundaryKind>, 2> kBoundaryKinds{
+    {{"none", BoundaryKind::none}, {"lowrank", BoundaryKind::lowrank}}};
 constexpr std::array<std::pair<std::string_view, Precision>, 4> kPrecisions{
     {{"auto", Precision::automatic},
      {"fp32", Precision::fp32},
@@ -296,6 +298,14 @@ SpotCheckSpec parse_spot_checks(ObjectReader r) {
   return s;
 }
 
+BoundarySpec parse_boundary(ObjectReader r) {
+  BoundarySpec b;
+  b.kind = r.choice<BoundaryKind>("kind", b.kind, kBoundaryKinds);
+  b.rank = r.integer("rank", b.rank);
+  r.finish();
+  return b;
+}
+
 void check(bool ok, const std::string& field, const std::string& message) {
   if (!ok) fail(field, message);
 }
@@ -443,6 +453,28 @@ void validate_spot_checks(const SpotCheckSpec& s) {
   at_most(s.failures_to_catch, 1000, f + ".failures_to_catch");
 }
 
+// The rank is checked even when the kind is none, so a spec that turns compression on later
+// cannot start from a rank that was never valid.
+void validate_boundary(const BoundarySpec& b, const ModelSpec& model, const SpotCheckSpec& checks) {
+  const std::string f = "job.boundary";
+  at_least(b.rank, 1, f + ".rank");
+  if (b.kind == BoundaryKind::none) return;
+  const auto* gpt = std::get_if<GptSpec>(&model.arch);
+  // CNN and MLP activations change shape from boundary to boundary and have no token axis to
+  // stack, so one rank would mean a different compression at each cut; refused, not guessed.
+  check(gpt != nullptr, f + ".kind",
+        "lowrank needs a gpt model (its boundaries all carry [samples, tokens, width]), got " +
+            std::string(to_string(model.kind())));
+  check(b.rank < gpt->width, f + ".rank",
+        "must be below the model's width " + show(gpt->width) + ", got " + show(b.rank));
+  // A spot-check compares a verifier's exact recomputation with the tensor the receiver got;
+  // a low-rank one is farther from it than the tolerance allows for, so honest senders would
+  // be caught.
+  check(checks.rate == 0 && checks.probation == 0, f + ".kind",
+        "lowrank needs spot_checks off (rate 0 and probation 0): checks were tuned on "
+        "uncompressed tensors");
+}
+
 }  // namespace
 
 void validate(const ModelSpec& model) { validate_model(model); }
@@ -468,6 +500,7 @@ void validate(const JobSpec& spec) {
   validate_aggregator(spec.aggregator);
   validate_outer(spec.outer);
   validate_spot_checks(spec.spot_checks);
+  validate_boundary(spec.boundary, spec.model, spec.spot_checks);
 }
 
 JobSpec parse_job_spec(std::string_view text, const std::filesystem::path& base_dir) {
@@ -492,6 +525,8 @@ JobSpec parse_job_spec(std::string_view text, const std::filesystem::path& base_
       r.integer("staleness_lr_anneal_steps", spec.staleness_lr_anneal_steps);
   spec.max_grad_norm = r.number("max_grad_norm", spec.max_grad_norm);
   spec.codec = r.choice<Codec>("codec", spec.codec, kCodecs);
+  if (const auto* boundary = r.find("boundary"))
+    spec.boundary = parse_boundary(ObjectReader(*boundary, "job.boundary"));
   spec.precision = r.choice<Precision>("precision", spec.precision, kPrecisions);
   spec.activation_checkpointing =
       r.boolean("activation_checkpointing", spec.activation_checkpointing);
@@ -592,6 +627,10 @@ std::string to_json(const JobSpec& spec, int indent) {
   doc["staleness_lr_anneal_steps"] = spec.staleness_lr_anneal_steps;
   doc["max_grad_norm"] = spec.max_grad_norm;
   doc["codec"] = to_string(spec.codec);
+  // Written only when set: a default spec's JSON stays what it was, and nodes that predate
+  // the field (whose parsing refuses unknown keys) still read it.
+  if (spec.boundary != BoundarySpec{})
+    doc["boundary"] = ojson{{"kind", to_string(spec.boundary.kind)}, {"rank", spec.boundary.rank}};
   doc["precision"] = to_string(spec.precision);
   doc["activation_checkpointing"] = spec.activation_checkpointing;
   doc["averaging_period"] = spec.averaging_period;
@@ -639,6 +678,7 @@ std::string_view to_string(TextFormat v) { return enum_name(v, kTextFormats); }
 std::string_view to_string(OptimizerKind v) { return enum_name(v, kOptimizerKinds); }
 std::string_view to_string(LrDecay v) { return enum_name(v, kDecays); }
 std::string_view to_string(Codec v) { return enum_name(v, kCodecs); }
+std::string_view to_string(BoundaryKind v) { return enum_name(v, kBoundaryKinds); }
 std::string_view to_string(Precision v) { return enum_name(v, kPrecisions); }
 std::string_view to_string(AggregatorKind v) { return enum_name(v, kAggregatorKinds); }
 

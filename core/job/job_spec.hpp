@@ -201,6 +201,20 @@ struct OuterSpec {
 /// How activations and gradients are compressed on the wire.
 enum class Codec { none, fp16, bf16, int8 };
 
+/// Compression of the activations and gradients that cross stage boundaries, on top of (or
+/// instead of) the codec. lowrank: each micro-batch's [samples * tokens, width] activation
+/// (and its gradient) travels as two int8 factors P [samples * tokens, rank] and
+/// Q [rank, width] found by randomized subspace iteration (core/pipeline/
+/// boundary_compression.hpp): 4 * width / (rank + rank * width / (samples * tokens)) times
+/// fewer bytes than fp32, about 16x at rank 32 and width 128. GPT models only: their
+/// activations have one width at every boundary, which a rank is chosen against.
+enum class BoundaryKind { none, lowrank };
+struct BoundarySpec {
+  BoundaryKind kind = BoundaryKind::none;
+  int64_t rank = 16;  ///< lowrank: the factors' rank, in [1, width)
+  friend bool operator==(const BoundarySpec&, const BoundarySpec&) = default;
+};
+
 /// The arithmetic of the forward and backward passes (autocast). Master weights, gradients
 /// and optimizer state stay fp32 whatever it is, and so do activations at stage boundaries
 /// (the codec compresses those).
@@ -231,6 +245,7 @@ struct JobSpec {
   /// every stage of the pipeline (torch's clip_grad_norm_ semantics). 0: off.
   double max_grad_norm = 0.0;
   Codec codec = Codec::none;
+  BoundarySpec boundary;  ///< off by default: activations go with the codec alone
   Precision precision = Precision::automatic;
   /// Recompute each block's activations in the backward pass instead of keeping them: less
   /// memory (one block's activations per micro-batch in flight) for about a third more compute.
@@ -287,6 +302,7 @@ std::string_view to_string(TextFormat);
 std::string_view to_string(OptimizerKind);
 std::string_view to_string(LrDecay);
 std::string_view to_string(Codec);
+std::string_view to_string(BoundaryKind);
 std::string_view to_string(Precision);
 std::string_view to_string(AggregatorKind);
 

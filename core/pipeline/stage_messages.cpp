@@ -32,15 +32,37 @@ at::Tensor decode(const wire::IncomingTensor& t, c10::Device device) {
   }
 }
 
+// A lowrank job's boundary tensor `name`, from its factors (and never whole).
+at::Tensor decode_compressed(const wire::Message& msg, const std::string& name,
+                             std::int64_t samples, const MessageRules& rules, c10::Device device) {
+  if (msg.tensor(name)) throw MessageError("'" + name + "' uncompressed in a lowrank job");
+  try {
+    return decode_factors(msg, name, samples, rules.boundary, device);
+  } catch (const std::runtime_error& e) {
+    throw MessageError(brief(e));
+  }
+}
+
+std::vector<wire::OutgoingTensor> encode_boundary(const std::string& name, const at::Tensor& t,
+                                                  wire::Codec codec,
+                                                  const BoundaryShape& boundary) {
+  if (boundary.compressed()) return encode_factors(name, t, boundary);
+  std::vector<wire::OutgoingTensor> out;
+  out.push_back(encode_tensor(name, t, codec));
+  return out;
+}
+
 void decode_forward(const wire::Message& msg, const MessageRules& rules, c10::Device device,
                     Inbound& in) {
   const auto& f = msg.header.forward();
   check_pipeline("forward", f.pipeline(), rules);
   if (rules.first) throw MessageError("the first stage takes no activations");
+  const bool compressed = rules.boundary.compressed();
   const auto* act = msg.tensor("activations");
   const auto* tgt = msg.tensor("targets");
-  if (!act || !tgt) throw MessageError("forward without activations or targets");
-  if (f.samples() <= 0 || act->shape().empty() || act->shape()[0] != f.samples() ||
+  if ((!act && !compressed) || !tgt) throw MessageError("forward without activations or targets");
+  if (f.samples() <= 0 ||
+      (!compressed && (act->shape().empty() || act->shape()[0] != f.samples())) ||
       tgt->shape().empty() || tgt->shape()[0] != f.samples()) {
     throw MessageError("forward's tensors do not hold " + std::to_string(f.samples()) + " samples");
   }
@@ -51,7 +73,8 @@ void decode_forward(const wire::Message& msg, const MessageRules& rules, c10::De
   in.first_sample = f.first_sample();
   in.samples = f.samples();
   in.return_to = {f.return_to().endpoint(), f.return_to().key()};
-  in.tensor = decode(*act, device);
+  in.tensor = compressed ? decode_compressed(msg, "activations", f.samples(), rules, device)
+                         : decode(*act, device);
   in.targets = decode(*tgt, device);
   if (in.tensor.scalar_type() != torch::kFloat32 || in.targets.scalar_type() != torch::kInt64)
     throw MessageError("activations must be f32 and targets int64");
@@ -62,8 +85,9 @@ void decode_backward(const wire::Message& msg, const MessageRules& rules, c10::D
   const auto& b = msg.header.backward();
   check_pipeline("backward", b.pipeline(), rules);
   if (rules.last) throw MessageError("the last stage takes no gradients");
+  const bool compressed = rules.boundary.compressed();
   const auto* g = msg.tensor("grad");
-  if (!g) throw MessageError("backward without a gradient");
+  if (!g && !compressed) throw MessageError("backward without a gradient");
   in.backward = true;
   in.micro_batch = b.micro_batch();
   in.samples = b.samples();
@@ -71,7 +95,8 @@ void decode_backward(const wire::Message& msg, const MessageRules& rules, c10::D
   in.downstream_grad_sq_norm = b.downstream_grad_sq_norm();
   if (!std::isfinite(in.downstream_grad_sq_norm) || in.downstream_grad_sq_norm < 0)
     throw MessageError("backward with a gradient norm that is not a finite number >= 0");
-  in.tensor = decode(*g, device);
+  in.tensor =
+      compressed ? decode_compressed(msg, "grad", in.samples, rules, device) : decode(*g, device);
   if (in.tensor.scalar_type() != torch::kFloat32) throw MessageError("gradient must be f32");
 }
 }  // namespace
@@ -104,7 +129,7 @@ Inbound decode_pipeline_message(const wire::Message& msg, const std::string& sen
 
 std::vector<zmq::message_t> encode_forward(const std::string& job_id, const ForwardRecord& record,
                                            const at::Tensor& activations, const at::Tensor& targets,
-                                           wire::Codec codec) {
+                                           wire::Codec codec, const BoundaryShape& boundary) {
   wire::pb::Envelope h;
   h.set_job_id(job_id);
   auto* f = h.mutable_forward();
@@ -113,8 +138,7 @@ std::vector<zmq::message_t> encode_forward(const std::string& job_id, const Forw
   f->set_first_sample(record.first_sample);
   f->set_samples(static_cast<std::int32_t>(record.samples));
   set_address(f->mutable_return_to(), record.return_to);
-  std::vector<wire::OutgoingTensor> t;
-  t.push_back(encode_tensor("activations", activations, codec));
+  auto t = encode_boundary("activations", activations, codec, boundary);
   t.push_back(encode_tensor("targets", targets, wire::Codec::None));
   return wire::encode(std::move(h), std::move(t));
 }
@@ -122,7 +146,8 @@ std::vector<zmq::message_t> encode_forward(const std::string& job_id, const Forw
 std::vector<zmq::message_t> encode_backward(const std::string& job_id, std::uint32_t pipeline,
                                             std::uint64_t micro_batch, std::int64_t samples,
                                             double loss, const at::Tensor& grad, wire::Codec codec,
-                                            double downstream_grad_sq_norm) {
+                                            double downstream_grad_sq_norm,
+                                            const BoundaryShape& boundary) {
   wire::pb::Envelope h;
   h.set_job_id(job_id);
   auto* b = h.mutable_backward();
@@ -131,9 +156,7 @@ std::vector<zmq::message_t> encode_backward(const std::string& job_id, std::uint
   b->set_loss(loss);
   b->set_samples(static_cast<std::int32_t>(samples));
   if (downstream_grad_sq_norm > 0) b->set_downstream_grad_sq_norm(downstream_grad_sq_norm);
-  std::vector<wire::OutgoingTensor> t;
-  t.push_back(encode_tensor("grad", grad, codec));
-  return wire::encode(std::move(h), std::move(t));
+  return wire::encode(std::move(h), encode_boundary("grad", grad, codec, boundary));
 }
 
 std::vector<zmq::message_t> encode_grad_norm_total(const std::string& job_id,

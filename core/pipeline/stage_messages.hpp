@@ -16,6 +16,7 @@
 #include <c10/core/Device.h>
 
 #include "model/block_range.hpp"
+#include "pipeline/boundary_compression.hpp"
 #include "net/peer_sender.hpp"
 #include "wire/message.hpp"
 
@@ -52,6 +53,9 @@ struct MessageRules {
   bool cross_pipeline = false;  // micro-batches of other pipelines are welcome too
   bool first = false;           // takes no activations
   bool last = false;            // takes no gradients
+  // Activations and gradients travel as low-rank factors of this shape (and only so), or,
+  // when it is off, whole with the codec.
+  BoundaryShape boundary;
 };
 
 // Whether `msg` belongs to the spot-check protocol (spot_check_protocol.hpp).
@@ -75,14 +79,16 @@ struct ForwardRecord {
   net::PeerAddress return_to;
 };
 
-// Activations go with the job's codec; targets raw.
+// Activations go with the job's codec, or as low-rank factors when `boundary` is on (the
+// codec is then unused); targets raw. Gradients likewise.
 std::vector<zmq::message_t> encode_forward(const std::string& job_id, const ForwardRecord& record,
                                            const at::Tensor& activations, const at::Tensor& targets,
-                                           wire::Codec codec);
+                                           wire::Codec codec, const BoundaryShape& boundary = {});
 std::vector<zmq::message_t> encode_backward(const std::string& job_id, std::uint32_t pipeline,
                                             std::uint64_t micro_batch, std::int64_t samples,
                                             double loss, const at::Tensor& grad, wire::Codec codec,
-                                            double downstream_grad_sq_norm = 0);
+                                            double downstream_grad_sq_norm = 0,
+                                            const BoundaryShape& boundary = {});
 
 // The whole model's squared gradient norm for the step a micro-batch completed
 // (GlobalNormClip), as it travels down the pipeline.

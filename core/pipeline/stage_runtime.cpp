@@ -94,6 +94,7 @@ struct StageRuntime::Impl {
   StageInbox inbox;
   std::unique_ptr<data::Dataset> dataset;  // first stage only
   wire::Codec codec = wire::Codec::None;
+  BoundaryShape boundary;  // the job's low-rank boundary compression, when it has one
   double forward_flops_per_sample = 0, backward_flops_per_sample = 0;
 
   std::unique_ptr<NextHopRouter> router;  // not on the last stage
@@ -112,7 +113,7 @@ struct StageRuntime::Impl {
   bool last() const { return config.blocks.last == chain.block_count(); }
   net::PeerAddress own_address() const { return {endpoint, identity.public_key}; }
   MessageRules rules() const {
-    return {config.job.id, config.pipeline, config.cross_pipeline, first(), last()};
+    return {config.job.id, config.pipeline, config.cross_pipeline, first(), last(), boundary};
   }
 
   // ---- messages ----
@@ -127,8 +128,8 @@ struct StageRuntime::Impl {
     const auto hop = router->pick(now);
     router->sent(hop, record.micro_batch, now);
     link->send(router->address(hop),
-               [job_id = config.job.id, record, activations, targets, c = codec]() {
-                 return encode_forward(job_id, record, activations, targets, c);
+               [job_id = config.job.id, record, activations, targets, c = codec, b = boundary]() {
+                 return encode_forward(job_id, record, activations, targets, c, b);
                });
   }
 
@@ -140,10 +141,10 @@ struct StageRuntime::Impl {
     }
     // What it sent, lie or not: a witness tells the truth about it.
     spot_checks->remember_sent_gradient(mb, to.key, grad);
-    link->send(
-        to, [job_id = config.job.id, pipeline, mb, samples, loss, grad, c = codec, through_sq]() {
-          return encode_backward(job_id, pipeline, mb, samples, loss, grad, c, through_sq);
-        });
+    link->send(to, [job_id = config.job.id, pipeline, mb, samples, loss, grad, c = codec,
+                    through_sq, b = boundary]() {
+      return encode_backward(job_id, pipeline, mb, samples, loss, grad, c, through_sq, b);
+    });
   }
 
   // Every next hop learns the whole model's gradient norm (each relays it further).
@@ -437,6 +438,7 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
   if (!m.last() && m.config.next.empty() && m.config.next_candidates.empty())
     throw std::invalid_argument("a stage that is not last needs a next stage");
   m.codec = to_wire_codec(static_cast<int>(job.codec));
+  m.boundary = boundary_shape(job);
   m.forward_flops_per_sample = sum_flops(m.chain.costs(), m.config.blocks, false);
   m.backward_flops_per_sample = sum_flops(m.chain.costs(), m.config.blocks, true);
   m.counters.update([&](StageStats& s) { s.next_sample = m.config.first_sample; });

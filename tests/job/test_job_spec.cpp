@@ -157,6 +157,53 @@ class TestJobSpec : public QObject {
     QVERIFY(parse_job_spec(doc.dump()).aggregator.kind == AggregatorKind::mean);
   }
 
+  void parsesBoundaryCompression() {
+    const JobSpec defaults = parse_job_spec(valid_gpt_doc().dump());
+    QVERIFY(defaults.boundary.kind == BoundaryKind::none);  // off unless the job asks
+    // A default spec's canonical JSON does not name it, so nodes that predate it read it.
+    QVERIFY(to_json(defaults).find("boundary") == std::string::npos);
+    json doc = valid_gpt_doc();
+    doc["boundary"] = json::parse(R"({"kind": "lowrank", "rank": 24})");
+    doc["spot_checks"] = json::parse(R"({"rate": 0, "probation": 0})");
+    const JobSpec s = parse_job_spec(doc.dump());
+    QVERIFY(s.boundary.kind == BoundaryKind::lowrank);
+    QCOMPARE(s.boundary.rank, 24);
+    QVERIFY(parse_job_spec(to_json(s)) == s);
+    // A rank kept while the compression is off survives the round trip too.
+    doc["boundary"] = json::parse(R"({"kind": "none", "rank": 8})");
+    const JobSpec off = parse_job_spec(doc.dump());
+    QCOMPARE(off.boundary.rank, 8);
+    QVERIFY(parse_job_spec(to_json(off)) == off);
+  }
+
+  void refusesBoundaryCompressionOfOtherModels() {
+    const auto cnn = json::parse(R"({"id": "cnn", "model": {"kind": "cnn", "channels": 3,
+            "image_size": 32, "classes": 10, "widths": [16, 32]},
+            "dataset": {"kind": "images", "path": "/d/img", "labels": "/d/lab"},
+            "optimizer": {"lr": 0.05}, "boundary": {"kind": "lowrank", "rank": 4},
+            "spot_checks": {"rate": 0, "probation": 0}})");
+    try {
+      parse_job_spec(cnn.dump());
+      QFAIL("accepted lowrank boundaries on a cnn");
+    } catch (const JobSpecError& e) {
+      QVERIFY2(std::string(e.what()).starts_with("job.boundary.kind: lowrank needs a gpt model"),
+               e.what());
+    }
+  }
+
+  void refusesBoundaryCompressionWithSpotChecks() {
+    json doc = valid_gpt_doc();
+    doc["boundary"] = json::parse(R"({"kind": "lowrank", "rank": 24})");
+    try {
+      parse_job_spec(doc.dump());  // spot checks are on by default
+      QFAIL("accepted lowrank boundaries with spot checks");
+    } catch (const JobSpecError& e) {
+      QVERIFY2(
+          std::string(e.what()).starts_with("job.boundary.kind: lowrank needs spot_checks off"),
+          e.what());
+    }
+  }
+
   void roundTrips_data() {
     QTest::addColumn<QString>("doc");
     QTest::newRow("gpt") << QString::fromStdString(valid_gpt_doc().dump());
@@ -181,6 +228,10 @@ class TestJobSpec : public QObject {
     held_out["dataset"]["held_out"] = 0.05;
     held_out["dataset"]["format"] = "fortune";
     QTest::newRow("gpt+held_out+fortune") << QString::fromStdString(held_out.dump());
+    json lowrank = valid_gpt_doc();
+    lowrank["boundary"] = {{"kind", "lowrank"}, {"rank", 8}};
+    lowrank["spot_checks"] = {{"rate", 0}, {"probation", 0}};
+    QTest::newRow("gpt+lowrank") << QString::fromStdString(lowrank.dump());
     QTest::newRow("images+held_out") << QString(R"({"id": "mlp", "model": {"kind": "mlp",
             "input": 784, "output": 10},
             "dataset": {"kind": "images", "path": "/x", "labels": "/y", "held_out": 0.1},
@@ -346,6 +397,30 @@ class TestJobSpec : public QObject {
     QTest::newRow("codec") << "/codec"
                            << "\"fp8\""
                            << "job.codec: must be one of none, fp16, bf16, int8; got \"fp8\"";
+    QTest::newRow("boundary kind")
+        << "/boundary"
+        << R"({"kind": "svd", "rank": 8})"
+        << "job.boundary.kind: must be one of none, lowrank; got \"svd\"";
+    QTest::newRow("boundary rank zero") << "/boundary"
+                                        << R"({"kind": "lowrank", "rank": 0})"
+                                        << "job.boundary.rank: must be >= 1, got 0";
+    QTest::newRow("boundary rank at width")
+        << "/boundary"
+        << R"({"kind": "lowrank", "rank": 128})"
+        << "job.boundary.rank: must be below the model's width 128, got 128";
+    QTest::newRow("boundary with spot checks")
+        << "/boundary"
+        << R"({"kind": "lowrank", "rank": 8})"
+        << "job.boundary.kind: lowrank needs spot_checks off";
+    QTest::newRow("boundary rank string") << "/boundary/rank"
+                                          << "\"8\""
+                                          << "job.boundary.rank";
+    QTest::newRow("boundary typo") << "/boundary"
+                                   << R"({"kind": "lowrank", "ranks": 8})"
+                                   << "job.boundary.ranks: unknown key";
+    QTest::newRow("boundary not object") << "/boundary"
+                                         << "8"
+                                         << "job.boundary";
     QTest::newRow("seed negative") << "/seed"
                                    << "-1"
                                    << "job.seed: must be a non-negative integer, got -1";

@@ -23,7 +23,7 @@ wire::Message decoded(std::vector<zmq::message_t> frames) {
   return std::move(r.message());
 }
 
-MessageRules middle_stage() { return {kJob, 0, false, false, false}; }
+MessageRules middle_stage() { return {kJob, 0, false, false, false, {}}; }
 
 net::PeerAddress sender_address() {
   static const auto key = net::CurveKeyPair::generate().public_key;
