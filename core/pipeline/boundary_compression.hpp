@@ -8,6 +8,9 @@
 // reproducible); the receiver multiplies. P has orthonormal columns, so its values share one
 // scale and int8 blocks of any rows suit it; Q carries the singular values, one per row, so
 // its int8 blocks are its rows. Pure conversions, no sockets, like stage_messages.
+//
+// The receiver trains on the approximation, and spot-checks would compare it with exact
+// recomputations, so the job's validation refuses lowrank with spot checks on.
 #include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
 
