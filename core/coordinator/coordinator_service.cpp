@@ -115,7 +115,7 @@ class JobCoordinator {
     } else if (h.has_heartbeat()) {
       heartbeat(req.peer_key, h.heartbeat(), *reply.header.mutable_heartbeat_reply());
     } else if (h.has_run_status_request()) {
-      status(h.run_status_request(), *reply.header.mutable_run_status());
+      status(h.run_status_request(), req.peer_key, *reply.header.mutable_run_status());
     } else if (h.has_leave()) {
       leave(req.peer_key, h.leave(), *reply.header.mutable_leave_reply());
     } else if (h.has_bandwidth_probe()) {
@@ -129,10 +129,10 @@ class JobCoordinator {
   }
 
   // The run's status, for a volunteer's window or the owner's dashboard.
-  void status(const pb::RunStatusRequest& r, pb::RunStatus& out) {
+  void status(const pb::RunStatusRequest& r, const std::string& asker, pb::RunStatus& out) {
     std::lock_guard lock(mutex_);
     run_status_.answer(
-        r, job_.id, replanner_.current(), replanner_.replans(), membership_,
+        r, asker, job_.id, replanner_.current(), replanner_.replans(), membership_,
         [this](const std::string& key) { return replanner_.seat_of(key); }, out);
   }
 
@@ -657,7 +657,7 @@ int CoordinatorService::run() {
   try {
     if (swarm) {
       web = serve_owner_dashboard(
-          config_, [&swarm](const auto& r, auto& out) { swarm->status(r, out); },
+          config_, [&swarm](const auto& r, auto& out) { swarm->status(r, {}, out); },
           identity.secret_key);
     }
   } catch (const std::exception& e) {

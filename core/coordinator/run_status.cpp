@@ -38,7 +38,8 @@ void RunStatus::sample_loss(const std::map<std::string, Volunteer>& live) {
   }
 }
 
-void RunStatus::answer(const wire::pb::RunStatusRequest& r, const std::string& job_id,
+void RunStatus::answer(const wire::pb::RunStatusRequest& r, const std::string& asker,
+                       const std::string& job_id,
                        const Assignment& plan, std::uint32_t replans, const Membership& membership,
                        const SeatOf& seat_of, wire::pb::RunStatus& out) {
   const auto now = clock_.steady_now();
@@ -63,6 +64,10 @@ void RunStatus::answer(const wire::pb::RunStatusRequest& r, const std::string& j
   out.set_first_node(first);
   out.mutable_nodes()->Reserve(static_cast<int>(last - first));
   for (auto i = first; i < last; ++i) *out.add_nodes() = rows_[i];
+  if (const auto mine = by_key_.find(asker); mine != by_key_.end()) {
+    *out.mutable_asker() = rows_[mine->second.first];
+    out.set_asker_rank(mine->second.second);
+  }
   // The curves as long as this request asks, read once per build for each length asked.
   const auto points = r.loss_points() ? r.loss_points() : kDefaultLossPoints;
   auto curve = curves_.find(points);
@@ -141,6 +146,21 @@ void RunStatus::build(const std::string& job_id, const Assignment& plan, std::ui
     pr->set_device(v.device);
   }
   out.set_samples_per_s(rate);
+  // Each volunteer's place by confirmed samples (what the stages that consumed its work
+  // confirm), ties sharing one: a volunteer's window shows its own, whatever page it reads.
+  by_key_.clear();
+  std::vector<std::size_t> order(rows_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return rows_[a].confirmed_samples() > rows_[b].confirmed_samples();
+  });
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const bool tie =
+        i > 0 && rows_[order[i]].confirmed_samples() == rows_[order[i - 1]].confirmed_samples();
+    const auto rank = tie ? by_key_[rows_[order[i - 1]].key()].second
+                          : static_cast<std::uint32_t>(i + 1);
+    by_key_[rows_[order[i]].key()] = {order[i], rank};
+  }
   for (const auto& [k, b] : membership.banned()) {
     auto* n = out.add_banned();
     n->set_key(k);

@@ -51,8 +51,9 @@ class RunStatus {
   void sample_loss(const std::map<std::string, Volunteer>& live);
   // {pipeline, stage} of a key in the plan, or {-1, -1} (the re-planner's index).
   using SeatOf = std::function<std::pair<int, int>(const std::string&)>;
-  // The answer to a dashboard's request.
-  void answer(const wire::pb::RunStatusRequest& r, const std::string& job_id,
+  // The answer to a dashboard's request; `asker`: the volunteer that asked (empty: the owner's
+  // dashboard), whose own row and rank the answer carries whatever page it asked for.
+  void answer(const wire::pb::RunStatusRequest& r, const std::string& asker, const std::string& job_id,
               const Assignment& plan, std::uint32_t replans, const Membership& membership,
               const SeatOf& seat_of, wire::pb::RunStatus& out);
   // Answers built so far (each lists every live volunteer).
@@ -67,6 +68,7 @@ class RunStatus {
   std::chrono::steady_clock::time_point last_loss_sample_;
   wire::pb::RunStatus cached_;  // all but the volunteers' rows and the loss curve
   std::vector<wire::pb::RunNode> rows_;  // every live volunteer, in key order
+  std::map<std::string, std::pair<std::size_t, std::uint32_t>> by_key_;  // row, rank
   const RunArchive* archive_ = nullptr;
   // The loss and validation curves, by points asked, this build.
   std::map<std::uint32_t, std::pair<std::vector<LossSample>, std::vector<LossSample>>> curves_;

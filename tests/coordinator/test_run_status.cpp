@@ -54,12 +54,12 @@ class TestRunStatus : public QObject {
   std::unique_ptr<coordinator::RunStatus> status_;
   Assignment plan_;
 
-  wire::pb::RunStatus ask(std::uint32_t first, std::uint32_t max) {
+  wire::pb::RunStatus ask(std::uint32_t first, std::uint32_t max, const std::string& asker = {}) {
     wire::pb::RunStatusRequest r;
     r.set_first_node(first);
     r.set_max_nodes(max);
     wire::pb::RunStatus out;
-    status_->answer(r, "job", plan_, 0, *membership_, no_seat, out);
+    status_->answer(r, asker, "job", plan_, 0, *membership_, no_seat, out);
     return out;
   }
 
@@ -112,6 +112,29 @@ class TestRunStatus : public QObject {
     QCOMPARE(past.nodes_size(), 0);
     QCOMPARE(past.first_node(), std::uint32_t(kVolunteers));
     QCOMPARE(past.total_nodes(), std::uint32_t(kVolunteers));
+  }
+
+  // A volunteer reading one page still learns its own row and its place among all of them.
+  void theAskerGetsItsRowAndRankOnAnyPage() {
+    // Confirmed samples: volunteer i has i*10, but volunteers 7 and 8 share the most, 50000.
+    for (int i = 0; i < kVolunteers; ++i) {
+      auto& t = membership_->find(key_of(i))->totals;
+      t.samples = 100000;
+      t.confirmed_forward_samples = i == 7 ? 50000 : i * 10;
+    }
+    membership_->find(key_of(8))->totals.confirmed_forward_samples = 50000;
+    const auto last = ask(0, 10, key_of(kVolunteers - 1));
+    QCOMPARE(last.nodes_size(), 10);
+    QCOMPARE(last.asker().key(), key_of(kVolunteers - 1));
+    QCOMPARE(last.asker_rank(), std::uint32_t(3));  // behind the two at 50000
+    const auto tied = ask(0, 10, key_of(8));
+    QCOMPARE(tied.asker_rank(), std::uint32_t(1));
+    QCOMPARE(ask(0, 10, key_of(7)).asker_rank(), std::uint32_t(1));
+    QCOMPARE(ask(0, 10, key_of(0)).asker_rank(), std::uint32_t(kVolunteers));
+    // The owner's dashboard is no volunteer.
+    const auto owner = ask(0, 10);
+    QVERIFY(!owner.has_asker());
+    QCOMPARE(owner.asker_rank(), std::uint32_t(0));
   }
 
   void rowsAreBuiltOncePerPeriod() {

@@ -390,6 +390,20 @@ class TestCards : public QObject {
             rookery::ui::PipelineDiagram().sizeHint().height());
     card.resize(520, card.sizeHint().height());
     maybeSave(card, QStringLiteral("swarm-card-run"));
+
+    // A large run answers one page: the count and this PC's place come from the coordinator,
+    // not from the rows on the page (which here do not even hold this PC).
+    run->set_total_nodes(1000);
+    run->mutable_nodes()->DeleteSubrange(1, 1);  // 'm' is on another page
+    auto* me = run->mutable_asker();
+    me->set_key(std::string(40, 'm'));
+    me->set_samples(720);
+    me->set_confirmed_samples(700);
+    run->set_asker_rank(17);
+    card.showSnapshot(s);
+    const auto paged = card.summaryText();
+    QVERIFY2(paged.contains("1000 volunteer(s) in 2 pipeline(s)"), qPrintable(paged));
+    QVERIFY2(paged.contains("#17 of 1000 by confirmed samples (700)"), qPrintable(paged));
   }
 };
 

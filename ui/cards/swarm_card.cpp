@@ -217,7 +217,12 @@ void SwarmCard::showRun(const pb::NodeSnapshot& s) {
     return;
   }
   const auto& run = s.run();
-  run_.value->setText(tr("%n volunteer(s) in %1 · %2 samples/s", nullptr, run.nodes_size())
+  // The coordinator answers one page of the volunteers: it says how many there are in all,
+  // and this PC's own row and place among all of them (a coordinator from before paging sends
+  // every volunteer and neither: count and rank them here).
+  const int volunteers =
+      run.total_nodes() > 0 ? static_cast<int>(run.total_nodes()) : run.nodes_size();
+  run_.value->setText(tr("%n volunteer(s) in %1 · %2 samples/s", nullptr, volunteers)
                           .arg(tr("%n pipeline(s)", nullptr, static_cast<int>(run.pipelines())))
                           .arg(QLocale().toString(run.samples_per_s(), 'f', 1)));
   run_.value->setToolTip(
@@ -228,19 +233,25 @@ void SwarmCard::showRun(const pb::NodeSnapshot& s) {
   // confirmed (what a volunteer claims for itself does not rank it), this PC among them.
   int rank = 1;
   std::int64_t mine = -1, claimed = 0;
-  for (const auto& n : run.nodes()) {
-    if (n.key() == s.node_key()) {
-      mine = n.confirmed_samples();
-      claimed = n.samples();
+  if (run.asker_rank() > 0 && run.asker().key() == s.node_key()) {
+    rank = static_cast<int>(run.asker_rank());
+    mine = run.asker().confirmed_samples();
+    claimed = run.asker().samples();
+  } else {
+    for (const auto& n : run.nodes()) {
+      if (n.key() == s.node_key()) {
+        mine = n.confirmed_samples();
+        claimed = n.samples();
+      }
     }
-  }
-  for (const auto& n : run.nodes()) {
-    if (n.key() != s.node_key() && n.confirmed_samples() > mine) ++rank;
+    for (const auto& n : run.nodes()) {
+      if (n.key() != s.node_key() && n.confirmed_samples() > mine) ++rank;
+    }
   }
   rank_.value->setText(mine < 0 ? tr("not ranked yet")
                                 : tr("#%1 of %2 by confirmed samples (%3)")
                                       .arg(rank)
-                                      .arg(run.nodes_size())
+                                      .arg(volunteers)
                                       .arg(Format::count(static_cast<quint64>(mine))));
   rank_.value->setToolTip(
       mine < 0 ? QString()
