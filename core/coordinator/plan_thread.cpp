@@ -52,7 +52,10 @@ PlanThread::Done PlanThread::plan(const Job& job) const {
   done.members = job.members.size();
   const auto start = std::chrono::steady_clock::now();
   try {
-    done.plan = plan_reachable(job.members, job_, planner_);
+    // A change of membership re-plans what it touched; the periodic check plans afresh, to
+    // find out whether a fresh plan would be worth its moves.
+    done.plan = plan_reachable(job.members, job_, planner_,
+                               job.kind == Job::Kind::replan ? &job.current : nullptr);
     if (job.kind == Job::Kind::reconsider) {
       std::map<std::string, Member> eligible;
       for (const auto& m : job.members) eligible.emplace(m.key, m);

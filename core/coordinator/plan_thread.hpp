@@ -33,7 +33,7 @@ class PlanThread {
     };
     Kind kind = Kind::replan;
     std::vector<Member> members;  // the plannable volunteers as they were when submitted
-    Assignment current;           // reconsider: the seats in force
+    Assignment current;           // the seats in force (a replan keeps what it need not change)
     std::uint64_t epoch = 0;      // the caller's count of urgent changes at the snapshot
   };
 

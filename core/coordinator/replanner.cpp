@@ -156,6 +156,7 @@ void RePlanner::replan(const std::map<std::string, Volunteer>& live) {
   PlanThread::Job job;
   job.kind = PlanThread::Job::Kind::replan;
   job.members = plannable_members(live);
+  job.current = current_;
   job.epoch = urgent_epoch_;
   planning_.submit(std::move(job));
 }

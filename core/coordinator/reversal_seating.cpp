@@ -92,13 +92,13 @@ int seat_for_reversal(Assignment& plan, const std::map<std::string, Member>& mem
 }
 
 Assignment plan_reachable(const std::vector<Member>& members, const job::JobSpec& job,
-                          Planner planner) {
+                          Planner planner, const Assignment* previous) {
   std::map<std::string, Member> by_key;
   for (const auto& m : members) by_key.emplace(m.key, m);
   std::set<std::string> relayed;
   std::vector<Member> planned = members;
   for (int round = 0;; ++round) {
-    auto plan = plan_swarm(planned, job, planner);
+    auto plan = plan_swarm(planned, job, planner, previous);
     seat_for_reversal(plan, by_key, job);
     const auto bad = unreversible(plan, by_key);
     if (!bad.empty() && round + 1 >= kPlanningRounds) {
@@ -107,7 +107,7 @@ Assignment plan_reachable(const std::vector<Member>& members, const job::JobSpec
         if (m.reversed) relayed.insert(m.key);
         return m.reversed;
       });
-      plan = plan_swarm(planned, job, planner);
+      plan = plan_swarm(planned, job, planner, previous);
     }
     if (bad.empty() || round + 1 >= kPlanningRounds) {
       plan.needs_relay.assign(relayed.begin(), relayed.end());

@@ -35,7 +35,8 @@ int seat_for_reversal(Assignment& plan, const std::map<std::string, Member>& mem
 
 // plan_swarm, then seat_for_reversal; reversed members still unreversible are left out, the
 // others re-planned without them, and their keys listed in the result's needs_relay.
+// `previous`: the plan in force (plan_swarm's).
 Assignment plan_reachable(const std::vector<Member>& members, const job::JobSpec& job,
-                          Planner planner = Planner::ours);
+                          Planner planner = Planner::ours, const Assignment* previous = nullptr);
 
 }  // namespace rookery::coordinator

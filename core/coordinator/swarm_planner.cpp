@@ -39,6 +39,25 @@ cluster::TrainingSettings training_settings(const job::JobSpec& job) {
   return s;
 }
 
+namespace {
+
+// A plan's seats as core/cluster's planners describe them (matched to nodes by id).
+cluster::ClusterPlan as_cluster_plan(const Assignment& a) {
+  cluster::ClusterPlan plan;
+  for (const auto& seats : a.pipelines) {
+    auto& p = plan.pipelines.emplace_back();
+    for (const auto& s : seats) {
+      auto& stage = p.stages.emplace_back();
+      stage.node_id = s.key;
+      stage.first_block = static_cast<int>(s.first_block);
+      stage.last_block = static_cast<int>(s.last_block);
+    }
+  }
+  return plan;
+}
+
+}  // namespace
+
 Planner parse_planner(const std::string& name) {
   if (name == "ours") return Planner::ours;
   if (name == "ravnest") return Planner::ravnest;
@@ -46,7 +65,8 @@ Planner parse_planner(const std::string& name) {
   throw std::invalid_argument("planner '" + name + "': expected 'ours', 'uniform' or 'ravnest'");
 }
 
-Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Planner planner) {
+Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Planner planner,
+                      const Assignment* previous) {
   // The same crowd always gets the same plan, whatever order it joined in.
   std::sort(members.begin(), members.end(),
             [](const Member& a, const Member& b) { return a.key < b.key; });
@@ -62,11 +82,14 @@ Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Plan
     return out;
   }
   const auto blocks = block_profiles(job);
+  const bool large = nodes.size() > kExactPlanningMaxVolunteers;
+  const bool update = large && planner == Planner::ours && previous && !previous->empty();
   const auto plan = planner == Planner::ravnest
                         ? cluster::ravnest_plan(nodes, blocks, training_settings(job))
-                    : nodes.size() > kExactPlanningMaxVolunteers
-                        ? cluster::pack_pipelines(nodes, blocks, training_settings(job))
-                        : cluster::form_pipelines(nodes, blocks, training_settings(job));
+                    : update ? cluster::update_pipelines(as_cluster_plan(*previous), nodes, blocks,
+                                                         training_settings(job))
+                    : large  ? cluster::pack_pipelines(nodes, blocks, training_settings(job))
+                             : cluster::form_pipelines(nodes, blocks, training_settings(job));
   for (const auto& p : plan.pipelines) {
     std::vector<Seat> seats;
     for (const auto& s : p.stages) seats.push_back({s.node_id, s.first_block, s.last_block});

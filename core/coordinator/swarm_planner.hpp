@@ -77,9 +77,13 @@ Planner parse_planner(
     const std::string& name);  // "ours", "uniform" or "ravnest"; throws std::invalid_argument
 
 // Plans `members` (any order; the result does not depend on it) into pipelines. version is
-// left 0 for the caller to set.
+// left 0 for the caller to set. `previous`: the plan in force, when membership changed since.
+// Above kExactPlanningMaxVolunteers, `ours` then re-plans only the pipelines the change
+// touched (cluster::update_pipelines): every other pipeline keeps its volunteers and cuts, so a
+// join or a leave in a large swarm moves no shard but those it must; the re-planner's
+// periodic check still installs a fresh plan when one predicts enough more.
 Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job,
-                      Planner planner = Planner::ours);
+                      Planner planner = Planner::ours, const Assignment* previous = nullptr);
 
 // Samples/s the time model predicts for `plan`'s seats and cuts with the members' profiles
 // as they are now (a seat whose member is gone, or that overruns its memory, counts 0).

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
-#include <set>
 
 #include "coordinator/swarm_planner.hpp"
 #include "job/job_spec.hpp"
@@ -292,6 +291,58 @@ class TestSwarmPlanner : public QObject {
                                                 coordinator::training_settings(job));
     QCOMPARE(plan.predicted_samples_per_s, packed.samples_per_s);
     QCOMPARE(plan.pipelines.size(), packed.pipelines.size());
+  }
+
+  void aLeaveInALargeSwarmRePlansOnlyItsPipeline() {
+    // With the plan in force, a volunteer's leave re-plans the pipelines it touched: every
+    // other pipeline keeps its volunteers and cuts (no shard moves), and the plan still seats
+    // everyone once.
+    const auto job = demo_job();
+    std::mt19937_64 rng(9);
+    std::uniform_real_distribution<double> speed(1.0, 8.0), share(0.3, 1.2);
+    auto m = members(200, 0);
+    for (auto& x : m) {
+      x.profile.flops_per_s = 50e9 * speed(rng);
+      x.profile.free_memory_bytes = share_of_model(share(rng));
+      x.profile.upload_bytes_per_s = x.profile.download_bytes_per_s = 50e6 * share(rng);
+      x.profile.rtt_s = 0.02;
+    }
+    const auto before = coordinator::plan_swarm(m, job);
+    QVERIFY(before.pipelines.size() >= 4);
+    // One of the first pipeline's volunteers leaves.
+    const auto gone = before.pipelines.front().back().key;
+    std::erase_if(m, [&](const Member& x) { return x.key == gone; });
+    const auto after = coordinator::plan_swarm(m, job, coordinator::Planner::ours, &before);
+    QCOMPARE(after.infeasible.code(), wire::pb::Verdict::NONE);
+    check_covers_model(after, static_cast<std::int64_t>(coordinator::block_profiles(job).size()));
+    // The broken pipeline's other volunteers are re-seated: in a new pipeline, or each
+    // joining one that was kept, which then changes too. Every other pipeline stays as it was.
+    std::size_t untouched = 0, changed = 0;
+    for (const auto& p : before.pipelines) {
+      if (std::any_of(p.begin(), p.end(), [&](const auto& s) { return s.key == gone; })) continue;
+      ++untouched;
+      if (std::find(after.pipelines.begin(), after.pipelines.end(), p) == after.pipelines.end())
+        ++changed;
+    }
+    // A plan from scratch would have moved far more.
+    const auto fresh = coordinator::plan_swarm(m, job);
+    std::size_t fresh_changed = 0;
+    for (const auto& p : before.pipelines)
+      if (std::find(fresh.pipelines.begin(), fresh.pipelines.end(), p) == fresh.pipelines.end())
+        ++fresh_changed;
+    qInfo(
+        "%zu pipelines, %zu of the %zu the leave did not touch changed (a leftover joined them); "
+        "a fresh plan changes %zu; predicted %.1f samples/s, fresh %.1f",
+        before.pipelines.size(), changed, untouched, fresh_changed,
+        after.predicted_samples_per_s, fresh.predicted_samples_per_s);
+    QCOMPARE(untouched, before.pipelines.size() - 1);
+    QVERIFY(changed < before.pipelines.front().size());
+    std::multiset<std::string> seen;
+    for (const auto& p : after.pipelines)
+      for (const auto& s : p) seen.insert(s.key);
+    for (const auto& u : after.unassigned) seen.insert(u.node_id);
+    QCOMPARE(seen.size(), m.size());
+    QCOMPARE(seen.count(gone), std::size_t(0));
   }
 };
 
