@@ -79,29 +79,17 @@ std::optional<BlockCopy> Archivist::fetch(const ArchiveHolder& h, std::int64_t b
     error = r.error;
     return std::nullopt;
   }
-  const auto& head = r.message->header;
-  if (!head.has_shard_reply()) {
-    error = head.has_error() ? head.error().message() : "an unexpected reply";
-    return std::nullopt;
-  }
-  const auto* t = r.message->tensor("parameters");
-  if (!t || t->dtype() != wire::DType::F32 || t->numel() != expected ||
-      head.shard_reply().first_block() != block || head.shard_reply().last_block() != block + 1) {
-    error = "the reply does not hold the block's " + std::to_string(expected) + " f32 parameters";
-    return std::nullopt;
-  }
+  auto got = pipeline::verify_shard_reply(*r.message, block, block + 1, expected, state_names_,
+                                          error);
+  if (!got) return std::nullopt;
+  if (!got->state)
+    spdlog::warn("model archive: block {} from {}: {}", block, net::short_key(h.key),
+                 got->state_error);
   BlockCopy c;
   c.holder = h.key;
-  c.values = t->to_f32();
-  if (!std::all_of(c.values.begin(), c.values.end(), [](float v) { return std::isfinite(v); })) {
-    error = "parameters that are not all finite";
-    return std::nullopt;
-  }
-  c.optimizer_steps = head.shard_reply().optimizer_steps();
-  std::string state_error;
-  c.state = pipeline::verify_shard_state(state_names_, *r.message, expected, state_error);
-  if (!c.state)
-    spdlog::warn("model archive: block {} from {}: {}", block, net::short_key(h.key), state_error);
+  c.values = std::move(got->values);
+  c.optimizer_steps = got->optimizer_steps;
+  c.state = std::move(got->state);
   return c;
 }
 

@@ -146,33 +146,18 @@ std::optional<FetchedBlocks> ShardHandover::fetch(StageWorkload& w, const pb::Sh
       error = r.error;
       continue;
     }
-    const auto& h = r.message->header;
-    if (!h.has_shard_reply()) {
-      error = h.has_error() ? h.error().message() : "unexpected reply";
+    if (!r.message->header.has_shard_reply()) {
+      error = r.message->header.has_error() ? r.message->header.error().message()
+                                            : "unexpected reply";
       std::this_thread::sleep_for(std::chrono::milliseconds(300));
       continue;
     }
-    const auto* t = r.message->tensor("parameters");
-    if (!t || t->dtype() != wire::DType::F32 || t->numel() != expected ||
-        h.shard_reply().first_block() != first || h.shard_reply().last_block() != last) {
-      error =
-          "the reply does not hold " + std::to_string(expected) + " f32 parameters of those blocks";
-      return std::nullopt;  // a holder that answers wrongly is not asked again
-    }
-    auto values = t->to_f32();
-    if (!std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); })) {
-      error = "the parameters are not all finite";
-      return std::nullopt;
-    }
-    FetchedBlocks got;
-    got.values = std::move(values);
-    got.optimizer_steps = h.shard_reply().optimizer_steps();
-    got.state = pipeline::verify_shard_state(w.runtime().optimizer_state_names(), *r.message,
-                                             expected, got.state_error);
+    auto got = pipeline::verify_shard_reply(*r.message, first, last, expected,
+                                            w.runtime().optimizer_state_names(), error);
+    if (!got) return std::nullopt;  // a holder that answers wrongly is not asked again
     spdlog::info("fetched blocks [{}, {}) from {} (trained under plan {}, optimizer step {}, {})",
-                 first, last, net::short_key(src.key()), h.shard_reply().plan_version(),
-                 h.shard_reply().optimizer_steps(),
-                 got.state ? "with its optimizer state" : "without usable optimizer state");
+                 first, last, net::short_key(src.key()), got->plan_version, got->optimizer_steps,
+                 got->state ? "with its optimizer state" : "without usable optimizer state");
     return got;
   }
   return std::nullopt;

@@ -14,6 +14,7 @@
 
 #include "net/identity.hpp"
 #include "net/secure_context.hpp"
+#include "pipeline/shard_state.hpp"
 #include "pipeline/stage_runtime.hpp"
 #include "rookery/envelope.pb.h"
 
@@ -23,12 +24,7 @@ class ShardServer;
 class StageWorkload;
 
 // What a peer handed over for some blocks, verified.
-struct FetchedBlocks {
-  std::vector<float> values;
-  std::int64_t optimizer_steps = 0;
-  std::optional<pipeline::OptimizerState> state;  // none: fresh moments (why is in state_error)
-  std::string state_error;
-};
+using FetchedBlocks = pipeline::ShardReplyContents;
 
 class ShardHandover {
  public:

@@ -64,4 +64,35 @@ std::optional<OptimizerState> verify_shard_state(const std::vector<std::string>&
   return s;
 }
 
+std::optional<ShardReplyContents> verify_shard_reply(const wire::Message& reply,
+                                                     std::int64_t first, std::int64_t last,
+                                                     std::int64_t expected,
+                                                     const std::vector<std::string>& state_names,
+                                                     std::string& error) {
+  const auto& h = reply.header;
+  if (!h.has_shard_reply()) {
+    error = h.has_error() ? h.error().message() : "an unexpected reply";
+    return std::nullopt;
+  }
+  const auto* t = reply.tensor("parameters");
+  if (!t || t->dtype() != wire::DType::F32 || t->numel() != expected ||
+      h.shard_reply().first_block() != first || h.shard_reply().last_block() != last) {
+    error = "the reply does not hold " + std::to_string(expected) +
+            " f32 parameters of blocks [" + std::to_string(first) + ", " + std::to_string(last) +
+            ")";
+    return std::nullopt;
+  }
+  ShardReplyContents got;
+  got.values = t->to_f32();
+  if (!std::all_of(got.values.begin(), got.values.end(),
+                   [](float v) { return std::isfinite(v); })) {
+    error = "parameters that are not all finite";
+    return std::nullopt;
+  }
+  got.optimizer_steps = h.shard_reply().optimizer_steps();
+  got.plan_version = h.shard_reply().plan_version();
+  got.state = verify_shard_state(state_names, reply, expected, got.state_error);
+  return got;
+}
+
 }  // namespace rookery::pipeline

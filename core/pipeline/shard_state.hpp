@@ -30,4 +30,24 @@ std::optional<OptimizerState> verify_shard_state(const std::vector<std::string>&
                                                  const wire::Message& reply, std::int64_t expected,
                                                  std::string& error);
 
+// What a holder's reply to a ShardRequest for blocks [first, last) carries, checked as strictly
+// by every taker (a node taking over blocks, the coordinator's model archive).
+struct ShardReplyContents {
+  std::vector<float> values;  // the blocks' `expected` parameters, all finite
+  std::int64_t optimizer_steps = 0;
+  std::uint64_t plan_version = 0;                // the plan the holder trained them under
+  std::optional<OptimizerState> state;           // none: fresh moments (why is in state_error)
+  std::string state_error;
+};
+
+// The reply must be a shard reply for exactly [first, last) holding `expected` f32 parameters,
+// all finite; anything else: none, and why in `error` (a holder that answers wrongly is not
+// worth asking again). Its optimizer state is verify_shard_state's for `state_names`: a reply
+// whose state is unusable still gives its parameters.
+std::optional<ShardReplyContents> verify_shard_reply(const wire::Message& reply,
+                                                     std::int64_t first, std::int64_t last,
+                                                     std::int64_t expected,
+                                                     const std::vector<std::string>& state_names,
+                                                     std::string& error);
+
 }  // namespace rookery::pipeline

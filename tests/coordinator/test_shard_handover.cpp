@@ -4,6 +4,10 @@
 // not f32, NaN, a negative second moment, a negative moment step) is refused with the
 // reason, so the taker keeps the verified parameters and starts those blocks from fresh
 // moments. A flipped byte in a state frame never gets that far: the frame's checksum fails.
+// The reply as a whole (verify_shard_reply, what a node taking over blocks and the coordinator's
+// archive both read): other blocks than asked, the wrong size or type of parameters, values
+// that are not finite, or an error instead are refused; a reply whose state alone is broken
+// still gives its parameters.
 #include <QTest>
 
 #include <cmath>
@@ -133,6 +137,65 @@ class TestShardHandover : public QObject {
     QVERIFY(!got.has_value());
     qInfo("refused: %s", error.c_str());
     QVERIFY2(QString::fromStdString(error).contains(reason), error.c_str());
+  }
+
+  void aReplyIsCheckedAsAWhole_data() {
+    QTest::addColumn<int>("lie");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("honest") << 0 << "";
+    QTest::newRow("other blocks") << 1 << "parameters of blocks [1, 2)";
+    QTest::newRow("one value short") << 2 << "50 f32 parameters";
+    QTest::newRow("not f32") << 3 << "50 f32 parameters";
+    QTest::newRow("NaN parameter") << 4 << "not all finite";
+    QTest::newRow("an error instead") << 5 << "no such blocks here";
+    QTest::newRow("a broken state only") << 6 << "";
+  }
+  void aReplyIsCheckedAsAWhole() {
+    QFETCH(int, lie);
+    QFETCH(QString, reason);
+    auto tamper = [&](pb::Envelope& h, std::vector<wire::OutgoingTensor>& t) {
+      switch (lie) {
+        case 1:
+          h.mutable_shard_reply()->set_last_block(3);
+          break;
+        case 2:
+          t[0] = wire::OutgoingTensor::encode("parameters", {49}, std::vector<float>(49, 0.5f));
+          break;
+        case 3:
+          t[0] = wire::OutgoingTensor::raw("parameters", wire::DType::I64, {50},
+                                           wire::Payload::own(std::vector<std::byte>(50 * 8)));
+          break;
+        case 4: {
+          std::vector<float> p(50, 0.5f);
+          p[9] = std::numeric_limits<float>::infinity();
+          t[0] = wire::OutgoingTensor::encode("parameters", {50}, p);
+          break;
+        }
+        case 5:
+          h.clear_shard_reply();
+          h.mutable_error()->set_message("no such blocks here");
+          break;
+        case 6:
+          t.pop_back();
+          break;
+        default:
+          break;
+      }
+    };
+    auto decoded = wire::decode(reply_frames(holder_state(50), 0, 50, tamper));
+    QVERIFY(decoded.ok());
+    std::string error;
+    const auto got = pipeline::verify_shard_reply(decoded.message(), 1, 2, 50, kAdam, error);
+    if (reason.isEmpty()) {
+      QVERIFY2(got, error.c_str());
+      QCOMPARE(got->values.size(), std::size_t(50));
+      QCOMPARE(got->optimizer_steps, std::int64_t(41));
+      QCOMPARE(got->state.has_value(), lie == 0);
+      if (lie == 6) QVERIFY(got->state_error.find("adamw.exp_avg_sq") != std::string::npos);
+    } else {
+      QVERIFY(!got);
+      QVERIFY2(QString::fromStdString(error).contains(reason), error.c_str());
+    }
   }
 
   void aCorruptedStateFrameFailsItsChecksum() {
