@@ -45,6 +45,20 @@ std::int64_t share_of_model(double share) {
                   coordinator::block_profiles(job), coordinator::training_settings(job))));
 }
 
+// `n` volunteers of mixed speed (1-8x), memory (30-120% of the model) and bandwidth.
+std::vector<Member> mixed_swarm(int n, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> speed(1.0, 8.0), share(0.3, 1.2);
+  auto m = members(n, 0);
+  for (auto& x : m) {
+    x.profile.flops_per_s = 50e9 * speed(rng);
+    x.profile.free_memory_bytes = share_of_model(share(rng));
+    x.profile.upload_bytes_per_s = x.profile.download_bytes_per_s = 50e6 * share(rng);
+    x.profile.rtt_s = 0.02;
+  }
+  return m;
+}
+
 void check_covers_model(const Assignment& a, std::int64_t blocks) {
   for (const auto& p : a.pipelines) {
     QVERIFY(!p.empty());
@@ -261,15 +275,7 @@ class TestSwarmPlanner : public QObject {
     // Above kExactPlanningMaxVolunteers the exact planner would take minutes (about N³); the
     // plan is pack_pipelines', every volunteer seated once or told why not.
     const auto job = demo_job();
-    std::mt19937_64 rng(5);
-    std::uniform_real_distribution<double> speed(1.0, 8.0), share(0.3, 1.2);
-    auto m = members(400, 0);
-    for (auto& x : m) {
-      x.profile.flops_per_s = 50e9 * speed(rng);
-      x.profile.free_memory_bytes = share_of_model(share(rng));
-      x.profile.upload_bytes_per_s = x.profile.download_bytes_per_s = 50e6 * share(rng);
-      x.profile.rtt_s = 0.02;
-    }
+    auto m = mixed_swarm(400, 5);
     QVERIFY(m.size() > coordinator::kExactPlanningMaxVolunteers);
     const auto plan = coordinator::plan_swarm(m, job);
     QCOMPARE(plan.infeasible.code(), wire::pb::Verdict::NONE);
@@ -298,15 +304,7 @@ class TestSwarmPlanner : public QObject {
     // other pipeline keeps its volunteers and cuts (no shard moves), and the plan still seats
     // everyone once.
     const auto job = demo_job();
-    std::mt19937_64 rng(9);
-    std::uniform_real_distribution<double> speed(1.0, 8.0), share(0.3, 1.2);
-    auto m = members(200, 0);
-    for (auto& x : m) {
-      x.profile.flops_per_s = 50e9 * speed(rng);
-      x.profile.free_memory_bytes = share_of_model(share(rng));
-      x.profile.upload_bytes_per_s = x.profile.download_bytes_per_s = 50e6 * share(rng);
-      x.profile.rtt_s = 0.02;
-    }
+    auto m = mixed_swarm(200, 9);
     const auto before = coordinator::plan_swarm(m, job);
     QVERIFY(before.pipelines.size() >= 4);
     // One of the first pipeline's volunteers leaves.
