@@ -77,9 +77,10 @@ int main(int argc, char** argv) {
                  "gradients back, 'corrupt-work' both; 'inflate-work' "
                  "claims ten times its work in heartbeats to the coordinator; 'corrupt-data' "
                  "serves peers corrupt chunks of the "
-                 "job's dataset")
+                 "job's dataset; 'corrupt-shards' hands the blocks it holds to peers and the "
+                 "coordinator's model archive x-100")
       ->check(CLI::IsMember({"", "sign-flip-averaging", "corrupt-activations", "corrupt-gradients",
-                             "corrupt-work", "inflate-work", "corrupt-data"}))
+                             "corrupt-work", "inflate-work", "corrupt-data", "corrupt-shards"}))
       ->group("Fault injection (tests only: peers ban such a node; see rookery-node(1))");
   std::string join_job, invite_token, host;
   std::int64_t memory_limit_mb = 0;

@@ -59,6 +59,18 @@ std::uint16_t free_port(const std::string& host) {
   return reach::port_of(s.get(zmq::sockopt::last_endpoint));
 }
 
+// The shard server's part of rookery-node's --fault, if any (the stage takes the rest).
+ShardServer::Fault shard_fault(const std::string& fault) {
+  if (fault == "corrupt-data") return ShardServer::Fault::corrupt_data;
+  if (fault == "corrupt-shards") {
+    spdlog::warn(
+        "fault injection: this node's shard server hands its blocks to peers and the "
+        "coordinator's archive sign-flipped x100 (a lying holder); it trains honestly");
+    return ShardServer::Fault::corrupt_shards;
+  }
+  return ShardServer::Fault::none;
+}
+
 const CoordinatedOptions& checked(const CoordinatedOptions& o) {
   if (!net::is_z85_key(o.coordinator_key))
     throw std::runtime_error("--coordinator-key is not a 40-character Z85 key");
@@ -86,7 +98,7 @@ class CoordinatedWorkload final : public Workload {
         // replies; until the first reply, no one.
         shards_(
             ctx_, identity_, reach_.bind_host(), [this] { return dataset_.store(); },
-            o.stage.fault == "corrupt-data"),
+            shard_fault(o.stage.fault)),
         handover_(ctx_, identity_, shards_),
         // Fault injection (tests): a volunteer that claims ten times the work it did. The
         // coordinator credits what its consumers' receipts confirm, so the claim buys nothing.

@@ -20,8 +20,8 @@ constexpr std::int64_t kMaxPeerProbeBytes = 1 << 20;  // what a peer's link prob
 }  // namespace
 
 ShardServer::ShardServer(net::SecureContext& ctx, const net::CurveKeyPair& identity,
-                         const std::string& host, DatasetSource dataset, bool corrupt_data)
-    : ctx_(ctx), identity_(identity), dataset_(std::move(dataset)), corrupt_data_(corrupt_data) {
+                         const std::string& host, DatasetSource dataset, Fault fault)
+    : ctx_(ctx), identity_(identity), dataset_(std::move(dataset)), fault_(fault) {
   ctx_.auth().replace(kShardDomain, {});
   net::RpcServer::Config rc;
   rc.endpoint = "tcp://" + host + ":0";
@@ -116,10 +116,21 @@ void ShardServer::serve_shard(const net::RequestContext& req, const pb::ShardReq
     out->set_last_block(last);
     out->set_optimizer_steps(snap.optimizer_steps);
     out->set_plan_version(snap.plan_version);
-    reply.tensors.push_back(wire::OutgoingTensor::encode(
-        "parameters", {size},
+    const auto values =
         std::span<const float>(snap.values)
-            .subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(size))));
+            .subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(size));
+    if (fault_ == Fault::corrupt_shards) {
+      // Fault injection (tests): a holder that lies about its blocks, x-100, to every taker
+      // and to the coordinator's archive. Its optimizer state goes out as it is: the lie is
+      // in the weights, what holders' copies are compared on, and honest moments pass every
+      // check a taker makes (negated second moments would not), so nothing but that
+      // comparison can catch it.
+      std::vector<float> lie(values.begin(), values.end());
+      for (auto& v : lie) v *= -100.0f;
+      reply.tensors.push_back(wire::OutgoingTensor::encode("parameters", {size}, lie));
+    } else {
+      reply.tensors.push_back(wire::OutgoingTensor::encode("parameters", {size}, values));
+    }
     // The optimizer's moments for the same values, one checksummed frame per buffer.
     pipeline::add_shard_state(snap.state, offset, size, *out, reply.tensors);
     out->set_moment_step(snap.moment_step_of(first, last));  // these blocks', not the shard's
@@ -144,7 +155,7 @@ void ShardServer::serve_data_chunk(const pb::DataChunkRequest& q, net::Reply& re
     return;
   }
   // Fault injection (tests): a peer that serves corrupt data. The taker's hash check drops it.
-  if (corrupt_data_ && !bytes->empty()) (*bytes)[0] ^= std::byte{0x5a};
+  if (fault_ == Fault::corrupt_data && !bytes->empty()) (*bytes)[0] ^= std::byte{0x5a};
   const auto size = static_cast<std::int64_t>(bytes->size());
   reply.header.mutable_data_chunk_reply()->set_file(q.file());
   reply.header.mutable_data_chunk_reply()->set_chunk(q.chunk());

@@ -28,11 +28,15 @@ class ShardServer {
  public:
   using DatasetSource = std::function<std::shared_ptr<data::DatasetStore>()>;
 
+  // Fault injection (tests): a server that serves peers corrupt chunks of the dataset, or
+  // lies about the blocks it holds (rookery-node's --fault corrupt-data, corrupt-shards).
+  enum class Fault { none, corrupt_data, corrupt_shards };
+
   // Listens on tcp://`host`:<a free port> and admits no one until admit_only() or
   // admit_any(). `dataset` gives the job's copy of the data (none: no chunks to serve); it
-  // is called on the server's thread. `corrupt_data`: fault injection for tests.
+  // is called on the server's thread.
   ShardServer(net::SecureContext& ctx, const net::CurveKeyPair& identity, const std::string& host,
-              DatasetSource dataset, bool corrupt_data = false);
+              DatasetSource dataset, Fault fault = Fault::none);
   ~ShardServer();
 
   const std::string& endpoint() const { return server_->endpoint(); }
@@ -71,7 +75,7 @@ class ShardServer {
   net::SecureContext& ctx_;
   const net::CurveKeyPair& identity_;
   DatasetSource dataset_;
-  bool corrupt_data_;
+  Fault fault_;
   mutable std::mutex mutex_;  // the block counts and the snapshots, against the server's thread
   std::vector<std::int64_t> block_counts_;
   std::optional<ShardSnapshot> live_, retired_;

@@ -149,9 +149,11 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
         "fault injection: this stage sends its activations forward and its gradients back "
         "sign-flipped x10 "
         "(a Byzantine peer, whatever its seat)");
-  } else if (o.fault == "inflate-work" || o.fault == "corrupt-data") {
+  } else if (o.fault == "inflate-work" || o.fault == "corrupt-data" ||
+             o.fault == "corrupt-shards") {
     // The stage is honest; the coordinated workload's heartbeats claim ten times its work,
-    // or its shard server serves peers corrupt chunks of the dataset.
+    // or its shard server serves peers corrupt chunks of the dataset, or lies about the
+    // blocks it holds.
   } else if (!o.fault.empty()) {
     throw std::runtime_error("unknown fault '" + o.fault + "'");
   }
