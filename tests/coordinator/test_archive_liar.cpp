@@ -131,11 +131,7 @@ class TestArchiveLiar : public SwarmTest {
  private Q_SLOTS:
   void initTestCase() {
     QVERIFY(dir_.isValid());
-    const auto job =
-        write_demo_job(dir_.filePath("job.json"), kJob.toStdString(), [](job::JobSpec& j) {
-          j.micro_batch_size = 8;
-          j.staleness = 2;
-        });
+    const auto job = write_small_demo_job(dir_.filePath("job.json"), kJob.toStdString());
     QVERIFY(job);
     job_ = *job;
     for (const auto& c : model::block_costs(job_.model)) counts_.push_back(c.params);

@@ -159,11 +159,7 @@ class TestSwarmCheckpoint : public SwarmTest {
  private Q_SLOTS:
   void initTestCase() {
     QVERIFY(dir_.isValid());
-    const auto job =
-        write_demo_job(dir_.filePath("job.json"), kJob.toStdString(), [](job::JobSpec& j) {
-          j.micro_batch_size = 8;
-          j.staleness = 2;
-        });
+    const auto job = write_small_demo_job(dir_.filePath("job.json"), kJob.toStdString());
     QVERIFY(job);
     job_ = *job;
     // Each may hold 70% of the model: two form one pipeline, and neither holds it alone.

@@ -22,12 +22,13 @@ inline job::JobSpec demo_job(const std::string& id,
 }
 
 // The same, small enough to train fast on two cores: micro-batches of 8, staleness 2.
-inline job::JobSpec small_demo_job(const std::string& id) {
-  return demo_job(id, [](job::JobSpec& j) {
-    j.micro_batch_size = 8;
-    j.staleness = 2;
-  });
+// Small micro-batches and little in flight: quick steps for multi-process swarms.
+inline void make_small(job::JobSpec& j) {
+  j.micro_batch_size = 8;
+  j.staleness = 2;
 }
+
+inline job::JobSpec small_demo_job(const std::string& id) { return demo_job(id, make_small); }
 
 // Writes the demo job with `id` (and whatever `adjust` changes) to `path`; returns the job,
 // or nullopt when it cannot write.
@@ -40,6 +41,12 @@ inline std::optional<job::JobSpec> write_demo_job(
   const auto json = QByteArray::fromStdString(job::to_json(job));
   if (f.write(json) != json.size()) return std::nullopt;
   return job;
+}
+
+// small_demo_job, written to `path`.
+inline std::optional<job::JobSpec> write_small_demo_job(const QString& path,
+                                                        const std::string& id) {
+  return write_demo_job(path, id, make_small);
 }
 
 }  // namespace rookery::testing
