@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rookery::reduce {
 
@@ -29,6 +30,15 @@ class Aggregator {
   // Called on the slice's owner, from a ring's thread: must be thread-safe.
   virtual void aggregate(std::span<const Contribution> contributions,
                          std::span<float> out) const = 0;
+  // Verified aggregation. Which contributions aggregate() leaves out (one flag per
+  // contribution; empty: none), so the owner can commit to it; and the aggregator a validator
+  // reruns on the rest: the same arithmetic, reporting to nobody (a validator's recomputation
+  // says nothing about how this node judges its own slices).
+  virtual std::vector<bool> left_out(std::span<const Contribution> contributions) const {
+    (void)contributions;
+    return {};
+  }
+  virtual const Aggregator& verifiable() const { return *this; }
 };
 
 class WeightedMean final : public Aggregator {

@@ -331,6 +331,7 @@ CenteredClip::CenteredClip(CenteredClipOptions options,
                            std::shared_ptr<AggregationObserver> observer)
     : options_(options), observer_(std::move(observer)) {
   validate(options_);
+  if (observer_) untallied_ = std::make_shared<const CenteredClip>(options_);
 }
 
 void CenteredClip::aggregate(std::span<const Contribution> contributions,

@@ -123,10 +123,12 @@ class CenteredClip final : public Aggregator {
                                           std::span<float> out) const;
 
   const CenteredClipOptions& options() const { return options_; }
+  const Aggregator& verifiable() const override { return untallied_ ? *untallied_ : *this; }
 
  private:
   CenteredClipOptions options_;
   std::shared_ptr<AggregationObserver> observer_;
+  std::shared_ptr<const CenteredClip> untallied_;  // the same without the observer
 };
 
 // The aggregator a job asks for (job.aggregator): CenteredClip with the spec's knobs, or the

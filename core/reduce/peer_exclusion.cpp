@@ -82,12 +82,24 @@ ExcludingAggregator::ExcludingAggregator(std::shared_ptr<const Aggregator> inner
     throw std::invalid_argument("ExcludingAggregator needs an aggregator and an exclusion list");
 }
 
+std::vector<bool> ExcludingAggregator::left_out(std::span<const Contribution> contributions) const {
+  std::vector<bool> out(contributions.size());
+  bool kept_any = false;
+  for (std::size_t i = 0; i < contributions.size(); ++i) {
+    out[i] = exclusion_->excluded(contributions[i].member);
+    kept_any = kept_any || !out[i];
+  }
+  if (!kept_any) out.assign(contributions.size(), false);
+  return out;
+}
+
 void ExcludingAggregator::aggregate(std::span<const Contribution> contributions,
                                     std::span<float> out) const {
   std::vector<Contribution> kept;
   kept.reserve(contributions.size());
-  for (const auto& c : contributions) {
-    if (!exclusion_->excluded(c.member)) kept.push_back(c);
+  const auto leave = left_out(contributions);
+  for (std::size_t i = 0; i < contributions.size(); ++i) {
+    if (!leave[i]) kept.push_back(contributions[i]);
   }
   if (kept.empty()) {
     inner_->aggregate(contributions, out);

@@ -64,6 +64,8 @@ class ExcludingAggregator final : public Aggregator {
                       std::shared_ptr<const PeerExclusion> exclusion);
   std::string_view name() const override { return inner_->name(); }
   void aggregate(std::span<const Contribution> contributions, std::span<float> out) const override;
+  std::vector<bool> left_out(std::span<const Contribution> contributions) const override;
+  const Aggregator& verifiable() const override { return inner_->verifiable(); }
 
  private:
   std::shared_ptr<const Aggregator> inner_;

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 #include <span>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
 
+#include "reduce/ring_attempt.hpp"
 #include "reduce/simd.hpp"
 
 namespace rookery::reduce {
@@ -53,58 +55,6 @@ void divide(std::span<float> values, double d) {
 constexpr std::size_t kCachePiece = 4096;
 
 }  // namespace
-
-struct RingAllReduce::Attempt {
-  const RingSpec* ring = nullptr;
-  std::uint64_t round = 0;
-  std::uint32_t number = 0;
-  std::vector<std::string> view;
-  std::uint64_t view_id = 0;
-  std::size_t n = 0, r = 0;
-  std::string next, prev;
-  double weight = 0;
-  std::span<const float> values;  // the round's input: every attempt starts from it
-  // The input as it may be sent without a copy, with its owner: out of place the input
-  // itself; in place, for the gathering aggregators, a copy; else empty (no owner).
-  SharedValues sendable;
-  // Out of place, where results go as they are finished or arrive; in place, `values`
-  // themselves, written only at the commit.
-  std::span<float> output;
-  bool in_place = false;
-  std::shared_ptr<std::vector<float>> work;
-  std::vector<std::size_t> bounds;  // chunk c is [bounds[c], bounds[c+1])
-  // In place, the other owners' results, kept as they arrived (their frames) until the commit
-  // decodes them straight into the caller's values: one copy fewer than decoding them into `work`.
-  std::vector<std::pair<std::size_t, IncomingSegment>> gathered;  // (first value, segment)
-  std::size_t segment_values = 0;
-  bool voted = false;
-
-  struct Range {
-    std::size_t first, last;
-  };
-  std::vector<Range> segments(std::size_t c) const {
-    const std::size_t b = bounds[c], len = bounds[c + 1] - bounds[c];
-    if (len == 0) return {};
-    const std::size_t count = std::max<std::size_t>((len + segment_values - 1) / segment_values,
-                                                    std::min<std::size_t>(2, len));
-    std::vector<Range> out(count);
-    for (std::size_t i = 0; i < count; ++i)
-      out[i] = {b + len * i / count, b + len * (i + 1) / count};
-    return out;
-  }
-  SegmentTag tag(Phase phase, std::uint32_t step, std::uint32_t segment) const {
-    return {ring->key, round, number, view_id, phase, step, segment};
-  }
-  std::span<float> slice(Range s) const {
-    return std::span<float>(*work).subspan(s.first, s.last - s.first);
-  }
-  std::size_t offset(std::span<const float> in_work) const {
-    return std::size_t(in_work.data() - work->data());
-  }
-  std::size_t owner_of(std::size_t chunk) const {
-    return (chunk + n - 1) % n;
-  }  // member r owns chunk r+1
-};
 
 RingAllReduce::RingAllReduce(Transport& transport, RingOptions options)
     : transport_(transport), options_(std::move(options)) {
@@ -344,6 +294,7 @@ bool RingAllReduce::all_gather(Attempt& a) {
 }
 
 bool RingAllReduce::run_attempt(Attempt& a) {
+  if (options_.verify) return run_verified_attempt(a);
   try {
     const bool reduced =
         options_.aggregator->is_weighted_mean() ? reduce_scatter_ring(a) : reduce_scatter_gather(a);
@@ -401,7 +352,7 @@ RingOutcome RingAllReduce::run_round(const RingSpec& ring, std::uint64_t round, 
   // retry starts again from them. In place, the gathering aggregators send our raw values
   // from a copy, which outlives a failed attempt's segments in flight.
   SharedValues sendable = std::move(input);
-  if (!sendable.owner && !options_.aggregator->is_weighted_mean()) {
+  if (!sendable.owner && (!options_.aggregator->is_weighted_mean() || options_.verify)) {
     auto copy = take_buffer(values.size());
     std::copy(values.begin(), values.end(), copy->begin());
     sendable = {*copy, copy};
@@ -434,6 +385,7 @@ RingOutcome RingAllReduce::run_round(const RingSpec& ring, std::uint64_t round, 
     for (std::size_t c = 0; c <= a.n; ++c) a.bounds[c] = values.size() * c / a.n;
 
     const bool finished = run_attempt(a);
+    if (a.verified) send_verdict(a);
     send_vote(a, finished);
 
     const auto deadline = Clock::now() + options_.timeout;
@@ -456,6 +408,14 @@ RingOutcome RingAllReduce::run_round(const RingSpec& ring, std::uint64_t round, 
       total += vote.segment->weight;
       all_ok = all_ok && vote.segment->ok && vote.segment->sender_view == a.view_id;
     }
+    // Verified: the verdicts decide too, and whoever they catch or set aside leaves the round.
+    std::set<std::string> out_of_round;
+    if (a.verified) {
+      const auto judgement = judge_verified(a, outcome);
+      all_ok = all_ok && judgement.commit;
+      for (const auto& [b, why] : judgement.blamed) out_of_round.insert(view[b]);
+      for (const auto b : judgement.sit_out) out_of_round.insert(view[b]);
+    }
     if (all_ok) {
       if (in_place) {
         // Ours: the chunk we own, finished in `work`; the others: decoded from their frames.
@@ -473,6 +433,8 @@ RingOutcome RingAllReduce::run_round(const RingSpec& ring, std::uint64_t round, 
     }
     spdlog::info("ring {:016x} round {} attempt {}: {} of {} members voted; retrying among them",
                  ring.key, round, number, heard.size(), view.size());
+    if (out_of_round.count(self)) break;  // the others go on without us
+    std::erase_if(heard, [&](const std::string& m) { return out_of_round.count(m) > 0; });
     view = std::move(heard);
   }
   // Out of place, an attempt that did not commit may have written part of the output.

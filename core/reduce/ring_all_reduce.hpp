@@ -19,10 +19,12 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "reduce/aggregate_verification.hpp"
 #include "reduce/aggregator.hpp"
 #include "reduce/transport.hpp"
 #include "wire/codec.hpp"
@@ -36,6 +38,15 @@ struct RingOptions {
   std::chrono::milliseconds timeout{10000};  // every wait: a segment, a vote
   std::uint32_t max_attempts = 6;
   std::shared_ptr<const Aggregator> aggregator;  // null: WeightedMean
+  // Verified aggregation (aggregate_verification.hpp): inputs committed and sent raw to each
+  // chunk's owner and `validators` recomputing members, forwarded bytes signed hop by hop, and
+  // liars caught with evidence left out of the round. The same on every member of a ring.
+  bool verify = false;
+  std::uint32_t validators = 2;  // per chunk (all other members when fewer)
+  // An attack, for the tests and rookery-node --fault: lie as a chunk's owner (its aggregate
+  // x -1000 + 1), or alter the bytes it forwards in the all-gather (the same, signed as sent).
+  enum class Fault { none, lying_owner, altering_forwarder };
+  Fault fault = Fault::none;
 };
 
 struct RingSpec {
@@ -48,6 +59,10 @@ struct RingOutcome {
   double total_weight = 0;
   std::uint32_t attempts = 0;  // 1 when nobody failed
   double seconds = 0;
+  // Verified aggregation: members caught lying (with evidence every member checked) and why,
+  // in the same order; they are out of the round. The coordinator's ban vote counts them.
+  std::vector<std::string> caught;
+  std::vector<std::string> evidence;
   bool averaged() const { return contributors.size() > 1; }
 };
 
@@ -110,6 +125,21 @@ class RingAllReduce {
                    std::span<const float> values, const std::shared_ptr<const void>& owner);
   void send_vote(Attempt& a, bool ok);
 
+  // Verified aggregation (verified_ring.cpp).
+  void begin_verified(Attempt& a);
+  bool run_verified_attempt(Attempt& a);
+  void send_verdict(Attempt& a);
+  // Collects the verdicts of `heard` and judges the attempt; appends the caught to `outcome`.
+  AttemptJudgement judge_verified(Attempt& a, RingOutcome& outcome);
+  void send_blob(Attempt& a, const std::string& to, SegmentTag tag,
+                 std::span<const std::byte> bytes);
+  std::optional<std::vector<std::byte>> take_blob(Attempt& a, const std::string& from,
+                                                  SegmentTag tag, Clock::time_point deadline,
+                                                  bool abortable);
+  bool verified_gather(Attempt& a);
+  bool verified_all_gather(Attempt& a);
+  void validate(Attempt& a);
+
   // The round's buffers (the working one, the copy the gathering aggregators send from) come
   // from here, `size` values long with whatever they held, so a round does not fault in fresh
   // pages (at 64 MB that was a seventh of the CPU time on loopback). A buffer is handed out
@@ -119,6 +149,7 @@ class RingAllReduce {
 
   Transport& transport_;
   RingOptions options_;
+  std::unique_ptr<SigningKey> signing_key_;  // with verify
   std::mutex pool_mutex_;
   std::vector<std::shared_ptr<std::vector<float>>> pool_;
 };

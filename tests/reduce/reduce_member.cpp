@@ -4,23 +4,34 @@
 // runs out of place, as the Averager runs it (the input shared and sent without a copy), or
 // with --placement in, in place.
 //
+// With --verify on, it runs verified aggregation (--aggregator centered-clip for CenteredClip),
+// and --fault lying-owner|altering-forwarder makes it the attacker; --delay-ms D holds every
+// segment it sends back by a random 0..D ms (reordering them), as a congested link would.
+//
 //   reduce_member --dir D --rank r --world n --count N [--timeout-ms T] [--codec int8]
-//                 [--hold-after-sends K] [--placement out|in]
-// Writes D/member-<r>.result ("ranks <r...>\nweight <w>\nattempts <a>\nfinished_ms <unix ms>")
-// and D/member-<r>.values (the result, raw f32).
+//                 [--hold-after-sends K] [--placement out|in] [--verify on]
+//                 [--aggregator centered-clip] [--fault F] [--delay-ms D]
+// Writes D/member-<r>.result ("ranks <r...>\nweight <w>\nattempts <a>\nfinished_ms <unix ms>
+// \nseconds <s>\ncaught <r...>") and D/member-<r>.values (the result, raw f32).
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <condition_variable>
 #include <map>
+#include <mutex>
+#include <queue>
+#include <random>
+#include <tuple>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "net/secure_context.hpp"
+#include "reduce/centered_clip.hpp"
 #include "reduce/ring_all_reduce.hpp"
 #include "reduce/zmq_transport.hpp"
 #include "reduce_test_support.hpp"
@@ -52,6 +63,71 @@ class HoldingTransport final : public Transport {
   fs::path marker_;
 };
 
+// Sends every segment after a random delay of 0..max, on a thread of its own: segments overtake
+// each other, and a sender never waits for it.
+class DelayingTransport final : public Transport {
+ public:
+  DelayingTransport(Transport& inner, std::chrono::milliseconds max, std::uint32_t seed)
+      : inner_(inner), max_(max), rng_(seed), thread_([this] { loop(); }) {}
+  ~DelayingTransport() override {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  const std::string& self() const override { return inner_.self(); }
+  Mailbox& mailbox() override { return inner_.mailbox(); }
+  void send(const std::string& to, OutgoingSegment s) override {
+    {
+      std::lock_guard lock(mutex_);
+      const auto delay = std::chrono::microseconds(
+          std::uniform_int_distribution<long>(0, long(max_.count()) * 1000)(rng_));
+      queue_.emplace(std::chrono::steady_clock::now() + delay, ++sequence_,
+                     std::make_shared<Pending>(Pending{to, std::move(s)}));
+    }
+    wake_.notify_all();
+  }
+
+ private:
+  struct Pending {
+    std::string to;
+    OutgoingSegment segment;
+  };
+  using Entry =
+      std::tuple<std::chrono::steady_clock::time_point, std::uint64_t, std::shared_ptr<Pending>>;
+  void loop() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      if (stop_ && queue_.empty()) return;
+      if (queue_.empty()) {
+        wake_.wait(lock);
+        continue;
+      }
+      const auto due = std::get<0>(queue_.top());
+      if (std::chrono::steady_clock::now() < due) {
+        wake_.wait_until(lock, due);
+        continue;
+      }
+      auto p = std::get<2>(queue_.top());
+      queue_.pop();
+      lock.unlock();
+      inner_.send(p->to, std::move(p->segment));
+      lock.lock();
+    }
+  }
+  Transport& inner_;
+  const std::chrono::milliseconds max_;
+  std::mt19937 rng_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue_;
+  std::uint64_t sequence_ = 0;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
 void wait_file(const fs::path& f) {
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (!fs::exists(f) && std::chrono::steady_clock::now() < give_up) {
@@ -77,6 +153,19 @@ int main(int argc, char** argv) {
   RingOptions options;
   options.timeout = timeout;
   options.codec = wire::codec_from_name(a.count("--codec") ? a["--codec"] : "none");
+  options.verify = a.count("--verify") && a["--verify"] == "on";
+  if (a.count("--aggregator") && a["--aggregator"] == "centered-clip")
+    options.aggregator = std::make_shared<CenteredClip>();
+  if (a.count("--fault")) {
+    if (a["--fault"] == "lying-owner") {
+      options.fault = RingOptions::Fault::lying_owner;
+    } else if (a["--fault"] == "altering-forwarder") {
+      options.fault = RingOptions::Fault::altering_forwarder;
+    } else {
+      std::cerr << "unknown --fault " << a["--fault"] << "\n";
+      return 2;
+    }
+  }
 
   net::SecureContext ctx;
   const auto identity = net::CurveKeyPair::generate();
@@ -121,6 +210,12 @@ int main(int argc, char** argv) {
                                            dir / ("member-" + std::to_string(rank) + ".holding"));
     t = holding.get();
   }
+  std::unique_ptr<DelayingTransport> delaying;
+  if (a.count("--delay-ms")) {
+    delaying = std::make_unique<DelayingTransport>(
+        *t, std::chrono::milliseconds(std::stoi(a["--delay-ms"])), std::uint32_t(rank) + 1);
+    t = delaying.get();
+  }
   RingAllReduce ring(*t, options);
   const RingSpec spec{ring_key("params", 0, count), members};
   const auto outcome = in_place ? ring.run(spec, 1, values, weight)
@@ -135,7 +230,13 @@ int main(int argc, char** argv) {
                           std::chrono::system_clock::now().time_since_epoch())
                           .count();
   result << "\nweight " << outcome.total_weight << "\nattempts " << outcome.attempts
-         << "\nfinished_ms " << now_ms << "\nseconds " << outcome.seconds << "\n";
+         << "\nfinished_ms " << now_ms << "\nseconds " << outcome.seconds << "\ncaught";
+  for (const auto& c : outcome.caught) {
+    result << ' ' << (std::find(members.begin(), members.end(), c) - members.begin());
+  }
+  result << "\n";
+  for (const auto& e : outcome.evidence)
+    std::cerr << "member " << rank << ": caught: " << e << "\n";
   {
     std::ofstream out(dir / ("member-" + std::to_string(rank) + ".values"), std::ios::binary);
     out.write(reinterpret_cast<const char*>(values.data()),

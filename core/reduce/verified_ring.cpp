@@ -1,0 +1,428 @@
+// The ring's verified attempt (RingOptions::verify; the design and why it is sound:
+// aggregate_verification.hpp). Messages other than the all-gather's data ride as Gather-phase
+// segments whose step names their kind, so they need no wire change:
+//   input commitment -> every member; raw slices of chunk c -> c's owner and validators;
+//   result commitment of chunk c -> every member; all-gather bytes -> next, with a signed
+//   receipt; verdict -> every member, before the vote.
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+#include <spdlog/spdlog.h>
+
+#include "reduce/ring_attempt.hpp"
+
+namespace rookery::reduce {
+
+namespace {
+enum Kind : std::uint32_t { kInput = 1, kData = 2, kResult = 3, kReceipt = 4, kVerdict = 5 };
+constexpr std::uint32_t step_of(Kind kind, std::uint32_t x = 0) { return (kind << 24) | x; }
+
+// x -1000 + 1: far outside any tolerance, and not 0 where the honest value is.
+void poison(std::span<float> values) {
+  for (auto& v : values) v = -1000.f * v + 1.f;
+}
+
+// A slice as it travels (its codec applied), with the digest of exactly those bytes.
+wire::Payload encoded(const RingOptions& o, std::span<const float> values,
+                      const std::shared_ptr<const void>& owner, Digest& digest) {
+  if (o.codec == wire::Codec::None) {
+    digest = digest_of(values);
+    return {values.data(), values.size_bytes(), owner};
+  }
+  std::vector<std::byte> bytes(wire::encoded_bytes(o.codec, values.size(), o.int8_block));
+  wire::encode_f32(o.codec, values, bytes, o.int8_block);
+  digest = digest_of(std::span<const std::byte>(bytes));
+  return wire::Payload::own(std::move(bytes));
+}
+
+// Thrown where an input's origin or a forwarder sent bytes this member cannot accept and cannot
+// prove wrong to anyone else.
+struct Dispute : std::runtime_error {
+  Dispute(std::size_t who, const std::string& what) : std::runtime_error(what), member(who) {}
+  std::size_t member;
+};
+}  // namespace
+
+void RingAllReduce::send_blob(Attempt& a, const std::string& to, SegmentTag tag,
+                              std::span<const std::byte> bytes) {
+  // Length first, padded to whole f32 values (a segment's bytes are counted in values).
+  std::vector<std::byte> framed(4 + (bytes.size() + 3) / 4 * 4);
+  const auto n = static_cast<std::uint32_t>(bytes.size());
+  std::memcpy(framed.data(), &n, 4);
+  std::copy(bytes.begin(), bytes.end(), framed.begin() + 4);
+  OutgoingSegment out;
+  out.tag = tag;
+  out.weight = a.weight;
+  out.count = framed.size() / 4;
+  out.bytes = wire::Payload::own(std::move(framed));
+  transport_.send(to, std::move(out));
+}
+
+std::optional<std::vector<std::byte>> RingAllReduce::take_blob(Attempt& a, const std::string& from,
+                                                               SegmentTag tag,
+                                                               Clock::time_point deadline,
+                                                               bool abortable) {
+  (void)a;
+  auto got = transport_.mailbox().take(from, tag, deadline, abortable);
+  if (got.status != Mailbox::TakeStatus::Ok) return std::nullopt;
+  const auto bytes = got.segment->bytes;
+  std::uint32_t n = 0;
+  if (got.segment->codec != wire::Codec::None || bytes.size() < 4) return std::vector<std::byte>{};
+  std::memcpy(&n, bytes.data(), 4);
+  if (n > bytes.size() - 4) return std::vector<std::byte>{};
+  return std::vector<std::byte>(bytes.begin() + 4, bytes.begin() + 4 + n);
+}
+
+void RingAllReduce::begin_verified(Attempt& a) {
+  if (!signing_key_) signing_key_ = std::make_unique<SigningKey>();
+  auto v = std::make_unique<VerifiedAttempt>();
+  v->ctx = {a.ring->key, a.round, a.view_id, a.number};
+  v->inputs.resize(a.n);
+  v->held.keys.resize(a.n);
+  v->held.results.resize(a.n);
+  v->claimed.resize(a.n);
+  v->verdict.chunks.assign(a.n, ChunkVerdict::none);
+  v->first_segment.assign(a.n + 1, 0);
+  for (std::uint32_t c = 0; c < a.n; ++c) {
+    v->validators.push_back(validators_of(v->ctx, c, a.n, a.owner_of(c), options_.validators));
+    v->first_segment[c + 1] = v->first_segment[c] + a.segments(c).size();
+  }
+  a.verified = std::move(v);
+}
+
+bool RingAllReduce::run_verified_attempt(Attempt& a) {
+  begin_verified(a);
+  auto& v = *a.verified;
+  try {
+    if (!verified_gather(a) || !verified_all_gather(a)) return false;
+    validate(a);
+    return true;
+  } catch (const Dispute& d) {
+    spdlog::warn("ring {:016x} round {} attempt {}: {}", a.ring->key, a.round, a.number, d.what());
+    v.verdict.disputes.push_back(static_cast<std::uint32_t>(d.member));
+  } catch (const std::exception& e) {
+    spdlog::warn("ring {:016x} round {} attempt {}: {}", a.ring->key, a.round, a.number, e.what());
+  }
+  return false;
+}
+
+// Commit, then send every chunk's raw slices to its owner and validators, then (as owner)
+// aggregate our chunk from the committed inputs, commit to the result and start its all-gather.
+bool RingAllReduce::verified_gather(Attempt& a) {
+  auto& v = *a.verified;
+  const std::size_t n = a.n, r = a.r;
+  const auto timeout = options_.timeout;
+  InputCommitment mine{signing_key_->public_key(), a.weight, {}};
+  std::vector<std::vector<wire::Payload>> slices(n);
+  for (std::size_t c = 0; c < n; ++c) {
+    for (const auto& s : a.segments(c)) {
+      Digest d;
+      slices[c].push_back(encoded(options_, a.sendable.values.subspan(s.first, s.last - s.first),
+                                  a.sendable.owner, d));
+      mine.digests.push_back(d);
+    }
+  }
+  const auto commitment = mine.encode();
+  for (const auto& m : a.view) {
+    if (m != transport_.self())
+      send_blob(a, m, a.tag(Phase::Gather, step_of(kInput), 0), commitment);
+  }
+  v.inputs[r] = std::move(mine);
+  v.held.keys[r] = v.inputs[r]->key;
+  for (std::uint32_t c = 0; c < n; ++c) {
+    std::vector<std::size_t> to = v.validators[c];
+    to.push_back(a.owner_of(c));
+    for (const auto m : to) {
+      if (m == r) continue;
+      for (std::uint32_t i = 0; i < slices[c].size(); ++i) {
+        OutgoingSegment out;
+        out.tag = a.tag(Phase::Gather, step_of(kData, c), i);
+        out.weight = a.weight;
+        out.codec = options_.codec;
+        out.block_size = options_.int8_block;
+        out.count = a.segments(c)[i].last - a.segments(c)[i].first;
+        out.bytes = slices[c][i];
+        transport_.send(a.view[m], std::move(out));
+      }
+    }
+  }
+  for (std::size_t m = 0; m < n; ++m) {
+    if (m == r) continue;
+    auto blob = take_blob(a, a.view[m], a.tag(Phase::Gather, step_of(kInput), 0),
+                          Clock::now() + timeout, true);
+    if (!blob) return false;
+    auto c = InputCommitment::decode(*blob);
+    if (!c || c->digests.size() != v.first_segment[n] ||
+        !(c->weight > 0 && c->weight <= std::numeric_limits<float>::max()))
+      throw Dispute(m, "input commitment from " + a.view[m] + " is malformed");
+    v.held.keys[m] = c->key;
+    v.inputs[m] = std::move(*c);
+  }
+
+  // Our chunk, from every member's committed slice.
+  const std::uint32_t owned = static_cast<std::uint32_t>((r + 1) % n);
+  const auto segs = a.segments(owned);
+  ResultCommitment result;
+  result.chunk = owned;
+  std::vector<wire::Payload> results;
+  std::vector<std::vector<float>> theirs(n);
+  for (std::uint32_t i = 0; i < segs.size(); ++i) {
+    const std::size_t len = segs[i].last - segs[i].first;
+    std::vector<Contribution> contributions(n);
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j == r) {
+        contributions[j] = {a.view[j], a.weight, a.values.subspan(segs[i].first, len), true};
+        continue;
+      }
+      auto got = transport_.mailbox().take(
+          a.view[j], a.tag(Phase::Gather, step_of(kData, owned), i), Clock::now() + timeout);
+      if (got.status != Mailbox::TakeStatus::Ok) return false;
+      if (digest_of(got.segment->bytes) != v.inputs[j]->digests[v.first_segment[owned] + i])
+        throw Dispute(j, "slice from " + a.view[j] + " is not the one it committed to");
+      theirs[j].resize(len);
+      got.segment->decode_into(theirs[j]);
+      contributions[j] = {a.view[j], v.inputs[j]->weight, theirs[j], false};
+    }
+    if (i == 0) {
+      const auto leave = options_.aggregator->left_out(contributions);
+      result.left_out.assign(n, 0);
+      for (std::size_t j = 0; j < leave.size() && j < n; ++j) result.left_out[j] = leave[j];
+    }
+    auto seg = a.slice(segs[i]);
+    options_.aggregator->aggregate(contributions, seg);
+    if (options_.fault == RingOptions::Fault::lying_owner) poison(seg);
+    Digest d;
+    results.push_back(encoded(options_, seg, a.work, d));
+    if (options_.codec != wire::Codec::None) {
+      wire::decode_f32(options_.codec,
+                       {static_cast<const std::byte*>(results.back().data), results.back().size},
+                       seg, options_.int8_block);
+    }
+    result.digests.push_back(d);
+    if (!a.in_place) std::copy(seg.begin(), seg.end(), a.output.begin() + long(segs[i].first));
+  }
+  result.sign(v.ctx, *signing_key_);
+  const auto signed_result = result.encode();
+  for (const auto& m : a.view) {
+    if (m != transport_.self())
+      send_blob(a, m, a.tag(Phase::Gather, step_of(kResult, owned), 0), signed_result);
+  }
+  for (std::uint32_t i = 0; i < results.size(); ++i) {
+    ForwardReceipt receipt{owned, i, result.digests[i], {}};
+    receipt.sign(v.ctx, *signing_key_);
+    send_blob(a, a.next, a.tag(Phase::Gather, step_of(kReceipt, 0), i), receipt.encode());
+    OutgoingSegment out;
+    out.tag = a.tag(Phase::AllGather, 0, i);
+    out.weight = a.weight;
+    out.codec = options_.codec;
+    out.block_size = options_.int8_block;
+    out.count = segs[i].last - segs[i].first;
+    out.bytes = results[i];
+    transport_.send(a.next, std::move(out));
+  }
+  v.held.results[owned] = std::move(result);
+  return true;
+}
+
+// The all-gather, every hop checked against the owner's signed commitment before it is kept or
+// forwarded; a mismatch the forwarder signed for becomes evidence.
+bool RingAllReduce::verified_all_gather(Attempt& a) {
+  auto& v = *a.verified;
+  const std::size_t n = a.n, r = a.r;
+  const std::size_t prev = (r + n - 1) % n;
+  const auto deadline = [&] { return Clock::now() + options_.timeout; };
+  for (std::uint32_t k = 0; k + 1 < n; ++k) {
+    const auto c = static_cast<std::uint32_t>((r + n - k) % n);
+    const std::size_t owner = a.owner_of(c);
+    const auto segs = a.segments(c);
+    auto& held = v.held.results[c];
+    if (!held) {
+      auto blob = take_blob(a, a.view[owner], a.tag(Phase::Gather, step_of(kResult, c), 0),
+                            deadline(), true);
+      if (!blob) return false;
+      auto result = ResultCommitment::decode(*blob);
+      if (!result || result->chunk != c || result->digests.size() != segs.size() ||
+          result->left_out.size() != n || !result->valid(v.ctx, *v.held.keys[owner]))
+        throw Dispute(owner, "result commitment from " + a.view[owner] + " is malformed");
+      held = std::move(*result);
+    }
+    const bool validating =
+        std::find(v.validators[c].begin(), v.validators[c].end(), r) != v.validators[c].end();
+    if (validating) v.claimed[c].resize(a.bounds[c + 1] - a.bounds[c]);
+    for (std::uint32_t i = 0; i < segs.size(); ++i) {
+      auto got = transport_.mailbox().take(a.prev, a.tag(Phase::AllGather, k, i), deadline());
+      auto receipt_blob =
+          take_blob(a, a.prev, a.tag(Phase::Gather, step_of(kReceipt, k), i), deadline(), true);
+      if (got.status != Mailbox::TakeStatus::Ok || !receipt_blob) return false;
+      const std::size_t len = segs[i].last - segs[i].first;
+      got.segment->check_size(len);
+      const Digest d = digest_of(got.segment->bytes);
+      if (d != held->digests[i]) {
+        auto receipt = ForwardReceipt::decode(*receipt_blob);
+        if (receipt && receipt->chunk == c && receipt->segment == i && receipt->digest == d &&
+            receipt->valid(v.ctx, *v.held.keys[prev])) {
+          v.verdict.evidence.push_back({static_cast<std::uint32_t>(prev),
+                                        static_cast<std::uint32_t>(owner), *receipt, *held});
+          spdlog::warn(
+              "ring {:016x} round {} attempt {}: {} forwarded chunk {} segment {} "
+              "altered; its signed receipt is evidence",
+              a.ring->key, a.round, a.number, a.prev, c, i);
+          return false;
+        }
+        throw Dispute(prev, "segment from " + a.prev +
+                                " matches neither the owner's commitment "
+                                "nor a valid receipt of its own");
+      }
+      if (k + 2 < n) {
+        // Forward the owner's bytes as they came, with our signed receipt of their digest.
+        ForwardReceipt receipt{c, i, d, {}};
+        OutgoingSegment out;
+        out.tag = a.tag(Phase::AllGather, k + 1, i);
+        out.weight = got.segment->weight;
+        out.codec = got.segment->codec;
+        out.block_size = got.segment->block_size;
+        out.count = got.segment->count;
+        out.bytes = got.segment->payload();
+        if (options_.fault == RingOptions::Fault::altering_forwarder) {
+          std::vector<float> altered(len);
+          got.segment->decode_into(altered);
+          poison(altered);
+          auto held_altered = std::make_shared<std::vector<float>>(std::move(altered));
+          RingOptions as_sent;
+          as_sent.codec = out.codec;
+          as_sent.int8_block = out.block_size;
+          out.bytes = encoded(as_sent, *held_altered, held_altered, receipt.digest);
+        }
+        receipt.sign(v.ctx, *signing_key_);
+        send_blob(a, a.next, a.tag(Phase::Gather, step_of(kReceipt, k + 1), i), receipt.encode());
+        transport_.send(a.next, std::move(out));
+      }
+      if (validating) {
+        got.segment->decode_into(
+            std::span<float>(v.claimed[c]).subspan(segs[i].first - a.bounds[c], len));
+      }
+      if (a.in_place) {
+        a.gathered.emplace_back(segs[i].first, std::move(*got.segment));
+      } else {
+        got.segment->decode_into(a.output.subspan(segs[i].first, len));
+      }
+    }
+  }
+  return true;
+}
+
+// Every chunk we validate, recomputed from the committed inputs with the owner's committed
+// exclusions, against the result it sent.
+void RingAllReduce::validate(Attempt& a) {
+  auto& v = *a.verified;
+  const std::size_t n = a.n, r = a.r;
+  for (std::uint32_t c = 0; c < n; ++c) {
+    const auto& vs = v.validators[c];
+    if (std::find(vs.begin(), vs.end(), r) == vs.end()) continue;
+    const std::size_t owner = a.owner_of(c);
+    const auto& result = *v.held.results[c];
+    std::size_t left = 0;
+    for (auto b : result.left_out) left += b != 0;
+    // An owner may leave out the members its own exclusion list names, never a majority: else
+    // "the aggregate" could be its own values alone.
+    bool ok = 2 * left < n && !result.left_out[owner];
+    const auto segs = a.segments(c);
+    std::vector<std::vector<float>> theirs(n);
+    std::vector<float> recomputed;
+    for (std::uint32_t i = 0; i < segs.size() && ok; ++i) {
+      const std::size_t len = segs[i].last - segs[i].first;
+      std::vector<Contribution> kept;
+      for (std::size_t j = 0; j < n; ++j) {
+        std::span<const float> values;
+        if (j == r) {
+          values = a.values.subspan(segs[i].first, len);
+        } else {
+          auto got =
+              transport_.mailbox().take(a.view[j], a.tag(Phase::Gather, step_of(kData, c), i),
+                                        Clock::now() + options_.timeout, /*abortable=*/false);
+          if (got.status != Mailbox::TakeStatus::Ok) {
+            throw std::runtime_error("no slice of chunk " + std::to_string(c) + " from " +
+                                     a.view[j] + " to validate it");
+          }
+          if (digest_of(got.segment->bytes) != v.inputs[j]->digests[v.first_segment[c] + i])
+            throw Dispute(j, "slice from " + a.view[j] + " is not the one it committed to");
+          theirs[j].resize(len);
+          got.segment->decode_into(theirs[j]);
+          values = theirs[j];
+        }
+        if (!result.left_out[j])
+          kept.push_back({a.view[j], v.inputs[j]->weight, values, j == owner});
+      }
+      recomputed.resize(len);
+      try {
+        options_.aggregator->verifiable().aggregate(kept, recomputed);
+      } catch (const std::exception&) {
+        ok = false;  // nothing to aggregate: the owner cannot have had a result either
+        break;
+      }
+      ok = result_matches(
+          std::span<const float>(v.claimed[c]).subspan(segs[i].first - a.bounds[c], len),
+          recomputed, options_.codec);
+    }
+    v.verdict.chunks[c] = ok ? ChunkVerdict::accepted : ChunkVerdict::rejected;
+    if (!ok) {
+      spdlog::warn(
+          "ring {:016x} round {} attempt {}: the aggregate of chunk {} from {} does not "
+          "match its committed inputs",
+          a.ring->key, a.round, a.number, c, a.view[owner]);
+    }
+  }
+}
+
+void RingAllReduce::send_verdict(Attempt& a) {
+  auto& v = *a.verified;
+  // The table: every commitment this member holds, so members can tell whether they judged
+  // the same inputs and results.
+  std::vector<std::byte> table;
+  bool complete = true;
+  for (const auto& in : v.inputs) {
+    if (!in) complete = false;
+    if (!in) break;
+    const auto b = in->encode();
+    table.insert(table.end(), b.begin(), b.end());
+  }
+  for (const auto& res : v.held.results) {
+    if (!res) complete = false;
+    if (!res) break;
+    const auto b = res->encode();
+    table.insert(table.end(), b.begin(), b.end());
+  }
+  v.verdict.table = complete ? digest_of(std::span<const std::byte>(table)) : Digest{};
+  const auto message = v.verdict.encode();
+  for (const auto& m : a.view) {
+    if (m != transport_.self())
+      send_blob(a, m, a.tag(Phase::Gather, step_of(kVerdict), 0), message);
+  }
+}
+
+AttemptJudgement RingAllReduce::judge_verified(Attempt& a, RingOutcome& outcome) {
+  auto& v = *a.verified;
+  const auto deadline = Clock::now() + options_.timeout;
+  std::vector<std::optional<VerdictMessage>> verdicts(a.n);
+  verdicts[a.r] = v.verdict;
+  for (std::size_t m = 0; m < a.n; ++m) {
+    if (m == a.r) continue;
+    auto blob = take_blob(a, a.view[m], a.tag(Phase::Gather, step_of(kVerdict), 0), deadline,
+                          /*abortable=*/false);
+    if (blob) verdicts[m] = VerdictMessage::decode(*blob);
+  }
+  auto judgement = judge_attempt(v.ctx, verdicts, v.validators, v.held);
+  for (const auto& [b, why] : judgement.blamed) {
+    spdlog::warn("ring {:016x} round {} attempt {}: {} caught: {}", a.ring->key, a.round, a.number,
+                 a.view[b], why);
+    if (std::find(outcome.caught.begin(), outcome.caught.end(), a.view[b]) ==
+        outcome.caught.end()) {
+      outcome.caught.push_back(a.view[b]);
+      outcome.evidence.push_back(why);
+    }
+  }
+  return judgement;
+}
+
+}  // namespace rookery::reduce
