@@ -492,6 +492,9 @@ void validate(const JobSpec& spec) {
   at_least(spec.grad_accumulation, 1, "job.grad_accumulation");
   at_least(spec.staleness, 1, "job.staleness");
   at_least(spec.staleness_lr_anneal_steps, 0, "job.staleness_lr_anneal_steps");
+  finite(spec.nesterov_lookahead, "job.nesterov_lookahead");
+  check(spec.nesterov_lookahead >= 0 && spec.nesterov_lookahead < 1, "job.nesterov_lookahead",
+        "must be in [0, 1) (0: off), got " + show(spec.nesterov_lookahead));
   finite(spec.max_grad_norm, "job.max_grad_norm");
   check(spec.max_grad_norm >= 0, "job.max_grad_norm",
         "must be >= 0 (0: off), got " + show(spec.max_grad_norm));
@@ -523,6 +526,7 @@ JobSpec parse_job_spec(std::string_view text, const std::filesystem::path& base_
   spec.weight_prediction = r.boolean("weight_prediction", spec.weight_prediction);
   spec.staleness_lr_anneal_steps =
       r.integer("staleness_lr_anneal_steps", spec.staleness_lr_anneal_steps);
+  spec.nesterov_lookahead = r.number("nesterov_lookahead", spec.nesterov_lookahead);
   spec.max_grad_norm = r.number("max_grad_norm", spec.max_grad_norm);
   spec.codec = r.choice<Codec>("codec", spec.codec, kCodecs);
   if (const auto* boundary = r.find("boundary"))
@@ -625,6 +629,9 @@ std::string to_json(const JobSpec& spec, int indent) {
   doc["staleness"] = spec.staleness;
   doc["weight_prediction"] = spec.weight_prediction;
   doc["staleness_lr_anneal_steps"] = spec.staleness_lr_anneal_steps;
+  // Written only when set, so nodes that predate the field (they refuse unknown keys) still
+  // read a job that does not use it.
+  if (spec.nesterov_lookahead != 0) doc["nesterov_lookahead"] = spec.nesterov_lookahead;
   doc["max_grad_norm"] = spec.max_grad_norm;
   doc["codec"] = to_string(spec.codec);
   // Written only when set: a default spec's JSON stays what it was, and nodes that predate

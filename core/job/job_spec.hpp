@@ -241,6 +241,12 @@ struct JobSpec {
   /// most) takes small steps on late stages. 0: off. No effect on the last stage or with
   /// staleness 1 (no delay there).
   int64_t staleness_lr_anneal_steps = 0;
+  /// Nesterov look-ahead for asynchronous pipelines: forwards run on the master moved on by
+  /// the measured delay along the momentum of its updates (d <- g d + (1 - g) update, g this
+  /// value) instead of along the last update alone, so one noisy step does not steer the
+  /// prediction. In [0, 1); 0: off (weight_prediction's last update, if that is on).
+  /// No effect on the last stage or with staleness 1 (no delay there).
+  double nesterov_lookahead = 0.0;
   /// Clips each optimizer step's gradient to this global L2 norm, of the whole model across
   /// every stage of the pipeline (torch's clip_grad_norm_ semantics). 0: off.
   double max_grad_norm = 0.0;

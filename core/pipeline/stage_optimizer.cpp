@@ -52,6 +52,8 @@ StageOptimizer::StageOptimizer(const model::BlockChain& chain, model::BlockRange
                                c10::Device device, const job::JobSpec& job)
     : grad_accumulation_(job.grad_accumulation),
       predicts_(job.weight_prediction),
+      lookahead_(job.nesterov_lookahead),
+      looks_ahead_(job.nesterov_lookahead > 0 && job.staleness > 1),
       model_(job.model),
       master_(trainable(chain.shard(blocks), device)),
       optimizer_(model::make_optimizer(job.optimizer, master_.parameters())),
@@ -130,7 +132,7 @@ double StageOptimizer::lr_factor() const {
 void StageOptimizer::step(double total_sq_norm) {
   clip_.taken();
   const double rescale = lr_factor();
-  const bool keeps_before = predicts_ || rescale < 1;
+  const bool keeps_before = predicts_ || looks_ahead_ || rescale < 1;
   {
     torch::NoGradGuard no_grad;
     last_clip_factor_ = clip_.factor(total_sq_norm);
@@ -158,11 +160,16 @@ void StageOptimizer::step(double total_sq_norm) {
         params_[i].sub_(last_update_[i], (1 - rescale) / rescale);
       }
     }
+    if (looks_ahead_) lookahead_.note_update(last_update_);
   }
 }
 
 void StageOptimizer::predict_into(std::vector<at::Tensor>& params) const {
   torch::NoGradGuard no_grad;
+  if (looks_ahead_) {
+    lookahead_.point_into(params, params_, std::round(delay_ema_));
+    return;
+  }
   const double delay = predicts_ ? std::round(delay_ema_) : 0.0;
   for (std::size_t i = 0; i < params_.size(); ++i) {
     if (delay > 0 && last_update_[i].defined()) {
@@ -177,6 +184,7 @@ void StageOptimizer::forget_last_update() {
   for (auto& u : last_update_) {
     if (u.defined()) u.zero_();
   }
+  lookahead_.forget();
 }
 
 std::vector<float> StageOptimizer::flat_parameters() const {

@@ -7,6 +7,9 @@
 // moment, master + delay x (last update), instead of weights already `delay` steps old.
 // The delay is measured, not assumed: it is 0 on the last stage and with staleness 1.
 //
+// Nesterov look-ahead (job.nesterov_lookahead, NesterovLookahead): the forward runs on the
+// master moved on by the delay along the momentum of its updates instead of the last one.
+//
 // Learning-rate rescheduling (PipeMare, job.staleness_lr_anneal_steps): the step is scaled
 // by delay^-p, p falling from 1 to 0 over the anneal, by scaling the update the optimizer
 // made (for AdamW and SGD that is the same as scaling the learning rate: their state does
@@ -27,6 +30,7 @@
 #include "model/block_chain.hpp"
 #include "model/optimizer.hpp"
 #include "pipeline/global_norm_clip.hpp"
+#include "pipeline/nesterov_lookahead.hpp"
 #include "pipeline/stage_runtime.hpp"
 
 namespace rookery::pipeline {
@@ -57,7 +61,7 @@ class StageOptimizer {
   bool clipping() const { return clip_.enabled(); }
   double last_clip_factor() const { return last_clip_factor_; }
   // Writes the weights forwards use from now on into `params` (the master's layout): the
-  // master, moved on by the measured delay when weights are predicted.
+  // master, moved on by the measured delay when weights are predicted or looked ahead.
   void predict_into(std::vector<at::Tensor>& params) const;
   // The weights jumped (a hand-over): no prediction across the jump.
   void forget_last_update();
@@ -83,6 +87,8 @@ class StageOptimizer {
  private:
   std::int64_t grad_accumulation_;
   bool predicts_;  // weight prediction is on and there is a delay to predict across
+  NesterovLookahead lookahead_;
+  bool looks_ahead_;  // the look-ahead is on and there is a delay to look across
   job::ModelSpec model_;
   model::Shard master_;
   std::vector<at::Tensor> params_;

@@ -143,6 +143,19 @@ class TestJobSpec : public QObject {
     QVERIFY(parse_job_spec(to_json(s)) == s);
   }
 
+  void parsesNesterovLookahead() {
+    const JobSpec defaults = parse_job_spec(valid_gpt_doc().dump());
+    QCOMPARE(defaults.nesterov_lookahead, 0.0);  // off unless the job asks
+    // Left out of the JSON when off, so nodes that do not know the key still read the job.
+    QVERIFY(!json::parse(to_json(defaults)).contains("nesterov_lookahead"));
+    json doc = valid_gpt_doc();
+    doc["nesterov_lookahead"] = 0.9;
+    const JobSpec s = parse_job_spec(doc.dump());
+    QCOMPARE(s.nesterov_lookahead, 0.9);
+    QCOMPARE(json::parse(to_json(s))["nesterov_lookahead"].get<double>(), 0.9);
+    QVERIFY(parse_job_spec(to_json(s)) == s);
+  }
+
   void parsesAggregator() {
     json doc = valid_gpt_doc();
     doc["aggregator"] = json::parse(R"({"kind": "centered_clip", "tau": 2.5, "iterations": 20,
@@ -387,6 +400,13 @@ class TestJobSpec : public QObject {
     QTest::newRow("lr anneal negative") << "/staleness_lr_anneal_steps"
                                         << "-5"
                                         << "job.staleness_lr_anneal_steps: must be >= 0, got -5";
+    QTest::newRow("lookahead 1") << "/nesterov_lookahead"
+                                 << "1"
+                                 << "job.nesterov_lookahead: must be in [0, 1) (0: off), got 1";
+    QTest::newRow("lookahead negative")
+        << "/nesterov_lookahead"
+        << "-0.5"
+        << "job.nesterov_lookahead: must be in [0, 1) (0: off), got -0.5";
     QTest::newRow("averaging 0") << "/averaging_period"
                                  << "0"
                                  << "job.averaging_period: must be >= 1, got 0";
