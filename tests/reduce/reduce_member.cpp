@@ -10,7 +10,7 @@
 //
 //   reduce_member --dir D --rank r --world n --count N [--timeout-ms T] [--codec int8]
 //                 [--hold-after-sends K] [--placement out|in] [--verify on]
-//                 [--aggregator centered-clip] [--fault F] [--delay-ms D]
+//                 [--aggregator centered-clip] [--fault F] [--delay-ms D] [--rounds K]
 // Writes D/member-<r>.result ("ranks <r...>\nweight <w>\nattempts <a>\nfinished_ms <unix ms>
 // \nseconds <s>\ncaught <r...>") and D/member-<r>.values (the result, raw f32).
 #include <chrono>
@@ -218,8 +218,21 @@ int main(int argc, char** argv) {
   }
   RingAllReduce ring(*t, options);
   const RingSpec spec{ring_key("params", 0, count), members};
-  const auto outcome = in_place ? ring.run(spec, 1, values, weight)
-                                : ring.run(spec, 1, SharedValues{*input, input}, values, weight);
+  // --rounds K: K rounds one after the other (the last one's values are written), whoever was
+  // caught in any of them reported.
+  const int rounds = a.count("--rounds") ? std::stoi(a["--rounds"]) : 1;
+  RingOutcome outcome;
+  std::vector<std::string> caught;
+  for (int round = 1; round <= rounds; ++round) {
+    if (in_place) values = *input;
+    outcome = in_place ? ring.run(spec, std::uint64_t(round), values, weight)
+                       : ring.run(spec, std::uint64_t(round), SharedValues{*input, input}, values,
+                                  weight);
+    for (const auto& c : outcome.caught) {
+      if (std::find(caught.begin(), caught.end(), c) == caught.end()) caught.push_back(c);
+    }
+  }
+  outcome.caught = caught;
 
   std::ostringstream result;
   result << "ranks";
