@@ -1,0 +1,292 @@
+// Verified aggregation's judging, row by row: commitments and receipts survive their encoding and
+// nothing else does; evidence holds only with both signatures from this attempt; who an
+// attempt's verdicts blame, set aside or clear; validators drawn per chunk. Then whole verified
+// rounds on the in-process transport: exact for 2-5 members and every codec, and with a lying
+// owner in a ring of two (one validator: nobody can be blamed) nothing is committed.
+#include <QtTest/QtTest>
+
+#include <limits>
+#include <set>
+#include <thread>
+
+#include "reduce/aggregate_verification.hpp"
+#include "reduce/local_transport.hpp"
+#include "reduce/ring_all_reduce.hpp"
+#include "reduce_test_support.hpp"
+
+using namespace rookery;
+using namespace rookery::reduce;
+
+namespace {
+const AttemptContext kCtx{11, 7, 99, 0};
+
+ResultCommitment commitment(const SigningKey& owner, std::uint32_t chunk, float value) {
+  ResultCommitment c;
+  c.chunk = chunk;
+  c.left_out.assign(4, 0);
+  const std::vector<float> result(8, value);
+  c.digests = {digest_of(result), digest_of(result)};
+  c.sign(kCtx, owner);
+  return c;
+}
+
+ForwardReceipt receipt(const SigningKey& forwarder, std::uint32_t chunk, float value,
+                       const AttemptContext& ctx = kCtx) {
+  const std::vector<float> bytes(8, value);
+  ForwardReceipt r{chunk, 1, digest_of(bytes), {}};
+  r.sign(ctx, forwarder);
+  return r;
+}
+
+VerdictMessage verdict(std::vector<ChunkVerdict> chunks, Digest table = Digest{std::byte{1}}) {
+  VerdictMessage v;
+  v.table = table;
+  v.chunks = std::move(chunks);
+  return v;
+}
+
+struct Run {
+  std::vector<std::vector<float>> inputs, outputs;
+  std::vector<double> weights;
+  std::vector<RingOutcome> outcomes;
+};
+
+Run verified_round(int n, std::size_t count, wire::Codec codec, bool in_place, int liar = -1) {
+  LocalFabric fabric;
+  std::vector<std::string> ids;
+  Run run;
+  for (int m = 0; m < n; ++m) {
+    ids.push_back("member-" + std::to_string(m));
+    fabric.join(ids.back());
+    run.inputs.push_back(testing::member_values(count, std::uint32_t(m)));
+    run.weights.push_back(10 + 37 * m);
+  }
+  run.outputs = in_place ? run.inputs
+                         : std::vector<std::vector<float>>(
+                               std::size_t(n),
+                               std::vector<float>(count, std::numeric_limits<float>::quiet_NaN()));
+  run.outcomes.resize(std::size_t(n));
+  std::vector<std::thread> threads;
+  for (int m = 0; m < n; ++m) {
+    threads.emplace_back([&, m] {
+      RingOptions o;
+      o.codec = codec;
+      o.verify = true;
+      o.segment_values = 4096;
+      o.timeout = std::chrono::milliseconds(2000);
+      if (m == liar) o.fault = RingOptions::Fault::lying_owner;
+      RingAllReduce ring(fabric.join(ids[std::size_t(m)]), o);
+      const RingSpec spec{ring_key("params", 0, count), ids};
+      const auto i = std::size_t(m);
+      auto shared = std::make_shared<std::vector<float>>(run.inputs[i]);
+      run.outcomes[i] = in_place ? ring.run(spec, 1, run.outputs[i], run.weights[i])
+                                 : ring.run(spec, 1, SharedValues{*shared, shared}, run.outputs[i],
+                                            run.weights[i]);
+    });
+  }
+  for (auto& t : threads) t.join();
+  return run;
+}
+}  // namespace
+
+class TestAggregateVerification : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void commitmentsSurviveTheirEncodingAndNothingElse() {
+    const SigningKey key;
+    InputCommitment in{key.public_key(), 42.5, {digest_of(std::vector<float>{1.f, 2.f})}};
+    const auto bytes = in.encode();
+    const auto back = InputCommitment::decode(bytes);
+    QVERIFY(back);
+    QCOMPARE(back->weight, 42.5);
+    QVERIFY(back->key == key.public_key() && back->digests == in.digests);
+    for (std::size_t cut = 0; cut < bytes.size(); cut += 7)
+      QVERIFY(!InputCommitment::decode(std::span(bytes).first(cut)));
+    auto longer = bytes;
+    longer.push_back(std::byte{0});
+    QVERIFY(!InputCommitment::decode(longer));
+
+    const auto c = commitment(key, 2, 1.f);
+    const auto c_back = ResultCommitment::decode(c.encode());
+    QVERIFY(c_back && *c_back == c && c_back->valid(kCtx, key.public_key()));
+    VerdictMessage v = verdict({ChunkVerdict::accepted, ChunkVerdict::rejected});
+    v.disputes = {3};
+    v.evidence.push_back({1, 1, receipt(key, 2, 5.f), c});
+    const auto v_back = VerdictMessage::decode(v.encode());
+    QVERIFY(v_back);
+    QCOMPARE(v_back->chunks.size(), std::size_t(2));
+    QCOMPARE(v_back->disputes, std::vector<std::uint32_t>{3});
+    QCOMPARE(v_back->evidence.size(), std::size_t(1));
+    const auto v_bytes = v.encode();
+    QVERIFY(!VerdictMessage::decode(std::span(v_bytes).first(20)));
+  }
+
+  void evidenceNeedsBothSignaturesOfThisAttempt() {
+    const SigningKey owner, forwarder, other;
+    const auto c = commitment(owner, 2, 1.f);
+    // A forwarder's signed receipt of other bytes than the owner committed to: it altered them.
+    ForwardEvidence e{1, 1, receipt(forwarder, 2, 5.f), c};
+    QCOMPARE(e.check(kCtx, forwarder.public_key(), owner.public_key(), &c),
+             ForwardEvidence::Proves::forwarder_altered);
+    // The same bytes as committed: nothing.
+    e.receipt = receipt(forwarder, 2, 1.f);
+    QCOMPARE(e.check(kCtx, forwarder.public_key(), owner.public_key(), &c),
+             ForwardEvidence::Proves::nothing);
+    // A receipt the accuser made up (not the forwarder's key), or one of another attempt.
+    e.receipt = receipt(other, 2, 5.f);
+    QCOMPARE(e.check(kCtx, forwarder.public_key(), owner.public_key(), &c),
+             ForwardEvidence::Proves::nothing);
+    AttemptContext replay = kCtx;
+    replay.attempt = 1;
+    e.receipt = receipt(forwarder, 2, 5.f, replay);
+    QCOMPARE(e.check(kCtx, forwarder.public_key(), owner.public_key(), &c),
+             ForwardEvidence::Proves::nothing);
+    // A commitment not signed by the owner proves nothing either.
+    e.receipt = receipt(forwarder, 2, 5.f);
+    e.commitment = commitment(other, 2, 1.f);
+    QCOMPARE(e.check(kCtx, forwarder.public_key(), owner.public_key(), nullptr),
+             ForwardEvidence::Proves::nothing);
+    // Two results signed by the owner for one chunk: the owner equivocated.
+    e.commitment = commitment(owner, 2, 3.f);
+    QCOMPARE(e.check(kCtx, forwarder.public_key(), owner.public_key(), &c),
+             ForwardEvidence::Proves::owner_equivocated);
+  }
+
+  void judgement() {
+    // Four members; chunk 0 is owned by member 3 and validated by members 0 and 1.
+    const std::vector<std::vector<std::size_t>> validators{{0, 1}, {2, 3}, {0, 3}, {1, 2}};
+    HeldCommitments held;
+    held.keys.resize(4);
+    held.results.resize(4);
+    using V = ChunkVerdict;
+    const auto none = std::vector<V>(4, V::none);
+    auto with = [&](std::size_t chunk, V v) {
+      auto c = none;
+      c[chunk] = v;
+      return c;
+    };
+    std::vector<std::optional<VerdictMessage>> all{
+        verdict(with(0, V::accepted)), verdict(with(0, V::accepted)), verdict(none), verdict(none)};
+    auto j = judge_attempt(kCtx, all, validators, held);
+    QVERIFY(j.commit && j.blamed.empty() && j.sit_out.empty());
+
+    // Both validators reject and hold the owner's commitments: the owner is caught.
+    all[0] = verdict(with(0, V::rejected));
+    all[1] = verdict(with(0, V::rejected));
+    j = judge_attempt(kCtx, all, validators, held);
+    QVERIFY(!j.commit);
+    QCOMPARE(j.blamed.size(), std::size_t(1));
+    QCOMPARE(j.blamed.begin()->first, std::size_t(3));
+
+    // One validator lies: nobody blamed, the owner and its accuser sit out.
+    all[1] = verdict(with(0, V::accepted));
+    j = judge_attempt(kCtx, all, validators, held);
+    QVERIFY(!j.commit && j.blamed.empty());
+    QCOMPARE(j.sit_out, (std::set<std::size_t>{0, 3}));
+
+    // Both reject, but the owner holds other commitments (an origin lied to it): not blamed.
+    all[1] = verdict(with(0, V::rejected));
+    all[3] = verdict(none, Digest{std::byte{2}});
+    j = judge_attempt(kCtx, all, validators, held);
+    QVERIFY(!j.commit && j.blamed.empty());
+    QCOMPARE(j.sit_out, (std::set<std::size_t>{0, 1, 3}));
+
+    // A verdict missing, tables differing, or a dispute: not committed.
+    all = {verdict(none), verdict(none), verdict(none), std::nullopt};
+    QVERIFY(!judge_attempt(kCtx, all, validators, held).commit);
+    all[3] = verdict(none, Digest{std::byte{9}});
+    QVERIFY(!judge_attempt(kCtx, all, validators, held).commit);
+    all[3] = verdict(none);
+    all[2]->disputes = {1};
+    j = judge_attempt(kCtx, all, validators, held);
+    QVERIFY(!j.commit && j.blamed.empty());
+    QCOMPARE(j.sit_out, (std::set<std::size_t>{1, 2}));
+
+    // Evidence: blames the forwarder only when it checks out with the keys this member holds.
+    const SigningKey owner_key, forwarder_key;
+    held.keys[0] = owner_key.public_key();  // owner of chunk 1
+    held.keys[1] = forwarder_key.public_key();
+    held.results[1] = commitment(owner_key, 1, 1.f);
+    all[2]->disputes.clear();
+    all[2]->evidence = {{1, 0, receipt(forwarder_key, 1, 5.f), *held.results[1]}};
+    j = judge_attempt(kCtx, all, validators, held);
+    QCOMPARE(j.blamed.size(), std::size_t(1));
+    QCOMPARE(j.blamed.begin()->first, std::size_t(1));
+    all[2]->evidence = {{1, 0, receipt(owner_key, 1, 5.f), *held.results[1]}};  // forged
+    j = judge_attempt(kCtx, all, validators, held);
+    QVERIFY(!j.commit && j.blamed.empty());
+  }
+
+  void validatorsAreDrawnPerChunk() {
+    std::set<std::vector<std::size_t>> drawn;
+    for (std::uint32_t c = 0; c < 8; ++c) {
+      const auto v = validators_of(kCtx, c, 8, (c + 7) % 8, 2);
+      QCOMPARE(v.size(), std::size_t(2));
+      QVERIFY(std::is_sorted(v.begin(), v.end()) && v[0] != v[1]);
+      QVERIFY(v[0] != (c + 7) % 8 && v[1] != (c + 7) % 8);
+      QVERIFY(v == validators_of(kCtx, c, 8, (c + 7) % 8, 2));  // the same on every member
+      drawn.insert(v);
+    }
+    QVERIFY(drawn.size() > 1);
+    QCOMPARE(validators_of(kCtx, 0, 3, 2, 5), (std::vector<std::size_t>{0, 1}));
+  }
+
+  void resultsMatchWithinTheCodec() {
+    const std::vector<float> exact{1.f, -2.f, 3.f};
+    QVERIFY(result_matches(exact, exact, wire::Codec::None));
+    QVERIFY(!result_matches(std::vector<float>{1.f, -2.f, 3.01f}, exact, wire::Codec::None));
+    QVERIFY(result_matches(std::vector<float>{1.01f, -2.f, 3.f}, exact, wire::Codec::Int8Block));
+    QVERIFY(!result_matches(std::vector<float>{-999.f, -2.f, 3.f}, exact, wire::Codec::Int8Block));
+    QVERIFY(!result_matches(exact, std::vector<float>{1.f, NAN, 3.f}, wire::Codec::None));
+  }
+
+  void verifiedRoundsAreExact_data() {
+    QTest::addColumn<int>("members");
+    QTest::addColumn<QString>("codec");
+    QTest::addColumn<bool>("inPlace");
+    for (int n : {2, 3, 5}) {
+      for (const char* codec : {"none", "int8", "bf16"}) {
+        for (bool in_place : {false, true}) {
+          QTest::addRow("%d-%s-%s", n, codec, in_place ? "in" : "out")
+              << n << QString(codec) << in_place;
+        }
+      }
+    }
+  }
+  void verifiedRoundsAreExact() {
+    QFETCH(int, members);
+    QFETCH(QString, codec);
+    QFETCH(bool, inPlace);
+    constexpr std::size_t kCount = 20'011;
+    const auto c = wire::codec_from_name(codec.toStdString());
+    const auto run = verified_round(members, kCount, c, inPlace);
+    const auto expected = testing::weighted_mean(run.inputs, run.weights);
+    const auto bounds = testing::error_bounds(run.inputs, run.weights, c);
+    for (int m = 0; m < members; ++m) {
+      const auto& o = run.outcomes[std::size_t(m)];
+      QCOMPARE(o.contributors.size(), std::size_t(members));
+      QCOMPARE(o.attempts, 1u);
+      QVERIFY(o.caught.empty());
+      QVERIFY(run.outputs[std::size_t(m)] == run.outputs[0]);  // bit-identical everywhere
+    }
+    for (std::size_t i = 0; i < kCount; ++i) {
+      if (!(std::fabs(run.outputs[0][i] - expected[i]) <= bounds[i]))
+        QFAIL(qPrintable(
+            QString("offset %1: %2 vs %3").arg(i).arg(run.outputs[0][i]).arg(expected[i])));
+    }
+  }
+
+  void aLiarInARingOfTwoCommitsNothing() {
+    constexpr std::size_t kCount = 5'000;
+    const auto run = verified_round(2, kCount, wire::Codec::None, false, /*liar=*/1);
+    for (int m = 0; m < 2; ++m) {
+      const auto& o = run.outcomes[std::size_t(m)];
+      QCOMPARE(o.contributors.size(), std::size_t(1));  // alone: its own values
+      QVERIFY(o.caught.empty());                        // one validator's word blames nobody
+      QVERIFY(run.outputs[std::size_t(m)] == run.inputs[std::size_t(m)]);
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestAggregateVerification)
+#include "test_aggregate_verification.moc"
