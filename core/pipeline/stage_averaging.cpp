@@ -138,6 +138,8 @@ StageAveraging::StageAveraging(net::SecureContext& ctx, const net::CurveKeyPair&
 
 StageAveraging::~StageAveraging() = default;
 
+std::uint64_t StageAveraging::bytes_sent() const { return transport_->bytes_sent(); }
+
 // Rounds are scheduled by the clock, not by local steps: round r starts at r x interval
 // (Unix time) on every member. Step counts drift apart between pipelines (a drop, a restart
 // from a checkpoint, a slower PC); synchronised clocks do not, so partners always agree on

@@ -57,6 +57,8 @@ class StageAveraging {
   bool apply_finished(StageOptimizer& optimizer);
   // How long an idle stage may wait for work before it must look at the clock again.
   std::chrono::milliseconds until_next_window(std::chrono::milliseconds wait) const;
+  // Bytes this stage's rings have sent (every buffer, headers included). Thread-safe.
+  std::uint64_t bytes_sent() const;
 
  private:
   // Buffer names in the rings (the same on every member).

@@ -565,6 +565,7 @@ void StageRuntime::restrict_peers(const std::vector<std::string>& members) {
 StageStats StageRuntime::stats() const {
   auto s = impl_->counters.snapshot();
   if (impl_->link) s.bytes_sent = impl_->link->bytes_sent();
+  if (impl_->averaging) s.averaging_bytes_sent = impl_->averaging->bytes_sent();
   if (impl_->spot_checks) impl_->spot_checks->add_stats(s);
   return s;
 }

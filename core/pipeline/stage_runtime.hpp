@@ -143,6 +143,7 @@ struct StageStats {
       0;  // applied rounds that averaged the optimizer's moments too
   std::uint64_t averaging_last_round = 0;
   double averaging_seconds = 0;             // the last applied round, start to finish
+  std::uint64_t averaging_bytes_sent = 0;   // by this stage's rings, every buffer
   std::vector<std::string> excluded_peers;  // ring partners left out of this stage's aggregates
   struct RingPartner {
     std::string key, endpoint;

@@ -60,6 +60,12 @@ class LocalSwarm {
     } else {
       s.runtime = std::make_unique<pipeline::StageRuntime>(ctx_, s.id, std::move(config));
     }
+    resume(i);
+  }
+  // Starts stage i's compute thread again after halt(i).
+  void resume(int i) {
+    auto& s = at(i);
+    if (s.thread.joinable()) return;
     s.stop = false;
     s.thread = std::thread([&s] {
       try {

@@ -3,8 +3,10 @@
 //   - in one process, synchronously (the reference: what one big machine learns);
 //   - in a 3-stage asynchronous pipeline (stages on threads over in-process links, the job's
 //     staleness; the delays are the pipeline's own, set by its 1F1B bounds) with
-//       no correction, weight prediction alone (the default), weight prediction with
-//       PipeMare's learning-rate rescheduling, with global-norm clipping, and with both;
+//       no correction, weight prediction alone (the default), Nesterov look-ahead (the
+//       forward on the master moved on by the delay along the momentum of its updates),
+//       weight prediction with PipeMare's learning-rate rescheduling, with
+//       global-norm clipping, and with both;
 //   - in one process with the same clipping (what clipping does without asynchrony);
 //   - in the same pipeline (weight prediction) with the job's activations and gradients
 //     int8 on the wire (4x), and as low-rank int8 factors (job.boundary: lowrank) at rank 24
@@ -21,12 +23,14 @@
 // Not a timed test: wall seconds are printed for information only.
 //
 //   bench_staleness [--micro-batches N] [--anneal-steps K] [--max-grad-norm C] [--job FILE]
-//                   [--boundary-only]
+//                   [--boundary-only] [--lookahead G]
 //       N: 600 (the demo job's figure); K: PipeMare's anneal, N / 4 by default; C: 1.0;
 //       FILE: the demo job (resources/demo/demo-job.json); --boundary-only: the reference,
-//       the uncompressed pipeline and the compressed ones alone.
+//       the uncompressed pipeline and the compressed ones alone; G: the look-ahead's
+//       momentum, 0.9.
 #include "../../pipeline/local_swarm.hpp"
 #include "../../pipeline/reference_training.hpp"
+#include "bench_args.hpp"
 #include "pipeline/boundary_compression.hpp"
 #include "pipeline/stage_messages.hpp"
 
@@ -41,25 +45,6 @@
 using namespace rookery;
 
 namespace {
-
-QString arg(const QStringList& args, const QString& name, const QString& fallback) {
-  const int i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.size() ? args[i + 1] : fallback;
-}
-
-// Three stages of nearly equal block counts.
-std::vector<std::pair<int, int>> three_stages(const job::JobSpec& job) {
-  const int blocks = static_cast<int>(model::BlockChain::from_job(job).block_count());
-  std::vector<std::pair<int, int>> out;
-  for (int i = 0; i < 3; ++i) out.emplace_back(blocks * i / 3, blocks * (i + 1) / 3);
-  return out;
-}
-
-// Lowrank boundaries need them off (job_spec.cpp: they compare exact recomputations).
-void no_spot_checks(job::JobSpec& j) {
-  j.spot_checks.rate = 0;
-  j.spot_checks.probation = 0;
-}
 
 struct Variant {
   const char* name;
@@ -109,11 +94,16 @@ void print_boundary_bytes(const job::JobSpec& base) {
 int main(int argc, char** argv) {
   QCoreApplication app(argc, argv);
   const QStringList args = app.arguments();
+  using bench::arg;
+  using bench::no_spot_checks;
   const auto micro_batches = arg(args, "--micro-batches", "600").toLongLong();
   const auto anneal = arg(args, "--anneal-steps", QString::number(micro_batches / 4)).toLongLong();
   const double clip = arg(args, "--max-grad-norm", "1.0").toDouble();
   const auto path = arg(args, "--job", ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
   const bool boundary_only = args.contains("--boundary-only");
+  const double lookahead = arg(args, "--lookahead", "0.9").toDouble();
+  const auto lookahead_name =
+      "3 stages, Nesterov look-ahead " + std::to_string(lookahead).substr(0, 4);
   torch::set_num_threads(1);
   job::JobSpec base;
   try {
@@ -124,8 +114,9 @@ int main(int argc, char** argv) {
   }
   base.weight_prediction = false;
   base.staleness_lr_anneal_steps = 0;
+  base.nesterov_lookahead = 0;
   base.max_grad_norm = 0;
-  const auto stages = three_stages(base);
+  const auto stages = bench::three_stages(base);
   std::printf("job %s: %lld micro-batches of %lld, staleness %lld, stages", base.id.c_str(),
               static_cast<long long>(micro_batches), static_cast<long long>(base.micro_batch_size),
               static_cast<long long>(base.staleness));
@@ -137,6 +128,7 @@ int main(int argc, char** argv) {
       {"3 stages, no correction", true, [](job::JobSpec&) {}},
       {"3 stages, weight prediction", true, [](job::JobSpec& j) { j.weight_prediction = true; },
        true},
+      {lookahead_name.c_str(), true, [&](job::JobSpec& j) { j.nesterov_lookahead = lookahead; }},
       {"3 stages, prediction + PipeMare lr", true,
        [&](job::JobSpec& j) {
          j.weight_prediction = true;
@@ -212,7 +204,7 @@ int main(int argc, char** argv) {
     if (reference == 0) reference = loss;
     if (v.pipelined && uncompressed_pipeline == 0 && job.weight_prediction &&
         job.codec == job::Codec::none && job.boundary.kind == job::BoundaryKind::none &&
-        job.max_grad_norm == 0 && job.staleness_lr_anneal_steps == 0)
+        job.max_grad_norm == 0 && job.staleness_lr_anneal_steps == 0 && job.nesterov_lookahead == 0)
       uncompressed_pipeline = loss;
     char vs_pipe[16] = "-", per_mb[24] = "-";
     if (v.pipelined && uncompressed_pipeline > 0)
