@@ -60,6 +60,15 @@ std::vector<std::string> PeerExclusion::end_round(std::span<const Tally> tallies
   return newly;
 }
 
+void PeerExclusion::exclude(const std::string& member) {
+  std::lock_guard lock(mutex_);
+  auto& m = members_[member];
+  m.strikes = 0;
+  m.excluded_for =
+      std::max(m.excluded_for, exclusion_rounds_ << std::min<std::uint32_t>(m.offenses, 6));
+  ++m.offenses;
+}
+
 bool PeerExclusion::excluded(std::string_view member) const {
   std::lock_guard lock(mutex_);
   const auto it = members_.find(member);

@@ -40,6 +40,10 @@ class PeerExclusion {
   using Tally = std::map<std::string, AggregationTally::Counts>;
   std::vector<std::string> end_round(std::span<const Tally> tallies);
 
+  // A member caught lying with evidence (verified aggregation): excluded at once, as long as
+  // a repeat offender would be (exclusion_rounds, doubling with each offense).
+  void exclude(const std::string& member);
+
   bool excluded(std::string_view member) const;
   std::vector<std::string> excluded_members() const;
 

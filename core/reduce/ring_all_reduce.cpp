@@ -411,7 +411,7 @@ RingOutcome RingAllReduce::run_round(const RingSpec& ring, std::uint64_t round, 
     // Verified: the verdicts decide too, and whoever they catch or set aside leaves the round.
     std::set<std::string> out_of_round;
     if (a.verified) {
-      const auto judgement = judge_verified(a, outcome);
+      const auto judgement = judge_verified(a, heard, deadline, outcome);
       all_ok = all_ok && judgement.commit;
       for (const auto& [b, why] : judgement.blamed) out_of_round.insert(view[b]);
       for (const auto b : judgement.sit_out) out_of_round.insert(view[b]);

@@ -130,7 +130,8 @@ class RingAllReduce {
   bool run_verified_attempt(Attempt& a);
   void send_verdict(Attempt& a);
   // Collects the verdicts of `heard` and judges the attempt; appends the caught to `outcome`.
-  AttemptJudgement judge_verified(Attempt& a, RingOutcome& outcome);
+  AttemptJudgement judge_verified(Attempt& a, const std::vector<std::string>& heard,
+                                  Clock::time_point deadline, RingOutcome& outcome);
   void send_blob(Attempt& a, const std::string& to, SegmentTag tag,
                  std::span<const std::byte> bytes);
   std::optional<std::vector<std::byte>> take_blob(Attempt& a, const std::string& from,

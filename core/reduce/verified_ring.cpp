@@ -401,13 +401,14 @@ void RingAllReduce::send_verdict(Attempt& a) {
   }
 }
 
-AttemptJudgement RingAllReduce::judge_verified(Attempt& a, RingOutcome& outcome) {
+AttemptJudgement RingAllReduce::judge_verified(Attempt& a, const std::vector<std::string>& heard,
+                                               Clock::time_point deadline, RingOutcome& outcome) {
   auto& v = *a.verified;
-  const auto deadline = Clock::now() + options_.timeout;
   std::vector<std::optional<VerdictMessage>> verdicts(a.n);
   verdicts[a.r] = v.verdict;
   for (std::size_t m = 0; m < a.n; ++m) {
-    if (m == a.r) continue;
+    // A member's verdict goes out before its vote: one whose vote never came is not waited for.
+    if (m == a.r || std::find(heard.begin(), heard.end(), a.view[m]) == heard.end()) continue;
     auto blob = take_blob(a, a.view[m], a.tag(Phase::Gather, step_of(kVerdict), 0), deadline,
                           /*abortable=*/false);
     if (blob) verdicts[m] = VerdictMessage::decode(*blob);

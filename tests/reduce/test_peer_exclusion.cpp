@@ -66,6 +66,24 @@ class TestPeerExclusion : public QObject {
     QCOMPARE(round(3, 3, 0), std::vector<std::string>{"m"});
   }
 
+  // Caught with evidence (verified aggregation): out at once, for as long as a repeat offender,
+  // and longer each time.
+  void aMemberCaughtIsExcludedAtOnce() {
+    PeerExclusion ex(3, 2);
+    std::map<std::string, Counts> c{{"liar", {1, 0, 0, 0}}};
+    ex.exclude("liar");
+    QVERIFY(ex.excluded("liar"));
+    QCOMPARE(ex.excluded_members(), std::vector<std::string>{"liar"});
+    ex.end_round(c);
+    ex.end_round(c);
+    QVERIFY(!ex.excluded("liar"));  // two rounds
+    ex.exclude("liar");
+    for (int r = 0; r < 3; ++r) ex.end_round(c);
+    QVERIFY(ex.excluded("liar"));  // four the second time
+    ex.end_round(c);
+    QVERIFY(!ex.excluded("liar"));
+  }
+
   // Parameters and optimizer state are tallied apart: lies about either one strike, however
   // honest the other is (a liar cannot dilute them); a tally that did not see the member in a
   // round (no optimizer state that round) neither strikes nor clears.
