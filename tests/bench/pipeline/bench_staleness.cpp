@@ -23,11 +23,12 @@
 // Not a timed test: wall seconds are printed for information only.
 //
 //   bench_staleness [--micro-batches N] [--anneal-steps K] [--max-grad-norm C] [--job FILE]
-//                   [--boundary-only] [--lookahead G]
+//                   [--boundary-only] [--lookahead G] [--only LIST]
 //       N: 600 (the demo job's figure); K: PipeMare's anneal, N / 4 by default; C: 1.0;
 //       FILE: the demo job (resources/demo/demo-job.json); --boundary-only: the reference,
 //       the uncompressed pipeline and the compressed ones alone; G: the look-ahead's
-//       momentum, 0.9.
+//       momentum, 0.9; LIST: run only the reference and the variants whose names hold one
+//       of these (comma-separated) words.
 #include "../../pipeline/local_swarm.hpp"
 #include "../../pipeline/reference_training.hpp"
 #include "bench_args.hpp"
@@ -102,6 +103,7 @@ int main(int argc, char** argv) {
   const auto path = arg(args, "--job", ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
   const bool boundary_only = args.contains("--boundary-only");
   const double lookahead = arg(args, "--lookahead", "0.9").toDouble();
+  const auto only = arg(args, "--only", "").split(',', Qt::SkipEmptyParts);
   const auto lookahead_name =
       "3 stages, Nesterov look-ahead " + std::to_string(lookahead).substr(0, 4);
   torch::set_num_threads(1);
@@ -176,6 +178,9 @@ int main(int argc, char** argv) {
   double uncompressed_pipeline = 0;
   for (const auto& v : variants) {
     if (boundary_only && !v.boundary) continue;
+    const bool named = std::any_of(only.begin(), only.end(),
+                                   [&](const QString& o) { return QString(v.name).contains(o); });
+    if (!only.isEmpty() && &v != &variants.front() && !named) continue;
     auto job = base;
     v.set(job);
     const auto t0 = std::chrono::steady_clock::now();
