@@ -78,9 +78,12 @@ int main(int argc, char** argv) {
                  "claims ten times its work in heartbeats to the coordinator; 'corrupt-data' "
                  "serves peers corrupt chunks of the "
                  "job's dataset; 'corrupt-shards' hands the blocks it holds to peers and the "
-                 "coordinator's model archive x-100")
+                 "coordinator's model archive x-100; 'lying-aggregator' hands out its ring "
+                 "chunks' aggregates x-1000; 'altering-forwarder' alters the averaged bytes it "
+                 "forwards")
       ->check(CLI::IsMember({"", "sign-flip-averaging", "corrupt-activations", "corrupt-gradients",
-                             "corrupt-work", "inflate-work", "corrupt-data", "corrupt-shards"}))
+                             "corrupt-work", "inflate-work", "corrupt-data", "corrupt-shards",
+                             "lying-aggregator", "altering-forwarder"}))
       ->group("Fault injection (tests only: peers ban such a node; see rookery-node(1))");
   std::string join_job, invite_token, host;
   std::int64_t memory_limit_mb = 0;

@@ -149,6 +149,16 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
         "fault injection: this stage sends its activations forward and its gradients back "
         "sign-flipped x10 "
         "(a Byzantine peer, whatever its seat)");
+  } else if (o.fault == "lying-aggregator") {
+    c.fault = pipeline::Fault::LyingAggregator;
+    spdlog::warn(
+        "fault injection: this stage hands out its ring chunks' aggregates x-1000 (a Byzantine "
+        "aggregator)");
+  } else if (o.fault == "altering-forwarder") {
+    c.fault = pipeline::Fault::AlteringForwarder;
+    spdlog::warn(
+        "fault injection: this stage alters the averaged bytes it forwards around its rings (a "
+        "Byzantine forwarder)");
   } else if (o.fault == "inflate-work" || o.fault == "corrupt-data" ||
              o.fault == "corrupt-shards") {
     // The stage is honest; the coordinated workload's heartbeats claim ten times its work,

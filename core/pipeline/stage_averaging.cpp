@@ -78,6 +78,13 @@ StageAveraging::StageAveraging(net::SecureContext& ctx, const net::CurveKeyPair&
   if (job.aggregator.kind == job::AggregatorKind::centered_clip) {
     ro.aggregator = std::make_shared<reduce::ExcludingAggregator>(ro.aggregator, exclusion_);
   }
+  // A job that asks for Byzantine robustness gets its aggregators checked too: inputs
+  // committed, every chunk's aggregate recomputed by two validators, forwarded bytes signed
+  // (reduce/aggregate_verification.hpp). Every member of a ring runs the same job, so all agree.
+  ro.verify = job.aggregator.kind == job::AggregatorKind::centered_clip;
+  if (config.fault == Fault::LyingAggregator) ro.fault = reduce::RingOptions::Fault::lying_owner;
+  if (config.fault == Fault::AlteringForwarder)
+    ro.fault = reduce::RingOptions::Fault::altering_forwarder;
   // A round gives up within (attempts + 1) waits; it must be over before the next window
   // opens, or a member still busy with a round its partner gave up on would sit out the
   // partner's next round, and the two would keep missing each other.
@@ -166,8 +173,9 @@ void StageAveraging::maybe_start(const StageOptimizer& optimizer) {
     for (auto& v : pseudo_gradient) v *= -1000.0f;  // the lie: 1000x the steps, backwards
   }
   std::vector<reduce::FlatBuffer> buffers;
-  buffers.push_back({std::string(kPseudoGradient),
-                     feedback_ ? feedback_->compensate(pseudo_gradient) : std::move(pseudo_gradient)});
+  buffers.push_back({std::string(kPseudoGradient), feedback_
+                                                       ? feedback_->compensate(pseudo_gradient)
+                                                       : std::move(pseudo_gradient)});
   // Every N-th round by number, as every member counts them.
   if (window % static_cast<std::uint64_t>(config_.job.outer.anchor_sync_every) == 0)
     buffers.push_back({std::string(kAnchor), anchor_});
@@ -212,6 +220,18 @@ bool StageAveraging::apply_finished(StageOptimizer& optimizer) {
   }
   spdlog::debug("averaging round {} {} in {:.3f} s", result->round,
                 partnered ? "applied" : "found no partner", result->seconds);
+  // Partners caught lying as aggregators or forwarders, with evidence every ring member
+  // checked: excluded at once, and so reported to the coordinator's ban vote.
+  for (const auto& ring : result->rings) {
+    for (std::size_t i = 0; i < ring.outcome.caught.size(); ++i) {
+      const auto& member = ring.outcome.caught[i];
+      if (member == own_key_ || exclusion_->excluded(member)) continue;
+      exclusion_->exclude(member);
+      spdlog::warn("averaging: excluding ring partner {}: caught in ring '{}' ({})",
+                   net::short_key(member), ring.buffer,
+                   i < ring.outcome.evidence.size() ? ring.outcome.evidence[i] : "");
+    }
+  }
   const std::vector<reduce::PeerExclusion::Tally> tallies{aggregation_tally_->counts(),
                                                           state_tally_->counts()};
   for (const auto& member : exclusion_->end_round(tallies)) {
@@ -244,17 +264,20 @@ void StageAveraging::apply_outer_step(const reduce::AveragingResult& result,
   const auto* g = result.find(kPseudoGradient);
   if (!g || g->values.size() != anchor_.size() || round_start_.size() != anchor_.size()) return;
   const auto synced = result.averaged_spans(kAnchor);
-  if (const auto* anchors = result.find(kAnchor); anchors && anchors->values.size() == anchor_.size()) {
+  if (const auto* anchors = result.find(kAnchor);
+      anchors && anchors->values.size() == anchor_.size()) {
     for (const auto& [first, last] : synced)
       std::copy(anchors->values.begin() + std::ptrdiff_t(first),
-                anchors->values.begin() + std::ptrdiff_t(last), anchor_.begin() + std::ptrdiff_t(first));
+                anchors->values.begin() + std::ptrdiff_t(last),
+                anchor_.begin() + std::ptrdiff_t(first));
   }
   outer_->step(anchor_, g->values, stepped);
   auto current = optimizer.flat_parameters();
   if (current.size() != anchor_.size()) return;  // re-partitioned meanwhile: nothing fits
   auto rebase = [&](const reduce::Spans& spans) {
     for (const auto& [first, last] : spans)
-      for (std::size_t i = first; i < last; ++i) current[i] = anchor_[i] + (current[i] - round_start_[i]);
+      for (std::size_t i = first; i < last; ++i)
+        current[i] = anchor_[i] + (current[i] - round_start_[i]);
   };
   // The union of both: a value in both is rebased once.
   reduce::Spans changed = stepped;

@@ -65,6 +65,8 @@ enum class Fault {
   CorruptActivations,  // sends its activations forward sign-flipped and scaled x10
   CorruptGradients,    // sends its gradients back sign-flipped and scaled x10
   CorruptWork,         // both: whatever its seat sends, forward or back, is wrong
+  LyingAggregator,     // as a ring chunk's owner, hands out its aggregate x-1000 + 1
+  AlteringForwarder,   // alters (x-1000 + 1) the averaged bytes it forwards around the ring
 };
 
 inline bool corrupts_activations(Fault f) {
