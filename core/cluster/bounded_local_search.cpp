@@ -114,7 +114,15 @@ void detail::polish_pipelines(ClusterPlan& plan, size_t first,
     for (size_t k = 0; k < groups.size(); ++k) {
       if (!changed[k]) continue;
       auto cut = cut_group(groups[k], nodes, chain, options.partition);
-      if (!cut) continue;  // cannot happen: its rate came from this very cut
+      if (!cut) {
+        // The order search depends on the order it is given, and can miss the order that
+        // priced the group: use that cut (Rates' own), never keep the old pipeline, which
+        // would seat the moved node twice.
+        std::vector<int> sorted = groups[k];
+        std::sort(sorted.begin(), sorted.end());
+        cut = cut_group(sorted, nodes, chain, quick);
+      }
+      if (!cut) continue;  // cannot happen: Rates priced the group with this very cut
       PipelinePlan& old = plan.pipelines[slot[k]];
       plan.samples_per_s += cut->samples_per_s - old.samples_per_s;
       old = std::move(*cut);
