@@ -54,6 +54,8 @@ std::vector<std::byte> VerdictMessage::encode() const {
   w.put(table);
   w.put(static_cast<std::uint32_t>(chunks.size()));
   for (auto c : chunks) w.put(c);
+  w.put(static_cast<std::uint32_t>(results.size()));
+  for (const auto& d : results) w.put(d);
   w.put(static_cast<std::uint32_t>(disputes.size()));
   for (auto d : disputes) w.put(d);
   w.put(static_cast<std::uint32_t>(evidence.size()));
@@ -66,8 +68,8 @@ std::optional<VerdictMessage> VerdictMessage::decode(std::span<const std::byte> 
   Reader r(bytes);
   VerdictMessage v;
   std::uint32_t count = 0;
-  if (!r.get(v.table) || !r.get_vector(v.chunks) || !r.get_vector(v.disputes) || !r.get(count) ||
-      count > kMaxEvidence)
+  if (!r.get(v.table) || !r.get_vector(v.chunks) || !r.get_vector(v.results) ||
+      !r.get_vector(v.disputes) || !r.get(count) || count > kMaxEvidence)
     return std::nullopt;
   for (std::uint32_t i = 0; i < count; ++i) {
     std::vector<std::byte> b;
@@ -142,12 +144,21 @@ AttemptJudgement judge_attempt(const AttemptContext& ctx,
       const auto* commitment =
           chunk < held.results.size() && held.results[chunk] ? &*held.results[chunk] : nullptr;
       switch (e.check(ctx, *fk, *ok, commitment)) {
-        case ForwardEvidence::Proves::forwarder_altered:
-          blame(e.forwarder,
-                "it forwarded segment " + std::to_string(e.receipt.segment) + " of chunk " +
-                    std::to_string(chunk) +
-                    " altered (its signed receipt contradicts the owner's commitment)");
+        case ForwardEvidence::Proves::forwarder_altered: {
+          const auto& said = verdicts[e.forwarder];
+          if (said && chunk < said->results.size() &&
+              said->results[chunk] ==
+                  digest_of(std::span<const std::byte>(e.commitment.encode()))) {
+            blame(e.forwarder, "it forwarded segment " + std::to_string(e.receipt.segment) +
+                                   " of chunk " + std::to_string(chunk) +
+                                   " altered (its signed receipt contradicts the owner's "
+                                   "commitment)");
+          } else {
+            j.sit_out.insert(e.forwarder);
+            j.sit_out.insert(e.owner);
+          }
           break;
+        }
         case ForwardEvidence::Proves::owner_equivocated:
           blame(e.owner, "it signed two different results for chunk " + std::to_string(chunk));
           break;

@@ -24,8 +24,11 @@
 //   receiver whose bytes differ from the owner's commitment holds two signatures that
 //   contradict: transferable evidence that names the forwarder (or, when the forwarder holds a
 //   commitment other than ours, signed by the owner, the owner for signing two results). An
-//   honest forwarder checks before it forwards, so it never signs a wrong digest. A receipt
-//   that does not verify proves nothing: the two sit out the next attempt, nobody is blamed.
+//   honest forwarder checks before it forwards, so it never signs a wrong digest. The forwarder
+//   is blamed only when its own verdict says it held the commitment the evidence shows (an
+//   owner that signed two results could otherwise make an honest forwarder look guilty to
+//   members holding the other one); if not, the forwarder and the owner sit out unblamed. A
+//   receipt that does not verify proves nothing: the two sit out, nobody is blamed.
 // - Commit needs every vote ok, every verdict in, equal table digests and nothing rejected: a
 //   poisoned chunk is never committed, whoever notices it.
 #include <cstdint>
@@ -58,6 +61,7 @@ enum class ChunkVerdict : std::uint8_t { none = 0, accepted = 1, rejected = 2 };
 struct VerdictMessage {
   Digest table{};                       // digest of every commitment it holds (zero: incomplete)
   std::vector<ChunkVerdict> chunks;     // per chunk: its validation, if it validated it
+  std::vector<Digest> results;          // per chunk: the result commitment it holds (zero: none)
   std::vector<std::uint32_t> disputes;  // members whose bytes it could not accept, unprovably
   std::vector<ForwardEvidence> evidence;
   std::vector<std::byte> encode() const;

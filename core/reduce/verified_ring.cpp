@@ -394,6 +394,11 @@ void RingAllReduce::send_verdict(Attempt& a) {
     table.insert(table.end(), b.begin(), b.end());
   }
   v.verdict.table = complete ? digest_of(std::span<const std::byte>(table)) : Digest{};
+  v.verdict.results.assign(a.n, Digest{});
+  for (std::size_t c = 0; c < a.n; ++c) {
+    if (v.held.results[c])
+      v.verdict.results[c] = digest_of(std::span<const std::byte>(v.held.results[c]->encode()));
+  }
   const auto message = v.verdict.encode();
   for (const auto& m : a.view) {
     if (m != transport_.self())

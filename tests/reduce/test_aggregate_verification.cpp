@@ -209,6 +209,13 @@ class TestAggregateVerification : public QObject {
     held.results[1] = commitment(owner_key, 1, 1.f);
     all[2]->disputes.clear();
     all[2]->evidence = {{1, 0, receipt(forwarder_key, 1, 5.f), *held.results[1]}};
+    // The forwarder's verdict does not say it held that commitment (the owner may have signed
+    // it another): the two sit out, nobody is blamed.
+    j = judge_attempt(kCtx, all, validators, held);
+    QVERIFY(!j.commit && j.blamed.empty());
+    QCOMPARE(j.sit_out, (std::set<std::size_t>{0, 1}));
+    all[1]->results.assign(4, Digest{});
+    all[1]->results[1] = digest_of(std::span<const std::byte>(held.results[1]->encode()));
     j = judge_attempt(kCtx, all, validators, held);
     QCOMPARE(j.blamed.size(), std::size_t(1));
     QCOMPARE(j.blamed.begin()->first, std::size_t(1));
