@@ -11,6 +11,11 @@
 //
 // Run twice: averaging the parameters only, and with AdamW's moments in every 4th round
 // (job.average_optimizer_state_every), which the liar's rings carry too.
+//
+// Then liars that attack the aggregation rather than their input (verified aggregation, on with
+// CenteredClip): a ring chunk's owner handing out a false aggregate, and a member altering the
+// averaged bytes it forwards. Every honest node catches and excludes it, and the honest replicas
+// end within 5% of the clean runs.
 #include "reference_training.hpp"
 
 #include <QElapsedTimer>
@@ -18,6 +23,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <utility>
 
 #include "support/swarm_harness.hpp"
 
@@ -39,7 +46,8 @@ class TestByzantineAveraging : public QObject {
   }
 
   // Trains the swarm and returns the held-out loss of honest pipeline 0's final weights.
-  static double train(const QString& aggregator, bool with_liar, int state_every) {
+  static double train(const QString& aggregator, bool with_liar, int state_every,
+                      const QString& fault = "sign-flip-averaging") {
     testing::SwarmHarness h;
     const std::vector<testing::SwarmHarness::Blocks> plan(kPipelines,
                                                           testing::SwarmHarness::Blocks{{0, 4}});
@@ -47,8 +55,7 @@ class TestByzantineAveraging : public QObject {
     const QStringList feed{"--max-micro-batches", QString::number(kMicroBatches)};
     for (int p = 0; p < kPipelines; ++p) {
       const bool liar = with_liar && p == kPipelines - 1;
-      if (!h.start(p, 0, liar ? feed + QStringList{"--fault", "sign-flip-averaging"} : feed))
-        return -1;
+      if (!h.start(p, 0, liar ? feed + QStringList{"--fault", fault} : feed)) return -1;
     }
     // Every honest node stops listening to the liar at some point (an exclusion lasts 40
     // rounds, then the liar is heard again until it strikes out anew, so look all along).
@@ -87,6 +94,17 @@ class TestByzantineAveraging : public QObject {
     return testing::evaluate(job, testing::read_stage_checkpoints({h.checkpoint(0, 0, job.id)}));
   }
 
+  // Two clean runs per setting, shared by the tests that compare an attacked run with them.
+  static std::pair<double, double> clean_runs(int state_every) {
+    static std::map<int, std::pair<double, double>> runs;
+    if (!runs.count(state_every)) {
+      const double a = train("centered_clip", false, state_every);
+      const double b = train("centered_clip", false, state_every);
+      runs[state_every] = {a, b};
+    }
+    return runs[state_every];
+  }
+
  private Q_SLOTS:
   void initTestCase() { torch::set_num_threads(1); }
 
@@ -101,8 +119,7 @@ class TestByzantineAveraging : public QObject {
     // Two clean runs: they differ among themselves (thread timing decides which micro-batches
     // each average sees; 1.98 to 2.07 measured), so an attacked run is held to 5% of the
     // clean runs' range, with that spread printed beside it.
-    const double clean_a = train("centered_clip", false, state_every);
-    const double clean_b = train("centered_clip", false, state_every);
+    const auto [clean_a, clean_b] = clean_runs(state_every);
     const double attacked = train("centered_clip", true, state_every);
     const double attacked_mean = train("mean", true, state_every);
     const double low = std::min(clean_a, clean_b), high = std::max(clean_a, clean_b);
@@ -124,6 +141,28 @@ class TestByzantineAveraging : public QObject {
              "the liar moved the model despite CenteredClip");
     QVERIFY2(!(attacked_mean < 1.5 * clean),
              "the plain mean survived the liar: the attack has no teeth");
+  }
+
+  void verifiedAggregationKeepsALyingAggregatorOut_data() {
+    QTest::addColumn<QString>("fault");
+    QTest::newRow("lying-aggregator") << "lying-aggregator";
+    QTest::newRow("altering-forwarder") << "altering-forwarder";
+  }
+
+  void verifiedAggregationKeepsALyingAggregatorOut() {
+    QFETCH(QString, fault);
+    const auto [clean_a, clean_b] = clean_runs(0);
+    const double attacked = train("centered_clip", true, 0, fault);  // checks the exclusions
+    const double low = std::min(clean_a, clean_b), high = std::max(clean_a, clean_b);
+    const double clean = 0.5 * (clean_a + clean_b);
+    qInfo(
+        "held-out loss of an honest replica: clean runs %.4f and %.4f (spread %.2f%%); 1 of %d "
+        "%s %.4f (%+.2f%% from their mean)",
+        clean_a, clean_b, 100.0 * (high - low) / clean, kPipelines, qPrintable(fault), attacked,
+        100.0 * (attacked - clean) / clean);
+    QVERIFY(clean_a > 0 && clean_b > 0 && attacked > 0);
+    QVERIFY2(attacked >= 0.95 * low && attacked <= 1.05 * high,
+             "the lying aggregator moved the model");
   }
 };
 
