@@ -81,6 +81,7 @@ StageAveraging::StageAveraging(net::SecureContext& ctx, const net::CurveKeyPair&
   // A job that asks for Byzantine robustness gets its aggregators checked too: inputs
   // committed, every chunk's aggregate recomputed by two validators, forwarded bytes signed
   // (reduce/aggregate_verification.hpp). Every member of a ring runs the same job, so all agree.
+  // There an owner aggregates every committed input: its exclusions act through the ban vote.
   ro.verify = job.aggregator.kind == job::AggregatorKind::centered_clip;
   if (config.fault == Fault::LyingAggregator) ro.fault = reduce::RingOptions::Fault::lying_owner;
   if (config.fault == Fault::AlteringForwarder)

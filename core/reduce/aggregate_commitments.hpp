@@ -57,7 +57,8 @@ struct InputCommitment {
 };
 
 // A chunk owner's signed commitment to its result: the digests of the bytes it sends for each
-// segment (after its codec) and the members its aggregator left out (a local exclusion list).
+// segment (after its codec) and the members its aggregator left out (none, in the rings as
+// they are; the field keeps the format open to exclusions every member agrees on).
 struct ResultCommitment {
   std::uint32_t chunk = 0;
   std::vector<std::uint8_t> left_out;  // one per view member, 1: left out

@@ -31,13 +31,15 @@ class Aggregator {
   virtual void aggregate(std::span<const Contribution> contributions,
                          std::span<float> out) const = 0;
   // Verified aggregation. Which contributions aggregate() leaves out (one flag per
-  // contribution; empty: none), so the owner can commit to it; and the aggregator a validator
-  // reruns on the rest: the same arithmetic, reporting to nobody (a validator's recomputation
-  // says nothing about how this node judges its own slices).
+  // contribution; empty: none); the aggregator without such local exclusions, which a verified
+  // ring's owner runs (validators could not know its list); and the aggregator a validator
+  // reruns: the same arithmetic, reporting to nobody (a validator's recomputation says nothing
+  // about how this node judges its own slices).
   virtual std::vector<bool> left_out(std::span<const Contribution> contributions) const {
     (void)contributions;
     return {};
   }
+  virtual const Aggregator& without_exclusions() const { return *this; }
   virtual const Aggregator& verifiable() const { return *this; }
 };
 

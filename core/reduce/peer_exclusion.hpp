@@ -69,6 +69,7 @@ class ExcludingAggregator final : public Aggregator {
   std::string_view name() const override { return inner_->name(); }
   void aggregate(std::span<const Contribution> contributions, std::span<float> out) const override;
   std::vector<bool> left_out(std::span<const Contribution> contributions) const override;
+  const Aggregator& without_exclusions() const override { return *inner_; }
   const Aggregator& verifiable() const override { return inner_->verifiable(); }
 
  private:

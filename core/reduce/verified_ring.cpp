@@ -184,13 +184,12 @@ bool RingAllReduce::verified_gather(Attempt& a) {
       got.segment->decode_into(theirs[j]);
       contributions[j] = {a.view[j], v.inputs[j]->weight, theirs[j], false};
     }
-    if (i == 0) {
-      const auto leave = options_.aggregator->left_out(contributions);
-      result.left_out.assign(n, 0);
-      for (std::size_t j = 0; j < leave.size() && j < n; ++j) result.left_out[j] = leave[j];
-    }
+    // Every member's committed input, none left out by this node's own exclusion list (which
+    // its validators cannot share: honest lists differ). A partner it excludes still counts
+    // its strikes here and is reported to the ban vote; CenteredClip bounds it meanwhile.
+    result.left_out.assign(n, 0);
     auto seg = a.slice(segs[i]);
-    options_.aggregator->aggregate(contributions, seg);
+    options_.aggregator->without_exclusions().aggregate(contributions, seg);
     if (options_.fault == RingOptions::Fault::lying_owner) poison(seg);
     Digest d;
     results.push_back(encoded(options_, seg, a.work, d));
@@ -324,9 +323,8 @@ void RingAllReduce::validate(Attempt& a) {
     const auto& result = *v.held.results[c];
     std::size_t left = 0;
     for (auto b : result.left_out) left += b != 0;
-    // An owner may leave out the members its own exclusion list names, never a majority: else
-    // "the aggregate" could be its own values alone.
-    bool ok = 2 * left < n && !result.left_out[owner];
+    // Owners leave nobody out (verified_gather): a result that claims otherwise is refused.
+    bool ok = left == 0;
     const auto segs = a.segments(c);
     std::vector<std::vector<float>> theirs(n);
     std::vector<float> recomputed;

@@ -157,7 +157,9 @@ int main(int argc, char** argv) {
   if (a.count("--aggregator") && a["--aggregator"] == "centered-clip")
     options.aggregator = std::make_shared<CenteredClip>();
   if (a.count("--fault")) {
-    if (a["--fault"] == "lying-owner") {
+    if (a["--fault"] == "sign-flip-input") {
+      // Lies about its input only (x-1000), as rookery-node --fault sign-flip-averaging does.
+    } else if (a["--fault"] == "lying-owner") {
       options.fault = RingOptions::Fault::lying_owner;
     } else if (a["--fault"] == "altering-forwarder") {
       options.fault = RingOptions::Fault::altering_forwarder;
@@ -197,8 +199,11 @@ int main(int argc, char** argv) {
   // by the ZAP allow-list is not retried by libzmq.
   std::ofstream(dir / ("ready-" + std::to_string(rank))) << "ready\n";
   for (int r = 0; r < world; ++r) wait_file(dir / ("ready-" + std::to_string(r)));
-  const auto input = std::make_shared<const std::vector<float>>(
-      testing::member_values(count, std::uint32_t(rank)));
+  auto own_values = testing::member_values(count, std::uint32_t(rank));
+  if (a.count("--fault") && a["--fault"] == "sign-flip-input") {
+    for (auto& v : own_values) v *= -1000.f;
+  }
+  const auto input = std::make_shared<const std::vector<float>>(std::move(own_values));
   const bool in_place = a.count("--placement") && a["--placement"] == "in";
   std::vector<float> values = in_place ? *input : std::vector<float>(count);
   const double weight = 10 + 37 * rank;

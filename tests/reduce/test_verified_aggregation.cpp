@@ -82,6 +82,11 @@ class TestVerifiedAggregation : public QObject {
     QTest::newRow("altering-forwarder-4") << 4 << 1 << "altering-forwarder"
                                           << "none"
                                           << "weighted-mean" << 0;
+    // A liar about its input only is CenteredClip's to bound, not verification's: nobody is
+    // caught, and the round commits with everyone.
+    QTest::newRow("sign-flip-input-4-centered-clip") << 4 << 1 << "sign-flip-input"
+                                                     << "none"
+                                                     << "centered-clip" << 10;
     QTest::newRow("altering-forwarder-5-int8-delayed") << 5 << 3 << "altering-forwarder"
                                                        << "int8"
                                                        << "weighted-mean" << 10;
@@ -115,28 +120,30 @@ class TestVerifiedAggregation : public QObject {
       QVERIFY(p->waitForStarted(5000));
       procs.push_back(std::move(p));
     }
+    const bool attacks_aggregation = fault != "sign-flip-input";
     std::vector<int> honest;
     std::vector<std::vector<float>> inputs;
     std::vector<double> weights;
     for (int r = 0; r < world; ++r) {
       QVERIFY2(procs[std::size_t(r)]->waitForFinished(60000), "a member hangs");
       QCOMPARE(procs[std::size_t(r)]->exitCode(), 0);
-      if (r == attacker) continue;
+      if (r == attacker && attacks_aggregation) continue;
       honest.push_back(r);
       inputs.push_back(testing::member_values(kCount, std::uint32_t(r)));
       weights.push_back(10 + 37 * r);
     }
+    const bool caught = attacker >= 0 && attacks_aggregation;
     const std::vector<int> expected_caught =
-        attacker >= 0 ? std::vector<int>{attacker} : std::vector<int>{};
+        caught ? std::vector<int>{attacker} : std::vector<int>{};
     coordinator::BanWitnesses witnesses;
     coordinator::BanReports reports;
     std::vector<float> first;
     for (int r : honest) {
       MemberResult res;
       QVERIFY(read_result(dir.path(), r, kCount, res));
-      QCOMPARE(res.caught, expected_caught);          // the attacker, with evidence; nobody honest
-      QCOMPARE(res.ranks, honest);                    // committed without it
-      QCOMPARE(res.attempts, attacker >= 0 ? 2 : 1);  // the last round's
+      QCOMPARE(res.caught, expected_caught);   // the attacker, with evidence; nobody honest
+      QCOMPARE(res.ranks, honest);             // committed without it
+      QCOMPARE(res.attempts, caught ? 2 : 1);  // the last round's
       if (first.empty()) {
         first = res.values;
       } else {
@@ -145,7 +152,7 @@ class TestVerifiedAggregation : public QObject {
       witnesses.ring_partners.insert(std::to_string(r));
       if (!res.caught.empty()) reports.excluded_by.insert(std::to_string(r));
     }
-    if (attacker >= 0) {
+    if (caught) {
       // The attacker's own round: nothing committed with anyone.
       MemberResult res;
       QVERIFY(read_result(dir.path(), attacker, kCount, res));
