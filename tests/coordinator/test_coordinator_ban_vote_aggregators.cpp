@@ -1,0 +1,113 @@
+// Verified aggregation in a real swarm, through to the ban: four volunteers (rookery-node
+// processes) that each hold the whole model train as four one-stage pipelines averaging every
+// second with CenteredClip, so their rings verify every aggregate. One of them attacks the
+// aggregation itself rather than its input: as a chunk's owner it hands out a false aggregate
+// (lying-aggregator), or it alters the averaged bytes it forwards (altering-forwarder). The
+// honest nodes catch it with evidence in the first round, exclude it at once and report it in
+// their heartbeats, and the coordinator bans it on its ring partners' majority; nobody honest
+// is banned, and the honest volunteers train on.
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <optional>
+
+#include "job/job_spec.hpp"
+#include "support/coordinator_rpc.hpp"
+#include "support/demo_job.hpp"
+#include "support/processes.hpp"
+#include "net/identity.hpp"
+#include "net/secure_context.hpp"
+
+using namespace rookery;
+using namespace rookery::testing;
+namespace pb = wire::pb;
+
+namespace {
+// One row's swarm, ended with the row (SwarmTest holds one for the whole test class).
+struct Swarm {
+  QTemporaryDir dir;  // removed after every process below has ended
+  CoordinatorProcess coordinator;
+  Volunteers volunteers;  // after the coordinator: they go first
+  net::SecureContext ctx{1};
+  net::CurveKeyPair me = net::CurveKeyPair::generate();
+
+  bool start(const QStringList& args) {
+    if (!coordinator.start(args)) return false;
+    volunteers.root = dir.path();
+    volunteers.endpoint = coordinator.endpoint;
+    volunteers.coordinator_key = coordinator.key;
+    return true;
+  }
+  std::optional<pb::RunStatus> status() {
+    return run_status(ctx, me, coordinator.endpoint, coordinator.key, 10);
+  }
+};
+}  // namespace
+
+class TestCoordinatorBanVoteAggregators : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void aLyingAggregatorOrForwarderIsBanned_data() {
+    QTest::addColumn<QString>("fault");
+    QTest::newRow("lying-aggregator") << "lying-aggregator";
+    QTest::newRow("altering-forwarder") << "altering-forwarder";
+  }
+  void aLyingAggregatorOrForwarderIsBanned() {
+    QFETCH(QString, fault);
+    Swarm swarm;
+    QVERIFY(swarm.dir.isValid());
+    const QString job_path = swarm.dir.filePath("job.json");
+    QVERIFY(write_demo_job(job_path, "verified-demo", [](job::JobSpec& j) {
+      j.micro_batch_size = 8;
+      j.staleness = 1;
+      j.aggregator.kind = job::AggregatorKind::centered_clip;
+    }));
+    QVERIFY2(swarm.start(
+                 {"--job", job_path, "--heartbeat-ms", "300", "--averaging-interval-ms", "1000"}),
+             "the coordinator did not start");
+    for (int i = 0; i < 4; ++i) {
+      QVERIFY(swarm.volunteers.add("verified-demo",
+                                   i == 3 ? QStringList{"--fault", fault} : QStringList{}));
+    }
+    const auto liar = swarm.volunteers.keys[3].toStdString();
+    QElapsedTimer t;
+    t.start();
+    std::optional<pb::RunStatus> s;
+    bool banned = false;
+    while (t.elapsed() < 120000 && !banned) {
+      QTest::qWait(500);
+      s = swarm.status();
+      for (int i = 0; s && i < s->banned_size(); ++i) banned = banned || s->banned(i).key() == liar;
+    }
+    QVERIFY2(banned, "the attacker was not banned within 120 s");
+    qInfo("banned after %.1f s: %s", t.elapsed() / 1000.0, s->banned(0).reason().c_str());
+    QCOMPARE(s->banned_size(), 1);  // nobody honest
+    QCOMPARE(s->banned(0).why().code(), pb::Verdict::RING_PARTNERS_REJECT);
+    // Every honest node catches it as an aggregator or a forwarder (not by clipping its inputs),
+    // some perhaps after the ban: two reports suffice.
+    const auto all_caught = [&] {
+      for (int i = 0; i < 3; ++i) {
+        if (!QString::fromUtf8(swarm.volunteers.output[std::size_t(i)]).contains("caught in ring"))
+          return false;
+      }
+      return true;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(all_caught(), 30000);
+    std::int64_t before = 0;
+    for (const auto& n : s->nodes()) before += n.samples();
+    QTest::qWait(4000);
+    s = swarm.status();
+    QVERIFY(s);
+    std::int64_t later = 0;
+    for (const auto& n : s->nodes()) {
+      QVERIFY(n.key() != liar || s->nodes_size() == 4);
+      later += n.samples();
+    }
+    QVERIFY2(later > before, "the honest volunteers stopped training");
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCoordinatorBanVoteAggregators)
+#include "test_coordinator_ban_vote_aggregators.moc"
