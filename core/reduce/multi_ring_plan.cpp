@@ -1,5 +1,7 @@
 #include "reduce/multi_ring_plan.hpp"
 
+#include "reduce/averaging_groups.hpp"
+
 #include <algorithm>
 #include <set>
 #include <stdexcept>
@@ -59,6 +61,35 @@ std::vector<ReduceRange> MultiRingPlan::rings() const {
   std::vector<ReduceRange> out;
   for (const auto& r : ranges_) {
     if (r.members.size() >= 2 && r.size() > 0) out.push_back(r);
+  }
+  return out;
+}
+
+std::vector<ReduceRange> MultiRingPlan::rings(std::uint64_t round, std::size_t max_group) const {
+  if (pipelines_.size() <= max_group) return rings();
+  std::vector<ReduceRange> out;
+  const auto groups = averaging_groups(pipelines_.size(), max_group, round);
+  for (const auto& r : ranges_) {
+    if (r.size() == 0) continue;
+    for (const auto& group : groups) {
+      if (group.size() < 2) continue;
+      ReduceRange ring = r;
+      ring.members.clear();
+      for (const auto p : group) ring.members.push_back(r.members[p]);
+      out.push_back(std::move(ring));
+    }
+  }
+  return out;
+}
+
+NodeRanges MultiRingPlan::for_node(const std::string& node, std::uint64_t round,
+                                   std::size_t max_group) const {
+  if (pipelines_.size() <= max_group) return for_node(node);
+  NodeRanges out = for_node(node);
+  out.ranges.clear();
+  for (auto& r : rings(round, max_group)) {
+    if (std::find(r.members.begin(), r.members.end(), node) != r.members.end())
+      out.ranges.push_back(std::move(r));
   }
   return out;
 }

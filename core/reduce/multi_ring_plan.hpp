@@ -46,6 +46,12 @@ class MultiRingPlan {
   const std::vector<ReduceRange>& ranges() const { return ranges_; }  // all ranges, in order
   std::vector<ReduceRange> rings() const;                             // ranges with >= 2 members
   NodeRanges for_node(const std::string& node) const;                 // throws if `node` is unknown
+  // Averaging round `round` when a ring may span at most `max_group` pipelines: every range's
+  // members split along the round's averaging groups of the pipelines (averaging_groups.hpp,
+  // the same groups for every range, so a pipeline averages all its blocks with the same
+  // pipelines in a round). With `max_group` pipelines or fewer: rings() and for_node() as above.
+  std::vector<ReduceRange> rings(std::uint64_t round, std::size_t max_group) const;
+  NodeRanges for_node(const std::string& node, std::uint64_t round, std::size_t max_group) const;
   std::uint64_t total_values() const { return offsets_.back(); }
   std::uint64_t block_offset(std::int64_t block) const { return offsets_.at(std::size_t(block)); }
 

@@ -3,6 +3,7 @@
 // parameters (and optimizer state) across pipelines; rounds queue; a re-partition re-plans.
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -161,6 +162,47 @@ class TestMultiRing : public QObject {
 
   // Rounds started while one runs are queued and come back in order; a re-partition between
   // rounds re-derives the rings.
+  void ringsSpanAGroupInLargeSwarms() {
+    // 40 pipelines of two stages cut alike or differently: with groups of 8 a round's every
+    // ring has at most 8 members, every pipeline's owner of a range sits in exactly one of that
+    // range's rings, and over the grid's rounds every pipeline meets every other.
+    std::vector<PipelinePartition> parts;
+    for (int p = 0; p < 40; ++p) {
+      const std::int64_t cut = 1 + p % 4;
+      parts.push_back(
+          {{0, cut, 6}, {"p" + std::to_string(p) + "a", "p" + std::to_string(p) + "b"}});
+    }
+    const MultiRingPlan plan(kBlockValues, parts);
+    for (std::uint64_t round = 0; round < 3; ++round) {
+      const auto rings = plan.rings(round, 8);
+      std::map<std::pair<std::uint64_t, std::string>, int> seats;
+      for (const auto& r : rings) {
+        QVERIFY(r.members.size() >= 2 && r.members.size() <= 8);
+        for (const auto& m : r.members) ++seats[{r.first, m}];
+      }
+      for (const auto& r : plan.ranges()) {
+        if (r.size() == 0) continue;
+        int in_rings = 0;
+        for (const auto& m : r.members)
+          in_rings += seats.count({r.first, m}) ? seats[{r.first, m}] : 0;
+        QVERIFY(in_rings <= int(r.members.size()));  // none twice; a group of one sits out
+      }
+      // A node's rings in a round are those of its group only.
+      const auto mine = plan.for_node("p0a", round, 8);
+      for (const auto& r : mine.ranges) {
+        QVERIFY(r.members.size() <= 8);
+        QVERIFY(std::find(r.members.begin(), r.members.end(), "p0a") != r.members.end());
+      }
+      QVERIFY(!mine.ranges.empty());
+    }
+  }
+
+  void smallSwarmsKeepOneRing() {
+    const MultiRingPlan plan(kBlockValues, three_pipelines());
+    QCOMPARE(plan.rings(4, 16), plan.rings());
+    QCOMPARE(plan.for_node("p1s0", 4, 16).ranges, plan.for_node("p1s0").ranges);
+  }
+
   void roundsQueueAndRepartition() {
     const std::vector<std::int64_t> blocks{300, 500, 700};
     MultiRingPlan first(blocks, {{{0, 1, 3}, {"a0", "a1"}}, {{0, 2, 3}, {"b0", "b1"}}});

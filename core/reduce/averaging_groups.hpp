@@ -1,0 +1,34 @@
+#pragma once
+// Averaging in bounded groups instead of one ring across every pipeline (Moshpit SGD, Ryabinin
+// et al. 2021, as hivemind runs it): the members sit on a d-dimensional grid, and round r
+// averages within the groups of members that share every coordinate but the (r mod d)-th. A
+// round's size, and the members one failure holds up, stay bounded by the group size however
+// many members there are, and after any d consecutive rounds every member's values have reached
+// every other member (on a full grid, d rounds average exactly).
+//
+// A member count that is no power fills a grid of side s (s^d <= members) and seats each extra
+// member beside a host on it: the extra joins its host's group in every round, so it hears what
+// its host hears and its values travel as the host's do. Pure: the same count, bound and round
+// give every node the same groups.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace rookery::reduce {
+
+struct AveragingGrid {
+  std::size_t dimensions = 1;  // rounds for every member to reach every other
+  std::size_t side = 1;        // hosts along each dimension (side^dimensions hosts)
+};
+
+// The grid for `members` with groups of at most `max_group`: one group when they fit in one,
+// else the fewest dimensions whose groups stay within it. Throws std::invalid_argument when
+// max_group < 4 and members exceed it (a side of 2 with extras beside hosts needs 4).
+AveragingGrid averaging_grid(std::size_t members, std::size_t max_group);
+
+// Round `round`'s groups: member indices 0..members-1, each in exactly one group, each group in
+// ascending order, groups ordered by their first member. A group of one averages with nobody.
+std::vector<std::vector<std::size_t>> averaging_groups(std::size_t members, std::size_t max_group,
+                                                       std::uint64_t round);
+
+}  // namespace rookery::reduce
