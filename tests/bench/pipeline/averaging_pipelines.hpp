@@ -15,7 +15,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <limits>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -54,28 +58,31 @@ struct AveragingRun {
   std::vector<CurvePoint> curve;
 };
 
-// A TCP port on loopback that nothing listens on now.
+// A TCP port on loopback that nothing listens on now, below the kernel's ephemeral range
+// (32768 and up), so no outgoing connection takes it before its stage binds it.
 inline std::uint16_t free_loopback_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
-    if (fd >= 0) ::close(fd);
-    throw std::runtime_error("no free loopback port");
+  static std::mt19937 rng(std::random_device{}());
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const auto port = static_cast<std::uint16_t>(20000 + rng() % 12000);
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) break;
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(port);
+    const bool free = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+    ::close(fd);
+    if (free) return port;
   }
-  ::close(fd);
-  return ntohs(a.sin_port);
+  throw std::runtime_error("no free loopback port");
 }
 
 // Trains `job` in o.pipelines pipelines of the stages `blocks`, each on its first
 // o.micro_batches micro-batches. Throws std::runtime_error when a stage fails or the run does
 // not finish within o.timeout.
-inline AveragingRun train_averaging_pipelines(const job::JobSpec& job,
-                                              const std::vector<std::pair<int, int>>& blocks,
-                                              const AveragingOptions& o) {
+inline AveragingRun train_averaging_pipelines_once(const job::JobSpec& job,
+                                                   const std::vector<std::pair<int, int>>& blocks,
+                                                   const AveragingOptions& o) {
   using clock = std::chrono::steady_clock;
   const int P = o.pipelines, S = static_cast<int>(blocks.size()), n = P * S;
   const auto chain = model::BlockChain::from_job(job);
@@ -186,6 +193,20 @@ inline AveragingRun train_averaging_pipelines(const job::JobSpec& job,
   if (o.sample_every > 0)
     run.curve.push_back({run.seconds + run.settle_seconds, run.samples, run.params});
   return run;
+}
+
+// The same, started again (on other ports) when another process took a port between the
+// check and the bind.
+inline AveragingRun train_averaging_pipelines(const job::JobSpec& job,
+                                              const std::vector<std::pair<int, int>>& blocks,
+                                              const AveragingOptions& o) {
+  for (int attempt = 1;; ++attempt) {
+    try {
+      return train_averaging_pipelines_once(job, blocks, o);
+    } catch (const zmq::error_t& e) {
+      if (e.num() != EADDRINUSE || attempt == 3) throw;
+    }
+  }
 }
 
 }  // namespace rookery::testing
