@@ -67,6 +67,12 @@ void print_reports(const std::vector<SimReport>& runs) {
       [](const SimReport& r) { return double(r.largest_round); });
   row("pipelines one departure's round spoils (mean)", "%.1f",
       [](const SimReport& r) { return per(r.blast_radius_total, r.seated_departures); });
+  row("in groups of <= 16: largest round (members)", "%.0f",
+      [](const SimReport& r) { return double(r.largest_group_round); });
+  row("  pipelines one departure's round spoils", "%.1f",
+      [](const SimReport& r) { return per(r.group_blast_radius_total, r.seated_departures); });
+  row("  rounds for every pipeline to reach all", "%.0f",
+      [](const SimReport& r) { return double(r.group_rounds_to_mix); });
   row("liars (a Sybil farm's keys among them)", "%.0f",
       [](const SimReport& r) { return double(r.liars); });
   row("  liars banned", "%.0f", [](const SimReport& r) { return double(r.liars_banned); });

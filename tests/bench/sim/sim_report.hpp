@@ -44,6 +44,10 @@ struct SimReport {
   // departures, and the largest round of any plan.
   double blast_radius_total = 0;
   int largest_round = 0;
+  // The same with the pipelines averaging in groups of at most 16 (averaging_groups.hpp).
+  double group_blast_radius_total = 0;
+  int largest_group_round = 0;
+  int group_rounds_to_mix = 0;  // rounds for every pipeline's values to reach every other
 
   // Bans and Sybil caps.
   int liars = 0, liars_banned = 0, honest_banned = 0;

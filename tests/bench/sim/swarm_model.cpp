@@ -16,6 +16,7 @@
 #include "coordinator/sybil_limits.hpp"
 #include "event_queue.hpp"
 #include "pipeline_flow.hpp"
+#include "reduce/averaging_groups.hpp"
 #include "reduce/multi_ring_plan.hpp"
 #include "reroute.hpp"
 #include "rookery/coordinator.pb.h"
@@ -47,6 +48,9 @@ constexpr std::size_t kFalseAccusations = 3;
 // that names it, each an O(seats + volunteers) scan; at 10,000 volunteers that is the cost the
 // simulation cannot pay every second, and the verdict is the same a few seconds later.
 constexpr std::int64_t kJudgeEveryMs = 5000;
+// The group bound the simulation measures averaging in groups with (hivemind's Moshpit groups
+// are of this order).
+constexpr std::size_t kAveragingGroup = 16;
 
 class SwarmSim {
  public:
@@ -130,6 +134,8 @@ class SwarmSim {
       }
       if (const auto it = round_size_.find(int(i)); it != round_size_.end())
         report_.blast_radius_total += it->second;
+      if (const auto it = group_round_size_.find(int(i)); it != group_round_size_.end())
+        report_.group_blast_radius_total += it->second;
     }
     online_[i] = 0;  // it goes silent: Membership finds out when its deadline passes
     const double away = Churn::absence_s(people_[i].availability, rngs_[i]);
@@ -293,6 +299,7 @@ class SwarmSim {
   // spoils the rounds of every member of the rings its shard is in.
   void averaging_rounds(const coordinator::Assignment& plan) {
     round_size_.clear();
+    group_round_size_.clear();
     if (plan.pipelines.size() < 2) return;
     std::vector<reduce::PipelinePartition> parts;
     for (const auto& p : plan.pipelines) {
@@ -312,6 +319,18 @@ class SwarmSim {
         s = std::max(s, size);
       }
     }
+    // The same plan averaging in Moshpit groups of pipelines (averaging_groups.hpp).
+    for (const auto& r : rings.rings(plan.version, kAveragingGroup)) {
+      const int size = int(r.members.size());
+      report_.largest_group_round = std::max(report_.largest_group_round, size);
+      for (const auto& k : r.members) {
+        auto& s = group_round_size_[index_.at(k)];
+        s = std::max(s, size);
+      }
+    }
+    report_.group_rounds_to_mix =
+        std::max(report_.group_rounds_to_mix,
+                 int(reduce::averaging_grid(plan.pipelines.size(), kAveragingGroup).dimensions));
   }
 
   void account() {
@@ -368,7 +387,7 @@ class SwarmSim {
   std::map<std::size_t, std::vector<std::string>> accusations_;
   std::map<std::size_t, std::int64_t> seated_since_;
   std::unordered_map<std::string, std::int64_t> judged_at_;
-  std::unordered_map<int, int> round_size_;
+  std::unordered_map<int, int> round_size_, group_round_size_;
   std::vector<double> busy_;
   std::uint64_t seen_version_ = 0, installed_version_ = 0;
   std::int64_t end_ms_ = 0;

@@ -51,6 +51,9 @@ void check_properties(const sim::SimReport& r) {
   QVERIFY(r.utilisation() > 0 && r.utilisation() <= 1);
   QVERIFY(std::abs(r.samples * r.flops_per_sample - r.busy_flop) <= 1e-6 * r.busy_flop);
   QVERIFY(r.max_volunteer_busy <= 1 + 1e-9);
+  // Averaging in groups bounds a round however many pipelines there are.
+  QVERIFY(r.largest_group_round <= 16);
+  QVERIFY(r.group_blast_radius_total <= r.blast_radius_total);
   // Trained at most what the installed plans would with no churn, and what was lost adds up.
   QVERIFY(r.samples <= r.ideal_samples * (1 + 1e-9));
   QVERIFY(std::abs(r.ideal_samples - r.samples - r.stalled_samples - r.refill_samples) <=
