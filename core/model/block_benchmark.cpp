@@ -54,7 +54,7 @@ BlockBenchmark measure_blocks(const job::JobSpec& job, const std::string& device
   auto shard = chain.shard(range);
   shard.to(dev);
   shard.set_training(true);
-  shard.set_autocast(precision.autocast);
+  set_copy_precision(shard, precision.autocast);
   shard.set_activation_checkpointing(job.activation_checkpointing);
   input = input.to(dev);
   if (input.is_floating_point()) input.requires_grad_(true);
@@ -78,10 +78,11 @@ BlockBenchmark measure_blocks(const job::JobSpec& job, const std::string& device
 
   BlockBenchmark r;
   r.precision = precision.describe();
-  r.blocks = costs[static_cast<std::size_t>(range.first)].kind +
-             (range.last - range.first > 1 ? " … " + costs[static_cast<std::size_t>(range.last - 1)].kind
-                                           : std::string()) +
-             " (blocks [" + std::to_string(range.first) + ", " + std::to_string(range.last) + "))";
+  r.blocks =
+      costs[static_cast<std::size_t>(range.first)].kind +
+      (range.last - range.first > 1 ? " … " + costs[static_cast<std::size_t>(range.last - 1)].kind
+                                    : std::string()) +
+      " (blocks [" + std::to_string(range.first) + ", " + std::to_string(range.last) + "))";
   try {
     pass();  // warm-up: allocations, kernel choice
     synchronize(dev);

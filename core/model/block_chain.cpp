@@ -44,6 +44,14 @@ struct Block : torch::nn::Module {
 
 void normal_init(const Tensor& t, double std, at::Generator& gen) { t.normal_(0.0, std, gen); }
 
+// x W^T + b through ATen's linear, which folds a contiguous [B, T, in] input into one matmul
+// with the bias added in its epilogue. torch::nn::Linear's forward (the C++ frontend's
+// F::linear) fuses only 2-D inputs and otherwise adds the bias in a kernel of its own, and its
+// backward sums it in another: 9 ms of a 73 ms step of a 354M GPT on an H200.
+Tensor linear(const torch::nn::Linear& l, const Tensor& x) {
+  return at::linear(x, l->weight, l->options.bias() ? l->bias : Tensor());
+}
+
 // ---- GPT ---------------------------------------------------------------------------------
 
 struct GptEmbedding : Block {
@@ -76,12 +84,15 @@ struct CausalSelfAttentionImpl : torch::nn::Module {
   // CPU kernel otherwise; none of them keeps the T×T attention matrix for the backward pass.
   Tensor forward(const Tensor& x) {
     const int64_t B = x.size(0), T = x.size(1), d = width / heads;
-    // [3, B, heads, T, d]; q, k, v are views of it.
-    const Tensor qkv_heads = qkv(x).view({B, T, 3, heads, d}).permute({2, 0, 3, 1, 4});
-    const Tensor y = at::scaled_dot_product_attention(qkv_heads[0], qkv_heads[1], qkv_heads[2],
-                                                      /*attn_mask=*/{}, /*dropout_p=*/0.0,
-                                                      /*is_causal=*/true);
-    return proj(y.transpose(1, 2).contiguous().view({B, T, width}));
+    // q, k, v: [B, heads, T, d] views of qkv's output. unbind, not three selects: its backward
+    // stacks the three gradients into qkv's layout in one kernel, where the selects' zero three
+    // full-size gradients, copy a third into each and add them up (5.5 ms of a 73 ms step on
+    // an H200, against 2.8 ms for the stack).
+    const auto q_k_v = linear(qkv, x).view({B, T, 3, heads, d}).unbind(2);
+    const Tensor y = at::scaled_dot_product_attention(
+        q_k_v[0].transpose(1, 2), q_k_v[1].transpose(1, 2), q_k_v[2].transpose(1, 2),
+        /*attn_mask=*/{}, /*dropout_p=*/0.0, /*is_causal=*/true);
+    return linear(proj, y.transpose(1, 2).contiguous().view({B, T, width}));
   }
   int64_t heads, width;
   torch::nn::Linear qkv{nullptr}, proj{nullptr};
@@ -93,7 +104,7 @@ struct FeedForwardImpl : torch::nn::Module {
     fc = register_module("fc", torch::nn::Linear(s.width, s.mlp_ratio * s.width));
     proj = register_module("proj", torch::nn::Linear(s.mlp_ratio * s.width, s.width));
   }
-  Tensor forward(const Tensor& x) { return proj(torch::gelu(fc(x))); }
+  Tensor forward(const Tensor& x) { return linear(proj, torch::gelu(linear(fc, x))); }
   torch::nn::Linear fc{nullptr}, proj{nullptr};
 };
 TORCH_MODULE(FeedForward);
@@ -138,7 +149,7 @@ struct GptHead : Block {
   }
   Tensor forward(const Tensor& x) override {
     require_dims(x, 3, "gpt.head", "activations [batch, tokens, width]");
-    return head(ln(x));
+    return linear(head, ln(x));
   }
   void init(at::Generator& gen) override {
     ln->weight.fill_(1.0);
@@ -230,6 +241,7 @@ struct Shard::Impl {
   std::vector<std::shared_ptr<Block>> blocks;
   c10::DeviceType device = c10::DeviceType::CPU;
   std::optional<at::ScalarType> autocast;  // none: fp32
+  std::optional<at::ScalarType> weights;   // none: the parameters are fp32
   bool checkpointing = false;
 };
 
@@ -244,7 +256,8 @@ bool Shard::holds_last_block() const { return impl_->range.last == impl_->block_
 
 Tensor Shard::forward(const Tensor& input) {
   const auto& m = *impl_;
-  Tensor x = input;
+  // Low-precision weights take their activations in the same dtype (token ids stay ids).
+  Tensor x = m.weights && input.is_floating_point() ? input.to(*m.weights) : input;
   {
     AutocastScope autocast(m.device, m.autocast);
     for (const auto& block : m.blocks) {
@@ -255,10 +268,16 @@ Tensor Shard::forward(const Tensor& input) {
     }
   }
   // Stage boundaries and the loss see fp32, whatever the arithmetic inside.
-  if (m.autocast && x.is_floating_point() && x.scalar_type() != torch::kFloat32)
-    x = x.to(torch::kFloat32);
+  if (x.is_floating_point() && x.scalar_type() != torch::kFloat32) x = x.to(torch::kFloat32);
   return x;
 }
+
+void Shard::set_weight_dtype(at::ScalarType dtype) {
+  torch::NoGradGuard no_grad;
+  impl_->root->to(dtype);
+  impl_->weights = dtype;
+}
+std::optional<at::ScalarType> Shard::weight_dtype() const { return impl_->weights; }
 
 void Shard::set_autocast(std::optional<at::ScalarType> dtype) { impl_->autocast = dtype; }
 std::optional<at::ScalarType> Shard::autocast() const { return impl_->autocast; }

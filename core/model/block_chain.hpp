@@ -67,6 +67,13 @@ class Shard {
   /// parameters stay fp32, and forward() returns fp32 either way.
   void set_autocast(std::optional<at::ScalarType> dtype);
   std::optional<at::ScalarType> autocast() const;
+  /// Low-precision weights: the parameters themselves become `dtype` (bf16), so activations,
+  /// norms and element-wise kernels run in it and no weight is cast per op. For a shard whose
+  /// weights are copies of fp32 master weights (a stage's weight versions): its gradients come
+  /// out in `dtype`, to be added to the masters' fp32 gradients. forward() still takes and
+  /// returns fp32 at its boundaries.
+  void set_weight_dtype(at::ScalarType dtype);
+  std::optional<at::ScalarType> weight_dtype() const;
   /// Activation checkpointing: each block's activations are recomputed in the backward pass.
   void set_activation_checkpointing(bool on);
 

@@ -2,11 +2,13 @@
 
 #include <ATen/autocast_mode.h>
 
+#include "model/block_chain.hpp"
+
 namespace rookery::model {
 
 std::string PrecisionPlan::describe() const {
   if (!autocast) return "fp32";
-  std::string s = *autocast == at::kBFloat16 ? "bf16 autocast" : "fp16 autocast";
+  std::string s = *autocast == at::kBFloat16 ? "bf16, fp32 master weights" : "fp16 autocast";
   if (loss_scaling) s += ", loss scaling";
   return s;
 }
@@ -32,6 +34,15 @@ PrecisionPlan resolve_precision(job::Precision wanted, c10::DeviceType device,
       return p;
   }
   return p;
+}
+
+void set_copy_precision(Shard& copy, std::optional<at::ScalarType> dtype) {
+  if (dtype == at::kBFloat16) {
+    copy.set_autocast(std::nullopt);
+    copy.set_weight_dtype(at::kBFloat16);
+  } else {
+    copy.set_autocast(dtype);
+  }
 }
 
 AutocastScope::AutocastScope(c10::DeviceType device, std::optional<at::ScalarType> dtype) {

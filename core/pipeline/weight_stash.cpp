@@ -2,6 +2,7 @@
 
 #include "pipeline/weight_stash.hpp"
 
+#include "model/mixed_precision.hpp"
 #include "pipeline/stage_optimizer.hpp"
 
 namespace rookery::pipeline {
@@ -29,7 +30,7 @@ std::shared_ptr<WeightVersion> WeightStash::take_idle() {
   auto shard = chain_.shard(blocks_);
   shard.to(device_);
   shard.set_training(true);
-  shard.set_autocast(autocast_);
+  model::set_copy_precision(shard, autocast_);
   shard.set_activation_checkpointing(checkpointing_);
   return std::make_shared<WeightVersion>(std::move(shard));
 }

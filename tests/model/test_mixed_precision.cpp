@@ -17,8 +17,13 @@ using model::Shard;
 namespace {
 
 job::ModelSpec gpt(double dropout = 0.0) {
-  return {job::GptSpec{
-      .vocab = 256, .context = 16, .width = 32, .depth = 3, .heads = 4, .mlp_ratio = 4, .dropout = dropout}};
+  return {job::GptSpec{.vocab = 256,
+                       .context = 16,
+                       .width = 32,
+                       .depth = 3,
+                       .heads = 4,
+                       .mlp_ratio = 4,
+                       .dropout = dropout}};
 }
 
 struct Batch {
@@ -50,7 +55,8 @@ Pass run(Shard& shard, const Batch& b, uint64_t rng_seed = 1) {
   return r;
 }
 
-double max_relative_difference(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
+double max_relative_difference(const std::vector<torch::Tensor>& a,
+                               const std::vector<torch::Tensor>& b) {
   double worst = 0;
   for (size_t i = 0; i < a.size(); ++i) {
     const double scale = std::max(a[i].abs().max().item<double>(), 1e-12);
@@ -97,7 +103,87 @@ class TestMixedPrecision : public QObject {
     QCOMPARE(*model::resolve_precision(Precision::bf16, cpu, false).autocast, at::kBFloat16);
     QVERIFY(model::resolve_precision(Precision::fp16, cpu, false).loss_scaling);
     QVERIFY(!model::resolve_precision(Precision::fp32, cuda, true).autocast);
-    QCOMPARE(QString::fromStdString(turing.describe()), QStringLiteral("fp16 autocast, loss scaling"));
+    QCOMPARE(QString::fromStdString(turing.describe()),
+             QStringLiteral("fp16 autocast, loss scaling"));
+    QCOMPARE(QString::fromStdString(ampere.describe()),
+             QStringLiteral("bf16, fp32 master weights"));
+  }
+
+  // A weight copy in bf16 (how a stage's weight versions compute in bf16): the parameters are
+  // bf16 copies of fp32 masters, the shard takes and hands back fp32 at its boundaries, its
+  // gradients come out bf16 and join the masters' fp32 gradients, and loss and gradients are
+  // fp32's to bf16's precision.
+  void bf16WeightCopiesComputeInBf16() {
+    const BlockChain chain(gpt(), 11);
+    auto fp32 = chain.whole();
+    auto copy = chain.whole();
+    model::set_copy_precision(copy, at::kBFloat16);
+    QCOMPARE(*copy.weight_dtype(), at::kBFloat16);
+    QVERIFY(!copy.autocast());
+    for (const auto& p : copy.parameters()) QCOMPARE(p.tensor.scalar_type(), at::kBFloat16);
+    const auto b = batch();
+    const auto reference = run(fp32, b);
+    const auto low = run(copy, b);
+    QCOMPARE(low.output_dtype, torch::kFloat32);
+    for (const auto& g : low.grads) {
+      QCOMPARE(g.scalar_type(), at::kBFloat16);
+      QVERIFY(torch::isfinite(g).all().item<bool>());
+    }
+    QVERIFY2(std::abs(low.loss - reference.loss) < 0.02 * reference.loss,
+             qPrintable(QString("bf16 loss %1, fp32 %2").arg(low.loss).arg(reference.loss)));
+    std::vector<torch::Tensor> widened;
+    for (const auto& g : low.grads) widened.push_back(g.to(torch::kFloat32));
+    const double diff = max_relative_difference(widened, reference.grads);
+    QVERIFY2(diff > 0 && diff < 0.15, qPrintable(QString("gradients differ by %1").arg(diff)));
+
+    // A stage's later block takes fp32 activations and its gradient goes upstream in fp32.
+    const BlockChain later(gpt(), 11);
+    auto tail = later.shard({1, later.block_count()});
+    model::set_copy_precision(tail, at::kBFloat16);
+    auto x = torch::randn({2, 16, 32}).requires_grad_(true);
+    auto y = tail.forward(x);
+    QCOMPARE(y.scalar_type(), torch::kFloat32);
+    tail.loss(y, torch::randint(0, 256, {2, 16})).backward();
+    QCOMPARE(x.grad().scalar_type(), torch::kFloat32);
+
+    // fp16 keeps autocast over fp32 weights.
+    auto half = chain.whole();
+    model::set_copy_precision(half, at::kHalf);
+    QCOMPARE(*half.autocast(), at::kHalf);
+    QVERIFY(!half.weight_dtype());
+    QCOMPARE(half.parameters().front().tensor.scalar_type(), torch::kFloat32);
+  }
+
+  // fp32 masters stepped on the gradients of bf16 copies, the copies refreshed from the masters
+  // each step (a stage's loop, by hand): the model learns.
+  void bf16WeightCopiesLearn() {
+    const BlockChain chain(gpt(), 5);
+    auto master = chain.whole();
+    auto copy = chain.whole();
+    model::set_copy_precision(copy, at::kBFloat16);
+    std::vector<torch::Tensor> masters, copies;
+    for (auto& p : master.parameters()) masters.push_back(p.tensor);
+    for (auto& p : copy.parameters()) copies.push_back(p.tensor);
+    torch::optim::AdamW opt(masters, torch::optim::AdamWOptions(3e-3));
+    const auto b = batch(8);
+    double first = 0, last = 0;
+    for (int step = 0; step < 40; ++step) {
+      {
+        torch::NoGradGuard no_grad;
+        for (size_t i = 0; i < copies.size(); ++i) copies[i].copy_(masters[i]);
+      }
+      opt.zero_grad();
+      auto loss = copy.loss(copy.forward(b.inputs), b.targets);
+      loss.backward();
+      for (size_t i = 0; i < copies.size(); ++i) {
+        masters[i].mutable_grad() = copies[i].grad().to(torch::kFloat32);
+        copies[i].mutable_grad() = torch::Tensor();
+      }
+      opt.step();
+      (step == 0 ? first : last) = loss.item<double>();
+    }
+    QCOMPARE(masters.front().scalar_type(), torch::kFloat32);
+    QVERIFY2(last < 0.7 * first, qPrintable(QString("loss %1 -> %2").arg(first).arg(last)));
   }
 
   // bf16 autocast on the CPU: the matmuls run in bf16, the weights and gradients stay fp32,
@@ -128,7 +214,8 @@ class TestMixedPrecision : public QObject {
       const auto y = torch::matmul(torch::ones({2, 2}), torch::ones({2, 2}));
       QCOMPARE(y.scalar_type(), at::kBFloat16);
     }
-    QCOMPARE(torch::matmul(torch::ones({2, 2}), torch::ones({2, 2})).scalar_type(), torch::kFloat32);
+    QCOMPARE(torch::matmul(torch::ones({2, 2}), torch::ones({2, 2})).scalar_type(),
+             torch::kFloat32);
   }
 
   void bf16AutocastLearns() {
@@ -204,7 +291,9 @@ class TestMixedPrecision : public QObject {
     const auto plain_nodes = count_saved(plain);
     const auto checkpointed_nodes = count_saved(recomputed);
     QVERIFY2(checkpointed_nodes * 3 < plain_nodes,
-             qPrintable(QString("%1 graph nodes checkpointed, %2 plain").arg(checkpointed_nodes).arg(plain_nodes)));
+             qPrintable(QString("%1 graph nodes checkpointed, %2 plain")
+                            .arg(checkpointed_nodes)
+                            .arg(plain_nodes)));
   }
 };
 
