@@ -113,6 +113,12 @@ tar -C "$OUT" -cf - real bin lib | xz -T2 -6 > "$OUT/payload.tar.xz"
 rm -rf "$OUT/real" "$OUT/bin" "$OUT/lib"
 cp tests/gpu/run.sh "$OUT/run.sh"
 cp tests/gpu/README.md "$OUT/README.md"
+# The files of the source tree the tests read, in its layout (run.sh points the tests at them
+# with ROOKERY_TEST_SOURCE_DIR), and PyTorch's own figures for the same step (torch_reference.py).
+for f in resources/demo/demo-text.txt resources/demo/demo-job.json scripts/rookery_model.py \
+         tests/gpu/torch_reference.py; do
+  mkdir -p "$OUT/source/$(dirname "$f")" && cp "$f" "$OUT/source/$f"
+done
 
 size=$(du -sb "$OUT" | cut -f1)
 echo "make-bundle: $OUT: $((size >> 20)) MiB ($((unpacked >> 20)) MiB unpacked; ${#wanted[@]} libraries from ${#packages[@]} Debian packages)"

@@ -30,6 +30,8 @@ esac
 export ROOKERY_CUDA_BACKEND="$here/real/librookery_cuda.so"
 export ROOKERY_NODE_BIN="$here/bin/rookery-node"
 export QT_QPA_PLATFORM=offscreen
+# The build machine's source tree is not here: the tests read the bundle's copies of its files.
+export ROOKERY_TEST_SOURCE_DIR="$here/source"
 echo "run: torch $version from $ROOKERY_TORCH_LIB"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/run: GPU: /'
 
@@ -57,4 +59,10 @@ for batch in ${ROOKERY_BENCH_BATCHES-8}; do
   esac
   cat "$out"
 done
+# PyTorch's figures for the same step on this GPU, beside ours: eager, bf16 copies, compiled.
+if [ "${ROOKERY_TORCH_REFERENCE:-0}" = 1 ]; then
+  python3 "$here/source/tests/gpu/torch_reference.py" ${ROOKERY_TORCH_REFERENCE_ARGS:-} > "$results/torch_reference.txt" 2>&1 \
+    || echo "run: torch_reference.py failed (exit $?)"
+  cat "$results/torch_reference.txt"
+fi
 exit $status

@@ -14,6 +14,7 @@
 #include "data/batch.hpp"
 #include "data/open_dataset.hpp"
 #include "job/job_spec.hpp"
+#include "support/source_tree.hpp"
 #include "model/block_chain.hpp"
 #include "model/optimizer.hpp"
 #include "pipeline/checkpoint.hpp"
@@ -172,7 +173,7 @@ inline QString gpt_job_json(const QString& id, int staleness, const QString& cod
                   "schedule": {"warmup_steps": 10, "decay": "constant"}},
     "micro_batch_size": 16, "grad_accumulation": 1, "staleness": %3, "codec": "%7",
     "averaging_period": 50, "seed": 11})")
-      .arg(id, QString(ROOKERY_SOURCE_DIR "/resources/demo/demo-text.txt"))
+      .arg(id, QString::fromStdString(source_file("resources/demo/demo-text.txt")))
       .arg(staleness)
       .arg(depth)
       .arg(width)

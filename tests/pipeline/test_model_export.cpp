@@ -18,6 +18,7 @@
 #include "model/safetensors.hpp"
 #include "pipeline/checkpoint.hpp"
 #include "support/processes.hpp"
+#include "support/source_tree.hpp"
 
 using namespace rookery;
 
@@ -239,8 +240,8 @@ class TestModelExport : public QObject {
     for (auto t : kTokens) tokens << QString::number(t);
     QProcess py;
     const QString logits_path = dir_.filePath("python-logits.f32");
-    py.start("python3", {ROOKERY_SOURCE_DIR "/scripts/rookery_model.py", out, "--tokens",
-                         tokens.join(','), "--logits", logits_path});
+    const auto script = QString::fromStdString(testing::source_file("scripts/rookery_model.py"));
+    py.start("python3", {script, out, "--tokens", tokens.join(','), "--logits", logits_path});
     QVERIFY(py.waitForFinished(120000));
     QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
     qInfo("%s", py.readAllStandardOutput().trimmed().constData());
