@@ -165,6 +165,24 @@ bool RingAllReduce::verified_gather(Attempt& a) {
   const auto segs = a.segments(owned);
   ResultCommitment result;
   result.chunk = owned;
+  // The partners this node's exclusion list names are left out, fixed for the whole chunk and
+  // signed in the result, so its validators rerun the same arithmetic on the same inputs
+  // (their own lists may differ). Never half the members or more: an owner cannot make a
+  // chunk its own value.
+  result.left_out.assign(n, 0);
+  {
+    std::vector<Contribution> names(n);
+    for (std::size_t j = 0; j < n; ++j) names[j].member = a.view[j];
+    const auto leave = options_.aggregator->left_out(names);
+    std::size_t left = 0;
+    for (std::size_t j = 0; j < leave.size() && j < n; ++j) {
+      if (leave[j] && j != r) {
+        result.left_out[j] = 1;
+        ++left;
+      }
+    }
+    if (2 * left >= n) result.left_out.assign(n, 0);
+  }
   std::vector<wire::Payload> results;
   std::vector<std::vector<float>> theirs(n);
   for (std::uint32_t i = 0; i < segs.size(); ++i) {
@@ -184,12 +202,14 @@ bool RingAllReduce::verified_gather(Attempt& a) {
       got.segment->decode_into(theirs[j]);
       contributions[j] = {a.view[j], v.inputs[j]->weight, theirs[j], false};
     }
-    // Every member's committed input, none left out by this node's own exclusion list (which
-    // its validators cannot share: honest lists differ). A partner it excludes still counts
-    // its strikes here and is reported to the ban vote; CenteredClip bounds it meanwhile.
-    result.left_out.assign(n, 0);
+    // Every committed input but the ones the result says are left out. A partner left out
+    // still counts its strikes here and is reported to the ban vote.
+    std::vector<Contribution> kept;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (!result.left_out[j]) kept.push_back(contributions[j]);
+    }
     auto seg = a.slice(segs[i]);
-    options_.aggregator->without_exclusions().aggregate(contributions, seg);
+    options_.aggregator->without_exclusions().aggregate(kept, seg);
     if (options_.fault == RingOptions::Fault::lying_owner) poison(seg);
     Digest d;
     results.push_back(encoded(options_, seg, a.work, d));
@@ -323,8 +343,8 @@ void RingAllReduce::validate(Attempt& a) {
     const auto& result = *v.held.results[c];
     std::size_t left = 0;
     for (auto b : result.left_out) left += b != 0;
-    // Owners leave nobody out (verified_gather): a result that claims otherwise is refused.
-    bool ok = left == 0;
+    // An owner may leave out a minority of the others (its exclusion list), never itself.
+    bool ok = 2 * left < n && !result.left_out[owner];
     const auto segs = a.segments(c);
     std::vector<std::vector<float>> theirs(n);
     std::vector<float> recomputed;
