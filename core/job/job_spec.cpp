@@ -500,7 +500,11 @@ void validate(const JobSpec& spec) {
         "must be >= 0 (0: off), got " + show(spec.max_grad_norm));
   at_least(spec.averaging_period, 1, "job.averaging_period");
   at_least(spec.average_optimizer_state_every, 0, "job.average_optimizer_state_every");
+  check(spec.averaging_max_group == 0 || spec.averaging_max_group >= 2, "job.averaging_max_group",
+        "must be 0 (one ring) or >= 2 pipelines, got " + show(spec.averaging_max_group));
   validate_aggregator(spec.aggregator);
+  validate_averaging(spec.averaging, spec.aggregator.kind == AggregatorKind::centered_clip,
+                     "job.averaging");
   validate_outer(spec.outer);
   validate_spot_checks(spec.spot_checks);
   validate_boundary(spec.boundary, spec.model, spec.spot_checks);
@@ -537,8 +541,11 @@ JobSpec parse_job_spec(std::string_view text, const std::filesystem::path& base_
   spec.averaging_period = r.integer("averaging_period", spec.averaging_period);
   spec.average_optimizer_state_every =
       r.integer("average_optimizer_state_every", spec.average_optimizer_state_every);
+  spec.averaging_max_group = r.integer("averaging_max_group", spec.averaging_max_group);
   if (const auto* aggregator = r.find("aggregator"))
     spec.aggregator = parse_aggregator(ObjectReader(*aggregator, "job.aggregator"));
+  if (const auto* averaging = r.find("averaging"))
+    spec.averaging = parse_averaging(*averaging, "job.averaging");
   if (const auto* outer = r.find("outer"))
     spec.outer = parse_outer(ObjectReader(*outer, "job.outer"));
   if (const auto* spot_checks = r.find("spot_checks"))
@@ -642,6 +649,7 @@ std::string to_json(const JobSpec& spec, int indent) {
   doc["activation_checkpointing"] = spec.activation_checkpointing;
   doc["averaging_period"] = spec.averaging_period;
   doc["average_optimizer_state_every"] = spec.average_optimizer_state_every;
+  if (spec.averaging_max_group != 0) doc["averaging_max_group"] = spec.averaging_max_group;
   ojson aggregator;
   aggregator["kind"] = to_string(spec.aggregator.kind);
   if (spec.aggregator.kind == AggregatorKind::centered_clip) {
@@ -651,6 +659,8 @@ std::string to_json(const JobSpec& spec, int indent) {
     aggregator["weight_cap"] = spec.aggregator.weight_cap;
   }
   doc["aggregator"] = std::move(aggregator);
+  if (spec.averaging != AveragingSpec{})  // only when set, as "boundary"
+    doc["averaging"] = ojson::parse(averaging_json(spec.averaging));
   doc["outer"] = ojson{{"lr", spec.outer.lr},
                        {"momentum", spec.outer.momentum},
                        {"error_feedback", spec.outer.error_feedback},

@@ -16,6 +16,8 @@
 #include <variant>
 #include <vector>
 
+#include "job/averaging_spec.hpp"
+
 namespace rookery::job {
 
 /// Thrown for any invalid spec; what() starts with the field's path, e.g.
@@ -275,12 +277,29 @@ struct JobSpec {
   /// exclusion of a member they clip hard (reduce::PeerExclusion) and the floor on averaged
   /// second moments.
   int64_t average_optimizer_state_every = 0;
+  /// Averaging in groups (Moshpit SGD): a round's rings span at most this many pipelines.
+  /// The pipelines sit on a d-dimensional grid (reduce/averaging_groups.hpp) and round r
+  /// averages along dimension r mod d, so a round's size, and the pipelines one failure holds
+  /// up, stay bounded as pipelines grow; after any d rounds every replica's values reached
+  /// every other (on a full grid, exactly their mean). 0 (the default): one ring per range
+  /// across every pipeline. In groups, outer.anchor_sync_every and
+  /// average_optimizer_state_every count sweeps of d rounds, so the anchors and moments mix
+  /// along every dimension (pipeline/stage_averaging.hpp). Otherwise >= 2; bounds below 4 fit
+  /// only some pipeline counts (groups of 2: powers of 2), and a stage whose plan does not fit
+  /// averages in groups of at most 4 and says so.
+  int64_t averaging_max_group = 0;
   AggregatorSpec aggregator;  ///< how those averages combine the members' values
+  AveragingSpec averaging;    ///< whether the rings verify their aggregators, and how many
   OuterSpec outer;            ///< what the averages are of, and the step that applies them
   SpotCheckSpec spot_checks;  ///< how stages verify the activations and gradients they receive
   uint64_t seed = 0;          ///< parameter init and data order derive from it
   friend bool operator==(const JobSpec&, const JobSpec&) = default;
 };
+
+/// Whether the job's rings verify their aggregators (averaging.verify, auto: with CenteredClip).
+inline bool verifies_aggregation(const JobSpec& s) {
+  return verifies(s.averaging, s.aggregator.kind == AggregatorKind::centered_clip);
+}
 
 /// Parses and validates a spec. Relative dataset paths are resolved against `base_dir`
 /// when it is not empty (load_job_spec passes the spec file's folder).

@@ -78,11 +78,12 @@ StageAveraging::StageAveraging(net::SecureContext& ctx, const net::CurveKeyPair&
   if (job.aggregator.kind == job::AggregatorKind::centered_clip) {
     ro.aggregator = std::make_shared<reduce::ExcludingAggregator>(ro.aggregator, exclusion_);
   }
-  // A job that asks for Byzantine robustness gets its aggregators checked too: inputs
-  // committed, every chunk's aggregate recomputed by two validators, forwarded bytes signed
-  // (reduce/aggregate_verification.hpp). Every member of a ring runs the same job, so all agree.
-  // There an owner aggregates every committed input: its exclusions act through the ban vote.
-  ro.verify = job.aggregator.kind == job::AggregatorKind::centered_clip;
+  // The job's averaging.verify (auto: with CenteredClip, the job asking for Byzantine
+  // robustness): inputs committed, every chunk's aggregate recomputed by averaging.validators
+  // members, forwarded bytes signed (reduce/aggregate_verification.hpp). Every member of a
+  // ring runs the same job, so all agree.
+  ro.verify = job::verifies_aggregation(job);
+  ro.validators = static_cast<std::uint32_t>(job.averaging.validators);
   if (config.fault == Fault::LyingAggregator) ro.fault = reduce::RingOptions::Fault::lying_owner;
   if (config.fault == Fault::AlteringForwarder)
     ro.fault = reduce::RingOptions::Fault::altering_forwarder;

@@ -170,6 +170,25 @@ class TestJobSpec : public QObject {
     QVERIFY(parse_job_spec(doc.dump()).aggregator.kind == AggregatorKind::mean);
   }
 
+  void parsesAveraging() {
+    json doc = valid_gpt_doc();
+    const JobSpec defaults = parse_job_spec(doc.dump());
+    QVERIFY(defaults.averaging.verify == VerifyMode::automatic);
+    QCOMPARE(defaults.averaging.validators, int64_t{2});
+    QVERIFY(verifies_aggregation(defaults));  // CenteredClip, the default aggregator
+    QVERIFY(to_json(defaults).find("\"averaging\"") == std::string::npos);  // old nodes read it
+    doc["aggregator"] = json::parse(R"({"kind": "mean"})");
+    QVERIFY(!verifies_aggregation(parse_job_spec(doc.dump())));  // auto: not with the mean
+    doc["averaging"] = json::parse(R"({"verify": "on", "validators": 3})");
+    const JobSpec on = parse_job_spec(doc.dump());
+    QVERIFY(verifies_aggregation(on));
+    QCOMPARE(on.averaging.validators, int64_t{3});
+    QVERIFY(parse_job_spec(to_json(on)) == on);
+    doc.erase("aggregator");
+    doc["averaging"] = json::parse(R"({"verify": "off"})");
+    QVERIFY(!verifies_aggregation(parse_job_spec(doc.dump())));
+  }
+
   void parsesBoundaryCompression() {
     const JobSpec defaults = parse_job_spec(valid_gpt_doc().dump());
     QVERIFY(defaults.boundary.kind == BoundaryKind::none);  // off unless the job asks
@@ -499,6 +518,27 @@ class TestJobSpec : public QObject {
     QTest::newRow("tau on mean") << "/aggregator"
                                  << R"({"kind": "mean", "tau": 1})"
                                  << "job.aggregator.tau: unknown key";
+    QTest::newRow("verify typo") << "/averaging"
+                                 << R"({"verify": "yes"})"
+                                 << "job.averaging.verify: must be one of auto, on, off; got \"yes\"";
+    QTest::newRow("verify bool") << "/averaging"
+                                 << R"({"verify": true})"
+                                 << "job.averaging.verify: must be one of auto, on, off; got true";
+    QTest::newRow("validators zero") << "/averaging"
+                                     << R"({"validators": 0})"
+                                     << "job.averaging.validators: must be in [1, 16]";
+    QTest::newRow("validators many") << "/averaging"
+                                     << R"({"validators": 17})"
+                                     << "job.averaging.validators: must be in [1, 16]";
+    QTest::newRow("validators text") << "/averaging"
+                                     << R"({"validators": "2"})"
+                                     << "job.averaging.validators: must be an integer";
+    QTest::newRow("validators off") << "/averaging"
+                                    << R"({"verify": "off", "validators": 3})"
+                                    << "job.averaging.validators: has no effect without verified";
+    QTest::newRow("averaging typo") << "/averaging"
+                                    << R"({"validator": 3})"
+                                    << "job.averaging.validator: unknown key";
     QTest::newRow("sgd nesterov") << "/optimizer"
                                   << R"({"kind": "sgd", "lr": 0.1, "nesterov": true})"
                                   << "job.optimizer.nesterov: requires momentum > 0";
