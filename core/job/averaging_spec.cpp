@@ -56,13 +56,13 @@ bool verifies(const AveragingSpec& spec, bool centered_clip) {
   return spec.verify == VerifyMode::on || (spec.verify == VerifyMode::automatic && centered_clip);
 }
 
-void validate_averaging(const AveragingSpec& spec, bool centered_clip, const std::string& path) {
+void validate_averaging(const AveragingSpec& spec, bool verified, const std::string& path) {
   if (spec.validators < 1 || spec.validators > kMaxValidators) {
     fail(path + ".validators", "must be in [1, " + std::to_string(kMaxValidators) +
                                    "] (members that recompute each chunk), got " +
                                    std::to_string(spec.validators));
   }
-  if (!verifies(spec, centered_clip) && spec.validators != AveragingSpec{}.validators) {
+  if (!verified && spec.validators != AveragingSpec{}.validators) {
     fail(path + ".validators",
          "has no effect without verified aggregation (verify is " +
              std::string(to_string(spec.verify)) +
@@ -72,7 +72,7 @@ void validate_averaging(const AveragingSpec& spec, bool centered_clip, const std
   }
 }
 
-std::string averaging_json(const AveragingSpec& spec) {
+std::string to_json(const AveragingSpec& spec) {
   return nlohmann::ordered_json{{"verify", to_string(spec.verify)},
                                 {"validators", spec.validators}}
       .dump();

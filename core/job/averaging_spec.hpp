@@ -32,12 +32,12 @@ struct AveragingSpec {
 /// Reads `object` (the value of "averaging"); unknown keys, wrong types and bad values are
 /// JobSpecErrors naming the field under `path`.
 AveragingSpec parse_averaging(const nlohmann::json& object, const std::string& path);
-/// Range and cross-field rules; `centered_clip`: whether the job's aggregator is CenteredClip.
-void validate_averaging(const AveragingSpec& spec, bool centered_clip, const std::string& path);
+/// Range and cross-field rules; `verified`: whether the job verifies (verifies_aggregation).
+void validate_averaging(const AveragingSpec& spec, bool verified, const std::string& path);
 /// Whether the rings verify their aggregators.
 bool verifies(const AveragingSpec& spec, bool centered_clip);
 /// The section as JSON text (an object, every field written).
-std::string averaging_json(const AveragingSpec& spec);
+std::string to_json(const AveragingSpec& spec);
 
 std::string_view to_string(VerifyMode);
 

@@ -503,8 +503,7 @@ void validate(const JobSpec& spec) {
   check(spec.averaging_max_group == 0 || spec.averaging_max_group >= 2, "job.averaging_max_group",
         "must be 0 (one ring) or >= 2 pipelines, got " + show(spec.averaging_max_group));
   validate_aggregator(spec.aggregator);
-  validate_averaging(spec.averaging, spec.aggregator.kind == AggregatorKind::centered_clip,
-                     "job.averaging");
+  validate_averaging(spec.averaging, verifies_aggregation(spec), "job.averaging");
   validate_outer(spec.outer);
   validate_spot_checks(spec.spot_checks);
   validate_boundary(spec.boundary, spec.model, spec.spot_checks);
@@ -544,8 +543,7 @@ JobSpec parse_job_spec(std::string_view text, const std::filesystem::path& base_
   spec.averaging_max_group = r.integer("averaging_max_group", spec.averaging_max_group);
   if (const auto* aggregator = r.find("aggregator"))
     spec.aggregator = parse_aggregator(ObjectReader(*aggregator, "job.aggregator"));
-  if (const auto* averaging = r.find("averaging"))
-    spec.averaging = parse_averaging(*averaging, "job.averaging");
+  if (const auto* a = r.find("averaging")) spec.averaging = parse_averaging(*a, "job.averaging");
   if (const auto* outer = r.find("outer"))
     spec.outer = parse_outer(ObjectReader(*outer, "job.outer"));
   if (const auto* spot_checks = r.find("spot_checks"))
@@ -659,8 +657,7 @@ std::string to_json(const JobSpec& spec, int indent) {
     aggregator["weight_cap"] = spec.aggregator.weight_cap;
   }
   doc["aggregator"] = std::move(aggregator);
-  if (spec.averaging != AveragingSpec{})  // only when set, as "boundary"
-    doc["averaging"] = ojson::parse(averaging_json(spec.averaging));
+  if (spec.averaging != AveragingSpec{}) doc["averaging"] = ojson::parse(to_json(spec.averaging));
   doc["outer"] = ojson{{"lr", spec.outer.lr},
                        {"momentum", spec.outer.momentum},
                        {"error_feedback", spec.outer.error_feedback},
