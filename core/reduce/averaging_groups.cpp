@@ -64,9 +64,6 @@ std::size_t largest(const std::vector<std::vector<std::size_t>>& groups) {
 
 AveragingGrid averaging_grid(std::size_t members, std::size_t max_group) {
   if (members <= std::max<std::size_t>(max_group, 1)) return {1, std::max<std::size_t>(members, 1)};
-  if (max_group < 4)
-    throw std::invalid_argument("averaging groups: a group bound below 4 cannot hold " +
-                                std::to_string(members) + " members");
   for (std::size_t d = 2;; ++d) {
     const AveragingGrid g{d, side_for(members, d)};
     if (g.side < 2) break;
@@ -75,8 +72,12 @@ AveragingGrid averaging_grid(std::size_t members, std::size_t max_group) {
       fits = largest(groups_on(members, g, r)) <= max_group;
     if (fits) return g;
   }
-  // Unreachable for max_group >= 4: a side of 2 puts at most one extra beside each host.
-  throw std::logic_error("averaging groups: no grid fits");
+  // Never for max_group >= 4: a side of 2 puts at most one extra beside each host. Below 4 only
+  // some counts fit (powers of 2 in groups of 2; in groups of 3 also powers of 3 and a few with
+  // extras, 5, 6 or 10 among them).
+  throw std::invalid_argument("averaging groups: " + std::to_string(members) +
+                              " members do not fit a grid of groups of at most " +
+                              std::to_string(max_group) + " (any bound of 4 or more does)");
 }
 
 std::vector<std::vector<std::size_t>> averaging_groups(std::size_t members, std::size_t max_group,

@@ -22,8 +22,9 @@ struct AveragingGrid {
 };
 
 // The grid for `members` with groups of at most `max_group`: one group when they fit in one,
-// else the fewest dimensions whose groups stay within it. Throws std::invalid_argument when
-// max_group < 4 and members exceed it (a side of 2 with extras beside hosts needs 4).
+// else the fewest dimensions whose groups stay within it. Throws std::invalid_argument when no
+// grid's groups stay within it: never for max_group >= 4 (a side of 2 with extras beside hosts
+// needs 4); below 4 only some counts fit (in groups of 2 the powers of 2).
 AveragingGrid averaging_grid(std::size_t members, std::size_t max_group);
 
 // Round `round`'s groups: member indices 0..members-1, each in exactly one group, each group in

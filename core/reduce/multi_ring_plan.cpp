@@ -66,7 +66,7 @@ std::vector<ReduceRange> MultiRingPlan::rings() const {
 }
 
 std::vector<ReduceRange> MultiRingPlan::rings(std::uint64_t round, std::size_t max_group) const {
-  if (pipelines_.size() <= max_group) return rings();
+  if (max_group == 0 || pipelines_.size() <= max_group) return rings();
   std::vector<ReduceRange> out;
   const auto groups = averaging_groups(pipelines_.size(), max_group, round);
   for (const auto& r : ranges_) {
@@ -84,7 +84,7 @@ std::vector<ReduceRange> MultiRingPlan::rings(std::uint64_t round, std::size_t m
 
 NodeRanges MultiRingPlan::for_node(const std::string& node, std::uint64_t round,
                                    std::size_t max_group) const {
-  if (pipelines_.size() <= max_group) return for_node(node);
+  if (max_group == 0 || pipelines_.size() <= max_group) return for_node(node);
   NodeRanges out = for_node(node);
   out.ranges.clear();
   for (auto& r : rings(round, max_group)) {

@@ -49,7 +49,9 @@ class MultiRingPlan {
   // Averaging round `round` when a ring may span at most `max_group` pipelines: every range's
   // members split along the round's averaging groups of the pipelines (averaging_groups.hpp,
   // the same groups for every range, so a pipeline averages all its blocks with the same
-  // pipelines in a round). With `max_group` pipelines or fewer: rings() and for_node() as above.
+  // pipelines in a round). With `max_group` pipelines or fewer, or max_group 0 (no bound):
+  // rings() and for_node() as above. Throws std::invalid_argument when the pipelines fit no grid
+  // of such groups (averaging_grid).
   std::vector<ReduceRange> rings(std::uint64_t round, std::size_t max_group) const;
   NodeRanges for_node(const std::string& node, std::uint64_t round, std::size_t max_group) const;
   std::uint64_t total_values() const { return offsets_.back(); }

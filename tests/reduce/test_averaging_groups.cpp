@@ -112,9 +112,30 @@ class TestAveragingGroups : public QObject {
     }
   }
 
-  void tinyBoundIsRefused() {
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, averaging_grid(10, 3));
+  void tinyBoundsFitSomeCounts() {
+    // Groups of 2: a full binary grid, so exactly the powers of 2.
+    QCOMPARE(averaging_grid(4, 2).dimensions, std::size_t(2));
+    QCOMPARE(averaging_grid(8, 2).dimensions, std::size_t(3));
+    for (const std::size_t n : {3, 5, 6, 7, 12})
+      QVERIFY_THROWS_EXCEPTION(std::invalid_argument, averaging_grid(n, 2));
+    // Groups of 3: also some counts with extras beside hosts (6 on a 2 x 2 grid).
+    QCOMPARE(averaging_grid(6, 3).dimensions, std::size_t(2));
+    QCOMPARE(averaging_grid(9, 3).side, std::size_t(3));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, averaging_grid(7, 3));
     QCOMPARE(averaging_grid(3, 3).dimensions, std::size_t(1));  // they fit in one group
+    for (const std::size_t bound : {2, 3}) {
+      for (std::size_t n = 1; n <= 70; ++n) {
+        AveragingGrid grid;
+        try {
+          grid = averaging_grid(n, bound);
+        } catch (const std::invalid_argument&) {
+          continue;
+        }
+        for (std::uint64_t r = 0; r < grid.dimensions; ++r)
+          for (const auto& g : averaging_groups(n, bound, r)) QVERIFY(g.size() <= bound);
+        QVERIFY(everyone_reaches_everyone(n, bound, 0, grid.dimensions));
+      }
+    }
   }
 };
 

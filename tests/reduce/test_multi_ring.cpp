@@ -201,6 +201,7 @@ class TestMultiRing : public QObject {
     const MultiRingPlan plan(kBlockValues, three_pipelines());
     QCOMPARE(plan.rings(4, 16), plan.rings());
     QCOMPARE(plan.for_node("p1s0", 4, 16).ranges, plan.for_node("p1s0").ranges);
+    QCOMPARE(plan.rings(4, 0), plan.rings());  // 0: no bound
   }
 
   void roundsQueueAndRepartition() {
