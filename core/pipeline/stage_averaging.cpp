@@ -7,6 +7,7 @@
 #include "net/identity.hpp"
 #include "pipeline/stage_optimizer.hpp"
 #include "reduce/averager.hpp"
+#include "reduce/averaging_groups.hpp"
 #include "reduce/centered_clip.hpp"
 #include "reduce/error_feedback.hpp"
 #include "reduce/outer_optimizer.hpp"
@@ -42,6 +43,20 @@ std::vector<StageStats::RingPartner> ring_partners(const reduce::NodeRanges& ran
             [](const auto& x, const auto& y) { return x.pipeline < y.pipeline; });
   return partners;
 }
+
+// The group bound a stage averages with: 0 (one ring) when the job asks for none or the
+// pipelines fit in one group; groups of at most 4 when the pipelines fit no grid of the job's
+// bound (bounds below 4 fit only some counts), which any count fits.
+std::size_t group_bound(std::int64_t asked, std::size_t pipelines) {
+  if (asked <= 0 || pipelines <= std::size_t(asked)) return 0;
+  try {
+    reduce::averaging_grid(pipelines, std::size_t(asked));
+    return std::size_t(asked);
+  } catch (const std::invalid_argument& e) {
+    spdlog::warn("averaging: {}; averaging in groups of at most 4 instead", e.what());
+    return pipelines <= 4 ? 0 : 4;
+  }
+}
 }  // namespace
 
 StageAveraging::StageAveraging(net::SecureContext& ctx, const net::CurveKeyPair& identity,
@@ -57,8 +72,13 @@ StageAveraging::StageAveraging(net::SecureContext& ctx, const net::CurveKeyPair&
       exclusion_(std::make_shared<reduce::PeerExclusion>()) {
   const auto& a = config.averaging;
   const auto& job = config.job;
-  const auto plan = reduce::MultiRingPlan(reduce::block_parameter_counts(job.model), a.pipelines);
-  auto ranges = plan.for_node(identity.public_key);
+  plan_ = std::make_unique<reduce::MultiRingPlan>(reduce::block_parameter_counts(job.model),
+                                                  a.pipelines);
+  // Every ring across all pipelines: in groups, each round's rings are some of its members.
+  auto ranges = plan_->for_node(identity.public_key);
+  max_group_ = group_bound(job.averaging_max_group, a.pipelines.size());
+  if (max_group_ > 0)
+    dimensions_ = reduce::averaging_grid(a.pipelines.size(), max_group_).dimensions;
   reduce::ZmqTransportConfig tc;
   tc.listen = a.listen;
   tc.send_timeout = std::min(a.timeout, a.interval / (2 * (a.max_attempts + 1)));
@@ -131,16 +151,22 @@ StageAveraging::StageAveraging(net::SecureContext& ctx, const net::CurveKeyPair&
   if (codec != wire::Codec::None) {
     for (const auto& name : averaged_state_) ac.buffer_codecs[name] = wire::Codec::Bf16;
   }
+  const std::string rounds =
+      dimensions_ > 1 ? "sweeps of " + std::to_string(dimensions_) + " rounds" : "rounds";
   spdlog::info(
-      "averaging with {} other pipeline(s) in {} ring(s) every {} ms ({}; outer step lr {} "
-      "momentum {} on {} pseudo-gradients{}; anchors synced every {} rounds; optimizer state "
+      "averaging with {} other pipeline(s) in {} ring(s){} every {} ms ({}; outer step lr {} "
+      "momentum {} on {} pseudo-gradients{}; anchors synced every {} {}; optimizer state "
       "{}), listening on {}",
-      a.pipelines.size() - 1, ac.ranges.ranges.size(), a.interval.count(), ro.aggregator->name(),
-      job.outer.lr, job.outer.momentum, wire::codec_name(codec),
-      feedback_ ? " with error feedback" : "", job.outer.anchor_sync_every,
+      a.pipelines.size() - 1, ac.ranges.ranges.size(),
+      max_group_ ? fmt::format(" in groups of at most {} ({} rounds reach every pipeline)",
+                               max_group_, dimensions_)
+                 : std::string(),
+      a.interval.count(), ro.aggregator->name(), job.outer.lr, job.outer.momentum,
+      wire::codec_name(codec), feedback_ ? " with error feedback" : "",
+      job.outer.anchor_sync_every, rounds,
       averaged_state_.empty()
           ? std::string("not averaged")
-          : "every " + std::to_string(job.average_optimizer_state_every) + " rounds",
+          : "every " + std::to_string(job.average_optimizer_state_every) + " " + rounds,
       transport_->endpoint());
   averager_ = std::make_unique<reduce::Averager>(*transport_, std::move(ac));
 }
@@ -166,6 +192,15 @@ void StageAveraging::maybe_start(const StageOptimizer& optimizer) {
     counters_.update([](StageStats& s) { ++s.averaging_skipped; });
     return;
   }
+  if (max_group_ > 0) {
+    // This round's groups: the same on every member, which numbers the round by the clock too.
+    auto ranges = plan_->for_node(own_key_, window, max_group_);
+    if (ranges.ranges.empty()) {
+      spdlog::debug("averaging round {}: in no group this round", window);
+      return;  // nothing sent; the next round's pseudo-gradient carries the steps
+    }
+    averager_->set_ranges(std::move(ranges));
+  }
   round_start_ = optimizer.flat_parameters();
   if (anchor_.size() != round_start_.size()) anchor_ = round_start_;
   std::vector<float> pseudo_gradient(round_start_.size());
@@ -178,14 +213,14 @@ void StageAveraging::maybe_start(const StageOptimizer& optimizer) {
   buffers.push_back({std::string(kPseudoGradient), feedback_
                                                        ? feedback_->compensate(pseudo_gradient)
                                                        : std::move(pseudo_gradient)});
-  // Every N-th round by number, as every member counts them.
-  if (window % static_cast<std::uint64_t>(config_.job.outer.anchor_sync_every) == 0)
+  // Every N-th round by number (in groups: every round of every N-th sweep), as every member
+  // counts them.
+  if (in_sweep(window, config_.job.outer.anchor_sync_every))
     buffers.push_back({std::string(kAnchor), anchor_});
-  // Every N-th round by number, so every member includes the moments in the same rounds
-  // (rounds are numbered by the clock) and the rings for them meet.
-  const bool with_state =
-      !averaged_state_.empty() &&
-      window % static_cast<std::uint64_t>(config_.job.average_optimizer_state_every) == 0;
+  // Likewise, so every member includes the moments in the same rounds (rounds are numbered by
+  // the clock) and the rings for them meet.
+  const bool with_state = !averaged_state_.empty() &&
+                          in_sweep(window, config_.job.average_optimizer_state_every);
   if (with_state) {
     for (const auto& name : averaged_state_)
       buffers.push_back({name, optimizer.optimizer().state_buffer(name)});
@@ -196,6 +231,10 @@ void StageAveraging::maybe_start(const StageOptimizer& optimizer) {
                 optimizer.steps(), samples_since_average_,
                 with_state ? ", with the optimizer state" : "");
   samples_since_average_ = 0;
+}
+
+bool StageAveraging::in_sweep(std::uint64_t round, std::int64_t every) const {
+  return every > 0 && (round / dimensions_) % static_cast<std::uint64_t>(every) == 0;
 }
 
 // A round has to start on time on every member (a partner waits only interval / 6 for it),

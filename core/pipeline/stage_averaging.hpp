@@ -12,6 +12,27 @@
 // job.average_optimizer_state_every-th round also carries the optimizer's moments, in the same
 // rings. The Averager and its ZeroMQ transport run the rings on their own threads; the rest is
 // the compute thread's.
+//
+// In groups (job.averaging_max_group, Moshpit SGD): round r's rings span only the pipelines of
+// r's group (reduce/averaging_groups.hpp: a grid of d dimensions, r averages along r mod d),
+// so a round's size, and the pipelines one failure holds up, stay within the bound. r is the
+// clock's window, which every member derives alone, so all agree on the groups without asking;
+// a member that is in no group of two or more this round sends nothing and keeps its steps for
+// the next round's pseudo-gradient. What a group round means for the outer step: a member's
+// pseudo-gradient is averaged over its group only, and each member steps its own anchor with
+// its group's average. Averaging pseudo-gradients never brings anchors that differ closer
+// (anchor_i - mean(anchor - weights) keeps anchor_i - anchor_k), so after a group round the
+// groups' anchors differ by their groups' mean progress, and only averaging the anchors
+// themselves mixes them. Anchor syncs therefore count sweeps of d rounds: the anchors ride in
+// every round of each outer.anchor_sync_every-th sweep (rounds r with (r / d) % every == 0),
+// once along each dimension, which on a full grid gives every member the common mean of the
+// anchors (up to the last round's group step). A lone sync round would mix them along one
+// dimension only, and with `every` a multiple of d always the same one. anchor_sync_every 1
+// averages the anchors in every round: Moshpit's gossip, at an f32 anchor's bytes a round. The
+// outer momentum stays each member's own: the momentum of the group averages it received,
+// differing between members by the groups' noise (bounded: a round's times 1 / (1 - momentum)),
+// and that difference reaches the anchors only through their next sync; the error feedback is
+// each member's own residual, as in one ring. The optimizer's moments follow the same sweeps.
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -27,6 +48,7 @@
 namespace rookery::reduce {
 class Averager;
 class ErrorFeedback;
+class MultiRingPlan;
 class OuterOptimizer;
 class ZmqTransport;
 class AggregationTally;
@@ -41,7 +63,8 @@ class StageOptimizer;
 class StageAveraging {
  public:
   // Joins the rings config.averaging describes (throws std::invalid_argument when a ring
-  // member has no endpoint). Only for a config whose averaging is enabled().
+  // member has no endpoint; in groups every pipeline's member of its ranges is a peer). Only
+  // for a config whose averaging is enabled().
   StageAveraging(net::SecureContext& ctx, const net::CurveKeyPair& identity,
                  const StageConfig& config, wire::Codec codec, const StageOptimizer& optimizer,
                  StageCounters& counters,
@@ -65,6 +88,9 @@ class StageAveraging {
   static constexpr std::string_view kPseudoGradient = "pseudo_gradient";
   static constexpr std::string_view kAnchor = "anchor";
 
+  // Whether round `round` is in an every-th sweep of dimensions_ rounds (every N-th round in one
+  // ring), as every member counts them.
+  bool in_sweep(std::uint64_t round, std::int64_t every) const;
   void apply_outer_step(const reduce::AveragingResult& result,
                         const std::vector<std::pair<std::size_t, std::size_t>>& stepped,
                         StageOptimizer& optimizer);
@@ -74,7 +100,10 @@ class StageAveraging {
   std::string own_key_;
   StageCounters& counters_;
   const clock::Clock& clock_;
-  std::int64_t rings_ = 0;  // rings this stage sits in
+  std::int64_t rings_ = 0;  // rings this stage sits in (in groups: with every pipeline)
+  std::unique_ptr<reduce::MultiRingPlan> plan_;
+  std::size_t max_group_ = 0;   // pipelines in a round's group; 0: one ring across all of them
+  std::size_t dimensions_ = 1;  // rounds for every pipeline to reach every other
   std::unique_ptr<reduce::ZmqTransport> transport_;
   std::unique_ptr<reduce::Averager> averager_;
   // Who was rejected or clipped hard in this stage's slices (BTARD): repeat offenders are

@@ -1,0 +1,254 @@
+// Averaging in groups inside the stages (job.averaging_max_group): StageAveraging members of
+// several one-stage pipelines in this process, over ZeroMQ with CURVE on loopback, driven round
+// by round on a manual clock (rounds are the clock's windows, as on real nodes). Each member's
+// weights start apart from the others'; no training runs, so what a round does is exact:
+//   - 4 pipelines in groups of 2 (a 2 x 2 grid): the first round gives each member its group's
+//     mean and nothing of the other group's (the round stayed in the group), the second, along
+//     the other dimension, gives every member the common mean; with the plain mean and with
+//     CenteredClip (whose rings verify their aggregators), nobody excluded;
+//   - 6 pipelines in groups of 3: a member killed before a round (its sockets closed, it never
+//     sends) spoils only its own group's round: the other group averages all three, in a fraction of
+//     a ring wait, while the gone member's partners wait for it and average without it.
+// And the job option's checks.
+#include "../bench/pipeline/averaging_pipelines.hpp"
+
+#include <QTest>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <thread>
+
+#include "clock/clock.hpp"
+#include "net/secure_context.hpp"
+#include "pipeline/stage_averaging.hpp"
+#include "pipeline/stage_optimizer.hpp"
+#include "reduce/averaging_groups.hpp"
+
+using namespace rookery;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr auto kInterval = 3000ms;  // ring waits: min(timeout, interval / 6) = 400 ms
+constexpr auto kTimeout = 400ms;
+
+struct Member {
+  std::unique_ptr<net::SecureContext> ctx = std::make_unique<net::SecureContext>();
+  net::CurveKeyPair id = net::CurveKeyPair::generate();
+  pipeline::StageConfig config;  // StageAveraging keeps a reference
+  std::unique_ptr<pipeline::StageOptimizer> optimizer;
+  pipeline::StageCounters counters;
+  std::unique_ptr<pipeline::StageAveraging> averaging;
+};
+
+class Swarm {
+ public:
+  // `pipelines` one-stage pipelines of `job`, every member's weights the initial ones plus a
+  // perturbation of its own (its anchor stays the initial weights, as after a round of training).
+  Swarm(const job::JobSpec& job, int pipelines) : chain_(model::BlockChain::from_job(job)) {
+    const auto blocks = model::BlockRange{0, std::int64_t(chain_.block_count())};
+    members_.resize(std::size_t(pipelines));
+    pipeline::AveragingConfig a;
+    a.interval = kInterval;
+    a.timeout = kTimeout;
+    for (auto& m : members_) {
+      m = std::make_unique<Member>();
+      a.pipelines.push_back({{0, blocks.last}, {m->id.public_key}});
+      a.endpoints[m->id.public_key] =
+          "tcp://127.0.0.1:" + std::to_string(testing::free_loopback_port());
+    }
+    torch::manual_seed(5);
+    for (auto& m : members_) {
+      m->config.job = job;
+      m->config.blocks = blocks;
+      m->config.averaging = a;
+      m->config.averaging.listen = a.endpoints.at(m->id.public_key);
+      m->optimizer = std::make_unique<pipeline::StageOptimizer>(chain_, blocks, torch::kCPU, job);
+      m->averaging = std::make_unique<pipeline::StageAveraging>(
+          *m->ctx, m->id, m->config, wire::Codec::None, *m->optimizer, m->counters, clock_);
+      auto w = m->optimizer->flat_parameters();
+      const auto noise = (torch::randn({std::int64_t(w.size())}) * 0.05).contiguous();
+      const float* n = noise.data_ptr<float>();
+      for (std::size_t i = 0; i < w.size(); ++i) w[i] += n[i];
+      m->optimizer->write_flat_parameters(w);
+    }
+    // Round numbers: the first window opens none (a stage waits for a full one).
+    clock_.advance(std::chrono::milliseconds(std::int64_t(window_) * kInterval.count() -
+                                             clock_.unix_ms()));
+    for (auto& m : members_) m->averaging->maybe_start(*m->optimizer);
+  }
+
+  std::size_t size() const { return members_.size(); }
+  std::vector<float> weights(std::size_t m) const { return members_[m]->optimizer->flat_parameters(); }
+  pipeline::StageStats stats(std::size_t m) const { return members_[m]->counters.snapshot(); }
+  std::uint64_t next_round() const { return window_ + 1; }
+  // Member m's process is gone: its sockets close, and it starts no more rounds.
+  void kill(std::size_t m) { members_[m]->averaging.reset(); }
+
+  // Opens the next window; every member but `gone` (killed) starts its round, and each applies
+  // its result. Returns false when one is not back within 10 s.
+  bool round(std::size_t gone = SIZE_MAX) {
+    ++window_;
+    clock_.advance(kInterval);
+    std::vector<bool> done(members_.size(), false);
+    for (std::size_t m = 0; m < members_.size(); ++m) {
+      if (m == gone) done[m] = true;
+      else members_[m]->averaging->maybe_start(*members_[m]->optimizer);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (std::chrono::steady_clock::now() < deadline) {
+      bool all = true;
+      for (std::size_t m = 0; m < members_.size(); ++m) {
+        if (!done[m]) {
+          const auto before = stats(m);
+          members_[m]->averaging->apply_finished(*members_[m]->optimizer);
+          const auto after = stats(m);
+          done[m] = after.averaging_rounds + after.averaging_alone >
+                    before.averaging_rounds + before.averaging_alone;
+        }
+        all = all && done[m];
+      }
+      if (all) return true;
+      std::this_thread::sleep_for(2ms);
+    }
+    return false;
+  }
+
+ private:
+  model::BlockChain chain_;
+  clock::ManualClock clock_;
+  // A round number whose sweep syncs the anchors with the default anchor_sync_every (8) and
+  // d = 2: rounds 16k and 16k + 1 come next.
+  std::uint64_t window_ = 16 * 35'500'000 - 1;  // after the clock's start
+  std::vector<std::unique_ptr<Member>> members_;
+};
+
+double max_gap(const std::vector<float>& a, const std::vector<float>& b) {
+  double worst = a.size() == b.size() ? 0 : INFINITY;
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+    worst = std::max(worst, std::abs(double(a[i]) - double(b[i])));
+  return worst;
+}
+
+std::vector<float> mean_of(const Swarm& s, const std::vector<std::size_t>& who) {
+  std::vector<double> sum(s.weights(who.front()).size(), 0.0);
+  for (const auto m : who) {
+    const auto w = s.weights(m);
+    for (std::size_t i = 0; i < w.size(); ++i) sum[i] += w[i];
+  }
+  std::vector<float> out(sum.size());
+  for (std::size_t i = 0; i < sum.size(); ++i) out[i] = float(sum[i] / double(who.size()));
+  return out;
+}
+
+job::JobSpec tiny_job(const char* aggregator, int max_group) {
+  auto json = testing::gpt_job_json("groups", 2, "none", 1, 16);
+  json.replace("\"seed\": 11", QString("\"seed\": 11, \"averaging_max_group\": %1, "
+                                       "\"aggregator\": {\"kind\": \"%2\"}")
+                                   .arg(max_group)
+                                   .arg(aggregator));
+  return job::parse_job_spec(json.toStdString());
+}
+
+}  // namespace
+
+class TestGroupAveraging : public QObject {
+  Q_OBJECT
+
+  // 4 pipelines in groups of 2: one round per dimension of the 2 x 2 grid.
+  static void twoRoundsReachTheMean(const char* aggregator) {
+    Swarm s(tiny_job(aggregator, 2), 4);
+    std::vector<std::size_t> everyone{0, 1, 2, 3};
+    const auto common = mean_of(s, everyone);
+    std::vector<std::vector<float>> start;
+    for (std::size_t m = 0; m < 4; ++m) start.push_back(s.weights(m));
+    const double spread = max_gap(start[0], common);
+    QVERIFY(spread > 0.05);
+
+    const auto groups = reduce::averaging_groups(4, 2, s.next_round());
+    QCOMPARE(groups.size(), std::size_t(2));
+    std::vector<std::vector<float>> group_mean;
+    for (const auto& g : groups) group_mean.push_back(mean_of(s, g));
+    QVERIFY(s.round());
+    for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+      for (const auto m : groups[gi]) {
+        const double own = max_gap(s.weights(m), group_mean[gi]);
+        const double other = max_gap(s.weights(m), group_mean[1 - gi]);
+        qInfo("%s, round 1: member %zu is %.2e from its group's mean, %.2e from the other's",
+              aggregator, m, own, other);
+        QVERIFY2(own < 1e-5, "a member did not get its group's mean");
+        QVERIFY2(other > 0.01, "the round reached beyond the group");
+        QCOMPARE(s.stats(m).averaging_rounds, std::int64_t(1));
+      }
+    }
+    QVERIFY(s.round());
+    for (std::size_t m = 0; m < 4; ++m) {
+      const double gap = max_gap(s.weights(m), common);
+      qInfo("%s, round 2: member %zu is %.2e from the common mean (it started %.3f away)",
+            aggregator, m, gap, max_gap(start[m], common));
+      QVERIFY2(gap < 1e-5, "two rounds along both dimensions did not reach the common mean");
+      QVERIFY(s.stats(m).excluded_peers.empty());
+      QCOMPARE(s.stats(m).averaging_rounds, std::int64_t(2));
+    }
+  }
+
+ private Q_SLOTS:
+  void initTestCase() { torch::set_num_threads(1); }
+
+  void jobOptionIsChecked() {
+    QCOMPARE(tiny_job("mean", 3).averaging_max_group, std::int64_t(3));
+    QCOMPARE(tiny_job("mean", 0).averaging_max_group, std::int64_t(0));
+    for (const int bad : {1, -2}) {
+      try {
+        tiny_job("mean", bad);
+        QFAIL("a group bound below 2 was accepted");
+      } catch (const job::JobSpecError& e) {
+        QVERIFY2(std::string(e.what()).find("job.averaging_max_group") != std::string::npos,
+                 e.what());
+      }
+    }
+    const auto j = tiny_job("mean", 4);
+    QVERIFY(job::parse_job_spec(job::to_json(j)) == j);
+    // Not set: not written, so nodes that predate the option still read the job.
+    QVERIFY(job::to_json(tiny_job("mean", 0)).find("averaging_max_group") == std::string::npos);
+  }
+
+  void groupsOfTwoWithTheMean() { twoRoundsReachTheMean("mean"); }
+  void groupsOfTwoWithCenteredClip() { twoRoundsReachTheMean("centered_clip"); }
+
+  void aGoneMemberSpoilsOnlyItsGroupsRound() {
+    Swarm s(tiny_job("mean", 3), 6);
+    const auto groups = reduce::averaging_groups(6, 3, s.next_round());
+    QCOMPARE(groups.size(), std::size_t(2));
+    const auto& spoiled = groups[1];
+    const auto& clean = groups[0];
+    const std::size_t gone = spoiled.back();
+    std::vector<std::size_t> survivors(spoiled.begin(), spoiled.end() - 1);
+    const auto clean_mean = mean_of(s, clean);
+    const auto survivors_mean = mean_of(s, survivors);
+    s.kill(gone);
+    QVERIFY(s.round(gone));
+    for (const auto m : clean) {
+      const auto st = s.stats(m);
+      qInfo("clean group: member %zu took %.3f s, %.2e from its group's mean", m,
+            st.averaging_seconds, max_gap(s.weights(m), clean_mean));
+      QVERIFY2(max_gap(s.weights(m), clean_mean) < 1e-5, "the clean group lost a member");
+      QVERIFY2(st.averaging_seconds < 0.5 * std::chrono::duration<double>(kTimeout).count(),
+               "the clean group waited for the gone member of another group");
+    }
+    for (const auto m : survivors) {
+      const auto st = s.stats(m);
+      qInfo("spoiled group: member %zu took %.3f s, %.2e from the survivors' mean", m,
+            st.averaging_seconds, max_gap(s.weights(m), survivors_mean));
+      QVERIFY2(st.averaging_seconds >= 0.9 * std::chrono::duration<double>(kTimeout).count(),
+               "the gone member's partners did not wait for it");
+      QVERIFY2(max_gap(s.weights(m), survivors_mean) < 1e-5,
+               "the survivors did not average without the gone member");
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(TestGroupAveraging)
+#include "test_group_averaging.moc"
