@@ -274,14 +274,8 @@ bool RingAllReduce::all_gather(Attempt& a) {
       got.segment->check_size(segs[i].last - segs[i].first);
       if (k + 2 < n) {
         // Forward the owner's bytes as they came: no copy, no re-encoding, no drift.
-        OutgoingSegment out;
-        out.tag = a.tag(Phase::AllGather, k + 1, i);
-        out.weight = got.segment->weight;
-        out.codec = got.segment->codec;
-        out.block_size = got.segment->block_size;
-        out.count = got.segment->count;
-        out.bytes = got.segment->payload();
-        transport_.send(a.next, std::move(out));
+        const auto tag = a.tag(Phase::AllGather, k + 1, i);
+        transport_.send(a.next, OutgoingSegment::forwarding(*got.segment, tag));
       }
       if (a.in_place) {
         a.gathered.emplace_back(segs[i].first, std::move(*got.segment));  // decoded at the commit

@@ -7,6 +7,17 @@
 
 namespace rookery::reduce {
 
+OutgoingSegment OutgoingSegment::forwarding(const IncomingSegment& in, SegmentTag tag) {
+  OutgoingSegment out;
+  out.tag = tag;
+  out.weight = in.weight;
+  out.codec = in.codec;
+  out.block_size = in.block_size;
+  out.count = in.count;
+  out.bytes = in.payload();
+  return out;
+}
+
 void IncomingSegment::check_size(std::size_t values) const {
   if (count != values || bytes.size() != wire::encoded_bytes(codec, values, block_size)) {
     throw std::invalid_argument("reduce segment from " + from + " carries " +

@@ -39,7 +39,13 @@ struct SegmentTag {
   auto operator<=>(const SegmentTag&) const = default;
 };
 
+struct IncomingSegment;
+
 struct OutgoingSegment {
+  // `in`'s bytes as they came, to go on under `tag`: its weight, codec and count, no copy and
+  // no re-encoding (the all-gather's hops, so every member decodes the owner's exact bytes).
+  static OutgoingSegment forwarding(const IncomingSegment& in, SegmentTag tag);
+
   SegmentTag tag;
   double weight = 0;              // samples summed into this slice so far
   bool ok = true;                 // votes

@@ -296,13 +296,7 @@ bool RingAllReduce::verified_all_gather(Attempt& a) {
       if (k + 2 < n) {
         // Forward the owner's bytes as they came, with our signed receipt of their digest.
         ForwardReceipt receipt{c, i, d, {}};
-        OutgoingSegment out;
-        out.tag = a.tag(Phase::AllGather, k + 1, i);
-        out.weight = got.segment->weight;
-        out.codec = got.segment->codec;
-        out.block_size = got.segment->block_size;
-        out.count = got.segment->count;
-        out.bytes = got.segment->payload();
+        auto out = OutgoingSegment::forwarding(*got.segment, a.tag(Phase::AllGather, k + 1, i));
         if (options_.fault == RingOptions::Fault::altering_forwarder) {
           std::vector<float> altered(len);
           got.segment->decode_into(altered);
