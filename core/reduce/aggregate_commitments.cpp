@@ -59,8 +59,9 @@ bool signature_valid(const PublicSigningKey& key, std::span<const std::byte> mes
                                      reinterpret_cast<const unsigned char*>(key.data())) == 0;
 }
 
-std::vector<std::byte> InputCommitment::encode() const {
+std::vector<std::byte> InputCommitment::signed_part(const AttemptContext& ctx) const {
   Writer w;
+  put_context(w, ctx, 'I');
   w.put(key);
   w.put(weight);
   w.put(static_cast<std::uint32_t>(digests.size()));
@@ -68,10 +69,45 @@ std::vector<std::byte> InputCommitment::encode() const {
   return std::move(w.out);
 }
 
+Digest InputCommitment::id(const AttemptContext& ctx) const {
+  return digest_of(std::span<const std::byte>(signed_part(ctx)));
+}
+
+void InputCommitment::sign(const AttemptContext& ctx, const SigningKey& fresh,
+                           const std::string* curve_secret) {
+  const auto part = signed_part(ctx);
+  if (curve_secret) {
+    signature = identity_sign(*curve_secret, part);
+  } else {
+    signature.edwards = {};
+    signature.signature = fresh.sign(part);
+  }
+}
+
+bool InputCommitment::valid(const AttemptContext& ctx, bool bound, const std::string& member,
+                            const PublicSigningKey& held_key) const {
+  const auto part = signed_part(ctx);
+  if (bound) return identity_signature_valid(member, part, signature);
+  return signature.edwards == std::array<std::byte, 32>{} && key == held_key &&
+         signature_valid(key, part, signature.signature);
+}
+
+std::vector<std::byte> InputCommitment::encode() const {
+  Writer w;
+  w.put(key);
+  w.put(weight);
+  w.put(static_cast<std::uint32_t>(digests.size()));
+  for (const auto& d : digests) w.put(d);
+  w.put(signature.edwards);
+  w.put(signature.signature);
+  return std::move(w.out);
+}
+
 std::optional<InputCommitment> InputCommitment::decode(std::span<const std::byte> bytes) {
   Reader r(bytes);
   InputCommitment c;
-  if (!r.get(c.key) || !r.get(c.weight) || !r.get_vector(c.digests) || !r.done())
+  if (!r.get(c.key) || !r.get(c.weight) || !r.get_vector(c.digests) ||
+      !r.get(c.signature.edwards) || !r.get(c.signature.signature) || !r.done())
     return std::nullopt;
   return c;
 }
@@ -84,6 +120,8 @@ std::vector<std::byte> ResultCommitment::signed_part(const AttemptContext& ctx) 
   for (auto b : left_out) w.put(b);
   w.put(static_cast<std::uint32_t>(digests.size()));
   for (const auto& d : digests) w.put(d);
+  w.put(static_cast<std::uint32_t>(inputs.size()));
+  for (const auto& d : inputs) w.put(d);
   return std::move(w.out);
 }
 
@@ -102,6 +140,8 @@ std::vector<std::byte> ResultCommitment::encode() const {
   for (auto b : left_out) w.put(b);
   w.put(static_cast<std::uint32_t>(digests.size()));
   for (const auto& d : digests) w.put(d);
+  w.put(static_cast<std::uint32_t>(inputs.size()));
+  for (const auto& d : inputs) w.put(d);
   w.put(signature);
   return std::move(w.out);
 }
@@ -110,7 +150,7 @@ std::optional<ResultCommitment> ResultCommitment::decode(std::span<const std::by
   Reader r(bytes);
   ResultCommitment c;
   if (!r.get(c.chunk) || !r.get_vector(c.left_out) || !r.get_vector(c.digests) ||
-      !r.get(c.signature) || !r.done())
+      !r.get_vector(c.inputs) || !r.get(c.signature) || !r.done())
     return std::nullopt;
   return c;
 }

@@ -9,6 +9,19 @@
 // signature is what turns "the forwarder sent me other bytes" into evidence anyone can check.
 // Every signed statement names its ring, round, attempt and view, so it cannot be replayed
 // into another attempt.
+//
+// Whose is a fresh key? Arriving on its author's CURVE connection binds it for the member that
+// received it, and for nobody else: an author could announce one key to some members and
+// another to the rest, and a member could show a third party a key it made up and "its"
+// statements under it. So the input commitment, key included, is signed by the author's CURVE
+// identity (identity_signature.hpp; its public key is the member's name in the ring), and every
+// later signature under the fresh key is attributable to the member by anyone, the coordinator
+// included: two input commitments under its identity for one attempt prove it equivocated, and
+// an owner's signed claim to an input commitment nobody can show under the origin's identity,
+// beside one the origin did sign, proves the owner lied (aggregate_verification.hpp). Where a
+// transport has no identity (in-process tests), the commitment is signed by the fresh key and
+// binds it for the members that got it directly only ("unbound"): the judgement then never
+// blames on a claim about somebody else's commitment.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +29,8 @@
 #include <span>
 #include <string>
 #include <vector>
+
+#include "reduce/identity_signature.hpp"
 
 namespace rookery::reduce {
 
@@ -47,22 +62,36 @@ bool signature_valid(const PublicSigningKey& key, std::span<const std::byte> mes
                      const Signature& signature);
 
 // A member's commitment to its raw input: one digest per segment of every chunk, in chunk then
-// segment order, and the key its later signatures verify with.
+// segment order, and the key its later signatures verify with; signed by its author.
 struct InputCommitment {
   PublicSigningKey key{};
   double weight = 0;  // the weight its slices carry: owner and validators use this one
   std::vector<Digest> digests;
+  // By the author's CURVE identity; unbound (no identity): by `key`, with `edwards` zero.
+  IdentitySignature signature;
+  std::vector<std::byte> signed_part(const AttemptContext& ctx) const;
+  // What a claim names it by: the digest of its signed part (a fresh signature of the same
+  // statement is the same commitment).
+  Digest id(const AttemptContext& ctx) const;
+  // `curve_secret`: the author's identity (Z85), or null (unbound).
+  void sign(const AttemptContext& ctx, const SigningKey& key, const std::string* curve_secret);
+  // Bound: signed by the identity whose public key (Z85) is `member`. Unbound: signed by its own
+  // key, which must be `held_key`, the one the checker got from the author itself.
+  bool valid(const AttemptContext& ctx, bool bound, const std::string& member,
+             const PublicSigningKey& held_key) const;
   std::vector<std::byte> encode() const;
   static std::optional<InputCommitment> decode(std::span<const std::byte> bytes);
 };
 
 // A chunk owner's signed commitment to its result: the digests of the bytes it sends for each
-// segment (after its codec) and the members its aggregator left out (none, in the rings as
-// they are; the field keeps the format open to exclusions every member agrees on).
+// segment (after its codec), the members its aggregator left out (its exclusion list, a
+// minority), and the input commitments it aggregated (their ids, one per view member), so
+// what it claims to hold is bound too.
 struct ResultCommitment {
   std::uint32_t chunk = 0;
   std::vector<std::uint8_t> left_out;  // one per view member, 1: left out
   std::vector<Digest> digests;
+  std::vector<Digest> inputs;  // InputCommitment::id of each view member's, in view order
   Signature signature{};
   std::vector<std::byte> signed_part(const AttemptContext& ctx) const;
   void sign(const AttemptContext& ctx, const SigningKey& key);

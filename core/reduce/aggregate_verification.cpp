@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <set>
+#include <utility>
 
 #include "reduce/byte_fields.hpp"
 
@@ -60,11 +62,13 @@ std::vector<std::byte> VerdictMessage::encode() const {
   for (auto d : disputes) w.put(d);
   w.put(static_cast<std::uint32_t>(evidence.size()));
   for (const auto& e : evidence) w.put_bytes(e.encode());
+  w.put(static_cast<std::uint32_t>(inputs.size()));
+  for (const auto& i : inputs) w.put_bytes(i);
   return std::move(w.out);
 }
 
 std::optional<VerdictMessage> VerdictMessage::decode(std::span<const std::byte> bytes) {
-  constexpr std::uint32_t kMaxEvidence = 64;
+  constexpr std::uint32_t kMaxEvidence = 64, kMaxMembers = 4096;
   Reader r(bytes);
   VerdictMessage v;
   std::uint32_t count = 0;
@@ -78,9 +82,62 @@ std::optional<VerdictMessage> VerdictMessage::decode(std::span<const std::byte> 
     if (!e) return std::nullopt;
     v.evidence.push_back(std::move(*e));
   }
+  if (!r.get(count) || count > kMaxMembers) return std::nullopt;
+  v.inputs.resize(count);
+  for (auto& i : v.inputs) {
+    if (!r.get_bytes(i)) return std::nullopt;
+  }
   if (!r.done()) return std::nullopt;
   return v;
 }
+
+namespace {
+
+// The input commitments every verdict shows (and the judge's own), checked against their
+// authors: by author, the ids of those that are valid; and by showing member, the id of what it
+// shows for each author (zero: nothing valid).
+struct ShownInputs {
+  std::vector<std::set<Digest>> signed_by;
+  std::vector<std::vector<Digest>> shown;
+};
+
+ShownInputs shown_inputs(const AttemptContext& ctx,
+                         std::span<const std::optional<VerdictMessage>> verdicts,
+                         const HeldCommitments& held) {
+  const std::size_t n = verdicts.size();
+  ShownInputs s{std::vector<std::set<Digest>>(n), std::vector<std::vector<Digest>>(n)};
+  std::map<std::pair<std::size_t, Digest>, std::optional<Digest>> checked;  // (author, bytes)
+  const auto check = [&](std::size_t author, std::span<const std::byte> bytes) -> Digest {
+    // Unbound, only a key the judge got from the author itself verifies its commitments.
+    if (bytes.empty() || author >= held.members.size() || author >= held.keys.size() ||
+        (!held.bound && !held.keys[author]))
+      return {};
+    auto& known = checked[{author, digest_of(bytes)}];
+    if (!known) {
+      known = Digest{};
+      auto c = InputCommitment::decode(bytes);
+      if (c && c->valid(ctx, held.bound, held.members[author],
+                        held.keys[author].value_or(PublicSigningKey{})))
+        known = c->id(ctx);
+    }
+    return *known;
+  };
+  for (std::size_t j = 0; j < n && j < held.inputs.size(); ++j) {
+    if (held.inputs[j]) s.signed_by[j].insert(check(j, held.inputs[j]->encode()));
+  }
+  for (std::size_t m = 0; m < n; ++m) {
+    s.shown[m].assign(n, Digest{});
+    if (!verdicts[m]) continue;
+    for (std::size_t j = 0; j < n && j < verdicts[m]->inputs.size(); ++j) {
+      s.shown[m][j] = check(j, verdicts[m]->inputs[j]);
+      s.signed_by[j].insert(s.shown[m][j]);
+    }
+  }
+  for (auto& ids : s.signed_by) ids.erase(Digest{});
+  return s;
+}
+
+}  // namespace
 
 AttemptJudgement judge_attempt(const AttemptContext& ctx,
                                std::span<const std::optional<VerdictMessage>> verdicts,
@@ -100,27 +157,73 @@ AttemptJudgement judge_attempt(const AttemptContext& ctx,
   const auto blame = [&](std::size_t who, std::string why) {
     j.blamed.emplace(who, std::move(why));
   };
-  // Owners: blamed only on the word of all their validators, at least two, who hold the same
-  // commitments as the owner says it does. An owner whose commitments differ from its
-  // validators' may have been lied to by an input's origin: it sits out, unblamed.
-  const auto table_of = [&](std::size_t m) { return verdicts[m] ? verdicts[m]->table : Digest{}; };
+  const auto name = [&](std::size_t m) {
+    return m < held.members.size() ? held.members[m] : "member " + std::to_string(m);
+  };
+  // Authors: two valid input commitments for one attempt are its signatures on both.
+  const auto inputs = shown_inputs(ctx, verdicts, held);
+  std::set<std::size_t> equivocated;
+  for (std::size_t a = 0; a < n; ++a) {
+    if (inputs.signed_by[a].size() < 2) continue;
+    clean = false;
+    equivocated.insert(a);
+    blame(a, "it signed " + std::to_string(inputs.signed_by[a].size()) +
+                 " different input commitments for one attempt");
+  }
+  // Owners' claims: an owner signs, in its result, which input commitment of each member it
+  // aggregated. A claim no valid commitment backs, where the author did sign another, is the
+  // owner's lie: an origin that signed two would show in `equivocated`, and an honest owner
+  // shows in its verdict what it holds. Blamed only with identities (unbound, the author may
+  // have given the owner another key) and with the owner's verdict in (else it could not show);
+  // otherwise the owner sits out, alone: its validators rejected what it claimed, rightly.
+  std::set<std::size_t> contradicted;  // chunks whose owner's claims a signed commitment belies
+  const auto result_of = [&](std::size_t c) -> const ResultCommitment* {
+    return c < held.results.size() && held.results[c] && held.results[c]->inputs.size() == n
+               ? &*held.results[c]
+               : nullptr;
+  };
   for (std::size_t c = 0; c < validators.size() && c < n; ++c) {
     const std::size_t owner = (c + n - 1) % n;
+    const auto* result = result_of(c);
+    if (!result) continue;
+    for (std::size_t a = 0; a < n; ++a) {
+      const auto& ids = inputs.signed_by[a];
+      if (ids.empty() || ids.count(result->inputs[a])) continue;
+      clean = false;
+      contradicted.insert(c);
+      if (held.bound && verdicts[owner]) {
+        blame(owner, "its signed result for chunk " + std::to_string(c) +
+                         " claims an input commitment of " + name(a) + " that " + name(a) +
+                         " never signed (its signed commitment contradicts the claim)");
+      } else {
+        j.sit_out.insert(owner);
+      }
+      break;
+    }
+  }
+  // Owners' results: blamed on the word of all their validators, at least two, who show the
+  // very input commitments the owner signed for. Otherwise, unless a blamed liar explains the
+  // disagreement, the owner and its rejecting validators sit out, unblamed.
+  for (std::size_t c = 0; c < validators.size() && c < n; ++c) {
+    const std::size_t owner = (c + n - 1) % n;
+    const auto* result = result_of(c);
     std::vector<std::size_t> rejecting;
-    bool same_table = table_of(owner) != Digest{};
+    bool same_inputs = result != nullptr;
     for (const auto v : validators[c]) {
       const auto& said = verdicts[v];
       if (said && c < said->chunks.size() && said->chunks[c] == ChunkVerdict::rejected)
         rejecting.push_back(v);
-      same_table = same_table && table_of(v) == table_of(owner);
+      same_inputs = same_inputs && inputs.shown[v] == result->inputs;
     }
     if (rejecting.empty()) continue;
     clean = false;
-    if (rejecting.size() == validators[c].size() && rejecting.size() >= 2 && same_table) {
+    if (j.blamed.count(owner) || contradicted.count(c)) continue;
+    if (rejecting.size() == validators[c].size() && rejecting.size() >= 2 && same_inputs) {
       blame(owner, "its aggregate of chunk " + std::to_string(c) + " was rejected by all " +
                        std::to_string(rejecting.size()) + " validators that recomputed it");
       continue;
     }
+    if (!equivocated.empty()) continue;  // an origin's two commitments explain it: retried
     j.sit_out.insert(owner);
     j.sit_out.insert(rejecting.begin(), rejecting.end());
   }

@@ -10,13 +10,28 @@
 //   commitment, which everyone echoes (table digests): owner and validators aggregate the same
 //   committed inputs, or the attempt is not committed.
 // - Owners. A result is committed only if every validator of its chunk recomputed it from those
-//   inputs and found it within the codec's rounding. An owner is blamed only when all its
-//   validators (at least two) reject it and hold the commitments it says it holds, so one
-//   lying validator cannot get an honest owner blamed, nor can an origin that committed to two
-//   inputs; otherwise the owner and its rejecting validators sit out the next attempt and
-//   nobody is blamed (with one liar among them the round then completes without it). The
-//   residue: an owner that lies about its result and about the commitments it holds sits out
-//   unblamed (telling it from one that was lied to would need signed input commitments).
+//   inputs and found it within the codec's rounding. The owner signs, in its result
+//   commitment, which input commitment of every member it aggregated (their ids), and every
+//   verdict shows the input commitments its author holds, as their authors signed them (with
+//   their CURVE identities: aggregate_commitments.hpp). Then:
+//   * an owner whose signed claims match what all its validators (at least two) show, and whom
+//     they all reject, is blamed: one lying validator cannot get an honest owner blamed;
+//   * an owner that claims a commitment of member a which no valid signature of a's backs,
+//     while a did sign another, is blamed: its own signature and a's contradict, and the one
+//     way out, showing a second commitment under a's identity (then a signed two, and a is
+//     blamed), is open to an honest owner in its verdict. So an owner that lies about its
+//     result and about the commitments it holds is caught as surely as one that lies about its
+//     result alone (--fault lying-aggregator-commitments, test_aggregate_verification);
+//   * an author that signed two input commitments for one attempt is blamed on the two;
+//   * otherwise the owner and its rejecting validators sit out the next attempt and nobody is
+//     blamed (with one liar among them the round then completes without it).
+//   Residue: without identities (in-process tests) a fresh key binds only for the member that
+//   got it, so a contradicted owner sits out unblamed; an owner whose verdict never came (it
+//   could not show its commitments) sits out unblamed; and the coordinator does not check the
+//   evidence itself, it counts the ring partners that exclude a member (ban_vote), which every
+//   honest partner holding the evidence does. The evidence (signed result, the author's
+//   signed commitment, both under keys its identity signed) is transferable, so a coordinator
+//   could check it and ban on one report; ban_vote does not yet.
 //   Validators are drawn per (ring, round, attempt, chunk) from a seeded shuffle: the load is
 //   spread over the ring, and no fixed pair can be arranged to cover for an owner.
 // - Forwarders. The all-gather forwards the owner's bytes hop by hop; each hop comes with the
@@ -64,6 +79,9 @@ struct VerdictMessage {
   std::vector<Digest> results;          // per chunk: the result commitment it holds (zero: none)
   std::vector<std::uint32_t> disputes;  // members whose bytes it could not accept, unprovably
   std::vector<ForwardEvidence> evidence;
+  // The input commitments it holds, as their authors signed them (empty: none), by view index:
+  // what backs an owner's claims, and shows an author that signed two.
+  std::vector<std::vector<std::byte>> inputs;
   std::vector<std::byte> encode() const;
   static std::optional<VerdictMessage> decode(std::span<const std::byte> bytes);
 };
@@ -75,10 +93,13 @@ struct AttemptJudgement {
   std::set<std::size_t> sit_out;  // in an unprovable dispute: out of the rest of the round
 };
 
-// The keys and result commitments a member holds, by view index (absent: never received).
+// What a member holds, by view index (absent: never received).
 struct HeldCommitments {
   std::vector<std::optional<PublicSigningKey>> keys;
   std::vector<std::optional<ResultCommitment>> results;  // by chunk
+  std::vector<std::optional<InputCommitment>> inputs;
+  std::vector<std::string> members;  // the view: with identities, their Z85 public keys
+  bool bound = false;                // input commitments signed by the members' identities
 };
 
 // Judges an attempt from the verdicts of every member (absent: none arrived), `validators` per

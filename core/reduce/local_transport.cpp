@@ -9,6 +9,13 @@ LocalTransport& LocalFabric::join(const std::string& id) {
   return *slot;
 }
 
+LocalTransport& LocalFabric::join(const net::CurveKeyPair& identity) {
+  std::lock_guard lock(mutex_);
+  auto& slot = members_[identity.public_key];
+  if (!slot) slot = std::make_unique<LocalTransport>(*this, identity);
+  return *slot;
+}
+
 void LocalFabric::cut_off(const std::string& id) {
   std::lock_guard lock(mutex_);
   cut_off_.insert(id);

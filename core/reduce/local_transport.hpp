@@ -18,6 +18,8 @@ class LocalFabric {
  public:
   // A member's transport; the fabric owns it and it lives as long as the fabric.
   LocalTransport& join(const std::string& id);
+  // A member named by its CURVE public key, holding the pair as its identity (as ZmqTransport).
+  LocalTransport& join(const net::CurveKeyPair& identity);
   // From now on nothing `id` sends is delivered, and nothing is delivered to it.
   void cut_off(const std::string& id);
   // Delivers `sends` more of `id`'s segments, then cuts it off (dies mid-round).
@@ -38,12 +40,18 @@ class LocalFabric {
 class LocalTransport final : public Transport {
  public:
   LocalTransport(LocalFabric& fabric, std::string id) : fabric_(fabric), id_(std::move(id)) {}
+  LocalTransport(LocalFabric& fabric, net::CurveKeyPair identity)
+      : fabric_(fabric), id_(identity.public_key), identity_(std::move(identity)) {}
   const std::string& self() const override { return id_; }
+  const net::CurveKeyPair* identity() const override {
+    return identity_.public_key.empty() ? nullptr : &identity_;
+  }
   void send(const std::string& to, OutgoingSegment segment) override;
 
  private:
   LocalFabric& fabric_;
   std::string id_;
+  net::CurveKeyPair identity_;  // empty: none
 };
 
 }  // namespace rookery::reduce

@@ -44,8 +44,11 @@ struct RingOptions {
   bool verify = false;
   std::uint32_t validators = 2;  // per chunk (all other members when fewer)
   // An attack, for the tests and rookery-node --fault: lie as a chunk's owner (its aggregate
-  // x -1000 + 1), or alter the bytes it forwards in the all-gather (the same, signed as sent).
-  enum class Fault { none, lying_owner, altering_forwarder };
+  // x -1000 + 1), or alter the bytes it forwards in the all-gather (the same, signed as sent),
+  // or lie as an owner about its aggregate and about the input commitments it holds (its
+  // result claims, and its verdict shows, a commitment of the next member's with another
+  // weight, which that member never signed).
+  enum class Fault { none, lying_owner, altering_forwarder, lying_owner_commitments };
   Fault fault = Fault::none;
 };
 

@@ -16,12 +16,13 @@ namespace rookery::reduce {
 // What a verified attempt holds: everyone's commitments, its validation and its verdict.
 struct VerifiedAttempt {
   AttemptContext ctx;
-  std::vector<std::vector<std::size_t>> validators;    // per chunk
-  std::vector<std::optional<InputCommitment>> inputs;  // by view index
-  HeldCommitments held;
+  std::vector<std::vector<std::size_t>> validators;  // per chunk
+  HeldCommitments held;  // every member's input commitment, key and result commitment
   std::vector<std::size_t> first_segment;   // chunk c's segments are digests [first[c], first[c+1])
   std::vector<std::vector<float>> claimed;  // per chunk this member validates: the owner's result
   VerdictMessage verdict;
+  // Fault::lying_owner_commitments: the input commitment it claims to hold for one member.
+  std::optional<std::pair<std::size_t, InputCommitment>> fabricated;
 };
 
 struct RingAllReduce::Attempt {

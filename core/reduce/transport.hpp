@@ -18,6 +18,7 @@
 #include <string>
 #include <tuple>
 
+#include "net/identity.hpp"
 #include "wire/codec.hpp"
 #include "wire/message.hpp"
 
@@ -131,6 +132,9 @@ class Transport {
   virtual void send(const std::string& to, OutgoingSegment segment) = 0;
   // Where this member's incoming segments wait (virtual so a wrapper can share its inner one).
   virtual Mailbox& mailbox() { return mailbox_; }
+  // The key pair whose public key is self(), where members are named by their CURVE keys
+  // (ZmqTransport with CURVE): verified aggregation signs its input commitments with it.
+  virtual const net::CurveKeyPair* identity() const { return nullptr; }
 
  protected:
   Mailbox mailbox_;

@@ -78,7 +78,9 @@ void RingAllReduce::begin_verified(Attempt& a) {
   if (!signing_key_) signing_key_ = std::make_unique<SigningKey>();
   auto v = std::make_unique<VerifiedAttempt>();
   v->ctx = {a.ring->key, a.round, a.view_id, a.number};
-  v->inputs.resize(a.n);
+  v->held.inputs.resize(a.n);
+  v->held.members = a.view;
+  v->held.bound = transport_.identity() != nullptr;
   v->held.keys.resize(a.n);
   v->held.results.resize(a.n);
   v->claimed.resize(a.n);
@@ -113,7 +115,7 @@ bool RingAllReduce::verified_gather(Attempt& a) {
   auto& v = *a.verified;
   const std::size_t n = a.n, r = a.r;
   const auto timeout = options_.timeout;
-  InputCommitment mine{signing_key_->public_key(), a.weight, {}};
+  InputCommitment mine{signing_key_->public_key(), a.weight, {}, {}};
   std::vector<std::vector<wire::Payload>> slices(n);
   for (std::size_t c = 0; c < n; ++c) {
     for (const auto& s : a.segments(c)) {
@@ -123,13 +125,15 @@ bool RingAllReduce::verified_gather(Attempt& a) {
       mine.digests.push_back(d);
     }
   }
+  const auto* identity = transport_.identity();
+  mine.sign(v.ctx, *signing_key_, identity ? &identity->secret_key : nullptr);
   const auto commitment = mine.encode();
   for (const auto& m : a.view) {
     if (m != transport_.self())
       send_blob(a, m, a.tag(Phase::Gather, step_of(kInput), 0), commitment);
   }
-  v.inputs[r] = std::move(mine);
-  v.held.keys[r] = v.inputs[r]->key;
+  v.held.inputs[r] = std::move(mine);
+  v.held.keys[r] = v.held.inputs[r]->key;
   for (std::uint32_t c = 0; c < n; ++c) {
     std::vector<std::size_t> to = v.validators[c];
     to.push_back(a.owner_of(c));
@@ -156,8 +160,13 @@ bool RingAllReduce::verified_gather(Attempt& a) {
     if (!c || c->digests.size() != v.first_segment[n] ||
         !(c->weight > 0 && c->weight <= std::numeric_limits<float>::max()))
       throw Dispute(m, "input commitment from " + a.view[m] + " is malformed");
+    // Came on its author's own connection: its key is the author's for us; bound, its
+    // signature must also be the author's identity's, for everyone else.
+    if (!c->valid(v.ctx, v.held.bound, a.view[m], c->key))
+      throw Dispute(m, "input commitment from " + a.view[m] + " is not signed by " +
+                           (v.held.bound ? "its identity" : "its key"));
     v.held.keys[m] = c->key;
-    v.inputs[m] = std::move(*c);
+    v.held.inputs[m] = std::move(*c);
   }
 
   // Our chunk, from every member's committed slice.
@@ -183,6 +192,15 @@ bool RingAllReduce::verified_gather(Attempt& a) {
     }
     if (2 * left >= n) result.left_out.assign(n, 0);
   }
+  // The input commitments it aggregates, signed for in the result.
+  for (std::size_t j = 0; j < n; ++j) result.inputs.push_back(v.held.inputs[j]->id(v.ctx));
+  if (options_.fault == RingOptions::Fault::lying_owner_commitments) {
+    const std::size_t t = (r + 1) % n;
+    auto fake = *v.held.inputs[t];
+    fake.weight *= 2;  // its signature no longer holds: nobody can back the claim
+    result.inputs[t] = fake.id(v.ctx);
+    v.fabricated.emplace(t, std::move(fake));
+  }
   std::vector<wire::Payload> results;
   std::vector<std::vector<float>> theirs(n);
   for (std::uint32_t i = 0; i < segs.size(); ++i) {
@@ -196,11 +214,11 @@ bool RingAllReduce::verified_gather(Attempt& a) {
       auto got = transport_.mailbox().take(
           a.view[j], a.tag(Phase::Gather, step_of(kData, owned), i), Clock::now() + timeout);
       if (got.status != Mailbox::TakeStatus::Ok) return false;
-      if (digest_of(got.segment->bytes) != v.inputs[j]->digests[v.first_segment[owned] + i])
+      if (digest_of(got.segment->bytes) != v.held.inputs[j]->digests[v.first_segment[owned] + i])
         throw Dispute(j, "slice from " + a.view[j] + " is not the one it committed to");
       theirs[j].resize(len);
       got.segment->decode_into(theirs[j]);
-      contributions[j] = {a.view[j], v.inputs[j]->weight, theirs[j], false};
+      contributions[j] = {a.view[j], v.held.inputs[j]->weight, theirs[j], false};
     }
     // Every committed input but the ones the result says are left out. A partner left out
     // still counts its strikes here and is reported to the ban vote.
@@ -210,7 +228,9 @@ bool RingAllReduce::verified_gather(Attempt& a) {
     }
     auto seg = a.slice(segs[i]);
     options_.aggregator->without_exclusions().aggregate(kept, seg);
-    if (options_.fault == RingOptions::Fault::lying_owner) poison(seg);
+    if (options_.fault == RingOptions::Fault::lying_owner ||
+        options_.fault == RingOptions::Fault::lying_owner_commitments)
+      poison(seg);
     Digest d;
     results.push_back(encoded(options_, seg, a.work, d));
     if (options_.codec != wire::Codec::None) {
@@ -262,7 +282,8 @@ bool RingAllReduce::verified_all_gather(Attempt& a) {
       if (!blob) return false;
       auto result = ResultCommitment::decode(*blob);
       if (!result || result->chunk != c || result->digests.size() != segs.size() ||
-          result->left_out.size() != n || !result->valid(v.ctx, *v.held.keys[owner]))
+          result->left_out.size() != n || result->inputs.size() != n ||
+          !result->valid(v.ctx, *v.held.keys[owner]))
         throw Dispute(owner, "result commitment from " + a.view[owner] + " is malformed");
       held = std::move(*result);
     }
@@ -337,8 +358,10 @@ void RingAllReduce::validate(Attempt& a) {
     const auto& result = *v.held.results[c];
     std::size_t left = 0;
     for (auto b : result.left_out) left += b != 0;
-    // An owner may leave out a minority of the others (its exclusion list), never itself.
+    // An owner may leave out a minority of the others (its exclusion list), never itself, and
+    // must have aggregated the input commitments we hold (if not, the verdicts show who lied).
     bool ok = 2 * left < n && !result.left_out[owner];
+    for (std::size_t j = 0; j < n && ok; ++j) ok = result.inputs[j] == v.held.inputs[j]->id(v.ctx);
     const auto segs = a.segments(c);
     std::vector<std::vector<float>> theirs(n);
     std::vector<float> recomputed;
@@ -357,14 +380,14 @@ void RingAllReduce::validate(Attempt& a) {
             throw std::runtime_error("no slice of chunk " + std::to_string(c) + " from " +
                                      a.view[j] + " to validate it");
           }
-          if (digest_of(got.segment->bytes) != v.inputs[j]->digests[v.first_segment[c] + i])
+          if (digest_of(got.segment->bytes) != v.held.inputs[j]->digests[v.first_segment[c] + i])
             throw Dispute(j, "slice from " + a.view[j] + " is not the one it committed to");
           theirs[j].resize(len);
           got.segment->decode_into(theirs[j]);
           values = theirs[j];
         }
         if (!result.left_out[j])
-          kept.push_back({a.view[j], v.inputs[j]->weight, values, j == owner});
+          kept.push_back({a.view[j], v.held.inputs[j]->weight, values, j == owner});
       }
       recomputed.resize(len);
       try {
@@ -393,11 +416,14 @@ void RingAllReduce::send_verdict(Attempt& a) {
   // the same inputs and results.
   std::vector<std::byte> table;
   bool complete = true;
-  for (const auto& in : v.inputs) {
+  v.verdict.inputs.assign(a.n, {});
+  for (std::size_t j = 0; j < a.n; ++j) {
+    const auto& in =
+        v.fabricated && v.fabricated->first == j ? v.fabricated->second : v.held.inputs[j];
     if (!in) complete = false;
     if (!in) break;
-    const auto b = in->encode();
-    table.insert(table.end(), b.begin(), b.end());
+    v.verdict.inputs[j] = in->encode();
+    table.insert(table.end(), v.verdict.inputs[j].begin(), v.verdict.inputs[j].end());
   }
   for (const auto& res : v.held.results) {
     if (!res) complete = false;

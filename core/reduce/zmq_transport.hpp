@@ -52,6 +52,9 @@ class ZmqTransport final : public Transport {
   ZmqTransport& operator=(const ZmqTransport&) = delete;
 
   const std::string& self() const override { return id_; }
+  const net::CurveKeyPair* identity() const override {
+    return config_.curve ? &identity_ : nullptr;
+  }
   std::string endpoint() const { return endpoint_; }
   // Where member `id` listens. With CURVE `id` is its public key, which is also allowed on
   // this node's peer domain (ring members are peers the coordinator admitted).

@@ -48,6 +48,7 @@ class HoldingTransport final : public Transport {
       : inner_(inner), left_(sends), marker_(std::move(marker)) {}
   const std::string& self() const override { return inner_.self(); }
   Mailbox& mailbox() override { return inner_.mailbox(); }
+  const net::CurveKeyPair* identity() const override { return inner_.identity(); }
   void send(const std::string& to, OutgoingSegment s) override {
     if (left_ == 0) {
       std::ofstream(marker_) << "holding\n";
@@ -79,6 +80,7 @@ class DelayingTransport final : public Transport {
   }
   const std::string& self() const override { return inner_.self(); }
   Mailbox& mailbox() override { return inner_.mailbox(); }
+  const net::CurveKeyPair* identity() const override { return inner_.identity(); }
   void send(const std::string& to, OutgoingSegment s) override {
     {
       std::lock_guard lock(mutex_);
@@ -161,6 +163,8 @@ int main(int argc, char** argv) {
       // Lies about its input only (x-1000), as rookery-node --fault sign-flip-averaging does.
     } else if (a["--fault"] == "lying-owner") {
       options.fault = RingOptions::Fault::lying_owner;
+    } else if (a["--fault"] == "lying-owner-commitments") {
+      options.fault = RingOptions::Fault::lying_owner_commitments;
     } else if (a["--fault"] == "altering-forwarder") {
       options.fault = RingOptions::Fault::altering_forwarder;
     } else {

@@ -120,6 +120,7 @@ class LyingWeight final : public Transport {
     inner_.send(to, std::move(segment));
   }
   Mailbox& mailbox() override { return inner_.mailbox(); }
+  const net::CurveKeyPair* identity() const override { return inner_.identity(); }
 
  private:
   Transport& inner_;

@@ -79,6 +79,15 @@ class TestVerifiedAggregation : public QObject {
     QTest::newRow("lying-owner-5-int8-centered-clip-delayed") << 5 << 0 << "lying-owner"
                                                               << "int8"
                                                               << "centered-clip" << 10;
+    // A liar about its aggregate and about the input commitments it holds: blamed on the
+    // commitment its partner signed, which contradicts its own signed claim.
+    QTest::newRow("lying-owner-commitments-4") << 4 << 1 << "lying-owner-commitments"
+                                               << "none"
+                                               << "weighted-mean" << 0;
+    QTest::newRow("lying-owner-commitments-5-int8-centered-clip-delayed")
+        << 5 << 4 << "lying-owner-commitments"
+        << "int8"
+        << "centered-clip" << 10;
     QTest::newRow("altering-forwarder-4") << 4 << 1 << "altering-forwarder"
                                           << "none"
                                           << "weighted-mean" << 0;
