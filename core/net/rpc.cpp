@@ -69,21 +69,73 @@ RpcServer::RpcServer(SecureContext& ctx, const CurveKeyPair* identity, Config co
   stop_tx_ = zmq::socket_t(ctx_.zmq(), zmq::socket_type::pair);
   stop_tx_.set(zmq::sockopt::linger, 0);
   stop_tx_.connect(stop);
+  const auto wake = unique_inproc("rpc.wake");
+  wake_rx_ = zmq::socket_t(ctx_.zmq(), zmq::socket_type::pair);
+  wake_rx_.bind(wake);
+  outbox_->wake = zmq::socket_t(ctx_.zmq(), zmq::socket_type::pair);
+  outbox_->wake.set(zmq::sockopt::linger, 0);
+  outbox_->wake.connect(wake);
   thread_ = std::thread([this] { run(); });
 }
 
 RpcServer::~RpcServer() {
+  {
+    std::lock_guard lock(outbox_->mutex);
+    outbox_->closed = true;
+    outbox_->replies.clear();
+    outbox_->wake.close();
+  }
   stop_tx_.send(zmq::message_t(), zmq::send_flags::dontwait);
   if (thread_.joinable()) thread_.join();
 }
 
+void DeferredReply::send(Reply reply) {
+  if (!outbox_) return;
+  reply.header.set_request_id(request_id_);
+  if (reply.header.job_id().empty()) reply.header.set_job_id(job_id_);
+  auto frames = wire::encode(std::move(reply.header), std::move(reply.tensors));
+  std::vector<zmq::message_t> message;
+  message.reserve(frames.size() + 1);
+  message.emplace_back(routing_id_.data(), routing_id_.size());
+  for (auto& f : frames) message.push_back(std::move(f));
+  const auto outbox = std::move(outbox_);  // one reply at most
+  std::lock_guard lock(outbox->mutex);
+  if (outbox->closed) return;
+  outbox->replies.push_back(std::move(message));
+  // One wake-up is enough for every reply queued before the server's thread reads them.
+  if (outbox->replies.size() == 1) {
+    (void)outbox->wake.send(zmq::message_t(), zmq::send_flags::dontwait);
+  }
+}
+
+void RpcServer::send_deferred() {
+  zmq::message_t signal;
+  while (wake_rx_.recv(signal, zmq::recv_flags::dontwait)) {}
+  std::deque<std::vector<zmq::message_t>> replies;
+  {
+    std::lock_guard lock(outbox_->mutex);
+    replies.swap(outbox_->replies);
+  }
+  for (auto& message : replies) {
+    std::vector<zmq::message_t> frames(std::make_move_iterator(message.begin() + 1),
+                                       std::make_move_iterator(message.end()));
+    try {
+      send_frames(socket_, frames, &message.front());
+    } catch (const zmq::error_t& e) {
+      spdlog::debug("deferred reply to a client dropped: {}", e.what());
+    }
+  }
+}
+
 void RpcServer::run() {
-  std::array<zmq::pollitem_t, 2> items{
-      {{socket_.handle(), 0, ZMQ_POLLIN, 0}, {stop_rx_.handle(), 0, ZMQ_POLLIN, 0}}};
+  std::array<zmq::pollitem_t, 3> items{{{socket_.handle(), 0, ZMQ_POLLIN, 0},
+                                        {stop_rx_.handle(), 0, ZMQ_POLLIN, 0},
+                                        {wake_rx_.handle(), 0, ZMQ_POLLIN, 0}}};
   std::vector<zmq::message_t> frames;
   for (;;) {
     zmq::poll(items.data(), items.size(), std::chrono::milliseconds(-1));
     if (items[1].revents & ZMQ_POLLIN) break;
+    if (items[2].revents & ZMQ_POLLIN) send_deferred();
     if (!(items[0].revents & ZMQ_POLLIN)) continue;
     // Drain what is waiting, so one poll wakes us for a burst.
     for (;;) {
@@ -114,6 +166,9 @@ void RpcServer::run() {
         continue;
       }
       auto& msg = decoded.message();
+      ctx.request_id = msg.header.request_id();
+      ctx.job_id = msg.header.job_id();
+      ctx.outbox = outbox_;
       std::optional<Reply> reply;
       try {
         reply = handler_(ctx, msg);
@@ -136,6 +191,7 @@ void RpcServer::run() {
   }
   socket_.close();
   stop_rx_.close();
+  wake_rx_.close();
 }
 
 RpcClient::RpcClient(SecureContext& ctx, const std::string& endpoint, const CurveKeyPair* identity,

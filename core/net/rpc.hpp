@@ -1,9 +1,14 @@
 #pragma once
 // Request/reply over ZeroMQ with Rookery's framing: a ROUTER server with one owning thread,
-// and a DEALER client owned by its caller's thread. Every wait has a timeout.
+// and a DEALER client owned by its caller's thread. Every wait has a timeout. A handler that
+// must wait for something (a dial-back, say) defers its reply and answers from another thread,
+// so the server's thread moves on to the next request meanwhile.
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -21,10 +26,45 @@ struct Reply {
   std::vector<wire::OutgoingTensor> tensors;
 };
 
+// Replies handed to a server from other threads, waiting for its thread to send them.
+struct RpcOutbox {
+  std::mutex mutex;
+  std::deque<std::vector<zmq::message_t>> replies;  // routing id, then the encoded reply
+  zmq::socket_t wake;                               // wakes the server's thread; used under `mutex`
+  bool closed = false;                              // the server stopped: replies are dropped
+};
+
+// The answer to one request, given later from any thread (RequestContext::defer). At most one
+// reply; after the server stopped, send() does nothing.
+class DeferredReply {
+ public:
+  DeferredReply() = default;
+  DeferredReply(std::shared_ptr<RpcOutbox> outbox, std::string routing_id, std::uint64_t request_id,
+                std::string job_id)
+      : outbox_(std::move(outbox)),
+        routing_id_(std::move(routing_id)),
+        request_id_(request_id),
+        job_id_(std::move(job_id)) {}
+  void send(Reply reply);
+  explicit operator bool() const { return outbox_ != nullptr; }
+
+ private:
+  std::shared_ptr<RpcOutbox> outbox_;
+  std::string routing_id_;
+  std::uint64_t request_id_ = 0;
+  std::string job_id_;
+};
+
 struct RequestContext {
   std::string peer_key;      // CURVE public key of the sender (empty on local sockets)
   std::string routing_id;    // ROUTER identity of the connection
   std::string peer_address;  // the IP address the connection comes from (empty on local sockets)
+  std::uint64_t request_id = 0;
+  std::string job_id;                 // the request's
+  std::shared_ptr<RpcOutbox> outbox;  // its server's (none outside a server)
+  // The handler answers later: it returns nullopt now and calls send() on what this returns,
+  // from any thread. Only inside a server's handler.
+  DeferredReply defer() const { return {outbox, routing_id, request_id, job_id}; }
 };
 
 // Serves requests on a ROUTER socket from its own thread. A malformed request is answered
@@ -55,6 +95,7 @@ class RpcServer {
 
  private:
   void run();
+  void send_deferred();
 
   SecureContext& ctx_;
   Config config_;
@@ -62,6 +103,8 @@ class RpcServer {
   zmq::socket_t socket_;
   zmq::socket_t stop_tx_;
   zmq::socket_t stop_rx_;
+  zmq::socket_t wake_rx_;
+  std::shared_ptr<RpcOutbox> outbox_ = std::make_shared<RpcOutbox>();
   std::string endpoint_;
   std::atomic<std::uint64_t> rejected_{0}, served_{0};
   std::thread thread_;
