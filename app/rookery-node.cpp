@@ -79,11 +79,13 @@ int main(int argc, char** argv) {
                  "serves peers corrupt chunks of the "
                  "job's dataset; 'corrupt-shards' hands the blocks it holds to peers and the "
                  "coordinator's model archive x-100; 'lying-aggregator' hands out its ring "
-                 "chunks' aggregates x-1000; 'altering-forwarder' alters the averaged bytes it "
-                 "forwards")
+                 "chunks' aggregates x-1000; 'lying-aggregator-commitments' the same, claiming "
+                 "an input commitment its partner never made; 'altering-forwarder' alters the "
+                 "averaged bytes it forwards")
       ->check(CLI::IsMember({"", "sign-flip-averaging", "corrupt-activations", "corrupt-gradients",
                              "corrupt-work", "inflate-work", "corrupt-data", "corrupt-shards",
-                             "lying-aggregator", "altering-forwarder"}))
+                             "lying-aggregator", "lying-aggregator-commitments",
+                             "altering-forwarder"}))
       ->group("Fault injection (tests only: peers ban such a node; see rookery-node(1))");
   std::string join_job, invite_token, host;
   std::int64_t memory_limit_mb = 0;

@@ -154,6 +154,11 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
     spdlog::warn(
         "fault injection: this stage hands out its ring chunks' aggregates x-1000 (a Byzantine "
         "aggregator)");
+  } else if (o.fault == "lying-aggregator-commitments") {
+    c.fault = pipeline::Fault::LyingAggregatorCommitments;
+    spdlog::warn(
+        "fault injection: this stage hands out its ring chunks' aggregates x-1000 and signs for "
+        "an input commitment its partner never made (a Byzantine aggregator)");
   } else if (o.fault == "altering-forwarder") {
     c.fault = pipeline::Fault::AlteringForwarder;
     spdlog::warn(

@@ -107,6 +107,8 @@ StageAveraging::StageAveraging(net::SecureContext& ctx, const net::CurveKeyPair&
   if (config.fault == Fault::LyingAggregator) ro.fault = reduce::RingOptions::Fault::lying_owner;
   if (config.fault == Fault::AlteringForwarder)
     ro.fault = reduce::RingOptions::Fault::altering_forwarder;
+  if (config.fault == Fault::LyingAggregatorCommitments)
+    ro.fault = reduce::RingOptions::Fault::lying_owner_commitments;
   // A round gives up within (attempts + 1) waits; it must be over before the next window
   // opens, or a member still busy with a round its partner gave up on would sit out the
   // partner's next round, and the two would keep missing each other.

@@ -67,6 +67,7 @@ enum class Fault {
   CorruptWork,         // both: whatever its seat sends, forward or back, is wrong
   LyingAggregator,     // as a ring chunk's owner, hands out its aggregate x-1000 + 1
   AlteringForwarder,   // alters (x-1000 + 1) the averaged bytes it forwards around the ring
+  LyingAggregatorCommitments,  // LyingAggregator, and signs for an input its partner never sent
 };
 
 inline bool corrupts_activations(Fault f) {

@@ -52,6 +52,7 @@ class TestCoordinatorBanVoteAggregators : public QObject {
   void aLyingAggregatorOrForwarderIsBanned_data() {
     QTest::addColumn<QString>("fault");
     QTest::newRow("lying-aggregator") << "lying-aggregator";
+    QTest::newRow("lying-aggregator-commitments") << "lying-aggregator-commitments";
     QTest::newRow("altering-forwarder") << "altering-forwarder";
   }
   void aLyingAggregatorOrForwarderIsBanned() {
