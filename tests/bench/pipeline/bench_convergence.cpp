@@ -6,7 +6,10 @@
 //     codec's pseudo-gradients in Ravnest's rings over ZeroMQ, every --interval-ms), at equal
 //     samples: each of P pipelines trains N / P micro-batches, then every stage applies two
 //     more rounds so the replicas meet; with each averaging codec of --codecs, and with the
-//     job's aggregator (CenteredClip, the swarm's defence) and the plain mean;
+//     job's aggregator (CenteredClip, the swarm's defence) and the plain mean; and, beside each
+//     such one ring across the pipelines, in Moshpit groups of at most B pipelines for each B
+//     of --groups (job.averaging_max_group; "B/S" also sets outer.anchor_sync_every to S,
+//     which in groups counts sweeps of d rounds: S 1 averages the anchors in every round);
 // and prints each one's held-out loss (pipeline 0's replica), its ratio to the reference and
 // to the one pipeline, and the bytes sent per trained sample across stage boundaries and in
 // the averaging rings.
@@ -26,10 +29,21 @@
 // pipelines reached the one pipeline's final loss in 22.4 s against its 22.7 s, and the
 // reference's in 24.1 s, which one pipeline did not reach in its 600 micro-batches.
 //
+// Groups against one ring, measured on the shared 2-core machine (others building beside it),
+// 400 micro-batches, 4 pipelines, int8, held-out loss ratio to one process, one run each, the
+// pairs side by side in one run: CenteredClip, one ring 1.138 and 1.144, groups of 2 1.133 and
+// 1.135; the mean, one ring 1.108 and 1.139, groups of 2 1.129 and 1.124. The groups converge
+// as the ring does within the spread of the runs (the ring alone spans 1.108-1.144), with
+// 0.45-0.55x the ring's averaging bytes per sample under CenteredClip (0.87-0.88x with the
+// mean) and more rounds (46-63 against 29-52: a 2-member round ends sooner). Anchors in every round
+// (groups "2/1") did worse, 1.147 and 1.179: their f32 rounds outlast the interval, so fewer
+// happen (18 and 13).
+//
 //   bench_convergence [--micro-batches N] [--interval-ms I] [--sample-every S] [--codecs LIST]
-//                     [--pipelines LIST] [--aggregators LIST] [--wall-pipelines W] [--job FILE]
-//       N: 600; I: 500; S: 2.0 (0: no wall-clock comparison); LIST: none,int8, 2,4 and
-//       centered_clip,mean; W: 4;
+//                     [--pipelines LIST] [--aggregators LIST] [--groups LIST] [--wall-pipelines W]
+//                     [--job FILE]
+//       N: 600; I: 500; S: 2.0 (0: no wall-clock comparison); LIST: none,int8, 2,4,
+//       centered_clip,mean and 0,2 (0: one ring; a bound of P or more is one ring, not run); W: 4;
 //       FILE: the demo job (resources/demo/demo-job.json).
 #include "../../pipeline/reference_training.hpp"
 #include "averaging_pipelines.hpp"
@@ -128,6 +142,7 @@ int main(int argc, char** argv) {
   const auto codecs = arg(args, "--codecs", "none,int8").split(',');
   const auto counts = arg(args, "--pipelines", "2,4").split(',');
   const auto aggregators = arg(args, "--aggregators", "centered_clip,mean").split(',');
+  const auto group_bounds = arg(args, "--groups", "0,2").split(',');
   const int wall_pipelines = arg(args, "--wall-pipelines", "4").toInt();
   const auto path = arg(args, "--job", ROOKERY_SOURCE_DIR "/resources/demo/demo-job.json");
   torch::set_num_threads(1);
@@ -158,10 +173,10 @@ int main(int argc, char** argv) {
     reference = testing::evaluate(base, testing::train_in_one_process(base, micro_batches));
     const double ref_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("%-30s %9s %8s %9s %8s %8s %8s %12s %12s %7s\n", "variant", "samples", "held-out",
+    std::printf("%-50s %9s %8s %9s %8s %8s %8s %12s %12s %7s\n", "variant", "samples", "held-out",
                 "vs ref", "vs 1 pipe", "train s", "settle s", "boundary B/s", "averaging B/s",
                 "rounds");
-    std::printf("%-30s %9lld %8.4f %9.3f %8s %8.1f %8s %12s %12s %7s\n", "one process (reference)",
+    std::printf("%-50s %9lld %8.4f %9.3f %8s %8.1f %8s %12s %12s %7s\n", "one process (reference)",
                 static_cast<long long>(micro_batches * base.micro_batch_size), reference, 1.0, "-",
                 ref_seconds, "-", "-", "-", "-");
     std::fflush(stdout);
@@ -170,7 +185,7 @@ int main(int argc, char** argv) {
       if (one_pipeline == 0) one_pipeline = loss;
       char rounds[24] = "-";
       if (r.rounds > 0) std::snprintf(rounds, sizeof rounds, "%lld", (long long)r.rounds);
-      std::printf("%-30s %9lld %8.4f %9.3f %8.3f %8.1f %8.1f %12.0f %12.0f %7s\n", name,
+      std::printf("%-50s %9lld %8.4f %9.3f %8.3f %8.1f %8.1f %12.0f %12.0f %7s\n", name,
                   static_cast<long long>(r.samples), loss, loss / reference, loss / one_pipeline,
                   r.seconds, r.settle_seconds, double(r.boundary_bytes) * per_sample,
                   double(r.averaging_bytes) * per_sample, rounds);
@@ -197,10 +212,25 @@ int main(int argc, char** argv) {
           o.pipelines = count.toInt();
           o.micro_batches = micro_batches / o.pipelines;
           o.interval = interval;
-          const auto name = QString("%1 pipelines, %2%3")
-                                .arg(count, codec, aggregator == "mean" ? ", mean" : "")
-                                .toStdString();
-          row(name.c_str(), testing::train_averaging_pipelines(job, stages, o));
+          for (const auto& groups : group_bounds) {
+            const auto bound = groups.section('/', 0, 0).toLongLong();
+            if (bound >= o.pipelines || (bound == 0 && groups.contains('/'))) continue;
+            auto grouped = job;
+            grouped.averaging_max_group = bound;
+            if (groups.contains('/'))
+              grouped.outer.anchor_sync_every = groups.section('/', 1, 1).toLongLong();
+            job::validate(grouped);
+            QString name = QString("%1 pipelines, %2%3")
+                               .arg(count, codec, aggregator == "mean" ? ", mean" : "");
+            if (bound > 0) {
+              name += QString(", groups of %1, anchors /%2 sweeps")
+                          .arg(bound)
+                          .arg(grouped.outer.anchor_sync_every);
+            } else if (group_bounds.size() > 1) {
+              name += ", one ring";
+            }
+            row(name.toStdString().c_str(), testing::train_averaging_pipelines(grouped, stages, o));
+          }
         }
       }
     }
