@@ -7,8 +7,8 @@
 //     the other dimension, gives every member the common mean; with the plain mean and with
 //     CenteredClip (whose rings verify their aggregators), nobody excluded;
 //   - 6 pipelines in groups of 3: a member killed before a round (its sockets closed, it never
-//     sends) spoils only its own group's round: the other group averages all three, in a fraction of
-//     a ring wait, while the gone member's partners wait for it and average without it.
+//     sends) spoils only its own group's round: the other group averages all three, in a
+//     fraction of a ring wait, while the gone member's partners wait for it and average without.
 // And the job option's checks.
 #include "../bench/pipeline/averaging_pipelines.hpp"
 
@@ -81,7 +81,9 @@ class Swarm {
   }
 
   std::size_t size() const { return members_.size(); }
-  std::vector<float> weights(std::size_t m) const { return members_[m]->optimizer->flat_parameters(); }
+  std::vector<float> weights(std::size_t m) const {
+    return members_[m]->optimizer->flat_parameters();
+  }
   pipeline::StageStats stats(std::size_t m) const { return members_[m]->counters.snapshot(); }
   std::uint64_t next_round() const { return window_ + 1; }
   // Member m's process is gone: its sockets close, and it starts no more rounds.
