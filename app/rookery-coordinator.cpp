@@ -243,7 +243,7 @@ int main(int argc, char** argv) {
                "apply those caps to joins from this host too (by default a swarm on one PC is "
                "not capped)");
   int heartbeat_ms = 500, dead_ms = 3000, averaging_ms = 5000;
-  double archive_s = 600;
+  double archive_s = 600, load_report_s = 60;
   cli.add_option("--heartbeat-ms", heartbeat_ms, "how often volunteers report")
       ->capture_default_str()
       ->check(CLI::Range(50, 60000));
@@ -257,6 +257,11 @@ int main(int argc, char** argv) {
   cli.add_option("--archive-interval", archive_s,
                  "seconds between snapshots of the whole model, collected from the nodes into "
                  "<data-dir>/archive (0: no archive)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 86400.0));
+  cli.add_option("--load-report", load_report_s,
+                 "seconds between log lines of what the load costs: heartbeats, the state "
+                 "file's transactions, plan and member list sizes, memory (0: none)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 86400.0));
   cli.add_option("--dashboard-port", config.dashboard_port,
@@ -371,6 +376,8 @@ int main(int argc, char** argv) {
   config.dead_after = std::chrono::milliseconds(dead_ms);
   config.averaging_interval_ms = averaging_ms;
   config.archive_interval = std::chrono::milliseconds(static_cast<std::int64_t>(archive_s * 1000));
+  config.load_report_interval =
+      std::chrono::milliseconds(static_cast<std::int64_t>(load_report_s * 1000));
   config.data_bytes_per_s = static_cast<std::uint64_t>(data_rate_mb * 1e6);
   // On loopback the swarm is on this PC: nobody needs a relay.
   config.relay = !no_relay && !rookery::reach::is_loopback(rookery::reach::host_of(config.bind));

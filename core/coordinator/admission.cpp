@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include <spdlog/spdlog.h>
+
+#include "coordinator/coordinator_service.hpp"
 #include "coordinator/verdicts.hpp"
 #include "net/identity.hpp"
 #include "net/join_work.hpp"
@@ -117,6 +120,31 @@ Member Admission::member_of(const std::string& key, const wire::pb::JoinRequest&
   m.reduce_endpoint = r.reduce_endpoint();
   m.shard_endpoint = r.shard_endpoint();
   return m;
+}
+
+void Admission::refuse(const std::string& key, const Refusal& no, wire::pb::JoinReply& out) {
+  out.set_accepted(false);
+  *out.mutable_refusal() = no.why;
+  out.set_banned(no.banned);
+  out.set_reason((no.banned ? "banned from this job: " : "") + verdict::words(no.why));
+  spdlog::info("refused volunteer {}: {}", net::short_key(key), out.reason());
+}
+
+std::string enrolment_words(const CoordinatorConfig& c) {
+  std::string words;
+  if (!c.allowed_keys.empty()) {
+    words = std::to_string(c.allowed_keys.size()) + " allowed key(s)";
+  } else if (c.open) {
+    words = "open enrolment";
+  } else {
+    words = "invite-only (make invites with `rookery-coordinator invite`; --open to admit anyone)";
+  }
+  if (c.join_work_bits > 0) {
+    words += ", a proof of work of " + std::to_string(c.join_work_bits) + " bits per join";
+  }
+  const auto cap = [](std::size_t n) { return n == 0 ? std::string("no cap") : std::to_string(n); };
+  return words + ", volunteers per address " + cap(c.caps.per_address) + ", per subnet " +
+         cap(c.caps.per_subnet) + (c.caps.loopback ? " (loopback too)" : "");
 }
 
 }  // namespace rookery::coordinator

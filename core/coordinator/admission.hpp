@@ -34,6 +34,8 @@ struct Enrolment {
 
 class Admission {
  public:
+  // Writes the refusal into a join's reply, and logs it.
+  static void refuse(const std::string& key, const Refusal& no, wire::pb::JoinReply& out);
   Admission(std::string job_id, Enrolment enrolment, CoordinatorState& state,
             const clock::Clock& clock = clock::SystemClock::instance());
 
@@ -60,5 +62,9 @@ class Admission {
   CoordinatorState& state_;
   const clock::Clock& clock_;
 };
+
+struct CoordinatorConfig;
+// How the job enrols volunteers, in words, for the log of the coordinator's start.
+std::string enrolment_words(const CoordinatorConfig& c);
 
 }  // namespace rookery::coordinator

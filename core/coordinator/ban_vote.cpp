@@ -30,21 +30,29 @@ BanVerdict ban_vote(const BanWitnesses& witnesses, const BanReports& reports) {
     for (const auto& k : peers) n += said.count(k);
     return n;
   };
+  WitnessCounts c;
+  c.ring_partners = witnesses.ring_partners.size();
+  c.excluders = count(witnesses.ring_partners, reports.excluded_by);
+  c.sends_to = witnesses.sends_to.size();
+  c.activation_catchers = count(witnesses.sends_to, reports.caught_by);
+  c.returns_gradients_to = witnesses.returns_gradients_to.size();
+  c.gradient_catchers = count(witnesses.returns_gradients_to, reports.caught_by);
+  return ban_vote(c);
+}
+
+BanVerdict ban_vote(const WitnessCounts& c) {
   const auto verified = [](std::size_t reporters, std::size_t peers) {
     return reporters >= 2 && 2 * reporters > peers;
   };
-  const std::size_t excluders = count(witnesses.ring_partners, reports.excluded_by);
-  const std::size_t activation_catchers = count(witnesses.sends_to, reports.caught_by);
-  const std::size_t gradient_catchers = count(witnesses.returns_gradients_to, reports.caught_by);
-  if (verified(excluders, witnesses.ring_partners.size()))
-    return {true, verdict::counted(wire::pb::Verdict::RING_PARTNERS_REJECT, excluders,
-                                   witnesses.ring_partners.size())};
-  if (verified(activation_catchers, witnesses.sends_to.size()))
-    return {true, verdict::counted(wire::pb::Verdict::CAUGHT_IN_SPOT_CHECKS, activation_catchers,
-                                   witnesses.sends_to.size())};
-  if (verified(gradient_catchers, witnesses.returns_gradients_to.size())) {
+  if (verified(c.excluders, c.ring_partners))
+    return {true, verdict::counted(wire::pb::Verdict::RING_PARTNERS_REJECT, c.excluders,
+                                   c.ring_partners)};
+  if (verified(c.activation_catchers, c.sends_to))
+    return {true, verdict::counted(wire::pb::Verdict::CAUGHT_IN_SPOT_CHECKS, c.activation_catchers,
+                                   c.sends_to)};
+  if (verified(c.gradient_catchers, c.returns_gradients_to)) {
     return {true, verdict::counted(wire::pb::Verdict::GRADIENTS_CAUGHT_IN_SPOT_CHECKS,
-                                   gradient_catchers, witnesses.returns_gradients_to.size())};
+                                   c.gradient_catchers, c.returns_gradients_to)};
   }
   return {};
 }

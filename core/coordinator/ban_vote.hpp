@@ -1,6 +1,7 @@
 #pragma once
 // The ban vote: whether the peers that see a volunteer's work verify that it lies. Pure (plain
 // sets in, a verdict out), so who may ban whom is tested row by row.
+#include <cstddef>
 #include <optional>
 #include <set>
 #include <string>
@@ -37,5 +38,13 @@ struct BanVerdict {
 // gradients, apart (a stage that lies one way only is seen by one side). One liar cannot ban
 // anybody; a minority of liars cannot outvote the honest peers of an honest node.
 BanVerdict ban_vote(const BanWitnesses& witnesses, const BanReports& reports);
+
+// The same vote from counts: witnesses of each kind, and how many of them report.
+struct WitnessCounts {
+  std::size_t ring_partners = 0, excluders = 0;
+  std::size_t sends_to = 0, activation_catchers = 0;
+  std::size_t returns_gradients_to = 0, gradient_catchers = 0;
+};
+BanVerdict ban_vote(const WitnessCounts& counts);
 
 }  // namespace rookery::coordinator

@@ -12,6 +12,8 @@
 #include "coordinator/ban_vote.hpp"
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/dataset_server.hpp"
+#include "coordinator/join_dial_back.hpp"
+#include "coordinator/load_report.hpp"
 #include "coordinator/membership.hpp"
 #include "coordinator/plan_delivery.hpp"
 #include "coordinator/owner_dashboard.hpp"
@@ -31,7 +33,6 @@
 #include "net/rpc.hpp"
 #include "net/token_bucket.hpp"
 #include "reach/candidates.hpp"
-#include "reach/reachability.hpp"
 #include "reach/relay_server.hpp"
 #include "rookery/envelope.pb.h"
 #include "wire/message.hpp"
@@ -43,8 +44,8 @@ namespace pb = wire::pb;
 namespace {
 
 constexpr std::int64_t kMaxProbeBytes = 16 << 20;
-// How long a join waits for its candidates to answer the dial-back.
-constexpr auto kDialBackTimeout = std::chrono::milliseconds(1500);
+// Joins dialled back at once (each waits up to kDialBackTimeout for an answer).
+constexpr std::size_t kDialBackThreads = 8;
 // The ZAP allow-list of the relay on the owner's host: the job's members.
 constexpr const char* kRelayDomain = "rookery.relay";
 // A member's key in a HeartbeatReply: 40 Z85 characters, a tag and a length.
@@ -78,7 +79,8 @@ class JobCoordinator {
                    PlanThread::Mode::own_thread, clock),
         run_status_(state, clock),
         dataset_(std::move(dataset), config.data_bytes_per_s),
-        bulk_replies_(config.bulk_reply_bytes_per_s) {
+        bulk_replies_(config.bulk_reply_bytes_per_s),
+        load_(config.load_report_interval, state.path()) {
     if (own_relay) relays_.add(*own_relay, config.relay_max_nodes, /*last_resort=*/true);
     const auto& plan = replanner_.current();
     membership_.resume(plan);
@@ -96,7 +98,8 @@ class JobCoordinator {
   }
 
   ~JobCoordinator() {
-    archive_.reset();  // its archivist's thread takes the lock below
+    dial_backs_.reset();  // its threads complete joins under the lock below
+    archive_.reset();     // its archivist's thread takes the lock below
     std::lock_guard lock(mutex_);
     membership_.flush_work();  // the progress heard since the last tick
   }
@@ -108,12 +111,14 @@ class JobCoordinator {
     if (h.has_ping()) {
       net::answer_ping(h.ping(), "coordinator", identity, reply);
     } else if (h.has_join()) {
-      join(req, h.join(), *reply.header.mutable_join_reply(), ctx, identity);
-      if (reply.header.join_reply().accepted()) reply.tensors.push_back(dataset_.manifest_tensor());
+      return join(req, h.join(), ctx, identity);
     } else if (h.has_data_chunk_request()) {
       serve_data_chunk(req.peer_key, h.data_chunk_request(), reply);
     } else if (h.has_heartbeat()) {
+      const auto start = std::chrono::steady_clock::now();
       heartbeat(req.peer_key, h.heartbeat(), *reply.header.mutable_heartbeat_reply());
+      std::lock_guard lock(mutex_);
+      load_.heartbeat(std::chrono::steady_clock::now() - start);
     } else if (h.has_run_status_request()) {
       status(h.run_status_request(), req.peer_key, *reply.header.mutable_run_status());
     } else if (h.has_leave()) {
@@ -137,48 +142,82 @@ class JobCoordinator {
   }
 
   void tick() {
+    const auto start = std::chrono::steady_clock::now();
     std::lock_guard lock(mutex_);
     const auto dead = membership_.expire_silent();
     for (const auto& key : dead) gone_locked(key);
     if (!dead.empty()) replanner_.changed();
+    const auto flush_start = std::chrono::steady_clock::now();
     membership_.flush_work();
+    const auto flush = std::chrono::steady_clock::now() - flush_start;
     membership_.publish_due();
     replanner_.tick(membership_.live());
     run_status_.sample_loss(membership_.live());
+    const auto now = std::chrono::steady_clock::now();
+    load_.tick(now - start, flush);
+    if (!load_.due(now)) return;
+    delivery_.refresh(replanner_.current(), membership_, config_.averaging_interval_ms);
+    load_.log(now, membership_, replanner_, delivery_.bytes(), reply_limit());
   }
 
  private:
-  void join(const net::RequestContext& req, const pb::JoinRequest& r, pb::JoinReply& out,
-            net::SecureContext& ctx, const net::CurveKeyPair& identity) {
+  static std::size_t reply_limit() { return wire::Limits{}.max_header_bytes - kReplyHeadroomBytes; }
+
+  // A join: refused or admitted at once, or, when it reports where it may be reached, answered
+  // once its dial-back is done on a DialBacks thread (nullopt: the reply is deferred).
+  std::optional<net::Reply> join(const net::RequestContext& req, const pb::JoinRequest& r,
+                                 net::SecureContext& ctx, const net::CurveKeyPair& identity) {
     const std::string& key = req.peer_key;
-    auto refuse = [&](const Refusal& no) {
-      out.set_accepted(false);
-      *out.mutable_refusal() = no.why;
-      out.set_banned(no.banned);
-      out.set_reason((no.banned ? "banned from this job: " : "") + verdict::words(no.why));
-      spdlog::info("refused volunteer {}: {}", net::short_key(key), out.reason());
-    };
+    net::Reply reply;
+    auto& out = *reply.header.mutable_join_reply();
     std::optional<Ban> ban;
     {
       std::lock_guard lock(mutex_);
       if (const auto* b = membership_.ban_of(key)) ban = *b;
     }
-    if (const auto no = admission_.refusal(key, r, ban ? &*ban : nullptr)) return refuse(no);
-    {
-      // Counted before the dial-back, which a refused join should not cost; joins are answered
-      // one at a time (the server's one thread), so none is admitted in between.
-      std::lock_guard lock(mutex_);
-      if (auto why = sybil_refusal_locked(key, req.peer_address); why.code() != pb::Verdict::NONE) {
-        return refuse({true, false, std::move(why)});
-      }
+    if (const auto no = admission_.refusal(key, r, ban ? &*ban : nullptr)) {
+      Admission::refuse(key, no, out);
+      return reply;
     }
-    // Where peers will dial it: measured by dialling it back, outside the lock.
-    pb::JoinRequest placed = r;
-    if (r.has_reach()) place_reachable(req, identity, ctx, placed, out);
+    {
+      // Counted with the joins in flight before the dial-back, which a refused join should not
+      // cost: joins waiting for theirs cannot exceed the caps together.
+      std::lock_guard lock(mutex_);
+      auto why =
+          sybil_refusal(config_.caps, req.peer_address, key, {&membership_.origins(), &joining_});
+      if (why.code() != pb::Verdict::NONE) {
+        Admission::refuse(key, {true, false, std::move(why)}, out);
+        return reply;
+      }
+      if (r.has_reach()) joining_.set(key, req.peer_address);
+    }
+    if (!r.has_reach()) {
+      // No report: the node named its endpoints itself (--host, or a swarm on one PC).
+      admit(req, r, r, out);
+      if (out.accepted()) reply.tensors.push_back(dataset_.manifest_tensor());
+      return reply;
+    }
+    // Where peers will dial it: measured by dialling it back, off this thread.
+    dial_backs_->submit([this, req, r, &ctx, &identity, answer = req.defer()]() mutable {
+      net::Reply later;
+      auto& joined = *later.header.mutable_join_reply();
+      pb::JoinRequest placed = r;
+      place_reachable(req, identity, ctx, placed, joined);
+      admit(req, r, placed, joined);
+      if (joined.accepted()) later.tensors.push_back(dataset_.manifest_tensor());
+      answer.send(std::move(later));
+    });
+    return std::nullopt;
+  }
+
+  // The rest of a join that passed admission and the caps, at the endpoints `placed` names.
+  void admit(const net::RequestContext& req, const pb::JoinRequest& r,
+             const pb::JoinRequest& placed, pb::JoinReply& out) {
+    const std::string& key = req.peer_key;
     auto m = Admission::member_of(key, placed);
-    // No report: the node named its endpoints itself (--host, or a swarm on one PC).
     auto way = r.has_reach() ? out.reach().way() : pb::REACH_UNKNOWN;
     std::lock_guard lock(mutex_);
+    joining_.erase(key);
     // No peer can dial it, but it dials its neighbours: planned where every link has a
     // reachable end, unless the last plan found no such seat (then a relay carries it).
     if (way == pb::REACH_UNREACHABLE && r.reach().dials_neighbours() &&
@@ -202,13 +241,12 @@ class JobCoordinator {
     try {
       same_seat = membership_.admit(m, r.plan_version(), r.dataset_digest() == dataset_.digest());
     } catch (const std::exception& e) {
-      return refuse({true, false, verdict::make(pb::Verdict::COORDINATOR_FAILED, e.what())});
+      const Refusal failed{true, false, verdict::make(pb::Verdict::COORDINATOR_FAILED, e.what())};
+      return Admission::refuse(key, failed, out);
     }
     place_relay_locked(key, r, way, relay_key, placed, out);
-    if (auto* v = membership_.find(key)) {
-      v->address = req.peer_address;
-      v->device = r.profile().device();
-    }
+    membership_.set_address(key, req.peer_address);
+    if (auto* v = membership_.find(key)) v->device = r.profile().device();
     // A volunteer that comes back running the current plan at the same addresses (after the
     // coordinator restarted, or a short network cut) changes nothing; anyone else does.
     const bool rejoined =
@@ -231,16 +269,6 @@ class JobCoordinator {
         rejoined ? "is back on plan " + std::to_string(plan.version) : "joined",
         p.flops_per_s / 1e9, p.free_memory_bytes >> 20, p.upload_bytes_per_s / 1e6,
         p.download_bytes_per_s / 1e6, p.rtt_s * 1e3);
-  }
-
-  // The Sybil caps over the live volunteers, by the address each joined from; a volunteer
-  // that joins again is not counted against itself.
-  pb::Verdict sybil_refusal_locked(const std::string& key, const std::string& address) const {
-    std::vector<std::string> others;
-    for (const auto& [k, v] : membership_.live()) {
-      if (k != key) others.push_back(v.address);
-    }
-    return sybil_refusal(config_.caps, address, others);
   }
 
   // How a joined volunteer is reached: through the relay it named, or not at all (it is then
@@ -295,35 +323,6 @@ class JobCoordinator {
     relay_auth_->replace(kRelayDomain, {members.begin(), members.end()});
   }
 
-  // A node that reported where it may be reached: its candidates, with the address this
-  // coordinator sees it connect from, are dialled back, and the endpoints that answer with its
-  // key replace the ones it named. One that nobody can dial keeps its own, and is told so.
-  static void place_reachable(const net::RequestContext& req, const net::CurveKeyPair& identity,
-                              net::SecureContext& ctx, pb::JoinRequest& placed,
-                              pb::JoinReply& out) {
-    const reach::NodePorts ports{reach::port_of(placed.stage_endpoint()),
-                                 reach::port_of(placed.reduce_endpoint()),
-                                 reach::port_of(placed.shard_endpoint())};
-    if (ports.stage == 0 || ports.reduce == 0 || ports.shard == 0) return;
-    const auto d = reach::find_reach(ctx, identity, req.peer_key, placed.reach(), req.peer_address,
-                                     ports, kDialBackTimeout);
-    *out.mutable_reach() = d.verdict;
-    if (d.verdict.way() == pb::REACH_UNREACHABLE) {
-      spdlog::warn("volunteer {} answers at none of {} candidate address(es) (seen from {})",
-                   net::short_key(req.peer_key), d.verdict.candidates_tried(), req.peer_address);
-      return;
-    }
-    spdlog::info("volunteer {} is reached at {} ({})", net::short_key(req.peer_key), d.stage,
-                 pb::ReachWay_Name(d.verdict.way()));
-    auto set_endpoints = [&d](auto& message) {
-      message.set_stage_endpoint(d.stage);
-      message.set_reduce_endpoint(d.reduce);
-      message.set_shard_endpoint(d.shard);
-    };
-    set_endpoints(placed);  // what the plan names
-    set_endpoints(out);     // what the node learns
-  }
-
   // A volunteer whose owner chose to leave the job: planned around at once (its totals and its
   // record stay; it may join again).
   void leave(const std::string& key, const pb::LeaveRequest& r, pb::LeaveReply& out) {
@@ -359,9 +358,9 @@ class JobCoordinator {
     if (membership_.record_work(key, *v, h)) replanner_.changed();
     out.set_known(true);
     out.set_members_digest(membership_.published_digest());
-    if (h.members_digest() != membership_.published_digest() &&
-        (membership_.misses_removal(h.members_digest()) ||
-         bulk_replies_.try_acquire(membership_.published_members().size() * kKeyBytesOnWire))) {
+    const auto list_bytes = membership_.published_members().size() * kKeyBytesOnWire;
+    if (h.members_digest() != membership_.published_digest() && list_fits_locked(list_bytes) &&
+        (membership_.misses_removal(h.members_digest()) || bulk_replies_.try_acquire(list_bytes))) {
       for (const auto& k : membership_.published_members()) out.add_members(k);
     }
     if (v->reach == pb::REACH_REVERSED && replanner_.needs_relay(key)) {
@@ -375,6 +374,21 @@ class JobCoordinator {
       if (const auto offer = relays_.assign(key)) *out.mutable_relay() = *offer;
     }
     send_plan_locked(key, *v, h.plan_version(), out);
+  }
+
+  // Whether a member list of `bytes` fits in a reply a node accepts: one that does not would
+  // make the node take the reply for none, and miss the deadline, so it is never sent.
+  bool list_fits_locked(std::size_t bytes) {
+    if (bytes <= reply_limit()) return true;
+    if (oversized_list_ != membership_.published_digest()) {
+      oversized_list_ = membership_.published_digest();
+      spdlog::error(
+          "the member list of {} is {} KiB, over the {} KiB a node accepts in a reply: "
+          "nodes keep the list they have",
+          membership_.published_members().size(), bytes >> 10,
+          wire::Limits{}.max_header_bytes >> 10);
+    }
+    return false;
   }
 
   static void set_seat(pb::HeartbeatReply& out, pb::SeatStatus::State state,
@@ -435,7 +449,7 @@ class JobCoordinator {
     // A node refuses a reply whose header is over its decoder's limit (and takes it for no
     // answer at all): a plan that cannot fit is never sent, one that cannot fit beside this
     // reply's member list goes with a later heartbeat.
-    const std::size_t limit = wire::Limits{}.max_header_bytes - kReplyHeadroomBytes;
+    const std::size_t limit = reply_limit();
     if (delivery_.bytes() > limit) {
       if (oversized_plan_ != plan.version) {
         oversized_plan_ = plan.version;
@@ -467,12 +481,10 @@ class JobCoordinator {
   // at once, as it must stop receiving traffic.
   void consider_ban_locked(const std::string& accused) {
     if (membership_.ban_of(accused) || !membership_.find(accused)) return;
-    const auto witnesses = ban_witnesses(replanner_.current(), accused);
-    if (!witnesses) return;
-    const auto vote = ban_vote(*witnesses, membership_.reports_on(accused));
-    if (!vote.ban) return;
-    spdlog::warn("banning volunteer {}: {}", net::short_key(accused), verdict::words(vote.why));
-    membership_.ban(accused, vote.why);
+    const auto vote = replanner_.witnesses().vote(accused, membership_.reports_on(accused));
+    if (!vote || !vote->ban) return;
+    spdlog::warn("banning volunteer {}: {}", net::short_key(accused), verdict::words(vote->why));
+    membership_.ban(accused, vote->why);
     gone_locked(accused);
     replanner_.changed_urgently();
   }
@@ -522,29 +534,16 @@ class JobCoordinator {
   RunStatus run_status_;
   DatasetServer dataset_;  // thread-safe on its own: chunks are served outside the lock
   RelayBroker relays_;
-  net::TokenBucket bulk_replies_;          // plans and member lists in heartbeat replies
-  std::uint64_t oversized_plan_ = 0;       // the last plan too large to send (logged once)
-  std::unique_ptr<RunArchive> archive_;  // none with archiving off; last: its archivist's
-                                        // thread reads the members above
+  net::TokenBucket bulk_replies_;     // plans and member lists in heartbeat replies
+  std::uint64_t oversized_plan_ = 0;  // the last plan too large to send (logged once)
+  std::uint64_t oversized_list_ = 0;  // the last member list too large to send (logged once)
+  OriginCounts joining_;              // joins waiting for their dial-back, for the caps
+  LoadReport load_;
+  std::unique_ptr<RunArchive> archive_;  // none with archiving off; its archivist's thread
+                                         // reads the members above
+  // Last: its threads complete joins with the members above.
+  std::unique_ptr<DialBacks> dial_backs_ = std::make_unique<DialBacks>(kDialBackThreads);
 };
-
-// How the job enrols volunteers, for the log of its start.
-std::string enrolment_words(const CoordinatorConfig& c) {
-  std::string words;
-  if (!c.allowed_keys.empty()) {
-    words = std::to_string(c.allowed_keys.size()) + " allowed key(s)";
-  } else if (c.open) {
-    words = "open enrolment";
-  } else {
-    words = "invite-only (make invites with `rookery-coordinator invite`; --open to admit anyone)";
-  }
-  if (c.join_work_bits > 0) {
-    words += ", a proof of work of " + std::to_string(c.join_work_bits) + " bits per join";
-  }
-  const auto cap = [](std::size_t n) { return n == 0 ? std::string("no cap") : std::to_string(n); };
-  return words + ", volunteers per address " + cap(c.caps.per_address) + ", per subnet " +
-         cap(c.caps.per_subnet) + (c.caps.loopback ? " (loopback too)" : "");
-}
 
 }  // namespace
 

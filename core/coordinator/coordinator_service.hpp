@@ -53,6 +53,8 @@ struct CoordinatorConfig {
   // answered without them and gets them at a later heartbeat, so that no heartbeat waits behind
   // them. A member list that drops a volunteer goes at once whatever it costs. 0: no cap.
   std::uint64_t bulk_reply_bytes_per_s = 16ull << 20;
+  // How often the coordinator logs what its load costs (load_report.hpp; 0: never).
+  std::chrono::milliseconds load_report_interval{std::chrono::minutes(1)};
   // How often the model archive collects a snapshot of the whole model from the nodes that
   // train it (model_archive.hpp), kept under <data_dir>/archive. 0: no archive.
   std::chrono::milliseconds archive_interval{std::chrono::minutes(10)};

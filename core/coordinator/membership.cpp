@@ -17,13 +17,31 @@ constexpr std::size_t kMaxReceiptsPerHeartbeat = 256;  // a node consumes from a
 constexpr std::size_t kMaxNamedPeers = 64;
 // Publications misses_removal() remembers: a node more than this many behind gets the list.
 constexpr std::size_t kRememberedPublications = 256;
+// Draws probe_targets() makes among the live volunteers before it scans them all (when most
+// cannot be dialled).
+constexpr std::size_t kProbeDraws = 16 * kProbeTargets;
+// Changes of the live volunteers changed_since() remembers.
+constexpr std::size_t kLoggedChanges = 4096;
+
+// A member's share of the list's digest: FNV-1a over the coordinator's salt and the key, mixed
+// by splitmix64's finaliser.
+std::uint64_t member_hash(std::uint64_t salt, const std::string& key) {
+  std::uint64_t h = 1469598103934665603ull ^ salt;
+  for (const unsigned char c : key) h = (h ^ c) * 1099511628211ull;
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebull;
+  return h ^ (h >> 31);
+}
 
 }  // namespace
 
 Membership::Membership(CoordinatorState& state, std::chrono::milliseconds dead_after,
                        const clock::Clock& clock, std::chrono::milliseconds publish_every)
     : state_(state), dead_after_(dead_after), clock_(clock), publish_every_(publish_every) {
-  members_changed();
+  digest_salt_ = random_();
+  members_changed({});
   publish();
 }
 
@@ -36,14 +54,16 @@ void Membership::resume(const Assignment& plan) {
     v.last_seen = now;
     v.plan_version = plan.version;
     v.has_data = true;  // it was seated, so it held the data
-    live_[m.key] = std::move(v);
+    if (live_.insert_or_assign(m.key, std::move(v)).second) came_alive(m.key);
   }
-  ++generation_;
+  ++generation_;  // everyone: no log of changes reaches back past it
+  changes_.clear();
   banned_ = state_.banned();
   for (const auto& m : state_.members()) {
-    if (banned_.find(m.key) == banned_.end()) members_.insert(m.key);
+    if (banned_.find(m.key) == banned_.end() && members_.insert(m.key).second) {
+      members_changed(m.key);
+    }
   }
-  members_changed();
   publish();
   const auto totals = state_.contributions();
   for (auto& [k, v] : live_) {
@@ -64,12 +84,14 @@ const Ban* Membership::ban_of(const std::string& key) const {
 bool Membership::admit(const Member& m, std::uint64_t plan_version, bool has_data) {
   state_.save_member(m, clock_.unix_ms());
   if (members_.insert(m.key).second) {
-    members_changed();
+    members_changed(m.key);
     unpublished_ = true;
     publish_due();
   }
-  ++generation_;
-  auto& v = live_[m.key];
+  note_change(m.key);
+  const auto [slot, fresh] = live_.try_emplace(m.key);
+  if (fresh) came_alive(m.key);
+  auto& v = slot->second;
   const bool same_seat = v.member.key == m.key && v.member.stage_endpoint == m.stage_endpoint &&
                          v.member.reduce_endpoint == m.reduce_endpoint &&
                          v.member.shard_endpoint == m.shard_endpoint;
@@ -83,23 +105,98 @@ bool Membership::admit(const Member& m, std::uint64_t plan_version, bool has_dat
   return same_seat;
 }
 
+void Membership::set_address(const std::string& key, const std::string& address) {
+  auto* v = find(key);
+  if (!v) return;
+  v->address = address;
+  origins_.set(key, address);
+}
+
 std::vector<const Member*> Membership::probe_targets(const std::string& key) {
-  std::vector<const Member*> others, picked;
+  // One that no peer can dial (it dials out, or waits for a relay) has nothing to probe.
+  const auto probeable = [&key](const std::string& k, const Volunteer& v) {
+    return k != key && v.reach != wire::pb::REACH_REVERSED &&
+           v.reach != wire::pb::REACH_UNREACHABLE && !v.member.shard_endpoint.empty();
+  };
+  std::vector<const Member*> picked;
+  if (live_keys_.size() > kProbeDraws) {
+    // Draws by index: O(1) each, when most can be dialled (else the scan below).
+    std::uniform_int_distribution<std::size_t> any(0, live_keys_.size() - 1);
+    for (std::size_t draw = 0; draw < kProbeDraws && picked.size() < kProbeTargets; ++draw) {
+      const auto& k = live_keys_[any(random_)];
+      const auto& v = live_.at(k);
+      if (probeable(k, v) && std::find(picked.begin(), picked.end(), &v.member) == picked.end()) {
+        picked.push_back(&v.member);
+      }
+    }
+    if (picked.size() == kProbeTargets) return picked;
+    picked.clear();
+  }
+  std::vector<const Member*> others;
   for (const auto& [k, v] : live_) {
-    // One that no peer can dial (it dials out, or waits for a relay) has nothing to probe.
-    const bool dialable =
-        v.reach != wire::pb::REACH_REVERSED && v.reach != wire::pb::REACH_UNREACHABLE;
-    if (k != key && dialable && !v.member.shard_endpoint.empty()) others.push_back(&v.member);
+    if (probeable(k, v)) others.push_back(&v.member);
   }
   std::sample(others.begin(), others.end(), std::back_inserter(picked), kProbeTargets, random_);
   return picked;
 }
 
+void Membership::note_change(const std::string& key) {
+  ++generation_;
+  changes_.emplace_back(generation_, key);
+  if (changes_.size() > kLoggedChanges) changes_.pop_front();
+}
+
+std::optional<std::vector<std::string>> Membership::changed_since(std::uint64_t generation) const {
+  if (generation == generation_) return std::vector<std::string>{};
+  if (changes_.empty() || changes_.front().first > generation + 1) return std::nullopt;
+  std::vector<std::string> keys;
+  for (auto it = changes_.rbegin(); it != changes_.rend() && it->first > generation; ++it) {
+    keys.push_back(it->second);
+  }
+  return keys;
+}
+
+void Membership::came_alive(const std::string& key) {
+  live_slot_[key] = live_keys_.size();
+  live_keys_.push_back(key);
+}
+
+void Membership::went(const std::string& key, const Volunteer& v) {
+  if (const auto slot = live_slot_.find(key); slot != live_slot_.end()) {
+    const std::size_t i = slot->second;
+    live_slot_.erase(slot);
+    if (i + 1 != live_keys_.size()) {
+      live_keys_[i] = std::move(live_keys_.back());
+      live_slot_[live_keys_[i]] = i;
+    }
+    live_keys_.pop_back();
+  }
+  index_reports(key, v.accuses, {}, excluded_by_);
+  index_reports(key, v.caught, {}, caught_by_);
+  origins_.erase(key);
+}
+
+void Membership::index_reports(const std::string& reporter, const std::set<std::string>& before,
+                               const std::set<std::string>& now,
+                               std::map<std::string, std::set<std::string>>& index) {
+  for (const auto& accused : before) {
+    if (now.count(accused)) continue;
+    const auto it = index.find(accused);
+    if (it == index.end()) continue;
+    it->second.erase(reporter);
+    if (it->second.empty()) index.erase(it);
+  }
+  for (const auto& accused : now) {
+    if (!before.count(accused)) index[accused].insert(reporter);
+  }
+}
+
 bool Membership::leave(const std::string& key) {
   const auto it = live_.find(key);
   if (it == live_.end()) return false;
+  went(key, it->second);
   live_.erase(it);
-  ++generation_;
+  note_change(key);
   remove_member(key);
   return true;
 }
@@ -111,7 +208,11 @@ void Membership::ban(const std::string& key, const wire::pb::Verdict& why) {
     spdlog::error("cannot record the ban: {}", e.what());
   }
   banned_[key] = {why, verdict::words(why), clock_.unix_ms()};
-  if (live_.erase(key) > 0) ++generation_;
+  if (const auto it = live_.find(key); it != live_.end()) {
+    went(key, it->second);
+    live_.erase(it);
+    note_change(key);
+  }
   remove_member(key);
 }
 
@@ -123,8 +224,9 @@ std::vector<std::string> Membership::expire_silent() {
       spdlog::warn("volunteer {} went silent for {} ms: planning around it",
                    net::short_key(it->first), dead_after_.count());
       gone.push_back(it->first);
+      went(it->first, it->second);
       it = live_.erase(it);
-      ++generation_;
+      note_change(gone.back());
     } else {
       ++it;
     }
@@ -157,13 +259,21 @@ Membership::Heard Membership::hear(const std::string& key, Volunteer& v,
     heard.data_changed = true;
   }
   v.data_fetched = std::clamp(h.dataset_fetched(), 0.0, 1.0);
-  v.accuses.clear();
-  for (const auto& k : h.excluded_peers()) {
-    if (k != key && v.accuses.size() < kMaxNamedPeers) v.accuses.insert(k);
+  if (!v.accuses.empty() || h.excluded_peers_size() > 0) {
+    std::set<std::string> accuses;
+    for (const auto& k : h.excluded_peers()) {
+      if (k != key && accuses.size() < kMaxNamedPeers) accuses.insert(k);
+    }
+    index_reports(key, v.accuses, accuses, excluded_by_);
+    v.accuses = std::move(accuses);
   }
-  v.caught.clear();
-  for (const auto& k : h.failed_spot_checks()) {
-    if (k != key && v.caught.size() < kMaxNamedPeers) v.caught.insert(k);
+  if (!v.caught.empty() || h.failed_spot_checks_size() > 0) {
+    std::set<std::string> caught;
+    for (const auto& k : h.failed_spot_checks()) {
+      if (k != key && caught.size() < kMaxNamedPeers) caught.insert(k);
+    }
+    index_reports(key, v.caught, caught, caught_by_);
+    v.caught = std::move(caught);
   }
   heard.named = v.accuses;
   heard.named.insert(v.caught.begin(), v.caught.end());
@@ -172,9 +282,11 @@ Membership::Heard Membership::hear(const std::string& key, Volunteer& v,
 
 BanReports Membership::reports_on(const std::string& accused) const {
   BanReports reports;
-  for (const auto& [k, v] : live_) {
-    if (v.accuses.count(accused)) reports.excluded_by.insert(k);
-    if (v.caught.count(accused)) reports.caught_by.insert(k);
+  if (const auto it = excluded_by_.find(accused); it != excluded_by_.end()) {
+    reports.excluded_by = it->second;
+  }
+  if (const auto it = caught_by_.find(accused); it != caught_by_.end()) {
+    reports.caught_by = it->second;
   }
   return reports;
 }
@@ -310,13 +422,12 @@ void Membership::record_peer_links(const std::string& key, Volunteer& v,
   }
 }
 
-void Membership::members_changed() {
-  std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the sorted keys
-  for (const auto& k : members_) {
-    for (const unsigned char c : k) h = (h ^ c) * 1099511628211ull;
-    h = (h ^ 0xffu) * 1099511628211ull;
+void Membership::members_changed(const std::string& key) {
+  if (!key.empty()) {
+    const auto h = member_hash(digest_salt_, key);
+    digest_sum_ = members_.count(key) ? digest_sum_ + h : digest_sum_ - h;
   }
-  digest_ = h == 0 ? 1 : h;
+  digest_ = digest_sum_ == 0 ? 1 : digest_sum_;
 }
 
 void Membership::publish() {
@@ -342,7 +453,7 @@ void Membership::publish_due() {
 void Membership::remove_member(const std::string& key) {
   if (members_.erase(key) == 0) return;
   ++removals_;
-  members_changed();
+  members_changed(key);
   publish();  // with any newcomers still waiting: they are members too
   try {
     state_.remove_member(key);

@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -16,6 +18,7 @@
 #include "coordinator/ban_vote.hpp"
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/swarm_planner.hpp"
+#include "coordinator/sybil_limits.hpp"
 #include "rookery/envelope.pb.h"
 
 namespace rookery::coordinator {
@@ -70,6 +73,9 @@ class Membership {
   // Rises whenever a volunteer comes alive, goes, or joins again (its endpoints may differ):
   // what is built from the live volunteers' endpoints is rebuilt only when it changes.
   std::uint64_t generation() const { return generation_; }
+  // The keys whose volunteer came alive, went, or joined again since `generation` (newest
+  // first, a key may repeat); nullopt when that reaches back further than it remembers.
+  std::optional<std::vector<std::string>> changed_since(std::uint64_t generation) const;
   Volunteer* find(const std::string& key);
   const std::map<std::string, Ban>& banned() const { return banned_; }
   const Ban* ban_of(const std::string& key) const;
@@ -77,7 +83,12 @@ class Membership {
   // An admitted join: recorded (throws what the state file throws, changing nothing) and alive
   // from now. Returns whether it was alive already at the same addresses.
   bool admit(const Member& m, std::uint64_t plan_version, bool has_data);
-  // Up to kProbeTargets other live volunteers, at random, for `key` to measure its links to.
+  // Where a live volunteer joined from (the Sybil caps count it there from now on).
+  void set_address(const std::string& key, const std::string& address);
+  // The live volunteers by where they joined from, for the Sybil caps.
+  const OriginCounts& origins() const { return origins_; }
+  // Up to kProbeTargets other live volunteers that peers can dial, at random, for `key` to
+  // measure its links to: drawn from the live volunteers by index, not by a scan of them.
   std::vector<const Member*> probe_targets(const std::string& key);
   // Its owner chose to leave: false when it was not alive (its totals and record stay).
   bool leave(const std::string& key);
@@ -100,7 +111,8 @@ class Membership {
   // Writes the work recorded since the last call in one transaction per kind, and updates the
   // live volunteers' totals from it (the service calls it every tick).
   void flush_work();
-  // What the live volunteers report of `accused`.
+  // What the live volunteers report of `accused` (kept by accused as heartbeats come: a
+  // lookup, not a scan of every volunteer).
   BanReports reports_on(const std::string& accused) const;
 
   // The volunteers admitted (alive or silent for a while: they may come back) that have not
@@ -122,8 +134,15 @@ class Membership {
   bool misses_removal(std::uint64_t digest) const;
 
  private:
-  void members_changed();
+  void members_changed(const std::string& key);
+  void note_change(const std::string& key);  // a new generation, because of `key`
   void publish();
+  // Bookkeeping of a volunteer coming alive or going (its index entries, reports and origin).
+  void came_alive(const std::string& key);
+  void went(const std::string& key, const Volunteer& v);
+  void index_reports(const std::string& reporter, const std::set<std::string>& before,
+                     const std::set<std::string>& now,
+                     std::map<std::string, std::set<std::string>>& index);
   void remove_member(const std::string& key);
   void queue_receipts(const std::string& consumer, const wire::pb::Heartbeat& h);
   bool record_dial_backs(const std::string& prober, const wire::pb::Heartbeat& h);
@@ -135,7 +154,11 @@ class Membership {
   std::map<std::string, Volunteer> live_;
   std::map<std::string, Ban> banned_;
   std::set<std::string> members_;
-  std::uint64_t digest_ = 0;
+  // The digest is a sum of a keyed hash of each member, updated as one comes or goes (a hash
+  // over the sorted list cost O(N) at every join); the key is this coordinator's secret, so
+  // nobody can pick a key that makes two lists collide.
+  std::uint64_t digest_sum_ = 0, digest_ = 0;
+  std::uint64_t digest_salt_ = 0;
   std::chrono::milliseconds publish_every_;
   std::set<std::string> published_;
   std::uint64_t published_digest_ = 0;
@@ -145,9 +168,14 @@ class Membership {
   std::deque<std::pair<std::uint64_t, std::uint64_t>> publications_;
   std::chrono::steady_clock::time_point published_at_{};
   std::uint64_t generation_ = 0;
+  std::deque<std::pair<std::uint64_t, std::string>> changes_;  // generation, key: the latest
   std::vector<ProgressReport> progress_;  // since the last flush_work()
   std::vector<std::pair<std::string, std::vector<ReceiptReport>>> receipts_;
-  std::mt19937_64 random_{std::random_device{}()};  // probe targets
+  std::mt19937_64 random_{std::random_device{}()};          // probe targets, the digest's salt
+  std::vector<std::string> live_keys_;                      // live_'s keys, to draw from at random
+  std::unordered_map<std::string, std::size_t> live_slot_;  // where each is in live_keys_
+  std::map<std::string, std::set<std::string>> excluded_by_, caught_by_;  // accused -> reporters
+  OriginCounts origins_;
 };
 
 }  // namespace rookery::coordinator

@@ -1,5 +1,6 @@
 #include "coordinator/plan_delivery.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace rookery::coordinator {
@@ -32,7 +33,32 @@ void PlanDelivery::add_sources(const Assignment& previous, const Assignment& pla
 
 void PlanDelivery::refresh(const Assignment& plan, const Membership& membership,
                            std::int64_t averaging_interval_ms) {
-  if (built_ && version_ == plan.version && generation_ == membership.generation()) return;
+  if (built_ && version_ == plan.version) {
+    if (generation_ == membership.generation()) return;
+    // Volunteers that came or went without a seat in the plan change nothing in its message
+    // (a crowd joining would otherwise rebuild it for every heartbeat): only the members.
+    if (const auto changed = membership.changed_since(generation_)) {
+      const bool seated = std::any_of(changed->begin(), changed->end(),
+                                      [this](const auto& k) { return seated_.contains(k); });
+      if (!seated) {
+        for (const auto& k : *changed) {
+          if (const auto it = membership.live().find(k); it != membership.live().end()) {
+            members_[k] = it->second.member;
+          } else {
+            members_.erase(k);
+          }
+        }
+        generation_ = membership.generation();
+        return;
+      }
+    }
+  }
+  if (!built_ || version_ != plan.version) {
+    seated_.clear();
+    for (const auto& p : plan.pipelines) {
+      for (const auto& s : p) seated_.insert(s.key);
+    }
+  }
   built_ = true;
   version_ = plan.version;
   generation_ = membership.generation();

@@ -2,11 +2,13 @@
 // The plan as heartbeat replies carry it. A node that runs an older plan is sent the whole
 // current one, with every seated member's endpoints; after a re-plan each of thousands of
 // volunteers asks for it within a heartbeat, so the message (and the live members it is built
-// from) is built once per plan version and membership generation, not once per heartbeat.
+// from) is built once per plan version and change of a seated volunteer, not once per
+// heartbeat (volunteers without a seat coming and going only update the members).
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_set>
 
 #include "coordinator/membership.hpp"
 #include "coordinator/swarm_planner.hpp"
@@ -40,6 +42,7 @@ class PlanDelivery {
   std::uint64_t version_ = 0;
   std::uint64_t generation_ = 0;
   std::map<std::string, Member> members_;
+  std::unordered_set<std::string> seated_;  // the plan's keys
   std::optional<wire::pb::Plan> message_;
   std::string error_;
   std::size_t bytes_ = 0;

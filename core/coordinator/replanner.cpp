@@ -33,6 +33,7 @@ std::pair<int, int> RePlanner::seat_of(const std::string& key) const {
 }
 
 void RePlanner::index_current() {
+  witnesses_.build(current_);
   seats_.clear();
   for (std::size_t p = 0; p < current_.pipelines.size(); ++p) {
     for (std::size_t s = 0; s < current_.pipelines[p].size(); ++s) {
@@ -86,6 +87,7 @@ void RePlanner::observe_capacity(const std::string& key, Volunteer& v,
   auto& flops = v.member.profile.flops_per_s;
   const double planned = planned_flops(v.offered_flops, v.speed.slowdown);
   if (!(std::abs(planned - flops) > 0.25 * flops)) return;
+  profiles_changed_ = true;
   if (planned < v.offered_flops) {
     spdlog::info(
         "volunteer {} computes at {:.0f}% of the speed it showed on these blocks: planned "
@@ -128,21 +130,37 @@ std::vector<Member> RePlanner::plannable_members(
 }
 
 void RePlanner::reconsider(const std::map<std::string, Volunteer>& live) {
+  // What the current plan did not see: a seated volunteer no longer plannable (paused for long,
+  // lost the dataset, unreachable), or a plannable one it never placed (paused when it was made,
+  // or a join whose re-plan is still settling). A spare the plan left out with a reason is no
+  // change: at scale some always wait, and the check must still try a fresh plan then.
   bool membership_changed = false;
   bool any = false;
   for (const auto& [k, v] : live) {
     const bool can = plannable(v);
     any = any || can;
-    if ((seat_of(k).first >= 0) != can) membership_changed = true;
+    const bool seated = seat_of(k).first >= 0;
+    if (seated != can && (seated || (!unassigned_index_.contains(k) && !needs_relay(k)))) {
+      membership_changed = true;
+    }
   }
   if (!any) return;
   if (membership_changed) {
     spdlog::debug(
-        "re-planning check: a volunteer paused for over {} s, came back, or waits unseated",
+        "re-planning check: a volunteer paused for over {} s, came back, or joined unplanned",
         kPlanAroundPausedAfter.count());
+    last_check_ = Check::replanned;
     replan(live);
     return;
   }
+  // A fresh plan that found nothing worth its moves is not tried again for a while unless a
+  // capacity changed: at scale it takes seconds of the plan thread.
+  if (clock_.steady_now() - fresh_declined_at_ < kFreshPlanRetry && !profiles_changed_) {
+    last_check_ = Check::skipped;
+    return;
+  }
+  profiles_changed_ = false;
+  last_check_ = Check::fresh_plan;
   PlanThread::Job job;
   job.kind = PlanThread::Job::Kind::reconsider;
   job.members = plannable_members(live);
@@ -181,6 +199,7 @@ void RePlanner::collect() {
   if (reconsidering) {
     if (done->plan->same_layout(current_) ||
         !worth_replanning(done->current_rate, done->plan->predicted_samples_per_s)) {
+      fresh_declined_at_ = clock_.steady_now();
       return;
     }
     spdlog::info(

@@ -18,6 +18,7 @@
 #include "coordinator/membership.hpp"
 #include "coordinator/plan_thread.hpp"
 #include "coordinator/swarm_planner.hpp"
+#include "coordinator/witness_index.hpp"
 #include "job/job_spec.hpp"
 #include "rookery/envelope.pb.h"
 
@@ -27,6 +28,9 @@ namespace rookery::coordinator {
 inline constexpr auto kPlanAroundPausedAfter = std::chrono::seconds(10);
 // How often the re-planner asks whether today's profiles deserve a better plan.
 inline constexpr auto kReconsiderEvery = std::chrono::seconds(10);
+// After a fresh plan found nothing worth its moves, the check tries the next one this much
+// later, or at once when a volunteer's capacity changed.
+inline constexpr auto kFreshPlanRetry = std::chrono::seconds(60);
 
 class RePlanner {
  public:
@@ -41,6 +45,8 @@ class RePlanner {
   // heartbeat asks.
   std::pair<int, int> seat_of(const std::string& key) const;
   const Assignment& previous() const { return previous_; }
+  // Who witnesses each seat's work in the current plan, for the ban vote (indexed per plan).
+  const WitnessIndex& witnesses() const { return witnesses_; }
   std::uint32_t replans() const { return replans_; }  // plans issued, all time
   // The current plan left `key` out for a relay to carry (reversal_seating.hpp).
   bool needs_relay(const std::string& key) const;
@@ -65,6 +71,11 @@ class RePlanner {
   // How long the last plan took on the plan thread, and over how many volunteers.
   std::chrono::duration<double> last_planning_time() const { return last_planning_time_; }
   std::size_t last_planned_volunteers() const { return last_planned_volunteers_; }
+  // What the last periodic check did: re-planned what membership changed, tried a fresh plan
+  // (installed only when it predicts enough more than the seats in force), or neither, as the
+  // last fresh plan found nothing and no capacity changed since (kFreshPlanRetry).
+  enum class Check { none, replanned, fresh_plan, skipped };
+  Check last_check() const { return last_check_; }
 
  private:
   std::vector<Member> plannable_members(const std::map<std::string, Volunteer>& live) const;
@@ -80,12 +91,16 @@ class RePlanner {
   Assignment current_, previous_;
   std::unordered_map<std::string, std::pair<int, int>> seats_;     // current_'s seats by key
   std::unordered_map<std::string, std::size_t> unassigned_index_;  // into current_.unassigned
+  WitnessIndex witnesses_;                                         // current_'s
   std::uint32_t replans_ = 0;
   bool dirty_ = false;
   // Bans so far: a plan made from a snapshot older than the last ban may seat the banned one.
   std::uint64_t urgent_epoch_ = 0;
   std::chrono::duration<double> last_planning_time_{};
   std::size_t last_planned_volunteers_ = 0;
+  Check last_check_ = Check::none;
+  std::chrono::steady_clock::time_point fresh_declined_at_{};  // the last fresh plan not worth it
+  mutable bool profiles_changed_ = false;  // a capacity changed since the last fresh plan
   std::chrono::steady_clock::time_point changed_at_;
   std::chrono::steady_clock::time_point last_reconsider_;
   PlanThread planning_;  // last: its thread stops before the members above go

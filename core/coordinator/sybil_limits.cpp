@@ -50,6 +50,30 @@ std::optional<Origin> origin_of(const std::string& peer_address) {
   return Origin{prefix6(v6, 64), prefix6(v6, 48), IN6_IS_ADDR_LOOPBACK(&v6) != 0};
 }
 
+namespace {
+
+wire::pb::Verdict refusal(const SybilCaps& caps, const Origin& origin, std::size_t same_address,
+                          std::size_t same_subnet) {
+  const auto refused = [](wire::pb::Verdict::Code code, std::size_t there, std::size_t cap,
+                          const std::string& where) {
+    auto v = verdict::make(code, where);
+    v.set_value(static_cast<double>(there));
+    v.set_limit(static_cast<double>(cap));
+    return v;
+  };
+  if (caps.per_address > 0 && same_address >= caps.per_address) {
+    return refused(wire::pb::Verdict::TOO_MANY_FROM_ADDRESS, same_address, caps.per_address,
+                   origin.address);
+  }
+  if (caps.per_subnet > 0 && same_subnet >= caps.per_subnet) {
+    return refused(wire::pb::Verdict::TOO_MANY_FROM_SUBNET, same_subnet, caps.per_subnet,
+                   origin.subnet);
+  }
+  return {};
+}
+
+}  // namespace
+
 wire::pb::Verdict sybil_refusal(const SybilCaps& caps, const std::string& peer_address,
                                 const std::vector<std::string>& others) {
   const auto origin = origin_of(peer_address);
@@ -61,22 +85,58 @@ wire::pb::Verdict sybil_refusal(const SybilCaps& caps, const std::string& peer_a
     same_address += o->address == origin->address;
     same_subnet += o->subnet == origin->subnet;
   }
-  const auto refused = [](wire::pb::Verdict::Code code, std::size_t there, std::size_t cap,
-                          const std::string& where) {
-    auto v = verdict::make(code, where);
-    v.set_value(static_cast<double>(there));
-    v.set_limit(static_cast<double>(cap));
-    return v;
+  return refusal(caps, *origin, same_address, same_subnet);
+}
+
+void OriginCounts::set(const std::string& key, const std::string& peer_address) {
+  erase(key);
+  const auto o = origin_of(peer_address);
+  if (!o) return;
+  ++per_address_[o->address];
+  ++per_subnet_[o->subnet];
+  by_key_.emplace(key, *o);
+}
+
+void OriginCounts::erase(const std::string& key) {
+  const auto it = by_key_.find(key);
+  if (it == by_key_.end()) return;
+  const auto drop = [](std::unordered_map<std::string, std::size_t>& counts,
+                       const std::string& where) {
+    const auto c = counts.find(where);
+    if (c != counts.end() && --c->second == 0) counts.erase(c);
   };
-  if (caps.per_address > 0 && same_address >= caps.per_address) {
-    return refused(wire::pb::Verdict::TOO_MANY_FROM_ADDRESS, same_address, caps.per_address,
-                   origin->address);
+  drop(per_address_, it->second.address);
+  drop(per_subnet_, it->second.subnet);
+  by_key_.erase(it);
+}
+
+std::pair<std::size_t, std::size_t> OriginCounts::count(const Origin& o,
+                                                        const std::string& key) const {
+  const auto at = [](const std::unordered_map<std::string, std::size_t>& counts,
+                     const std::string& where) {
+    const auto c = counts.find(where);
+    return c == counts.end() ? std::size_t{0} : c->second;
+  };
+  std::size_t address = at(per_address_, o.address), subnet = at(per_subnet_, o.subnet);
+  if (const auto own = by_key_.find(key); own != by_key_.end()) {
+    address -= own->second.address == o.address;
+    subnet -= own->second.subnet == o.subnet;
   }
-  if (caps.per_subnet > 0 && same_subnet >= caps.per_subnet) {
-    return refused(wire::pb::Verdict::TOO_MANY_FROM_SUBNET, same_subnet, caps.per_subnet,
-                   origin->subnet);
+  return {address, subnet};
+}
+
+wire::pb::Verdict sybil_refusal(const SybilCaps& caps, const std::string& peer_address,
+                                const std::string& key,
+                                std::initializer_list<const OriginCounts*> counted) {
+  const auto origin = origin_of(peer_address);
+  if (!origin || (origin->loopback && !caps.loopback)) return {};
+  std::size_t same_address = 0, same_subnet = 0;
+  for (const auto* c : counted) {
+    const auto [address, subnet] = c->count(*origin, key);
+    same_address += address;
+    same_subnet += subnet;
   }
-  return {};
+  return refusal(caps, *origin, same_address, same_subnet);
 }
 
 }  // namespace rookery::coordinator

@@ -5,8 +5,11 @@
 // with a few PCs behind one NAT is not hurt by the defaults. An IPv6 host gets a whole /64, so
 // a /64 counts as one address and a /48 (one site) as one subnet.
 #include <cstddef>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "rookery/coordinator.pb.h"
@@ -36,5 +39,28 @@ std::optional<Origin> origin_of(const std::string& peer_address);
 // limit the cap, detail the address or subnet); code NONE when it is admitted.
 wire::pb::Verdict sybil_refusal(const SybilCaps& caps, const std::string& peer_address,
                                 const std::vector<std::string>& others);
+
+// The origins of volunteers by key, counted per address and per subnet as they come and go, so
+// that a join is judged in O(1), not by a scan of every live volunteer's address.
+class OriginCounts {
+ public:
+  // `key` counts from `peer_address` now (where it counted from before no more); a
+  // `peer_address` that is not an IP address counts nowhere.
+  void set(const std::string& key, const std::string& peer_address);
+  void erase(const std::string& key);
+  // Entries from `o`'s address and from its subnet, `key`'s own left out.
+  std::pair<std::size_t, std::size_t> count(const Origin& o, const std::string& key) const;
+  std::size_t size() const { return by_key_.size(); }
+
+ private:
+  std::unordered_map<std::string, Origin> by_key_;
+  std::unordered_map<std::string, std::size_t> per_address_, per_subnet_;
+};
+
+// sybil_refusal's verdict for `key` joining from `peer_address` against the volunteers the
+// `counted` sets hold (live ones, joins in flight), `key`'s own entries left out.
+wire::pb::Verdict sybil_refusal(const SybilCaps& caps, const std::string& peer_address,
+                                const std::string& key,
+                                std::initializer_list<const OriginCounts*> counted);
 
 }  // namespace rookery::coordinator
