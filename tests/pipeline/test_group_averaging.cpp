@@ -7,8 +7,9 @@
 //     the other dimension, gives every member the common mean; with the plain mean and with
 //     CenteredClip (whose rings verify their aggregators), nobody excluded;
 //   - 6 pipelines in groups of 3: a member killed before a round (its sockets closed, it never
-//     sends) spoils only its own group's round: the other group averages all three, in a
-//     fraction of a ring wait, while the gone member's partners wait for it and average without.
+//     sends), or in a process of its own killed (SIGKILL) once its round has begun, spoils only
+//     its own group's round: the other group averages all three, in a fraction of a ring wait,
+//     while the killed member's partners wait for it and average without it.
 // And the job option's checks.
 #include "../bench/pipeline/averaging_pipelines.hpp"
 
@@ -19,6 +20,10 @@
 #include <cmath>
 #include <memory>
 #include <thread>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "clock/clock.hpp"
 #include "net/secure_context.hpp"
@@ -35,7 +40,7 @@ constexpr auto kInterval = 3000ms;  // ring waits: min(timeout, interval / 6) = 
 constexpr auto kTimeout = 400ms;
 
 struct Member {
-  std::unique_ptr<net::SecureContext> ctx = std::make_unique<net::SecureContext>();
+  std::unique_ptr<net::SecureContext> ctx;
   net::CurveKeyPair id = net::CurveKeyPair::generate();
   pipeline::StageConfig config;  // StageAveraging keeps a reference
   std::unique_ptr<pipeline::StageOptimizer> optimizer;
@@ -47,37 +52,55 @@ class Swarm {
  public:
   // `pipelines` one-stage pipelines of `job`, every member's weights the initial ones plus a
   // perturbation of its own (its anchor stays the initial weights, as after a round of training).
-  Swarm(const job::JobSpec& job, int pipelines) : chain_(model::BlockChain::from_job(job)) {
-    const auto blocks = model::BlockRange{0, std::int64_t(chain_.block_count())};
+  // Member `remote` (if any) runs in a child process, forked before this swarm starts a thread,
+  // which the next round() kills (SIGKILL) as soon as it has started its round.
+  Swarm(const job::JobSpec& job, int pipelines, std::size_t remote = SIZE_MAX)
+      : job_(job), chain_(model::BlockChain::from_job(job)) {
     members_.resize(std::size_t(pipelines));
-    pipeline::AveragingConfig a;
-    a.interval = kInterval;
-    a.timeout = kTimeout;
+    averaging_.interval = kInterval;
+    averaging_.timeout = kTimeout;
     for (auto& m : members_) {
       m = std::make_unique<Member>();
-      a.pipelines.push_back({{0, blocks.last}, {m->id.public_key}});
-      a.endpoints[m->id.public_key] =
+      averaging_.pipelines.push_back({{0, std::int64_t(chain_.block_count())}, {m->id.public_key}});
+      averaging_.endpoints[m->id.public_key] =
           "tcp://127.0.0.1:" + std::to_string(testing::free_loopback_port());
     }
     torch::manual_seed(5);
-    for (auto& m : members_) {
-      m->config.job = job;
-      m->config.blocks = blocks;
-      m->config.averaging = a;
-      m->config.averaging.listen = a.endpoints.at(m->id.public_key);
-      m->optimizer = std::make_unique<pipeline::StageOptimizer>(chain_, blocks, torch::kCPU, job);
-      m->averaging = std::make_unique<pipeline::StageAveraging>(
-          *m->ctx, m->id, m->config, wire::Codec::None, *m->optimizer, m->counters, clock_);
-      auto w = m->optimizer->flat_parameters();
-      const auto noise = (torch::randn({std::int64_t(w.size())}) * 0.05).contiguous();
-      const float* n = noise.data_ptr<float>();
-      for (std::size_t i = 0; i < w.size(); ++i) w[i] += n[i];
-      m->optimizer->write_flat_parameters(w);
-    }
     // Round numbers: the first window opens none (a stage waits for a full one).
     clock_.advance(std::chrono::milliseconds(std::int64_t(window_) * kInterval.count() -
                                              clock_.unix_ms()));
-    for (auto& m : members_) m->averaging->maybe_start(*m->optimizer);
+    if (remote < members_.size()) {
+      int to_child[2], from_child[2];
+      if (::pipe(to_child) != 0 || ::pipe(from_child) != 0) throw std::runtime_error("pipe");
+      child_ = ::fork();
+      if (child_ < 0) throw std::runtime_error("fork");
+      if (child_ == 0) {  // the member's process: a round on each command, until killed
+        start(remote);
+        char c = 0;
+        if (::read(to_child[0], &c, 1) != 1) ::_exit(1);
+        clock_.advance(kInterval);
+        members_[remote]->averaging->maybe_start(*members_[remote]->optimizer);
+        if (::write(from_child[1], &c, 1) != 1) ::_exit(1);
+        for (;;) {
+          members_[remote]->averaging->apply_finished(*members_[remote]->optimizer);
+          std::this_thread::sleep_for(1ms);
+        }
+      }
+      ::close(to_child[0]);
+      ::close(from_child[1]);
+      to_child_ = to_child[1];
+      from_child_ = from_child[0];
+    }
+    for (std::size_t m = 0; m < members_.size(); ++m)
+      if (m != remote) start(m);
+  }
+  ~Swarm() {
+    if (child_ > 0) {
+      ::kill(child_, SIGKILL);
+      ::waitpid(child_, nullptr, 0);
+    }
+    if (to_child_ >= 0) ::close(to_child_);
+    if (from_child_ >= 0) ::close(from_child_);
   }
 
   std::size_t size() const { return members_.size(); }
@@ -86,18 +109,27 @@ class Swarm {
   }
   pipeline::StageStats stats(std::size_t m) const { return members_[m]->counters.snapshot(); }
   std::uint64_t next_round() const { return window_ + 1; }
+  static std::uint64_t first_round() { return kFirstWindow + 1; }
   // Member m's process is gone: its sockets close, and it starts no more rounds.
   void kill(std::size_t m) { members_[m]->averaging.reset(); }
 
   // Opens the next window; every member but `gone` (killed) starts its round, and each applies
-  // its result. Returns false when one is not back within 10 s.
+  // its result. A remote member starts its round last and is killed as soon as it has. Returns
+  // false when one is not back within 10 s.
   bool round(std::size_t gone = SIZE_MAX) {
     ++window_;
     clock_.advance(kInterval);
     std::vector<bool> done(members_.size(), false);
     for (std::size_t m = 0; m < members_.size(); ++m) {
-      if (m == gone) done[m] = true;
+      if (m == gone || !members_[m]->averaging) done[m] = true;
       else members_[m]->averaging->maybe_start(*members_[m]->optimizer);
+    }
+    if (child_ > 0) {
+      char c = 'r';
+      if (::write(to_child_, &c, 1) != 1 || ::read(from_child_, &c, 1) != 1) return false;
+      ::kill(child_, SIGKILL);  // its ring has begun; its partners are in theirs
+      ::waitpid(child_, nullptr, 0);
+      child_ = -1;
     }
     const auto deadline = std::chrono::steady_clock::now() + 10s;
     while (std::chrono::steady_clock::now() < deadline) {
@@ -119,11 +151,36 @@ class Swarm {
   }
 
  private:
+  // Member m's StageAveraging, on the swarm's clock, with its weights perturbed.
+  void start(std::size_t i) {
+    auto& m = *members_[i];
+    const auto blocks = model::BlockRange{0, std::int64_t(chain_.block_count())};
+    m.ctx = std::make_unique<net::SecureContext>();
+    m.config.job = job_;
+    m.config.blocks = blocks;
+    m.config.averaging = averaging_;
+    m.config.averaging.listen = averaging_.endpoints.at(m.id.public_key);
+    m.optimizer = std::make_unique<pipeline::StageOptimizer>(chain_, blocks, torch::kCPU, job_);
+    m.averaging = std::make_unique<pipeline::StageAveraging>(
+        *m.ctx, m.id, m.config, wire::Codec::None, *m.optimizer, m.counters, clock_);
+    auto w = m.optimizer->flat_parameters();
+    const auto noise = (torch::randn({std::int64_t(w.size())}) * 0.05).contiguous();
+    const float* n = noise.data_ptr<float>();
+    for (std::size_t k = 0; k < w.size(); ++k) w[k] += n[k];
+    m.optimizer->write_flat_parameters(w);
+    m.averaging->maybe_start(*m.optimizer);
+  }
+
+  job::JobSpec job_;
+  pipeline::AveragingConfig averaging_;
   model::BlockChain chain_;
+  pid_t child_ = -1;
+  int to_child_ = -1, from_child_ = -1;
   clock::ManualClock clock_;
   // A round number whose sweep syncs the anchors with the default anchor_sync_every (8) and
   // d = 2: rounds 16k and 16k + 1 come next.
-  std::uint64_t window_ = 16 * 35'500'000 - 1;  // after the clock's start
+  static constexpr std::uint64_t kFirstWindow = 16 * 35'500'000 - 1;  // after the clock's start
+  std::uint64_t window_ = kFirstWindow;
   std::vector<std::unique_ptr<Member>> members_;
 };
 
@@ -145,8 +202,8 @@ std::vector<float> mean_of(const Swarm& s, const std::vector<std::size_t>& who) 
   return out;
 }
 
-job::JobSpec tiny_job(const char* aggregator, int max_group) {
-  auto json = testing::gpt_job_json("groups", 2, "none", 1, 16);
+job::JobSpec tiny_job(const char* aggregator, int max_group, int depth = 1, int width = 16) {
+  auto json = testing::gpt_job_json("groups", 2, "none", depth, width);
   json.replace("\"seed\": 11", QString("\"seed\": 11, \"averaging_max_group\": %1, "
                                        "\"aggregator\": {\"kind\": \"%2\"}")
                                    .arg(max_group)
@@ -220,17 +277,26 @@ class TestGroupAveraging : public QObject {
   void groupsOfTwoWithTheMean() { twoRoundsReachTheMean("mean"); }
   void groupsOfTwoWithCenteredClip() { twoRoundsReachTheMean("centered_clip"); }
 
-  void aGoneMemberSpoilsOnlyItsGroupsRound() {
-    Swarm s(tiny_job("mean", 3), 6);
-    const auto groups = reduce::averaging_groups(6, 3, s.next_round());
+  void aMemberKilledBeforeTheRoundSpoilsOnlyItsGroupsRound() { killedMember(false); }
+  void aMemberKilledMidRoundSpoilsOnlyItsGroupsRound() { killedMember(true); }
+
+ private:
+  // 6 pipelines in groups of 3; the last member of the second group is killed before the round
+  // (in this process: its sockets close) or, in a process of its own, once its round has begun
+  // (a model of 135k values, so the rings are still sending).
+  static void killedMember(bool mid_round) {
+    const auto groups = reduce::averaging_groups(6, 3, Swarm::first_round());
     QCOMPARE(groups.size(), std::size_t(2));
     const auto& spoiled = groups[1];
     const auto& clean = groups[0];
     const std::size_t gone = spoiled.back();
+    Swarm s(mid_round ? tiny_job("mean", 3, 2, 64) : tiny_job("mean", 3), 6,
+            mid_round ? gone : SIZE_MAX);
+    QCOMPARE(s.next_round(), Swarm::first_round());
     std::vector<std::size_t> survivors(spoiled.begin(), spoiled.end() - 1);
     const auto clean_mean = mean_of(s, clean);
     const auto survivors_mean = mean_of(s, survivors);
-    s.kill(gone);
+    if (!mid_round) s.kill(gone);
     QVERIFY(s.round(gone));
     for (const auto m : clean) {
       const auto st = s.stats(m);
