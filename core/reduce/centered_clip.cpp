@@ -308,22 +308,12 @@ std::string_view to_string(Verdict v) {
 void AggregationTally::on_aggregate(const AggregationReport& report) {
   std::lock_guard lock(mutex_);
   ++calls_;
-  for (std::size_t i = 0; i < report.members.size(); ++i) {
-    const auto& m = report.members[i];
+  for (const auto& m : report.members) {
     auto& c = counts_[m.member];
     ++c.seen;
     if (is_rejected(m.verdict)) ++c.rejected;
     if (m.verdict == Verdict::clipped_hard) ++c.clipped_hard;
     if (m.verdict == Verdict::clipped || m.verdict == Verdict::clipped_hard) ++c.clipped;
-    if (m.verdict != Verdict::clipped_hard) continue;
-    std::vector<double> others;  // the other members' distances from the result
-    for (std::size_t j = 0; j < report.members.size(); ++j) {
-      if (j != i && !is_rejected(report.members[j].verdict))
-        others.push_back(report.members[j].distance);
-    }
-    if (others.empty()) continue;
-    std::nth_element(others.begin(), others.begin() + long(others.size() / 2), others.end());
-    if (m.distance > far_factor_ * others[others.size() / 2]) ++c.far;
   }
 }
 

@@ -98,14 +98,8 @@ class AggregationTally final : public AggregationObserver {
  public:
   struct Counts {
     std::uint64_t seen = 0, rejected = 0, clipped_hard = 0, clipped = 0;
-    // Clipped hard and, at the result, farther than `far_factor` x the median distance of the
-    // call's other (unrejected) members: an outlier against the round's own spread, which
-    // PeerExclusion acts on. Clipped hard alone is not: replicas slowed by load drift apart
-    // and are clipped hard for rounds on end while the spread of them all is wide.
-    std::uint64_t far = 0;
     friend bool operator==(const Counts&, const Counts&) = default;
   };
-  explicit AggregationTally(double far_factor = 8.0) : far_factor_(far_factor) {}
   void on_aggregate(const AggregationReport& report) override;
   std::map<std::string, Counts> counts() const;
   std::uint64_t calls() const;
@@ -114,7 +108,6 @@ class AggregationTally final : public AggregationObserver {
   mutable std::mutex mutex_;
   std::map<std::string, Counts> counts_;
   std::uint64_t calls_ = 0;
-  double far_factor_;
 };
 
 class CenteredClip final : public Aggregator {

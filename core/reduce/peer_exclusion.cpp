@@ -36,7 +36,7 @@ std::vector<std::string> PeerExclusion::end_round(std::span<const Tally> tallies
       const auto& c = *counts[t];
       auto& before = m.seen_before[t];
       const auto seen = c.seen - before.seen;
-      const auto bad = (c.far - before.far) + (c.rejected - before.rejected);
+      const auto bad = (c.clipped_hard - before.clipped_hard) + (c.rejected - before.rejected);
       before = c;
       if (seen == 0) continue;
       seen_any = true;

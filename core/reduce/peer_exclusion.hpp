@@ -1,22 +1,16 @@
 #pragma once
 // Peers a node stops listening to. BTARD bans a peer once the swarm has verified that it
 // lies; until such a verdict arrives (from the coordinator), each node protects itself: a
-// ring partner whose contributions CenteredClip rejected, or clipped hard far outside the
-// round's spread (AggregationTally::Counts::far: farther from the result than 8x the median
-// distance of the other members), in every slice of `strikes` consecutive rounds is excluded
-// from this node's aggregates. Clipped hard alone was the rule before, and it excluded honest
-// replicas slowed by load on a busy 2-core machine (they drift apart and are clipped hard
-// round after round); with the ban vote, a majority of such exclusions bans an honest
-// volunteer. A liar that stays inside 8x the spread is not excluded, but CenteredClip bounds
-// what it moves each round to the clip radius all the same. It still receives
+// ring partner whose contributions CenteredClip clipped hard or rejected in every slice of
+// `strikes` consecutive rounds is excluded from this node's aggregates. It still receives
 // the averages, so an honest node that was merely far off (restarted from an old checkpoint)
 // is pulled back and stops drawing strikes; exclusion lasts `exclusion_rounds` rounds, then
 // the peer is heard again (and excluded again if it goes on lying, each time twice as long,
 // up to 64x).
 //
 // A node may tally apart what it aggregates apart (its parameters, its optimizer state):
-// end_round then judges each tally on its own, and a member far or rejected in every slice of
-// either draws the strike, so a liar cannot dilute its lies about the parameters
+// end_round then judges each tally on its own, and a member clipped hard or rejected in every
+// slice of either draws the strike, so a liar cannot dilute its lies about the parameters
 // with honest moments (or the reverse).
 #include <cstdint>
 #include <map>
@@ -36,9 +30,8 @@ class PeerExclusion {
  public:
   explicit PeerExclusion(std::uint32_t strikes = 3, std::uint32_t exclusion_rounds = 40);
 
-  // After each averaging round, with the tally's counts at that moment: members far (clipped
-  // hard, far outside the spread) or rejected in every slice of theirs this node aggregated
-  // during the round draw a strike;
+  // After each averaging round, with the tally's counts at that moment: members clipped hard
+  // or rejected in every slice of theirs this node aggregated during the round draw a strike;
   // any other verdict clears them. Returns the members newly excluded by this round.
   std::vector<std::string> end_round(const std::map<std::string, AggregationTally::Counts>& counts);
   // The same with several tallies, always passed in the same order: a strike when, in any of
