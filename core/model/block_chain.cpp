@@ -254,13 +254,23 @@ BlockRange Shard::range() const { return impl_->range; }
 bool Shard::holds_first_block() const { return impl_->range.first == 0; }
 bool Shard::holds_last_block() const { return impl_->range.last == impl_->block_count; }
 
-Tensor Shard::forward(const Tensor& input) {
+Tensor Shard::forward(const Tensor& input) { return forward(input, impl_->range); }
+
+Tensor Shard::forward(const Tensor& input, BlockRange part) {
   const auto& m = *impl_;
+  if (part.first < m.range.first || part.last > m.range.last || part.first >= part.last)
+    throw std::out_of_range("Shard::forward: blocks [" + std::to_string(part.first) + ", " +
+                            std::to_string(part.last) + ") are not a non-empty part of [" +
+                            std::to_string(m.range.first) + ", " + std::to_string(m.range.last) +
+                            ")");
   // Low-precision weights take their activations in the same dtype (token ids stay ids).
   Tensor x = m.weights && input.is_floating_point() ? input.to(*m.weights) : input;
   {
     AutocastScope autocast(m.device, m.autocast);
-    for (const auto& block : m.blocks) {
+    const auto begin = m.blocks.begin() + (part.first - m.range.first);
+    const auto end = m.blocks.begin() + (part.last - m.range.first);
+    for (auto it = begin; it != end; ++it) {
+      const auto& block = *it;
       x = m.checkpointing
               ? checkpointed([b = block.get()](const Tensor& in) { return b->forward(in); }, x,
                              m.device, m.autocast)

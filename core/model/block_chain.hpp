@@ -49,6 +49,10 @@ class Shard {
   bool holds_last_block() const;
 
   at::Tensor forward(const at::Tensor& input);
+  /// Only blocks [part.first, part.last) of this shard, from the input of block part.first (a
+  /// spot-check's verifier redoes that part of another stage's work). Throws
+  /// std::out_of_range unless `part` is a non-empty part of range().
+  at::Tensor forward(const at::Tensor& input, BlockRange part);
 
   /// Cross-entropy of the last block's logits against targets (token ids [B, T] or class
   /// ids [B]), averaged over all predictions. Throws std::logic_error unless

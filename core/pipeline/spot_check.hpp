@@ -11,7 +11,10 @@
 //      has it; X cannot choose a convenient input afterwards (that would mean inverting its
 //      blocks), and a stage that will not show its input fails the check.
 //   2. D sends that input to up to two verifiers, other holders of exactly X's blocks
-//      (RecomputeRequest), which run their own copy forward and send the output back.
+//      (RecomputeRequest), which run their own copy forward and send the output back. Where
+//      fewer than two hold exactly X's blocks, a verifier may be a chain: holders whose ranges
+//      together cover X's blocks, each running only its part, the next one from the previous
+//      one's output (core/cluster/verifier_chains.hpp chooses them, ChainRecompute runs them).
 // A check of X's gradient, run by a stage U that sent X the micro-batch's activations:
 //   1. If X ends the model, its gradient follows from U's activations and the targets (U sent
 //      both). Otherwise U asks X whose gradient it ran backward from, and asks that stage (the
@@ -20,12 +23,14 @@
 //      gradients scaled by -10 could declare its incoming gradient scaled by -10 and pass.
 //   2. U sends the activations and the witness's gradient (or the targets) to up to two
 //      verifiers, which run X's blocks backward (torch::autograd::grad, their weights'
-//      gradients untouched) and send d loss / d input back.
+//      gradients untouched) and send d loss / d input back. A chain runs its links forward to
+//      learn the activations entering each part, then backward in the reverse order.
 // Both kinds end the same way:
 //   3. judge(): honest replicas differ (each trains between averages), so the check fails only
 //      when X's output is farther than the tolerance from every verifier's, and two verifiers
 //      agree with each other within it (a lying verifier alone cannot fail an honest X: X
-//      passes by agreeing with the other one).
+//      passes by agreeing with the other one). Two chains share no holder, so a lying link
+//      spoils one of them only, as a lying verifier does.
 // Any output uncorrelated with the true one is at least 1 away from it in that measure
 // (||a - b||^2 = ||a||^2 + ||b||^2 >= max^2), so a tolerance below 1 catches every kind of
 // garbage; honest replicas early in a run were measured up to 0.7 apart (0.93 with one
@@ -49,7 +54,8 @@
 // What it does not catch: a stage that lies by less than the tolerance (its harm is bounded
 // by it, as CenteredClip bounds an averaging liar's), two colluders (a lying witness can
 // vouch for a lying X, and can also make an honest X fail: it answers for X's next stage),
-// and a stage whose blocks no other stage holds exactly (the check needs a verifier). A model
+// and a stage holding a block nobody else holds (with one pipeline, every stage; the planner
+// reports which stages are checkable, core/cluster/check_coverage.hpp). A model
 // with dropout cannot be checked this way (two honest forwards differ); the node turns checks
 // off.
 //

@@ -7,6 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "cluster/verifier_chains.hpp"
 #include "net/identity.hpp"
 #include "pipeline/tensor_codec.hpp"
 
@@ -55,26 +56,38 @@ SpotCheckProtocol::CheckBook& SpotCheckProtocol::book(CheckedWork work) {
   return work == wire::pb::CHECKED_GRADIENTS ? gradient_checks_ : activation_checks_;
 }
 
-// Other holders of exactly `sender`'s blocks, up to two, at random; those blocks; and the
-// address `sender` is listed under.
-std::vector<net::PeerAddress> SpotCheckProtocol::verifiers_for(const std::string& sender,
-                                                               model::BlockRange& blocks,
-                                                               net::PeerAddress& listed) {
+// Up to two independent verifier chains for `sender`'s blocks: other holders of exactly them
+// first, at random, then chains of the fewest holders whose ranges cover them (verifier_chains
+// .hpp); those blocks; and the address `sender` is listed under.
+std::vector<ChainRecompute> SpotCheckProtocol::chains_for(const std::string& sender,
+                                                          CheckedWork work,
+                                                          model::BlockRange& blocks,
+                                                          net::PeerAddress& listed) {
   const auto& holders = config_.holders;
   const auto it = std::find_if(holders.begin(), holders.end(),
                                [&](const StageHolder& h) { return h.address.key == sender; });
-  if (it == holders.end()) return {};
+  if (it == holders.end() || it->blocks.first >= it->blocks.last) return {};
   blocks = it->blocks;
   listed = it->address;
-  std::vector<net::PeerAddress> v;
+  std::vector<cluster::HeldRange> held;
+  std::map<std::string, net::PeerAddress> address;
   for (const auto& h : holders) {
-    if (h.blocks == blocks && h.address.key != sender && h.address.key != own_key_)
-      v.push_back(h.address);
+    held.push_back({h.address.key, h.blocks.first, h.blocks.last});
+    address.emplace(h.address.key, h.address);
   }
-  std::lock_guard lock(mutex_);
-  std::shuffle(v.begin(), v.end(), verifier_rng_);
-  if (v.size() > 2) v.resize(2);
-  return v;
+  std::vector<cluster::VerifierChain> found;
+  {
+    std::lock_guard lock(mutex_);
+    found = cluster::find_verifier_chains(held, blocks.first, blocks.last, {sender, own_key_},
+                                          verifier_rng_, 2);
+  }
+  std::vector<ChainRecompute> chains;
+  for (const auto& chain : found) {
+    std::vector<ChainStep> links;
+    for (const auto& l : chain) links.push_back({address.at(l.key), {l.first, l.last}});
+    chains.emplace_back(std::move(links), work);
+  }
+  return chains;
 }
 
 // Posted, never waited for: the receiver thread sends most of them and must not stall on one
@@ -115,8 +128,8 @@ bool SpotCheckProtocol::maybe_check(const std::string& sender, Inbound& in) {
   if (!b.checker || (!in.backward && in.return_to.key != sender)) return false;
   model::BlockRange blocks;
   net::PeerAddress listed;
-  auto verifiers = verifiers_for(sender, blocks, listed);
-  if (verifiers.empty()) return false;
+  auto chains = chains_for(sender, work, blocks, listed);
+  if (chains.empty()) return false;
   SentForward sent;
   if (in.backward) {  // the gradient of what this stage sent: still in flight here?
     std::lock_guard lock(mutex_);
@@ -134,14 +147,17 @@ bool SpotCheckProtocol::maybe_check(const std::string& sender, Inbound& in) {
       return true;
   }
   std::vector<std::string> keys;
-  for (const auto& v : verifiers) keys.push_back(v.key);
+  for (const auto& c : chains) {
+    const auto k = c.keys();
+    keys.insert(keys.end(), k.begin(), k.end());
+  }
   if (!b.checker->begin(micro_batch, sender, keys, std::chrono::steady_clock::now())) return false;
   const net::PeerAddress checked = in.backward ? listed : in.return_to;
   {
     std::lock_guard lock(mutex_);
     auto received = in.tensor;
-    b.checks[micro_batch] = CheckMaterial{
-        std::move(received), std::move(verifiers), blocks, {}, std::move(in), sent, {}};
+    b.checks[micro_batch] =
+        CheckMaterial{std::move(received), std::move(chains), blocks, std::move(in), sent, {}};
   }
   if (work == wire::pb::CHECKED_GRADIENTS && blocks.last == model_blocks_) {
     // A last stage's gradient follows from the activations and the targets, both ours.
@@ -178,29 +194,27 @@ void SpotCheckProtocol::ask_witness(std::uint64_t mb, const std::string& checked
 }
 
 // The checked stage showed what its work started from (`declared`; undefined for a last
-// stage's gradient): ask the verifiers to redo the work from it.
+// stage's gradient): ask each chain's first link to redo the work from it (an exact replica
+// redoes it all).
 void SpotCheckProtocol::ask_verifiers(CheckedWork work, std::uint64_t mb, at::Tensor declared) {
-  std::vector<net::PeerAddress> verifiers;
-  model::BlockRange blocks;
-  SentForward sent;
+  std::vector<ChainRecompute::Request> requests;
   {
     std::lock_guard lock(mutex_);
     const auto it = book(work).checks.find(mb);
     if (it == book(work).checks.end()) return;
-    verifiers = it->second.verifiers;
-    blocks = it->second.blocks;
-    sent = it->second.sent;
+    auto& m = it->second;
+    for (auto& chain : m.chains) {
+      if (work == wire::pb::CHECKED_ACTIVATIONS) {
+        chain.start(declared, {}, {});
+      } else {
+        chain.start(m.sent.activations, declared, m.sent.targets);
+      }
+      requests.push_back(chain.next());
+    }
   }
-  NamedTensors tensors;
-  if (work == wire::pb::CHECKED_ACTIVATIONS) {
-    tensors = {{"input", declared}};
-  } else {
-    tensors = {{"input", sent.activations}};
-    tensors.emplace_back(declared.defined() ? "grad_output" : "targets",
-                         declared.defined() ? declared : sent.targets);
-  }
-  for (const auto& v : verifiers)
-    send(v, recompute_request(mb, work, blocks, own_address()), tensors);
+  for (auto& r : requests)
+    send(r.to, recompute_request(mb, work, r.part, own_address(), r.forward_only),
+         std::move(r.tensors));
 }
 
 void SpotCheckProtocol::receive(const std::string& peer, const wire::Message& msg) {
@@ -244,8 +258,7 @@ void SpotCheckProtocol::answer_spot_check_request(const std::string& peer,
 // This stage is a verifier: queue the recomputation for the compute thread.
 void SpotCheckProtocol::take_recompute_request(const std::string& peer, const wire::Message& msg) {
   const auto& r = msg.header.recompute_request();
-  const bool last = config_.blocks.last == model_blocks_;
-  auto job = decode_recompute_request(msg, peer, config_.blocks, last, device_);
+  auto job = decode_recompute_request(msg, peer, config_.blocks, model_blocks_, device_);
   std::string refusal = "too many recomputations waiting";
   if (auto* recompute = std::get_if<Recompute>(&job)) {
     if (inbox_.push_recompute(std::move(*recompute))) return;
@@ -299,7 +312,8 @@ void SpotCheckProtocol::take_spot_check_input(const std::string& peer, const wir
   ask_verifiers(work, mb, input);
 }
 
-// A verifier's recomputation: once every verifier answered, judge.
+// A verifier's recomputation: the next link of its chain is asked, or, once every chain is
+// over, the check is judged.
 void SpotCheckProtocol::take_recompute_result(const std::string& peer, const wire::Message& msg) {
   const auto& result = msg.header.recompute_result();
   const auto work = result.work();
@@ -313,16 +327,30 @@ void SpotCheckProtocol::take_recompute_result(const std::string& peer, const wir
   const auto* t = msg.tensor("output");
   at::Tensor output;
   if (t) output = decode_tensor(*t, torch::kCPU);
-  CheckMaterial material;
+  std::optional<ChainRecompute::Request> next;
+  std::optional<CheckMaterial> material;
   {
     std::lock_guard lock(mutex_);
-    auto& m = b.checks.at(mb);
-    m.outputs[peer] = output;
-    if (m.outputs.size() < m.verifiers.size()) return;
-    material = std::move(m);
-    b.checks.erase(mb);
+    const auto it = b.checks.find(mb);
+    if (it == b.checks.end()) throw MessageError("recomputation for a check already over");
+    auto& chains = it->second.chains;
+    const auto c = std::find_if(chains.begin(), chains.end(), [&](const ChainRecompute& chain) {
+      return !chain.done() && chain.asked().key == peer;
+    });
+    if (c == chains.end()) throw MessageError("recomputation from a verifier not asked now");
+    if (!c->take(output)) {
+      next = c->next();
+    } else if (std::all_of(chains.begin(), chains.end(),
+                           [](const ChainRecompute& chain) { return chain.done(); })) {
+      material = std::move(it->second);
+      b.checks.erase(it);
+    }
   }
-  judge_check(work, mb, std::move(material));
+  if (next) {
+    send(next->to, recompute_request(mb, work, next->part, own_address(), next->forward_only),
+         std::move(next->tensors));
+  }
+  if (material) judge_check(work, mb, std::move(*material));
 }
 
 // Every verifier answered: compare.
@@ -331,9 +359,12 @@ void SpotCheckProtocol::judge_check(CheckedWork work, std::uint64_t mb, CheckMat
   const auto received = m.received.to(torch::kCPU, torch::kFloat64);
   const double received_norm = received.norm().item<double>();
   std::vector<torch::Tensor> outputs;
-  for (const auto& [key, out] : m.outputs) {
+  std::string composed;  // the chains of more than one link, for the log
+  for (const auto& chain : m.chains) {
+    const auto out = chain.output();
     if (out.defined() && out.sizes().equals(received.sizes()) && out.is_floating_point())
       outputs.push_back(out.to(torch::kFloat64));
+    if (chain.links() > 1) composed += (composed.empty() ? "" : "; ") + chain.describe();
   }
   std::vector<double> to_checked;
   for (const auto& out : outputs) {
@@ -350,6 +381,7 @@ void SpotCheckProtocol::judge_check(CheckedWork work, std::uint64_t mb, CheckMat
   for (const double d : to_checked) detail += " " + std::to_string(d).substr(0, 5);
   if (outputs.size() == 2) detail += ", between them " + std::to_string(between).substr(0, 5);
   if (outputs.empty()) detail = "no verifier could recompute it";
+  if (!composed.empty()) detail += " (composed: " + composed + ")";
   end_check(work, mb, verdict, detail, std::move(m));
 }
 
@@ -410,16 +442,16 @@ bool SpotCheckProtocol::recompute(const Recompute& r, model::Shard& shard) {
   std::string reason;
   const bool gradients = r.work == wire::pb::CHECKED_GRADIENTS;
   try {
-    if (gradients) {
+    if (gradients && !r.forward_only) {
       auto x = r.input.detach().requires_grad_(true);
-      auto y = shard.forward(x);
-      out = config_.blocks.last == model_blocks_
+      auto y = shard.forward(x, r.blocks);
+      out = r.blocks.last == model_blocks_
                 ? torch::autograd::grad({shard.loss(y, r.targets)}, {x})[0]
                 : torch::autograd::grad({y}, {x}, {r.grad_output})[0];
       out = out.detach();
     } else {
       torch::NoGradGuard no_grad;
-      out = shard.forward(r.input).detach();
+      out = shard.forward(r.input, r.blocks).detach();
     }
   } catch (const std::exception& e) {  // LibTorch's, and the blocks' own checks of their input
     reason =

@@ -23,6 +23,7 @@
 
 #include "model/block_chain.hpp"
 #include "net/peer_sender.hpp"
+#include "pipeline/chain_recompute.hpp"
 #include "pipeline/spot_check.hpp"
 #include "pipeline/stage_link.hpp"
 #include "pipeline/stage_counters.hpp"
@@ -39,8 +40,9 @@ class SpotCheckProtocol {
                     StageCounters& counters);
 
   // Once the stage listens at `own_endpoint`: turns checks on where the job asks for them
-  // and they can work (a deterministic forward, other holders of a sender's blocks). Until
-  // then the receiver starts no check and serves none.
+  // and they can work (a deterministic forward, other holders of a sender's blocks: exact
+  // replicas, or chains of holders whose ranges cover them). Until then the receiver starts
+  // no check and serves none.
   void start(const std::string& own_endpoint);
   bool ready() const { return ready_.load(std::memory_order_acquire); }
 
@@ -54,7 +56,8 @@ class SpotCheckProtocol {
   bool maybe_check(const std::string& sender, Inbound& in);
 
   // ---- compute thread ----
-  // A verifier's recomputation on `shard`, sent back. True when it produced an output.
+  // A verifier's recomputation on `shard` (all its blocks, or the part a chain's link runs),
+  // sent back. True when it produced an output.
   bool recompute(const Recompute& r, model::Shard& shard);
   // Ends checks past their deadline. Returns the next hops caught sending wrong gradients,
   // for the stage to route around.
@@ -80,12 +83,11 @@ class SpotCheckProtocol {
   // The tensors of a spot-check this stage runs (SpotChecker keeps the bookkeeping).
   struct CheckMaterial {
     at::Tensor received;  // the checked stage's activations or gradient, as they came
-    std::vector<net::PeerAddress> verifiers;
-    model::BlockRange blocks;                   // the checked stage's
-    std::map<std::string, at::Tensor> outputs;  // verifier -> its recomputation (undefined: none)
-    std::optional<Inbound> held;                // the micro-batch, trained on only if it passes
-    SentForward sent;                           // gradients: what this stage sent the checked one
-    std::string witness;  // gradients: whose gradient the checked one says it used
+    std::vector<ChainRecompute> chains;  // each an exact replica or a chain of holders
+    model::BlockRange blocks;            // the checked stage's
+    std::optional<Inbound> held;         // the micro-batch, trained on only if it passes
+    SentForward sent;                    // gradients: what this stage sent the checked one
+    std::string witness;                 // gradients: whose gradient the checked one says it used
   };
   // The spot-checks of one kind of work this stage receives: activations from the stages
   // before it, gradients from the stages after it.
@@ -117,8 +119,8 @@ class SpotCheckProtocol {
   };
 
   CheckBook& book(CheckedWork work);
-  std::vector<net::PeerAddress> verifiers_for(const std::string& sender, model::BlockRange& blocks,
-                                              net::PeerAddress& listed);
+  std::vector<ChainRecompute> chains_for(const std::string& sender, CheckedWork work,
+                                         model::BlockRange& blocks, net::PeerAddress& listed);
   void send(const net::PeerAddress& to, wire::pb::Envelope header, NamedTensors tensors = {});
   net::PeerAddress own_address() const { return {own_endpoint_, own_key_}; }
   void answer_spot_check_request(const std::string& peer, const wire::Message& msg);
@@ -158,7 +160,7 @@ class SpotCheckProtocol {
   Recent<std::string> gradient_senders_;
   Recent<SentGradient> sent_gradients_;
   std::vector<std::string> caught_next_hops_;  // for the compute thread to route around
-  std::mt19937 verifier_rng_{std::random_device{}()};
+  std::mt19937_64 verifier_rng_{std::random_device{}()};
 };
 
 }  // namespace rookery::pipeline

@@ -206,13 +206,15 @@ wire::pb::Envelope spot_check_request(std::uint64_t micro_batch, CheckedWork wor
 }
 
 wire::pb::Envelope recompute_request(std::uint64_t micro_batch, CheckedWork work,
-                                     model::BlockRange blocks, const net::PeerAddress& return_to) {
+                                     model::BlockRange blocks, const net::PeerAddress& return_to,
+                                     bool forward_only) {
   wire::pb::Envelope h;
   auto* r = h.mutable_recompute_request();
   r->set_micro_batch(micro_batch);
   r->set_work(work);
   r->set_first_block(blocks.first);
   r->set_last_block(blocks.last);
+  r->set_forward_only(forward_only);
   set_address(r->mutable_return_to(), return_to);
   return h;
 }
@@ -236,21 +238,31 @@ net::PeerAddress sender_return_address(const wire::pb::PeerAddress& named,
 
 std::variant<Recompute, std::string> decode_recompute_request(const wire::Message& msg,
                                                               const std::string& sender,
-                                                              model::BlockRange blocks, bool last,
+                                                              model::BlockRange blocks,
+                                                              std::int64_t model_blocks,
                                                               c10::Device device) {
   const auto& r = msg.header.recompute_request();
   const auto back = sender_return_address(r.return_to(), sender, "recompute request");
   const auto* t = msg.tensor("input");
+  const model::BlockRange part{r.first_block(), r.last_block()};
   const bool gradients = r.work() == wire::pb::CHECKED_GRADIENTS;
-  const auto* extra = gradients ? msg.tensor(last ? "targets" : "grad_output") : nullptr;
-  if (r.first_block() != blocks.first || r.last_block() != blocks.last)
+  const bool backward = gradients && !r.forward_only();
+  const bool last = part.last == model_blocks;
+  const auto* extra = backward ? msg.tensor(last ? "targets" : "grad_output") : nullptr;
+  if (part.first < blocks.first || part.last > blocks.last || part.first >= part.last)
     return std::string("this stage holds other blocks");
-  if (!t || (gradients && !extra)) {
-    return std::string(gradients ? (last ? "no input or targets" : "no input or output gradient")
-                                 : "no input");
+  if (!t || (backward && !extra)) {
+    return std::string(backward ? (last ? "no input or targets" : "no input or output gradient")
+                                : "no input");
   }
-  Recompute job{r.micro_batch(), r.work(), decode_tensor(*t, device), {}, {}, back};
-  if (gradients) (last ? job.targets : job.grad_output) = decode_tensor(*extra, device);
+  Recompute job;
+  job.micro_batch = r.micro_batch();
+  job.work = r.work();
+  job.blocks = part;
+  job.forward_only = gradients && r.forward_only();
+  job.input = decode_tensor(*t, device);
+  job.return_to = back;
+  if (backward) (last ? job.targets : job.grad_output) = decode_tensor(*extra, device);
   return job;
 }
 

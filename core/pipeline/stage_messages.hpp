@@ -114,8 +114,11 @@ std::vector<zmq::message_t> encode_with_tensors(wire::pb::Envelope header, Named
 wire::pb::Envelope spot_check_request(std::uint64_t micro_batch, CheckedWork work,
                                       const net::PeerAddress& return_to,
                                       const std::string& sent_to = {});
+// `blocks`: what the verifier runs (its own, or a part of them for a chain's link);
+// `forward_only`: a gradient check's link on the way there, run forward only.
 wire::pb::Envelope recompute_request(std::uint64_t micro_batch, CheckedWork work,
-                                     model::BlockRange blocks, const net::PeerAddress& return_to);
+                                     model::BlockRange blocks, const net::PeerAddress& return_to,
+                                     bool forward_only = false);
 wire::pb::Envelope recompute_result(std::uint64_t micro_batch, CheckedWork work,
                                     const std::string& reason);
 
@@ -125,22 +128,27 @@ net::PeerAddress sender_return_address(const wire::pb::PeerAddress& named,
                                        const std::string& sender, const char* what);
 
 // A verifier's job for another stage's spot-check: run this input through the blocks
-// (activations), or run them backward from it (gradients).
+// (activations, or a gradient check's link on the way there), or run them backward from it
+// (gradients).
 struct Recompute {
   std::uint64_t micro_batch = 0;
   CheckedWork work = wire::pb::CHECKED_ACTIVATIONS;
+  model::BlockRange blocks;   // the part of this stage's blocks to run
+  bool forward_only = false;  // gradients: forward only (a chain's link on the way there)
   at::Tensor input;
-  at::Tensor grad_output;  // gradients, when the blocks do not end the model
-  at::Tensor targets;      // gradients, when they do
+  at::Tensor grad_output;  // gradients, when the part does not end the model
+  at::Tensor targets;      // gradients, when it does
   net::PeerAddress return_to;
 };
 
-// A recompute request from `sender` to a stage holding `blocks` (`last`: they end the
-// model): the job, or the reason it cannot be done (sent back as the result). Throws
-// MessageError when the request names a return address other than its sender's.
+// A recompute request from `sender` to a stage holding `blocks` of a `model_blocks`-block
+// model: the job (for its blocks or a part of them), or the reason it cannot be done (sent
+// back as the result). Throws MessageError when the request names a return address other
+// than its sender's.
 std::variant<Recompute, std::string> decode_recompute_request(const wire::Message& msg,
                                                               const std::string& sender,
-                                                              model::BlockRange blocks, bool last,
+                                                              model::BlockRange blocks,
+                                                              std::int64_t model_blocks,
                                                               c10::Device device);
 
 }  // namespace rookery::pipeline

@@ -397,9 +397,12 @@ struct StageRuntime::Impl {
 
   void recompute(StageWork& w, const Recompute& r) {
     if (!spot_checks->recompute(r, stash.current().shard)) return;
-    const bool gradients = r.work == wire::pb::CHECKED_GRADIENTS;
+    // The part of its blocks it ran (a chain's link runs only its part), forward, and back
+    // for a gradient check's backward link.
+    const bool backward = r.work == wire::pb::CHECKED_GRADIENTS && !r.forward_only;
     const double flops = static_cast<double>(r.input.size(0)) *
-                         (forward_flops_per_sample + (gradients ? backward_flops_per_sample : 0.0));
+                         (sum_flops(chain.costs(), r.blocks, false) +
+                          (backward ? sum_flops(chain.costs(), r.blocks, true) : 0.0));
     w.flops += flops;
     counters.update([&](StageStats& s) { s.recompute_flops += flops; });
   }

@@ -114,7 +114,8 @@ struct StageConfig {
   std::int64_t stages_before = 0;
   AveragingConfig averaging;
   // Every stage of the swarm (this one included): a sender's verifiers are the others that
-  // hold exactly its blocks. Empty: this stage checks nobody (spot_check.hpp).
+  // hold exactly its blocks, or, where none does, chains of others whose ranges cover them.
+  // Empty: this stage checks nobody (spot_check.hpp).
   std::vector<StageHolder> holders;
   Fault fault = Fault::None;
 };

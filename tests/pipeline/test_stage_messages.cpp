@@ -225,26 +225,50 @@ class TestStageMessages : public QObject {
   void recomputeRequestNamesItsSender() {
     const auto me = sender_address();
     const model::BlockRange blocks{2, 4};
-    auto request = [&](model::BlockRange asked) {
-      auto h = pipeline::recompute_request(7, wire::pb::CHECKED_ACTIVATIONS, asked, me);
+    constexpr std::int64_t kModelBlocks = 6;
+    auto request = [&](model::BlockRange asked,
+                       pipeline::CheckedWork work = wire::pb::CHECKED_ACTIVATIONS,
+                       bool forward_only = false, bool grad = false) {
+      auto h = pipeline::recompute_request(7, work, asked, me, forward_only);
       h.set_job_id(kJob);
-      return decoded(pipeline::encode_with_tensors(std::move(h), {{"input", activations(2)}}));
+      pipeline::NamedTensors t{{"input", activations(2)}};
+      if (grad) t.emplace_back("grad_output", activations(2));
+      return decoded(pipeline::encode_with_tensors(std::move(h), std::move(t)));
     };
     // From another sender than the one it names: refused outright.
     QVERIFY_THROWS_EXCEPTION(
         MessageError, pipeline::decode_recompute_request(request(blocks), "someone else", blocks,
-                                                         false, torch::kCPU));
-    // For other blocks: a reason to send back.
-    const auto other =
-        pipeline::decode_recompute_request(request({0, 2}), me.key, blocks, false, torch::kCPU);
-    QCOMPARE(std::get<std::string>(other), std::string("this stage holds other blocks"));
-    // A job for the compute thread.
-    const auto job =
-        pipeline::decode_recompute_request(request(blocks), me.key, blocks, false, torch::kCPU);
+                                                         kModelBlocks, torch::kCPU));
+    // For other blocks, or reaching past its own: a reason to send back.
+    for (const model::BlockRange asked :
+         {model::BlockRange{0, 2}, model::BlockRange{3, 5}, model::BlockRange{3, 3}}) {
+      const auto other = pipeline::decode_recompute_request(request(asked), me.key, blocks,
+                                                            kModelBlocks, torch::kCPU);
+      QCOMPARE(std::get<std::string>(other), std::string("this stage holds other blocks"));
+    }
+    // A job for the compute thread: all its blocks, or a part of them (a chain's link).
+    const auto job = pipeline::decode_recompute_request(request(blocks), me.key, blocks,
+                                                        kModelBlocks, torch::kCPU);
     const auto& r = std::get<pipeline::Recompute>(job);
     QCOMPARE(r.micro_batch, std::uint64_t{7});
     QCOMPARE(r.return_to.key, me.key);
     QCOMPARE(r.input.size(0), std::int64_t{2});
+    QVERIFY(r.blocks == blocks);
+    const auto part = pipeline::decode_recompute_request(request({3, 4}), me.key, blocks,
+                                                         kModelBlocks, torch::kCPU);
+    QVERIFY((std::get<pipeline::Recompute>(part).blocks == model::BlockRange{3, 4}));
+    // A gradient link on the way there needs no output gradient; one run backward does.
+    const auto there =
+        pipeline::decode_recompute_request(request({2, 3}, wire::pb::CHECKED_GRADIENTS, true),
+                                           me.key, blocks, kModelBlocks, torch::kCPU);
+    QVERIFY(std::get<pipeline::Recompute>(there).forward_only);
+    const auto no_grad = pipeline::decode_recompute_request(
+        request({2, 3}, wire::pb::CHECKED_GRADIENTS), me.key, blocks, kModelBlocks, torch::kCPU);
+    QCOMPARE(std::get<std::string>(no_grad), std::string("no input or output gradient"));
+    const auto back = pipeline::decode_recompute_request(
+        request({2, 3}, wire::pb::CHECKED_GRADIENTS, false, true), me.key, blocks, kModelBlocks,
+        torch::kCPU);
+    QVERIFY(std::get<pipeline::Recompute>(back).grad_output.defined());
   }
 };
 
