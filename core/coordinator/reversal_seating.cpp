@@ -87,7 +87,11 @@ int seat_for_reversal(Assignment& plan, const std::map<std::string, Member>& mem
     ++swaps;
     bad = unreversible(plan, members);
   }
-  if (swaps > 0) plan.predicted_samples_per_s = predicted_rate(plan, members, job);
+  if (swaps > 0) {
+    plan.predicted_samples_per_s = predicted_rate(plan, members, job);
+    plan.coverage.reset();  // its seats name other keys now
+    plan.coverage = check_coverage_of(plan);
+  }
   return swaps;
 }
 

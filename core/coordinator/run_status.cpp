@@ -106,6 +106,30 @@ void RunStatus::build(const std::string& job_id, const Assignment& plan, std::ui
   out.set_plan_version(plan.version);
   out.set_pipelines(static_cast<std::uint32_t>(plan.pipelines.size()));
   out.set_replans(replans);
+  if (!coverage_ || coverage_plan_ != plan.version || plan.coverage) {
+    const bool new_plan = !coverage_ || coverage_plan_ != plan.version;
+    coverage_ = check_coverage_of(plan);
+    coverage_plan_ = plan.version;
+    // Once per plan, the first time a dashboard or a volunteer asks (every node asks every
+    // few seconds): which seats spot-checks reach, seat by seat in a small swarm.
+    constexpr std::size_t kLoggedSeats = 32;
+    if (new_plan && !plan.empty()) {
+      spdlog::info("plan {}: spot-check coverage: {}", plan.version,
+                   describe_coverage(*coverage_, coverage_->stages.size() <= kLoggedSeats));
+    }
+  }
+  // Each seat's coverage by its place: the report lists the seats pipeline by pipeline.
+  std::vector<std::size_t> first_seat{0};
+  for (const auto& p : plan.pipelines) first_seat.push_back(first_seat.back() + p.size());
+  const auto coverage_at = [&](int p, int s) -> const cluster::StageCoverage* {
+    const auto i = first_seat[static_cast<std::size_t>(p)] + static_cast<std::size_t>(s);
+    return i < coverage_->stages.size() ? &coverage_->stages[i] : nullptr;
+  };
+  auto* summary = out.mutable_check_coverage();
+  summary->set_exact(static_cast<std::uint32_t>(coverage_->exact));
+  summary->set_composed(static_cast<std::uint32_t>(coverage_->composed));
+  summary->set_unchecked(static_cast<std::uint32_t>(coverage_->unchecked));
+  summary->set_two_chains(static_cast<std::uint32_t>(coverage_->two_chains));
   double rate = 0;
   for (const auto& [k, v] : membership.live()) {
     auto* n = &rows_.emplace_back();
@@ -118,6 +142,12 @@ void RunStatus::build(const std::string& job_id, const Assignment& plan, std::ui
       const auto& seat = plan.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
       n->set_first_block(seat.first_block);
       n->set_last_block(seat.last_block);
+      if (const auto* c = coverage_at(p, s)) {
+        n->set_check(c->kind == cluster::CheckKind::Exact      ? wire::pb::CHECK_EXACT
+                     : c->kind == cluster::CheckKind::Composed ? wire::pb::CHECK_COMPOSED
+                                                               : wire::pb::CHECK_NONE);
+        n->set_check_chains(static_cast<std::uint32_t>(c->chains));
+      }
       if (s == 0) rate += v.samples_per_s;  // a pipeline's throughput is its first stage's
     }
     n->set_samples_per_s(v.samples_per_s);

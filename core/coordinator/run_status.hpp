@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "clock/clock.hpp"
@@ -74,6 +75,9 @@ class RunStatus {
   std::map<std::uint32_t, std::pair<std::vector<LossSample>, std::vector<LossSample>>> curves_;
   std::chrono::steady_clock::time_point built_at_{};
   std::uint64_t plan_version_ = 0, generation_ = 0, builds_ = 0;
+  // The plan's check coverage (worked out here when the plan came without it), and its plan.
+  std::shared_ptr<const cluster::CoverageReport> coverage_;
+  std::uint64_t coverage_plan_ = 0;
   std::size_t banned_ = 0;
 };
 

@@ -6,6 +6,7 @@
 
 #include "coordinator/verdicts.hpp"
 #include "model/cost.hpp"
+#include "net/identity.hpp"
 
 namespace rookery::coordinator {
 
@@ -125,11 +126,43 @@ Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Plan
             [](const auto& a, const auto& b) { return a.front().key < b.front().key; });
   out.unassigned = plan.unassigned;
   out.predicted_samples_per_s = plan.samples_per_s;
+  out.coverage = check_coverage_of(out);
   if (out.pipelines.empty()) {
     out.infeasible = plan.unassigned.empty()
                          ? verdict::make(wire::pb::Verdict::NO_PIPELINE_HOLDS_MODEL,
                                          "the planner formed no pipeline")
                          : verdict::unseated(plan.unassigned.front());
+  }
+  return out;
+}
+
+std::shared_ptr<const cluster::CoverageReport> check_coverage_of(const Assignment& plan) {
+  if (plan.coverage) return plan.coverage;
+  std::vector<std::vector<cluster::HeldRange>> seats;
+  for (const auto& p : plan.pipelines) {
+    auto& held = seats.emplace_back();
+    for (const auto& s : p) held.push_back({s.key, s.first_block, s.last_block});
+  }
+  return std::make_shared<const cluster::CoverageReport>(cluster::check_coverage(seats));
+}
+
+std::string describe_coverage(const cluster::CoverageReport& coverage, bool per_seat) {
+  constexpr int kListedUnchecked = 8;
+  std::string out = cluster::summary(coverage);
+  int listed = 0, pipeline = -1;
+  for (const auto& c : coverage.stages) {
+    const bool unchecked = c.kind == cluster::CheckKind::None;
+    if (!per_seat && (!unchecked || listed == kListedUnchecked)) continue;
+    out += pipeline < 0 ? ": " : c.pipeline != pipeline ? " | " : ", ";
+    pipeline = c.pipeline;
+    out += net::short_key(c.key) + "[" + std::to_string(c.first) + "," + std::to_string(c.last) +
+           ") " + cluster::check_kind_name(c.kind);
+    if (unchecked) {
+      out += " (" + c.why + ")";
+      ++listed;
+    } else {
+      out += " x" + std::to_string(c.chains);
+    }
   }
   return out;
 }

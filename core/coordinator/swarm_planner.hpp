@@ -7,9 +7,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "cluster/check_coverage.hpp"
 #include "cluster/planning.hpp"
 #include "job/job_spec.hpp"
 #include "rookery/coordinator.pb.h"
@@ -46,6 +48,10 @@ struct Assignment {
   // Reversed members left out because no seating gives all their links a reachable end: a
   // relay must carry them (reversal_seating.hpp). Not saved with the plan.
   std::vector<std::string> needs_relay;
+  // Which seats spot-checks can reach (exact replica, a chain of holders, or none), worked out
+  // with the plan on the planner's thread. Null for a plan read back from the state file
+  // (check_coverage_of works it out then). Not saved with the plan.
+  std::shared_ptr<const cluster::CoverageReport> coverage;
 
   bool empty() const { return pipelines.empty(); }
   // {pipeline, stage} of `key`, or {-1, -1}.
@@ -84,6 +90,15 @@ Planner parse_planner(
 // periodic check still installs a fresh plan when one predicts enough more.
 Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job,
                       Planner planner = Planner::ours, const Assignment* previous = nullptr);
+
+// Which of `plan`'s seats spot-checks can reach: the coverage planned with it, or worked out
+// now (the seats in stage order, pipeline by pipeline).
+std::shared_ptr<const cluster::CoverageReport> check_coverage_of(const Assignment& plan);
+
+// The coverage for a log line: the summary, then either every seat ("abc12[0,3) exact x2",
+// pipelines apart by "|") or, when `per_seat` is false, the first few seats nobody can check
+// and why.
+std::string describe_coverage(const cluster::CoverageReport& coverage, bool per_seat);
 
 // Samples/s the time model predicts for `plan`'s seats and cuts with the members' profiles
 // as they are now (a seat whose member is gone, or that overruns its memory, counts 0).

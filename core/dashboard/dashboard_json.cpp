@@ -33,6 +33,20 @@ std::string reach_name(pb::ReachWay way) {
   return name;
 }
 
+// "CHECK_COMPOSED" -> "composed": how spot-checks reach a seat's work.
+std::string check_name(pb::CheckCoverage check) {
+  switch (check) {
+    case pb::CHECK_EXACT:
+      return "exact";
+    case pb::CHECK_COMPOSED:
+      return "composed";
+    case pb::CHECK_NONE:
+      return "none";
+    default:
+      return "unknown";
+  }
+}
+
 // The kind of device, not which one: "cuda:1" says no more than "cuda" here.
 std::string device_kind(const std::string& device) {
   if (device.starts_with("cuda")) return "cuda";
@@ -110,7 +124,9 @@ json volunteer(const Row& r) {
           {"samples", n.samples()},
           {"confirmed_samples", n.confirmed_samples()},
           {"confirmed_credit", n.confirmed_credit()},
-          {"reach", reach_name(n.reach())}};
+          {"reach", reach_name(n.reach())},
+          {"check", check_name(n.check())},
+          {"check_chains", n.check_chains()}};
 }
 
 // Each pipeline as its stages in order, each stage with its blocks and who holds them. A
@@ -137,7 +153,8 @@ json pipelines(const pb::RunStatus& s, const std::vector<Row>& rows) {
                             {"first_block", holders.front()->node->first_block()},
                             {"last_block", holders.front()->node->last_block()},
                             {"volunteers", std::move(names)},
-                            {"samples_per_s", stage_rate}});
+                            {"samples_per_s", stage_rate},
+                            {"check", check_name(holders.front()->node->check())}});
     }
     out.push_back({{"pipeline", p}, {"samples_per_s", rate}, {"stages", std::move(stage_list)}});
   }
@@ -244,6 +261,11 @@ nlohmann::json dashboard_json(const wire::pb::RunStatus& status, std::string_vie
       {"volunteers", std::move(volunteers)},
       {"leaderboard", leaderboard(std::move(all))},
       {"bans", bans(status, salt)},
+      {"check_coverage",
+       {{"exact", status.check_coverage().exact()},
+        {"composed", status.check_coverage().composed()},
+        {"unchecked", status.check_coverage().unchecked()},
+        {"two_chains", status.check_coverage().two_chains()}}},
   };
   return out;
 }

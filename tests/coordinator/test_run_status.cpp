@@ -105,6 +105,51 @@ class TestRunStatus : public QObject {
     QCOMPARE(seen.size(), std::size_t(kVolunteers));
   }
 
+  // Every seat says how spot-checks reach it (core/cluster/check_coverage.hpp), and the answer
+  // sums them up: three pipelines cut three ways, one a single volunteer nobody checks.
+  void everySeatCarriesItsCheckCoverage() {
+    const auto seat = [](int i, std::int64_t a, std::int64_t b) {
+      return coordinator::Seat{key_of(i), a, b};
+    };
+    plan_.version = 1;
+    plan_.pipelines = {{seat(0, 0, 2), seat(1, 2, 5), seat(2, 5, 6)},
+                       {seat(3, 0, 3), seat(4, 3, 6)},
+                       {seat(5, 0, 6)}};
+    wire::pb::RunStatusRequest r;
+    r.set_max_nodes(kVolunteers);
+    wire::pb::RunStatus out;
+    status_->answer(
+        r, {}, "job", plan_, 1, *membership_, [&](const std::string& k) { return plan_.find(k); },
+        out);
+    QCOMPARE(out.check_coverage().composed(), 5u);
+    QCOMPARE(out.check_coverage().exact(), 0u);
+    QCOMPARE(out.check_coverage().unchecked(), 1u);
+    QCOMPARE(out.check_coverage().two_chains(), 5u);
+    int seated = 0;
+    for (const auto& n : out.nodes()) {
+      if (n.pipeline() < 0) {
+        QCOMPARE(n.check(), wire::pb::CHECK_UNKNOWN);
+        continue;
+      }
+      ++seated;
+      const bool alone = n.key() == key_of(5);
+      QCOMPARE(n.check(), alone ? wire::pb::CHECK_NONE : wire::pb::CHECK_COMPOSED);
+      QCOMPARE(n.check_chains(), alone ? 0u : 2u);
+    }
+    QCOMPARE(seated, 6);
+    // A plan that comes with its coverage (plan_swarm's) is reported as it came.
+    auto planned = plan_;
+    planned.version = 2;
+    planned.pipelines = {{seat(0, 0, 3), seat(1, 3, 6)}, {seat(3, 0, 3), seat(4, 3, 6)}};
+    planned.coverage = coordinator::check_coverage_of(planned);
+    plan_ = planned;
+    status_->answer(
+        r, {}, "job", plan_, 2, *membership_, [&](const std::string& k) { return plan_.find(k); },
+        out);
+    QCOMPARE(out.check_coverage().exact(), 4u);
+    QCOMPARE(out.check_coverage().unchecked(), 0u);
+  }
+
   void aRequestWithoutASizeGetsTheDefaultPage() {
     QCOMPARE(ask(0, 0).nodes_size(), int(kDefaultStatusPage));
     QCOMPARE(ask(kVolunteers - 10, 0).nodes_size(), 10);

@@ -87,6 +87,10 @@ class TestSwarmPlanner : public QObject {
     }
     QCOMPARE(seated.size(), std::size_t(6));
     QVERIFY(plan.predicted_samples_per_s > 0);
+    // The plan comes with its check coverage: two pipelines, so every seat is checkable.
+    QVERIFY(plan.coverage);
+    QCOMPARE(plan.coverage->stages.size(), std::size_t(6));
+    QVERIFY2(plan.coverage->complete(), coordinator::describe_coverage(*plan.coverage, true).c_str());
   }
 
   void theUniformPlannerGivesReplicasTheSameCuts() {
@@ -297,6 +301,16 @@ class TestSwarmPlanner : public QObject {
                                                 coordinator::training_settings(job));
     QCOMPARE(plan.predicted_samples_per_s, packed.samples_per_s);
     QCOMPARE(plan.pipelines.size(), packed.pipelines.size());
+    // Heterogeneous cuts, yet every seat of a pipeline of two stages or more is checkable.
+    QVERIFY(plan.coverage);
+    std::size_t seats = 0, lone = 0;
+    for (const auto& p : plan.pipelines) {
+      seats += p.size();
+      if (p.size() == 1) ++lone;
+    }
+    QCOMPARE(plan.coverage->stages.size(), seats);
+    QCOMPARE(static_cast<std::size_t>(plan.coverage->unchecked), lone);
+    qInfo("coverage of %zu seats: %s", seats, cluster::summary(*plan.coverage).c_str());
   }
 
   void aLeaveInALargeSwarmRePlansOnlyItsPipeline() {

@@ -196,6 +196,20 @@ class TestDashboardJson : public QObject {
     QCOMPARE(reaches, (std::set<std::string>{"direct", "relayed", "router_mapping", "reversed",
                                              "unreachable"}));
 
+    // How spot-checks reach each seat, and the plan's sum of it.
+    auto with_checks = status;
+    with_checks.mutable_nodes(0)->set_check(wire::pb::CHECK_COMPOSED);
+    with_checks.mutable_nodes(0)->set_check_chains(2);
+    with_checks.mutable_check_coverage()->set_composed(1);
+    with_checks.mutable_check_coverage()->set_unchecked(3);
+    const auto c = dashboard::dashboard_json(with_checks, kSalt);
+    QCOMPARE(str(c["volunteers"][0]["check"]), "composed");
+    QCOMPARE(c["volunteers"][0]["check_chains"].get<int>(), 2);
+    QCOMPARE(str(c["pipelines"][0]["stages"][0]["check"]), "composed");
+    QCOMPARE(str(c["volunteers"][1]["check"]), "unknown");
+    QCOMPARE(c["check_coverage"]["composed"].get<int>(), 1);
+    QCOMPARE(c["check_coverage"]["unchecked"].get<int>(), 3);
+
     const auto& bans = j["bans"];
     QCOMPARE(bans["count"].get<int>(), 2);
     QCOMPARE(bans["by_code"]["CAUGHT_IN_SPOT_CHECKS"].get<int>(), 1);
