@@ -352,11 +352,21 @@ RingOutcome RingAllReduce::run_round(const RingSpec& ring, std::uint64_t round, 
     sendable = {*copy, copy};
   }
   std::vector<std::string> view = ring.members;
+  // A robust aggregator (CenteredClip) commits only among a majority of the ring and at least
+  // three members (two in a ring of two): in a view of two, a liar's input is half of every
+  // median it is judged against, and it moved an honest replica's loss to thousands in
+  // test_byzantine_averaging when timeouts under load shrank views to the liar and one other.
+  // The mean has no such floor: a liar moves it in any view.
+  const std::size_t quorum =
+      options_.aggregator->is_weighted_mean()
+          ? 2
+          : std::max(std::min<std::size_t>(3, ring.members.size()), ring.members.size() / 2 + 1);
   RingOutcome outcome;
   outcome.contributors = {self};
   outcome.total_weight = weight;
   bool committed = false;
-  for (std::uint32_t number = 0; number < options_.max_attempts && view.size() > 1; ++number) {
+  for (std::uint32_t number = 0; number < options_.max_attempts && view.size() >= quorum;
+       ++number) {
     outcome.attempts = number + 1;
     Attempt a;
     a.ring = &ring;

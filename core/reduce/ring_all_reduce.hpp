@@ -90,7 +90,9 @@ class RingAllReduce {
   // over the members that delivered in `round`, and says who they were. Every member of the
   // ring calls it with the same `ring` and `round` and equally long `values`. Never hangs:
   // returns within about (max_attempts + 1) x timeout in the worst case, and when no other
-  // member can be reached, leaves `values` as they were (contributors = {self}).
+  // member can be reached, leaves `values` as they were (contributors = {self}). With a robust
+  // aggregator (not the mean) a view must hold a majority of the ring and at least three
+  // members (two in a ring of two), or `values` are left as they were too.
   //
   // In place, the chunk sent first goes from a copy (the caller may write `values` once run
   // returns, while a frame of them still waits in a dead peer's queue), and `values` are

@@ -277,6 +277,35 @@ class TestRingAllReduce : public QObject {
   }
 
   // A member that starts far too late does not hold the others back beyond the timeout.
+  // A robust aggregator commits only among a majority of the ring, at least three: with two of
+  // four members gone the other two keep their own values (a liar and one honest member alone
+  // would make half of every median); with one gone the three commit.
+  void robustAggregationNeedsAQuorum_data() {
+    QTest::addColumn<int>("gone");
+    QTest::newRow("one of four gone") << 1;
+    QTest::newRow("two of four gone") << 2;
+  }
+  void robustAggregationNeedsAQuorum() {
+    QFETCH(int, gone);
+    RingOptions options;
+    options.aggregator = std::make_shared<CoordinateMedian>();
+    options.segment_values = 500;
+    options.timeout = 300ms;
+    const auto ids = member_ids(4);
+    const auto run = run_round(4, 3001, options, [&](LocalFabric& f) {
+      for (int m = 0; m < gone; ++m) f.cut_off(ids[std::size_t(3 - m)]);
+    });
+    for (int m = 0; m < 4 - gone; ++m) {
+      const auto& out = run.outcomes[std::size_t(m)];
+      if (gone == 1) {
+        QCOMPARE(out.contributors.size(), std::size_t(3));
+      } else {
+        QCOMPARE(out.contributors, std::vector<std::string>{ids[std::size_t(m)]});
+        QVERIFY(bit_identical(run.outputs[std::size_t(m)], run.inputs[std::size_t(m)]));
+      }
+    }
+  }
+
   void stragglerCostsAtMostTheTimeout_data() {
     QTest::addColumn<int>("placement");
     for (auto [p, label] : kPlacements) QTest::addRow("%s", label) << int(p);
