@@ -73,8 +73,7 @@ void validate_averaging(const AveragingSpec& spec, bool verified, const std::str
 }
 
 std::string to_json(const AveragingSpec& spec) {
-  return nlohmann::ordered_json{{"verify", to_string(spec.verify)},
-                                {"validators", spec.validators}}
+  return nlohmann::ordered_json{{"verify", to_string(spec.verify)}, {"validators", spec.validators}}
       .dump();
 }
 
