@@ -142,14 +142,20 @@ class JobCoordinator {
   }
 
   void tick() {
+    // The work heard since the last tick goes to the state file outside the lock: its
+    // transaction grows with the swarm (tens of ms at thousands), and heartbeats wait for it.
+    std::unique_lock lock(mutex_);
+    auto work = membership_.take_work();
+    lock.unlock();
+    const auto flush_start = std::chrono::steady_clock::now();
+    const auto totals = membership_.write_work(work);
+    const auto flush = std::chrono::steady_clock::now() - flush_start;
+    lock.lock();
     const auto start = std::chrono::steady_clock::now();
-    std::lock_guard lock(mutex_);
+    membership_.apply_work(totals);
     const auto dead = membership_.expire_silent();
     for (const auto& key : dead) gone_locked(key);
     if (!dead.empty()) replanner_.changed();
-    const auto flush_start = std::chrono::steady_clock::now();
-    membership_.flush_work();
-    const auto flush = std::chrono::steady_clock::now() - flush_start;
     membership_.publish_due();
     replanner_.tick(membership_.live());
     run_status_.sample_loss(membership_.live());

@@ -330,33 +330,47 @@ bool Membership::record_dial_backs(const std::string& prober, const wire::pb::He
 }
 
 void Membership::flush_work() {
-  const auto now = clock_.unix_ms();
-  const auto apply = [this](const std::map<std::string, Contribution>& totals) {
-    for (const auto& [k, c] : totals) {
-      if (const auto it = live_.find(k); it != live_.end()) it->second.totals = c;
-    }
-  };
-  if (!progress_.empty()) {
-    try {
-      apply(state_.record_progress(progress_, now));
-    } catch (const std::exception& e) {
-      spdlog::error("cannot record the progress of {} heartbeat(s): {}", progress_.size(),
-                    e.what());
-    }
-    progress_.clear();
+  auto work = take_work();
+  apply_work(write_work(work));
+}
+
+Membership::Work Membership::take_work() {
+  Work work;
+  work.progress.swap(progress_);
+  work.receipts.swap(receipts_);
+  // A producer banned since its receipt was queued earns nothing from it.
+  for (auto& [consumer, receipts] : work.receipts) {
+    std::erase_if(receipts, [this](const ReceiptReport& r) { return banned_.count(r.producer); });
   }
-  if (!receipts_.empty()) {
-    // A producer banned since its receipt was queued earns nothing from it.
-    for (auto& [consumer, receipts] : receipts_) {
-      std::erase_if(receipts, [this](const ReceiptReport& r) { return banned_.count(r.producer); });
-    }
+  return work;
+}
+
+std::map<std::string, Contribution> Membership::write_work(const Work& work) const {
+  auto& state = state_;
+  const auto now = clock_.unix_ms();
+  std::map<std::string, Contribution> totals;
+  if (!work.progress.empty()) {
     try {
-      apply(state_.record_receipts(receipts_, now));
+      totals = state.record_progress(work.progress, now);
     } catch (const std::exception& e) {
-      spdlog::error("cannot record the receipts of {} heartbeat(s): {}", receipts_.size(),
+      spdlog::error("cannot record the progress of {} heartbeat(s): {}", work.progress.size(),
                     e.what());
     }
-    receipts_.clear();
+  }
+  if (!work.receipts.empty()) {
+    try {
+      for (auto& [k, c] : state.record_receipts(work.receipts, now)) totals[k] = c;
+    } catch (const std::exception& e) {
+      spdlog::error("cannot record the receipts of {} heartbeat(s): {}", work.receipts.size(),
+                    e.what());
+    }
+  }
+  return totals;
+}
+
+void Membership::apply_work(const std::map<std::string, Contribution>& totals) {
+  for (const auto& [k, c] : totals) {
+    if (const auto it = live_.find(k); it != live_.end()) it->second.totals = c;
   }
 }
 

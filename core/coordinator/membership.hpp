@@ -111,6 +111,17 @@ class Membership {
   // Writes the work recorded since the last call in one transaction per kind, and updates the
   // live volunteers' totals from it (the service calls it every tick).
   void flush_work();
+  // The same in three steps, so that the state file's transaction runs outside the lock that
+  // heartbeats wait for: take_work() and apply_work() under it, write_work() (which touches the
+  // state file only, thread-safe on its own) between them without it.
+  struct Work {
+    std::vector<ProgressReport> progress;
+    std::vector<std::pair<std::string, std::vector<ReceiptReport>>> receipts;
+  };
+  Work take_work();
+  // Reads only the state file and the clock: callable without the lock.
+  std::map<std::string, Contribution> write_work(const Work& work) const;
+  void apply_work(const std::map<std::string, Contribution>& totals);
   // What the live volunteers report of `accused` (kept by accused as heartbeats come: a
   // lookup, not a scan of every volunteer).
   BanReports reports_on(const std::string& accused) const;
@@ -169,7 +180,7 @@ class Membership {
   std::chrono::steady_clock::time_point published_at_{};
   std::uint64_t generation_ = 0;
   std::deque<std::pair<std::uint64_t, std::string>> changes_;  // generation, key: the latest
-  std::vector<ProgressReport> progress_;  // since the last flush_work()
+  std::vector<ProgressReport> progress_;                       // since the last flush_work()
   std::vector<std::pair<std::string, std::vector<ReceiptReport>>> receipts_;
   std::mt19937_64 random_{std::random_device{}()};          // probe targets, the digest's salt
   std::vector<std::string> live_keys_;                      // live_'s keys, to draw from at random
