@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <filesystem>
@@ -49,8 +50,16 @@ std::vector<fs::path> candidates() {
     out.push_back(dir / kModuleName);
     out.push_back(dir / ".." / "lib" / "rookery" / kModuleName);
   }
-#ifdef ROOKERY_CUDA_BACKEND_BUILD_PATH
-  out.emplace_back(ROOKERY_CUDA_BACKEND_BUILD_PATH);
+#if defined(ROOKERY_CUDA_BACKEND_BUILD_PATH) && defined(ROOKERY_BUILD_TREE)
+  // A program run from its build tree (the tests, a developer's build) uses that build's
+  // module. An installed one never looks there: its GPU part is the one installed beside it.
+  std::error_code ec;
+  const auto tree = fs::weakly_canonical(ROOKERY_BUILD_TREE, ec);
+  const auto dir = program_dir();
+  if (!ec && !dir.empty() &&
+      std::mismatch(tree.begin(), tree.end(), dir.begin(), dir.end()).first == tree.end()) {
+    out.emplace_back(ROOKERY_CUDA_BACKEND_BUILD_PATH);
+  }
 #endif
   return out;
 }
@@ -73,7 +82,9 @@ CudaBackend load() {
     }
   }
   if (found.empty()) {
-    b.why = std::string("this build has no CUDA backend (") + kModuleName + " not found)";
+    // An installed Rookery: the GPU part is the rookery-cuda package (installer/linux).
+    b.why = std::string("Rookery's GPU part is not installed (") + kModuleName +
+            ", package rookery-cuda)";
     return b;
   }
   b.module = found.string();

@@ -7,8 +7,8 @@ set(_man "${CMAKE_CURRENT_LIST_DIR}/../man")
 # LibTorch's CPU part, private to Rookery, in /usr/lib/rookery: the node links it and finds it
 # through its RUNPATH. (libcudart and libcupti are there because libtorch_cpu names them; a CPU
 # run loads no driver and no GPU library.) LibTorch's CUDA part and the backend module that
-# loads it (model/cuda_backend) are not in this package: without them a node computes on the
-# CPU and says why.
+# loads it (model/cuda_backend) are the rookery-cuda package (cuda-package.cmake): without it a
+# node computes on the CPU and says why.
 set(ROOKERY_PRIVATE_LIBDIR "lib/rookery")
 install(FILES
   "${ROOKERY_LIBTORCH_LIBDIR}/libtorch_cpu.so" "${ROOKERY_LIBTORCH_LIBDIR}/libc10.so"
@@ -93,3 +93,6 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
 set(CPACK_PROJECT_CONFIG_FILE "${_linux}/cpack-options.cmake")
 set(CPACK_PRE_BUILD_SCRIPTS "${_linux}/strip-sections.cmake")
 set(CPACK_ROOKERY_STRIP "${CMAKE_STRIP}")
+
+# rookery-cuda, the GPU part, a package of its own (CPackConfig-cuda.cmake).
+include("${_linux}/cuda-package.cmake")

@@ -11,7 +11,11 @@ foreach(program IN LISTS _programs)
 endforeach()
 # LibTorch's libraries as PyTorch ships them keep their symbol tables; like dh_strip, keep only
 # what the dynamic linker needs.
-file(GLOB _private_libs "${CPACK_TEMPORARY_DIRECTORY}${CPACK_PACKAGING_INSTALL_PREFIX}/lib/rookery/*.so*")
+# In rookery-cuda, LibTorch's CUDA part too; NVIDIA's libraries are packed as NVIDIA ships them.
+file(GLOB _private_libs "${CPACK_TEMPORARY_DIRECTORY}${CPACK_PACKAGING_INSTALL_PREFIX}/lib/rookery/*.so*"
+     "${CPACK_TEMPORARY_DIRECTORY}${CPACK_PACKAGING_INSTALL_PREFIX}/lib/rookery/cuda/libtorch*.so"
+     "${CPACK_TEMPORARY_DIRECTORY}${CPACK_PACKAGING_INSTALL_PREFIX}/lib/rookery/cuda/libc10*.so"
+     "${CPACK_TEMPORARY_DIRECTORY}${CPACK_PACKAGING_INSTALL_PREFIX}/lib/rookery/cuda/libcaffe2*.so")
 foreach(lib IN LISTS _private_libs)
   execute_process(COMMAND "${CPACK_ROOKERY_STRIP}" --strip-unneeded --remove-section=.comment
                           --remove-section=.note "${lib}"

@@ -1,6 +1,6 @@
 // The package test's view of a running rookery-node, asked over its control sockets as the
 // window would: which program answers (version, pid), its identity and data folder, and
-// whether it reached its coordinator.
+// whether it reached its coordinator, and which device computes (and why not the GPU).
 //   package_node_probe RUNTIME_DIR [WAIT_FOR_COORDINATOR_SECONDS]
 // Prints key=value lines. Exit 0 when the node answered (and, given a wait, reported its
 // coordinator reachable within it); 1 otherwise, with the last answer or error on stderr.
@@ -32,10 +32,11 @@ int main(int argc, char** argv) {
       if (!wait_for_coordinator || s.coordinator().reachable()) {
         std::printf(
             "version=%s\npid=%lld\nnode_key=%s\ndata_dir=%s\ncoordinator_endpoint=%s\n"
-            "coordinator_reachable=%s\ncoordinator_status=%s\n",
+            "coordinator_reachable=%s\ncoordinator_status=%s\ncompute_device=%s\ngpu_unused=%s\n",
             s.version().c_str(), static_cast<long long>(s.pid()), s.node_key().c_str(),
             s.data_dir().c_str(), s.coordinator().endpoint().c_str(),
-            s.coordinator().reachable() ? "true" : "false", s.coordinator().status().c_str());
+            s.coordinator().reachable() ? "true" : "false", s.coordinator().status().c_str(),
+            s.device().compute_device().c_str(), s.device().gpu_unused().c_str());
         return 0;
       }
     } else {
