@@ -99,6 +99,7 @@ struct Figures {
   int plan_of = 0;
   int plan_kib = 0, list_kib = 0, reply_kib = 0;
   int withheld_plans = 0, withheld_lists = 0;
+  bool complete = true;  // every part of the crowd joined and measured its window
 };
 
 double status_mib(qint64 pid, const char* field) {
@@ -269,7 +270,8 @@ std::optional<Figures> measure(int n, int seconds) {
       f.withheld_plans, f.withheld_lists, beats.size(), f.plans, f.lists, join_s,
       complete ? "" : " (INCOMPLETE)");
   std::fflush(stdout);
-  if (!complete || beats.empty()) return std::nullopt;
+  f.complete = complete;
+  if (beats.empty()) return std::nullopt;
   return f;
 }
 
@@ -277,6 +279,7 @@ std::optional<Figures> measure(int n, int seconds) {
 std::string broken(const Figures& f) {
   std::string b;
   const auto add = [&b](const std::string& s) { b += (b.empty() ? "" : "; ") + s; };
+  if (!f.complete) add("not every volunteer got in and measured (joins wait behind the load)");
   if (f.lost + f.unknown + f.undecodable > 0 || f.max >= kDeadAfterMs ||
       f.longest_silence_ms >= kDeadAfterMs) {
     add("heartbeats miss the 3 s death deadline (volunteers declared dead)");
