@@ -97,7 +97,8 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
       }
     }
     c.cross_pipeline = true;
-    // Spot-checks: a sender's verifiers are the other holders of exactly its blocks.
+    // Spot-checks: a sender's verifiers are other holders of its blocks (exact replicas, or
+    // chains of holders whose ranges cover them).
     for (const auto& p : plan_.pipelines) {
       for (const auto& s : p)
         c.holders.push_back({{s.endpoint, s.key}, {s.first_block, s.last_block}});
