@@ -120,28 +120,33 @@ void read_load(const QString& log, int skip, int end, Figures& f) {
   QFile file(log);
   if (!file.open(QIODevice::ReadOnly)) return;
   const QString text = QString::fromUtf8(file.readAll());
+  // One line of the coordinator's --load-report (coordinator/load_report.cpp), its figures by name.
   static const QRegularExpression load(
-      "handled in mean ([0-9.]+) ms max ([0-9.]+) ms; tick max ([0-9.]+) ms, state transaction per "
-      "tick mean ([0-9.]+) ms max ([0-9.]+) ms; "
-      "state file ([0-9.]+) MiB; last plan ([0-9.]+) s for ([0-9]+) volunteers; plan ([0-9]+) "
-      "KiB, member list ([0-9]+) KiB \\(a reply holds ([0-9]+) KiB\\)");
+      "handled in mean (?<handled_mean>[0-9.]+) ms max (?<handled_max>[0-9.]+) ms; "
+      "tick max (?<tick_max>[0-9.]+) ms, state transaction per tick mean (?<tx_mean>[0-9.]+) ms "
+      "max (?<tx_max>[0-9.]+) ms; state file (?<db_mib>[0-9.]+) MiB; last plan (?<plan_s>[0-9.]+) "
+      "s for (?<plan_of>[0-9]+) volunteers; plan (?<plan_kib>[0-9]+) KiB, member list "
+      "(?<list_kib>[0-9]+) KiB \\(a reply holds (?<reply_kib>[0-9]+) KiB\\)");
   int seen = 0;
   for (auto it = load.globalMatch(text); it.hasNext();) {
     const auto m = it.next();
     if (seen++ < skip || seen > end) continue;
-    f.handled_mean_ms = std::max(f.handled_mean_ms, m.captured(1).toDouble());
-    f.handled_max_ms = std::max(f.handled_max_ms, m.captured(2).toDouble());
-    f.tick_max_ms = std::max(f.tick_max_ms, m.captured(3).toDouble());
-    f.tx_mean_ms = std::max(f.tx_mean_ms, m.captured(4).toDouble());
-    f.tx_max_ms = std::max(f.tx_max_ms, m.captured(5).toDouble());
-    f.db_mib = m.captured(6).toDouble();
-    if (m.captured(7).toDouble() >= f.plan_s) {
-      f.plan_s = m.captured(7).toDouble();
-      f.plan_of = m.captured(8).toInt();
+    const auto number = [&m](const char* name) { return m.captured(name).toDouble(); };
+    // The window's worst of each cost; the state file's and the reply limit's latest; the
+    // slowest plan with the swarm it planned.
+    f.handled_mean_ms = std::max(f.handled_mean_ms, number("handled_mean"));
+    f.handled_max_ms = std::max(f.handled_max_ms, number("handled_max"));
+    f.tick_max_ms = std::max(f.tick_max_ms, number("tick_max"));
+    f.tx_mean_ms = std::max(f.tx_mean_ms, number("tx_mean"));
+    f.tx_max_ms = std::max(f.tx_max_ms, number("tx_max"));
+    f.db_mib = number("db_mib");
+    if (number("plan_s") >= f.plan_s) {
+      f.plan_s = number("plan_s");
+      f.plan_of = static_cast<int>(number("plan_of"));
     }
-    f.plan_kib = std::max(f.plan_kib, m.captured(9).toInt());
-    f.list_kib = std::max(f.list_kib, m.captured(10).toInt());
-    f.reply_kib = m.captured(11).toInt();
+    f.plan_kib = std::max(f.plan_kib, static_cast<int>(number("plan_kib")));
+    f.list_kib = std::max(f.list_kib, static_cast<int>(number("list_kib")));
+    f.reply_kib = static_cast<int>(number("reply_kib"));
   }
   f.withheld_plans =
       static_cast<int>(text.count("over the 256 KiB a node accepts in a reply: volunteers"));
