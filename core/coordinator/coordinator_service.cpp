@@ -483,11 +483,11 @@ class JobCoordinator {
     *out.mutable_plan() = *delivery_.message();
   }
 
-  // Banned when the peers that see its work verify that it lies (ban_vote); then re-planned
-  // at once, as it must stop receiving traffic.
+  // Banned when the peers that see its work verify that it lies (ban_vote, or a second opinion
+  // after a lone witness's catch); then re-planned at once, as it must stop receiving traffic.
   void consider_ban_locked(const std::string& accused) {
     if (membership_.ban_of(accused) || !membership_.find(accused)) return;
-    const auto vote = replanner_.witnesses().vote(accused, membership_.reports_on(accused));
+    const auto vote = replanner_.vote(accused, membership_.reports_on(accused), membership_.live());
     if (!vote || !vote->ban) return;
     spdlog::warn("banning volunteer {}: {}", net::short_key(accused), verdict::words(vote->why));
     membership_.ban(accused, vote->why);

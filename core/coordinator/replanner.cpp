@@ -15,6 +15,7 @@ RePlanner::RePlanner(CoordinatorState& state, job::JobSpec job, const std::strin
                      std::chrono::milliseconds settle, PlanThread::Mode planning,
                      const clock::Clock& clock)
     : state_(state),
+      job_(job),
       settle_(settle),
       clock_(clock),
       changed_at_(clock.steady_now()),
@@ -251,6 +252,58 @@ void RePlanner::install(Assignment next, std::size_t planned_volunteers) {
       "plan {}: {} volunteer(s) in {} pipeline(s), {} unassigned, predicted {:.1f} samples/s{}",
       current_.version, planned_volunteers, current_.pipelines.size(), current_.unassigned.size(),
       current_.predicted_samples_per_s, layout);
+}
+
+std::optional<BanVerdict> RePlanner::vote(const std::string& accused, const BanReports& reports,
+                                          const std::map<std::string, Volunteer>& live) {
+  auto verdict = witnesses_.vote(accused, reports);
+  if (!verdict || verdict->ban || reports.caught_by.empty()) {
+    if (verdict && verdict->ban) second_opinions_.forget(accused);
+    return verdict;
+  }
+  // A scan of the plan, for a volunteer named in a catch only.
+  const auto seen = ban_witnesses(current_, accused);
+  if (!seen) return verdict;
+  auto opinion = second_opinions_.consider(accused, *seen, reports.caught_by);
+  if (opinion.vote.ban) {
+    second_opinions_.forget(accused);
+    return opinion.vote;
+  }
+  if (opinion.move) move_for_second_opinion(accused, *opinion.move, opinion.avoid, live);
+  return verdict;
+}
+
+void RePlanner::move_for_second_opinion(const std::string& accused, WitnessSide side,
+                                        const std::set<std::string>& avoid,
+                                        const std::map<std::string, Volunteer>& live) {
+  second_opinions_.moved(accused, side);  // found a seat or not, this catch is answered
+  std::map<std::string, Member> members;
+  for (const auto& p : current_.pipelines) {
+    for (const auto& s : p) {
+      if (const auto it = live.find(s.key); it != live.end())
+        members.emplace(s.key, it->second.member);
+    }
+  }
+  const char* what = side == WitnessSide::activations ? "activations" : "gradients";
+  auto next = reseat_for_second_opinion(current_, members, job_, accused, side, avoid);
+  if (!next) {
+    spdlog::info(
+        "volunteer {}: its only witness caught its {}, and no seat has other witnesses for a "
+        "second opinion",
+        net::short_key(accused), what);
+    return;
+  }
+  const auto [p, s] = next->find(accused);
+  spdlog::warn(
+      "volunteer {}: its only witness caught its {}; moved to pipeline {} stage {} for a second "
+      "opinion",
+      net::short_key(accused), what, p + 1, s + 1);
+  if (!planning_.idle()) {
+    // The plan in flight was made with the old seats: it is dropped, and made again.
+    ++urgent_epoch_;
+    changed();
+  }
+  install(std::move(*next), members.size());
 }
 
 }  // namespace rookery::coordinator

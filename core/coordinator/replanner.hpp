@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -17,6 +19,7 @@
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/membership.hpp"
 #include "coordinator/plan_thread.hpp"
+#include "coordinator/second_opinion.hpp"
 #include "coordinator/swarm_planner.hpp"
 #include "coordinator/witness_index.hpp"
 #include "job/job_spec.hpp"
@@ -47,6 +50,11 @@ class RePlanner {
   const Assignment& previous() const { return previous_; }
   // Who witnesses each seat's work in the current plan, for the ban vote (indexed per plan).
   const WitnessIndex& witnesses() const { return witnesses_; }
+  // The ban vote on `accused` by the current plan's witnesses and, once a lone witness caught
+  // it, by those of every seat it held since (second_opinion.hpp); such a catch moves it to
+  // another seat for a second opinion, a plan installed at once. nullopt when it holds no seat.
+  std::optional<BanVerdict> vote(const std::string& accused, const BanReports& reports,
+                                 const std::map<std::string, Volunteer>& live);
   std::uint32_t replans() const { return replans_; }  // plans issued, all time
   // The current plan left `key` out for a relay to carry (reversal_seating.hpp).
   bool needs_relay(const std::string& key) const;
@@ -84,14 +92,19 @@ class RePlanner {
   void collect();
   void install(Assignment next, std::size_t planned_volunteers);
   void index_current();
+  void move_for_second_opinion(const std::string& accused, WitnessSide side,
+                               const std::set<std::string>& avoid,
+                               const std::map<std::string, Volunteer>& live);
 
   CoordinatorState& state_;
+  const job::JobSpec job_;
   std::chrono::milliseconds settle_;
   const clock::Clock& clock_;
   Assignment current_, previous_;
   std::unordered_map<std::string, std::pair<int, int>> seats_;     // current_'s seats by key
   std::unordered_map<std::string, std::size_t> unassigned_index_;  // into current_.unassigned
   WitnessIndex witnesses_;                                         // current_'s
+  SecondOpinions second_opinions_;
   std::uint32_t replans_ = 0;
   bool dirty_ = false;
   // Bans so far: a plan made from a snapshot older than the last ban may seat the banned one.

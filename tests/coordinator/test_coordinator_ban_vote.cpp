@@ -15,6 +15,8 @@
 // Played volunteers also report the speed they compute at (TestCoordinatorMeasuredSpeed): one
 // that slows to a fifth of the speed it showed is planned with what it shows, and its pipeline
 // is re-cut around it; one that shows four fifths changes nothing.
+// A lone witness's catch (TestCoordinatorSecondOpinion): one pipeline of four, where each seat
+// has one witness a side; the accused is moved for a second opinion, and banned on it.
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -497,13 +499,85 @@ class TestCoordinatorMeasuredSpeed : public CoordinatorWithFakeVolunteers {
   void cleanupTestCase() { stop(); }
 };
 
+// A second opinion on a lone witness's catch: four volunteers that each hold a third of the
+// model form one pipeline of four, so each seat has one witness on each side and the plain vote
+// can never ban. The accused's only next stage reporting it caught bans nobody, however long it
+// repeats it, but moves the accused (once) to a seat with another next stage; that one
+// reporting it too bans it, both counted.
+class TestCoordinatorSecondOpinion : public CoordinatorWithFakeVolunteers {
+  Q_OBJECT
+
+  int index_of(const std::string& key) const {
+    for (int i : everyone()) {
+      if (key_of(i) == key) return i;
+    }
+    return -1;
+  }
+  // The one volunteer whose blocks start where `i`'s end in `s` (-1: none).
+  int next_of(const pb::RunStatus& s, int i) const {
+    const auto all = seats(s);
+    const auto last = std::get<2>(all.at(key_of(i)));
+    for (const auto& [k, seat] : all) {
+      if (std::get<1>(seat) == last) return index_of(k);
+    }
+    return -1;
+  }
+
+ private Q_SLOTS:
+  void initTestCase() { start("second-opinion", 4, 0.35, 30800); }
+
+  void aLoneWitnessMovesTheAccusedAndASecondOneBansIt() {
+    auto s = settle(1);
+    QVERIFY2(s, "the four volunteers were not planned into one pipeline");
+    int accused = -1;
+    for (const auto& [k, seat] : seats(*s)) {
+      if (std::get<1>(seat) == 0) accused = index_of(k);  // the first stage
+    }
+    QVERIFY(accused >= 0);
+    const int first_witness = next_of(*s, accused);
+    QVERIFY(first_witness >= 0);
+    const auto before = seats(*s).at(key_of(accused));
+    const auto plan_before = s->plan_version();
+    for (int t = 0; t < 20; ++t) {
+      round(everyone(), {}, {{first_witness, {accused}}});
+      if (QTest::currentTestFailed()) return;
+      QTest::qWait(100);
+    }
+    s = status();
+    QVERIFY(s);
+    QCOMPARE(s->banned_size(), 0);
+    QCOMPARE(s->plan_version(), plan_before + 1);  // moved once, not on every report
+    const auto after = seats(*s).at(key_of(accused));
+    QVERIFY(after != before);
+    const int second_witness = next_of(*s, accused);
+    QVERIFY(second_witness >= 0);
+    QVERIFY(second_witness != first_witness);
+    qInfo("moved from blocks [%lld, %lld) to [%lld, %lld)",
+          static_cast<long long>(std::get<1>(before)), static_cast<long long>(std::get<2>(before)),
+          static_cast<long long>(std::get<1>(after)), static_cast<long long>(std::get<2>(after)));
+    round(everyone(), {}, {{first_witness, {accused}}, {second_witness, {accused}}});
+    if (QTest::currentTestFailed()) return;
+    s = status();
+    QVERIFY(s);
+    QCOMPARE(s->banned_size(), 1);
+    QCOMPARE(s->banned(0).key(), key_of(accused));
+    QCOMPARE(s->banned(0).reason(),
+             std::string("2 of the 2 stages it sends to caught its activations wrong in "
+                         "spot-checks"));
+  }
+
+  void cleanupTestCase() { stop(); }
+};
+
 int main(int argc, char** argv) {
   QCoreApplication app(argc, argv);
   TestCoordinatorBanVote ring_partners;
   TestCoordinatorSpotCheckBan spot_checks(TestCoordinatorSpotCheckBan::Side::Activations);
   TestCoordinatorSpotCheckBan gradient_checks(TestCoordinatorSpotCheckBan::Side::Gradients);
   TestCoordinatorMeasuredSpeed measured_speed;
+  TestCoordinatorSecondOpinion second_opinion;
   return QTest::qExec(&ring_partners, argc, argv) | QTest::qExec(&spot_checks, argc, argv) |
-         QTest::qExec(&gradient_checks, argc, argv) | QTest::qExec(&measured_speed, argc, argv);
+         QTest::qExec(&gradient_checks, argc, argv) | QTest::qExec(&measured_speed, argc, argv) |
+         QTest::qExec(&second_opinion, argc, argv);
 }
 #include "test_coordinator_ban_vote.moc"

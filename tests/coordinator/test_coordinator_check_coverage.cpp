@@ -3,9 +3,12 @@
 // pipeline to its volunteers, so a seat need not have an exact replica). One volunteer lies with
 // every message it sends through the pipeline ('--fault corrupt-work'). The run's status
 // reports every seat's check coverage (exact, composed or none, with the chains), none is
-// unchecked with two pipelines, and the liar, wherever it sits, is caught and banned. (In the
-// runs measured the planner cut both pipelines alike, so the seats were exact; checks composed
-// of chains are run by real nodes in tests/pipeline/test_spot_check_chains.)
+// unchecked with two pipelines, and the liar, wherever it sits, is caught and banned. Where the
+// planner cuts both pipelines alike, each seat has an exact replica and two witnesses a side;
+// where it cuts them differently, a seat has one witness a side, whose catch moves the liar to
+// another seat for a second opinion (coordinator/second_opinion.hpp; the move alone is tested
+// with played volunteers in test_coordinator_ban_vote). Checks composed of chains are run by
+// real nodes in tests/pipeline/test_spot_check_chains.
 #include <QElapsedTimer>
 #include <QTest>
 

@@ -1,0 +1,125 @@
+#include "coordinator/second_opinion.hpp"
+
+#include <cstddef>
+#include <utility>
+
+namespace rookery::coordinator {
+
+namespace {
+
+const std::set<std::string>& side_of(const BanWitnesses& w, WitnessSide side) {
+  return side == WitnessSide::activations ? w.sends_to : w.returns_gradients_to;
+}
+
+std::set<std::string> among(const std::set<std::string>& witnesses,
+                            const std::set<std::string>& caught_by) {
+  std::set<std::string> out;
+  for (const auto& k : witnesses) {
+    if (caught_by.contains(k)) out.insert(k);
+  }
+  return out;
+}
+
+// The pipeline's rate alone (0 when a seat overruns its member's memory or a member is gone).
+double pipeline_rate(const std::vector<Seat>& pipeline,
+                     const std::map<std::string, Member>& members, const job::JobSpec& job) {
+  Assignment one;
+  one.pipelines.push_back(pipeline);
+  return predicted_rate(one, members, job);
+}
+
+}  // namespace
+
+SecondOpinions::Outcome SecondOpinions::consider(const std::string& accused,
+                                                 const BanWitnesses& witnesses,
+                                                 const std::set<std::string>& caught_by) {
+  constexpr WitnessSide kSides[] = {WitnessSide::activations, WitnessSide::gradients};
+  const auto lone_catch = [&](WitnessSide side) {
+    const auto& seen = side_of(witnesses, side);
+    return seen.size() == 1 && caught_by.contains(*seen.begin());
+  };
+  auto it = records_.find(accused);
+  if (it == records_.end()) {
+    if (!lone_catch(WitnessSide::activations) && !lone_catch(WitnessSide::gradients)) return {};
+    it = records_.emplace(accused, Record{}).first;
+  }
+  Record& r = it->second;
+  Outcome out;
+  for (const auto side : kSides) {
+    Side& s = side == WitnessSide::activations ? r.activations : r.gradients;
+    const Side& other = side == WitnessSide::activations ? r.gradients : r.activations;
+    const auto& seen = side_of(witnesses, side);
+    s.witnesses.insert(seen.begin(), seen.end());
+    // A report names whom a node caught, not which way: a catcher of the other side, now a
+    // witness of this one (the accused moved past it), is still saying the same thing.
+    for (const auto& k : among(seen, caught_by)) {
+      if (!other.catchers.contains(k)) s.catchers.insert(k);
+    }
+    if (!out.move && r.moves < kMaxSecondOpinionMoves && lone_catch(side) &&
+        s.catchers.contains(*seen.begin()) && !s.moved_for.contains(*seen.begin())) {
+      out.move = side;
+    }
+  }
+  if (out.move) {
+    out.avoid = r.activations.catchers;
+    out.avoid.insert(r.gradients.catchers.begin(), r.gradients.catchers.end());
+  }
+  WitnessCounts c;
+  c.sends_to = r.activations.witnesses.size();
+  c.activation_catchers = r.activations.catchers.size();
+  c.returns_gradients_to = r.gradients.witnesses.size();
+  c.gradient_catchers = r.gradients.catchers.size();
+  out.vote = ban_vote(c);
+  if (out.vote.ban) out.move.reset();
+  return out;
+}
+
+void SecondOpinions::moved(const std::string& accused, WitnessSide side) {
+  const auto it = records_.find(accused);
+  if (it == records_.end()) return;
+  Side& s = side == WitnessSide::activations ? it->second.activations : it->second.gradients;
+  s.moved_for.insert(s.catchers.begin(), s.catchers.end());
+  ++it->second.moves;
+}
+
+std::optional<Assignment> reseat_for_second_opinion(const Assignment& plan,
+                                                    const std::map<std::string, Member>& members,
+                                                    const job::JobSpec& job,
+                                                    const std::string& accused, WitnessSide side,
+                                                    const std::set<std::string>& avoid) {
+  const auto [pa, sa] = plan.find(accused);
+  if (pa < 0) return std::nullopt;
+  const auto a = static_cast<std::size_t>(pa);
+  std::optional<Assignment> best;
+  double best_rate = 0;
+  for (std::size_t p = 0; p < plan.pipelines.size(); ++p) {
+    for (std::size_t s = 0; s < plan.pipelines[p].size(); ++s) {
+      if (plan.pipelines[p][s].key == accused) continue;
+      Assignment trial = plan;
+      std::swap(trial.pipelines[a][static_cast<std::size_t>(sa)].key, trial.pipelines[p][s].key);
+      const auto w = ban_witnesses(trial, accused);
+      if (!w) continue;
+      const auto& seen = side_of(*w, side);
+      if (seen.empty()) continue;  // that end of the model: nobody would check it
+      bool fresh = true;           // no catcher so far sees that work of it there
+      for (const auto& k : seen) fresh = fresh && !avoid.contains(k);
+      if (!fresh) continue;
+      if (!(pipeline_rate(trial.pipelines[a], members, job) > 0) ||
+          !(pipeline_rate(trial.pipelines[p], members, job) > 0)) {
+        continue;  // a member short of memory for the blocks it would take
+      }
+      const double rate = predicted_rate(trial, members, job);
+      if (!best || rate > best_rate) {
+        best = std::move(trial);
+        best_rate = rate;
+      }
+    }
+  }
+  if (best) {
+    best->predicted_samples_per_s = best_rate;
+    best->coverage = check_coverage_of(*best);  // its seats name other keys now
+  }
+  return best;
+}
+
+}  // namespace rookery::coordinator
