@@ -94,13 +94,29 @@ class TestByzantineAveraging : public QObject {
     return testing::evaluate(job, testing::read_stage_checkpoints({h.checkpoint(0, 0, job.id)}));
   }
 
-  // Two clean runs per setting, shared by the tests that compare an attacked run with them.
-  static std::pair<double, double> clean_runs(int state_every) {
-    static std::map<int, std::pair<double, double>> runs;
+  // Clean runs per setting, shared by the tests that compare an attacked run with them. Three:
+  // two clean runs were measured 0.8% to 4.2% apart, as far as an attacked run from either, so
+  // two give too narrow a picture of what thread timing alone does to the loss.
+  static constexpr int kCleanRuns = 3;
+  struct Clean {
+    double low = 0, high = 0, mean = 0;
+    QString runs;  // each run's loss, for the log
+    bool ok() const { return low > 0; }
+    double spread() const { return 100.0 * (high - low) / mean; }
+  };
+  static Clean clean_runs(int state_every) {
+    static std::map<int, Clean> runs;
     if (!runs.count(state_every)) {
-      const double a = train("centered_clip", false, state_every);
-      const double b = train("centered_clip", false, state_every);
-      runs[state_every] = {a, b};
+      Clean c;
+      c.low = INFINITY;
+      for (int i = 0; i < kCleanRuns; ++i) {
+        const double loss = train("centered_clip", false, state_every);
+        c.low = std::min(c.low, loss);
+        c.high = std::max(c.high, loss);
+        c.mean += loss / kCleanRuns;
+        c.runs += (i ? ", " : "") + QString::number(loss, 'f', 4);
+      }
+      runs[state_every] = c;
     }
     return runs[state_every];
   }
@@ -116,23 +132,23 @@ class TestByzantineAveraging : public QObject {
 
   void centeredClipKeepsALiarFromMovingTheModel() {
     QFETCH(int, state_every);
-    // Two clean runs: they differ among themselves (thread timing decides which micro-batches
-    // each average sees; 1.98 to 2.07 measured), so an attacked run is held to 5% of the
-    // clean runs' range, with that spread printed beside it.
-    const auto [clean_a, clean_b] = clean_runs(state_every);
+    // The clean runs differ among themselves (thread timing decides which micro-batches each
+    // average sees; 1.98 to 2.10 measured), so an attacked run is held to 5% of the clean
+    // runs' range, with that spread printed beside it.
+    const auto c = clean_runs(state_every);
     const double attacked = train("centered_clip", true, state_every);
     const double attacked_mean = train("mean", true, state_every);
-    const double low = std::min(clean_a, clean_b), high = std::max(clean_a, clean_b);
-    const double clean = 0.5 * (clean_a + clean_b);
+    const double low = c.low, high = c.high, clean = c.mean;
     const auto job = job::parse_job_spec(job_json("mean", state_every).toStdString());
     const double start = testing::evaluate(job, testing::initial_parameters(job));
     qInfo(
-        "held-out loss of an honest replica: start %.4f; clean runs %.4f and %.4f (spread "
-        "%.2f%%); 1 of %d sign-flipping x1000 with CenteredClip %.4f (%+.2f%% from their mean), "
-        "with the plain mean %.4f",
-        start, clean_a, clean_b, 100.0 * (high - low) / clean, kPipelines, attacked,
-        100.0 * (attacked - clean) / clean, attacked_mean);
-    QVERIFY(clean_a > 0 && clean_b > 0 && attacked > 0);
+        "held-out loss of an honest replica: start %.4f; clean runs %s (spread %.2f%%); 1 of %d "
+        "sign-flipping x1000 with CenteredClip %.4f (%+.2f%% from their mean, %+.2f%% from the "
+        "nearest), with the plain mean %.4f",
+        start, qPrintable(c.runs), c.spread(), kPipelines, attacked,
+        100.0 * (attacked - clean) / clean,
+        100.0 * (attacked - std::clamp(attacked, low, high)) / clean, attacked_mean);
+    QVERIFY(c.ok() && attacked > 0);
     QVERIFY(high < 0.8 * start);
     // Within 5% of the clean runs (the bound BTARD's defence is held to); attacked runs
     // measured -1.9% to +5.0% from a single clean run. The plain mean ends thousands of times
@@ -151,16 +167,16 @@ class TestByzantineAveraging : public QObject {
 
   void verifiedAggregationKeepsALyingAggregatorOut() {
     QFETCH(QString, fault);
-    const auto [clean_a, clean_b] = clean_runs(0);
+    const auto c = clean_runs(0);
     const double attacked = train("centered_clip", true, 0, fault);  // checks the exclusions
-    const double low = std::min(clean_a, clean_b), high = std::max(clean_a, clean_b);
-    const double clean = 0.5 * (clean_a + clean_b);
+    const double low = c.low, high = c.high, clean = c.mean;
     qInfo(
-        "held-out loss of an honest replica: clean runs %.4f and %.4f (spread %.2f%%); 1 of %d "
-        "%s %.4f (%+.2f%% from their mean)",
-        clean_a, clean_b, 100.0 * (high - low) / clean, kPipelines, qPrintable(fault), attacked,
-        100.0 * (attacked - clean) / clean);
-    QVERIFY(clean_a > 0 && clean_b > 0 && attacked > 0);
+        "held-out loss of an honest replica: clean runs %s (spread %.2f%%); 1 of %d %s %.4f "
+        "(%+.2f%% from their mean, %+.2f%% from the nearest)",
+        qPrintable(c.runs), c.spread(), kPipelines, qPrintable(fault), attacked,
+        100.0 * (attacked - clean) / clean,
+        100.0 * (attacked - std::clamp(attacked, low, high)) / clean);
+    QVERIFY(c.ok() && attacked > 0);
     QVERIFY2(attacked >= 0.95 * low && attacked <= 1.05 * high,
              "the lying aggregator moved the model");
   }
