@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <stdexcept>
 
+#include "cluster/coverage_steering.hpp"
 #include "coordinator/verdicts.hpp"
 #include "model/cost.hpp"
 #include "net/identity.hpp"
@@ -57,6 +59,28 @@ cluster::ClusterPlan as_cluster_plan(const Assignment& a) {
   return plan;
 }
 
+// A pipeline's volunteers, order and cuts as one string ("key[0,3)key[3,6)").
+std::string seat_signature(const std::string& key, std::int64_t first, std::int64_t last) {
+  return key + "[" + std::to_string(first) + "," + std::to_string(last) + ")";
+}
+
+// Which of `plan`'s pipelines `previous` holds as they are (the same volunteers, order and cuts).
+std::vector<bool> kept_pipelines(const cluster::ClusterPlan& plan, const Assignment& previous) {
+  std::set<std::string> before;
+  for (const auto& seats : previous.pipelines) {
+    std::string sig;
+    for (const auto& s : seats) sig += seat_signature(s.key, s.first_block, s.last_block);
+    before.insert(sig);
+  }
+  std::vector<bool> kept;
+  for (const auto& p : plan.pipelines) {
+    std::string sig;
+    for (const auto& s : p.stages) sig += seat_signature(s.node_id, s.first_block, s.last_block);
+    kept.push_back(before.count(sig) > 0);
+  }
+  return kept;
+}
+
 }  // namespace
 
 Planner parse_planner(const std::string& name) {
@@ -85,12 +109,20 @@ Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Plan
   const auto blocks = block_profiles(job);
   const bool large = nodes.size() > kExactPlanningMaxVolunteers;
   const bool update = large && planner == Planner::ours && previous && !previous->empty();
-  const auto plan = planner == Planner::ravnest
-                        ? cluster::ravnest_plan(nodes, blocks, training_settings(job))
-                    : update ? cluster::update_pipelines(as_cluster_plan(*previous), nodes, blocks,
-                                                         training_settings(job))
-                    : large  ? cluster::pack_pipelines(nodes, blocks, training_settings(job))
-                             : cluster::form_pipelines(nodes, blocks, training_settings(job));
+  auto plan = planner == Planner::ravnest
+                  ? cluster::ravnest_plan(nodes, blocks, training_settings(job))
+              : update ? cluster::update_pipelines(as_cluster_plan(*previous), nodes, blocks,
+                                                   training_settings(job))
+              : large  ? cluster::pack_pipelines(nodes, blocks, training_settings(job))
+                       : cluster::form_pipelines(nodes, blocks, training_settings(job));
+  if (planner == Planner::ours && plan.pipelines.size() > 1) {
+    // Pipelines of one length share cuts where that costs little throughput, so that their
+    // seats have exact replicas (coverage_steering.hpp). An update keeps its kept pipelines'
+    // cuts: moving them would move the shards the update exists to leave in place.
+    cluster::SteeringOptions steering;
+    if (update) steering.frozen = kept_pipelines(plan, *previous);
+    plan = cluster::steer_for_coverage(plan, nodes, blocks, training_settings(job), steering);
+  }
   for (const auto& p : plan.pipelines) {
     std::vector<Seat> seats;
     for (const auto& s : p.stages) seats.push_back({s.node_id, s.first_block, s.last_block});
@@ -113,13 +145,17 @@ Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Plan
       }
       const auto shared = cluster::partition_uniform(profiles, blocks, training_settings(job));
       if (!shared.ok()) continue;
-      for (const auto p : group) {
+      for (std::size_t i = 0; i < group.size(); ++i) {
+        const auto p = group[i];
         for (std::size_t s = 0; s < length; ++s) {
           out.pipelines[p][s].first_block = shared.boundaries[s];
           out.pipelines[p][s].last_block = shared.boundaries[s + 1];
         }
+        plan.pipelines[p].samples_per_s = shared.pipelines[i].samples_per_s;  // as cut now
       }
     }
+    plan.samples_per_s = 0;
+    for (const auto& p : plan.pipelines) plan.samples_per_s += p.samples_per_s;
   }
   // Pipelines in a stable order: by their first stage's key.
   std::sort(out.pipelines.begin(), out.pipelines.end(),

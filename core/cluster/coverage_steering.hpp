@@ -1,0 +1,67 @@
+#pragma once
+// Coverage steering: a plan's pipelines of the same length share cuts where that costs little
+// throughput, so that their seats get exact replicas (check_coverage.hpp). A seat with an exact
+// replica is checked by one verifier recomputing its blocks instead of a chain of holders, and
+// its boundaries are shared: SWARM's wiring then gives it two witnesses on each side (the next
+// stage of its own pipeline and of its replica's), which the ban vote needs to ban a liar
+// without moving anybody for a second opinion.
+//
+// form_pipelines and pack_pipelines cut each pipeline to its own volunteers, so two pipelines of
+// the same length are usually cut differently and every seat is only composed. Steering joins
+// them into aligned sets, each cut once by partition_uniform (every node within its memory):
+//   - candidates are two sets of one length group: every pair while the group is small
+//     (kAllPairsMaxPipelines), else neighbours in the order of their rates (pipelines of like
+//     pace lose least by sharing cuts), so the work stays near-linear in the swarm's size;
+//   - a candidate's cost is the samples/s its pipelines lose under the shared cuts, its gain
+//     the seats that get an exact replica (a set's size is capped at kMaxAlignedPipelines);
+//   - the cheapest per seat gained is taken first, and only while the plan's total loss stays
+//     within `margin` of the unsteered plan's samples/s (kCoverageRateMargin).
+// Pipelines marked frozen (the kept pipelines of an incremental plan, whose cuts must not move
+// shards) are left as they are. The result is re-timed with evaluate_plan. Pure.
+#include <cstddef>
+#include <vector>
+
+#include "cluster/planning.hpp"
+
+namespace rookery::cluster {
+
+// The throughput steering may give up for coverage, as a fraction of the unsteered plan's. 5%
+// is the margin the planners already treat as noise in their own time model (a deeper
+// pipeline must beat a shallower one by 5%, pack_pipelines predicts within 5% of
+// form_pipelines), so steering never costs more than what the model cannot tell apart; an
+// exact replica in return saves a second opinion's move (a refill of two pipelines) for every
+// lone-witness catch, and a composed check's second and third recomputations.
+inline constexpr double kCoverageRateMargin = 0.05;
+// Pipelines in one aligned set at most: three replicas of every seat, more than the two chains
+// a spot-check draws; larger sets pay more for no more exact seats.
+inline constexpr std::size_t kMaxAlignedPipelines = 4;
+// Up to this many pipelines in one length group every pair is a candidate; above, neighbours
+// in rate order only.
+inline constexpr std::size_t kAllPairsMaxPipelines = 24;
+
+struct SteeringOptions {
+  double margin = kCoverageRateMargin;  // in [0, 1)
+  std::size_t max_aligned = kMaxAlignedPipelines;
+  std::vector<bool> frozen;  // per pipeline of the plan (empty: none)
+};
+
+struct SteeringReport {
+  double unsteered_samples_per_s = 0;
+  double steered_samples_per_s = 0;
+  int aligned_sets = 0;       // sets of two pipelines or more that now share cuts
+  int aligned_pipelines = 0;  // pipelines in them
+  int rejected = 0;           // feasible candidates left because they cost too much
+  int evaluated = 0;          // shared cuts worked out (partition_uniform calls)
+};
+
+// `plan` (form_pipelines', pack_pipelines' or update_pipelines' over `nodes`) with cuts shared
+// as above. Pipelines' nodes, order and unassigned volunteers are unchanged; samples_per_s is
+// the steered plan's. Throws std::invalid_argument for a margin outside [0, 1), a frozen list
+// of the wrong length, or a stage whose node_index is not in `nodes`.
+ClusterPlan steer_for_coverage(const ClusterPlan& plan, const std::vector<NodeProfile>& nodes,
+                               const std::vector<BlockProfile>& blocks,
+                               const TrainingSettings& settings,
+                               const SteeringOptions& options = {},
+                               SteeringReport* report = nullptr);
+
+}  // namespace rookery::cluster
