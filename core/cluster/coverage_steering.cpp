@@ -16,6 +16,7 @@ struct AlignedSet {
   std::vector<std::size_t> pipelines;            // indices into the plan
   std::vector<int> boundaries;                   // shared cuts; empty while the set is one pipeline
   double samples_per_s = 0;                      // its pipelines' total under those cuts
+  double unaligned_samples_per_s = 0;            // ... under their own cuts
   std::size_t stages = 0;                        // the length of each of its pipelines
   int version = 0;                               // bumped when it grows
   bool alive = true;                             // false once merged into another
@@ -89,7 +90,7 @@ class Steering {
       }
       AlignedSet set;
       set.pipelines = {p};
-      set.samples_per_s = pipeline.samples_per_s;
+      set.samples_per_s = set.unaligned_samples_per_s = pipeline.samples_per_s;
       set.stages = pipeline.stages.size();
       sets_.push_back(std::move(set));
       const bool frozen = !options_.frozen.empty() && options_.frozen[p];
@@ -138,6 +139,11 @@ class Steering {
     if (!shared.ok()) return;  // no shared cut fits everyone's memory
     Candidate c;
     for (const auto& p : shared.pipelines) c.samples_per_s += p.samples_per_s;
+    if (c.samples_per_s <
+        (1 - options_.set_margin) * (x.unaligned_samples_per_s + y.unaligned_samples_per_s)) {
+      ++report_.rejected;  // these pipelines would lose more than the margin of their own pace
+      return;
+    }
     c.cost = std::max(0.0, x.samples_per_s + y.samples_per_s - c.samples_per_s);
     c.per_seat = c.cost / static_cast<double>(gain);
     c.a = std::min(a, b);
@@ -155,6 +161,7 @@ class Steering {
     std::sort(into.pipelines.begin(), into.pipelines.end());
     into.boundaries = c.boundaries;
     into.samples_per_s = c.samples_per_s;
+    into.unaligned_samples_per_s += gone.unaligned_samples_per_s;
     ++into.version;
     gone.alive = false;
     const bool full = into.pipelines.size() >= options_.max_aligned;
@@ -187,7 +194,20 @@ class Steering {
     set.prev = set.next = SIZE_MAX;
   }
 
-  // The plan with each aligned set's cuts, every pipeline re-timed with the time model.
+  // Seats whose range another seat holds exactly.
+  static long exact_seats(const ClusterPlan& plan) {
+    std::map<std::pair<int, int>, long> holders;
+    for (const auto& p : plan.pipelines)
+      for (const auto& s : p.stages) ++holders[{s.first_block, s.last_block}];
+    long exact = 0;
+    for (const auto& p : plan.pipelines)
+      for (const auto& s : p.stages) exact += holders[{s.first_block, s.last_block}] >= 2 ? 1 : 0;
+    return exact;
+  }
+
+  // The plan with each aligned set's cuts, every pipeline re-timed with the time model; the plan
+  // as it was if the new cuts lost more exact replicas (of pipelines whose cuts matched by
+  // chance) than they made.
   ClusterPlan steered_plan() {
     ClusterPlan out = plan_;
     for (const auto& set : sets_) {
@@ -206,6 +226,11 @@ class Steering {
     }
     out.samples_per_s = 0;
     for (const auto& p : out.pipelines) out.samples_per_s += p.samples_per_s;
+    if (exact_seats(out) < exact_seats(plan_)) {
+      report_.aligned_sets = report_.aligned_pipelines = 0;
+      report_.steered_samples_per_s = report_.unsteered_samples_per_s;
+      return plan_;
+    }
     report_.steered_samples_per_s = out.samples_per_s;
     return out;
   }
@@ -227,9 +252,11 @@ ClusterPlan steer_for_coverage(const ClusterPlan& plan, const std::vector<NodePr
                                const std::vector<BlockProfile>& blocks,
                                const TrainingSettings& settings, const SteeringOptions& options,
                                SteeringReport* report) {
-  if (!(options.margin >= 0 && options.margin < 1))
-    throw std::invalid_argument("coverage steering: margin " + std::to_string(options.margin) +
-                                " is not in [0, 1)");
+  for (const double m : {options.margin, options.set_margin}) {
+    if (!(m >= 0 && m < 1))
+      throw std::invalid_argument("coverage steering: margin " + std::to_string(m) +
+                                  " is not in [0, 1)");
+  }
   if (!options.frozen.empty() && options.frozen.size() != plan.pipelines.size())
     throw std::invalid_argument("coverage steering: " + std::to_string(options.frozen.size()) +
                                 " frozen flags for " + std::to_string(plan.pipelines.size()) +

@@ -14,10 +14,13 @@
 //     pace lose least by sharing cuts), so the work stays near-linear in the swarm's size;
 //   - a candidate's cost is the samples/s its pipelines lose under the shared cuts, its gain
 //     the seats that get an exact replica (a set's size is capped at kMaxAlignedPipelines);
-//   - the cheapest per seat gained is taken first, and only while the plan's total loss stays
-//     within `margin` of the unsteered plan's samples/s (kCoverageRateMargin).
+//   - the cheapest per seat gained is taken first, a set that would lose more than
+//     `set_margin` of its own pipelines' samples/s never (kAlignedSetRateMargin), and only while
+//     the plan's total loss stays within `margin` of the unsteered plan's (kCoverageRateMargin).
 // Pipelines marked frozen (the kept pipelines of an incremental plan, whose cuts must not move
-// shards) are left as they are. The result is re-timed with evaluate_plan. Pure.
+// shards) are left as they are. The result is re-timed with evaluate_plan; should its shared
+// cuts leave fewer seats with an exact replica than the plan had (pipelines whose cuts matched
+// by chance, now cut apart), the plan is returned as it was. Pure.
 #include <cstddef>
 #include <vector>
 
@@ -26,12 +29,17 @@
 namespace rookery::cluster {
 
 // The throughput steering may give up for coverage, as a fraction of the unsteered plan's. 5%
-// is the margin the planners already treat as noise in their own time model (a deeper
-// pipeline must beat a shallower one by 5%, pack_pipelines predicts within 5% of
-// form_pipelines), so steering never costs more than what the model cannot tell apart; an
+// is the margin the planners already leave to their time model's blind spots (a deeper
+// pipeline must beat a shallower one by 5%; pack_pipelines is held within 5% of
+// form_pipelines), so steering costs no more than differences the model is not trusted on; an
 // exact replica in return saves a second opinion's move (a refill of two pipelines) for every
 // lone-witness catch, and a composed check's second and third recomputations.
 inline constexpr double kCoverageRateMargin = 0.05;
+// What one aligned set may give up, as a fraction of its pipelines' unaligned samples/s: twice
+// the plan's margin, so that the plan's budget is not spent on badly matched pipelines (with
+// no cap, bench_coverage_steering's 1,000-volunteer swarms spent the whole 5% for 3% more
+// exact seats; with a 5% cap, its 12-volunteer swarms got none).
+inline constexpr double kAlignedSetRateMargin = 2 * kCoverageRateMargin;
 // Pipelines in one aligned set at most: three replicas of every seat, more than the two chains
 // a spot-check draws; larger sets pay more for no more exact seats.
 inline constexpr std::size_t kMaxAlignedPipelines = 4;
@@ -40,7 +48,8 @@ inline constexpr std::size_t kMaxAlignedPipelines = 4;
 inline constexpr std::size_t kAllPairsMaxPipelines = 24;
 
 struct SteeringOptions {
-  double margin = kCoverageRateMargin;  // in [0, 1)
+  double margin = kCoverageRateMargin;        // in [0, 1)
+  double set_margin = kAlignedSetRateMargin;  // in [0, 1)
   std::size_t max_aligned = kMaxAlignedPipelines;
   std::vector<bool> frozen;  // per pipeline of the plan (empty: none)
 };
