@@ -21,6 +21,7 @@ struct AlignedSet {
   int version = 0;                               // bumped when it grows
   bool alive = true;                             // false once merged into another
   bool ranked = false;                           // in a large group: candidates are its neighbours
+  bool grown = false;                            // took another set in
   std::size_t prev = SIZE_MAX, next = SIZE_MAX;  // neighbours in rate order (large groups)
 };
 
@@ -81,6 +82,7 @@ class Steering {
   // and the first candidates are drawn within each group.
   void form_groups() {
     std::map<std::size_t, std::vector<std::size_t>> by_length;
+    std::map<std::vector<int>, std::size_t> by_cuts;
     for (std::size_t p = 0; p < plan_.pipelines.size(); ++p) {
       const auto& pipeline = plan_.pipelines[p];
       for (const auto& s : pipeline.stages) {
@@ -94,7 +96,19 @@ class Steering {
       set.stages = pipeline.stages.size();
       sets_.push_back(std::move(set));
       const bool frozen = !options_.frozen.empty() && options_.frozen[p];
-      if (!frozen && pipeline.stages.size() >= 2) by_length[pipeline.stages.size()].push_back(p);
+      if (frozen || pipeline.stages.size() < 2) continue;
+      // Pipelines already cut alike are one set from the start: joining them gains nothing.
+      const auto [alike, fresh] = by_cuts.try_emplace(pipeline.boundaries(), p);
+      if (fresh) {
+        by_length[pipeline.stages.size()].push_back(p);
+        continue;
+      }
+      auto& into = sets_[alike->second];
+      into.pipelines.push_back(p);
+      into.boundaries = alike->first;
+      into.samples_per_s += pipeline.samples_per_s;
+      into.unaligned_samples_per_s += pipeline.samples_per_s;
+      sets_[p].alive = false;
     }
     for (auto& [length, group] : by_length) {
       if (group.size() < 2) continue;
@@ -105,7 +119,7 @@ class Steering {
         continue;
       }
       std::stable_sort(group.begin(), group.end(), [&](std::size_t x, std::size_t y) {
-        return sets_[x].samples_per_s < sets_[y].samples_per_s;
+        return pace(sets_[x]) < pace(sets_[y]);
       });
       for (const auto p : group) sets_[p].ranked = true;
       for (std::size_t i = 0; i + 1 < group.size(); ++i) {
@@ -114,6 +128,11 @@ class Steering {
         consider(group[i], group[i + 1]);
       }
     }
+  }
+
+  // A set's samples/s per pipeline.
+  static double pace(const AlignedSet& set) {
+    return set.samples_per_s / static_cast<double>(set.pipelines.size());
   }
 
   // Queue the shared cuts of sets a and b when they give some seat an exact replica and fit.
@@ -163,6 +182,7 @@ class Steering {
     into.samples_per_s = c.samples_per_s;
     into.unaligned_samples_per_s += gone.unaligned_samples_per_s;
     ++into.version;
+    into.grown = true;
     gone.alive = false;
     const bool full = into.pipelines.size() >= options_.max_aligned;
     if (into.ranked) {
@@ -211,7 +231,7 @@ class Steering {
   ClusterPlan steered_plan() {
     ClusterPlan out = plan_;
     for (const auto& set : sets_) {
-      if (!set.alive || set.pipelines.size() < 2) continue;
+      if (!set.alive || !set.grown) continue;
       ++report_.aligned_sets;
       report_.aligned_pipelines += static_cast<int>(set.pipelines.size());
       for (const auto p : set.pipelines) {

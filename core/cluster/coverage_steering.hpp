@@ -8,7 +8,8 @@
 //
 // form_pipelines and pack_pipelines cut each pipeline to its own volunteers, so two pipelines of
 // the same length are usually cut differently and every seat is only composed. Steering joins
-// them into aligned sets, each cut once by partition_uniform (every node within its memory):
+// them into aligned sets, each cut once by partition_uniform (every node within its memory);
+// pipelines already cut alike start as one set (joining them would gain nothing):
 //   - candidates are two sets of one length group: every pair while the group is small
 //     (kAllPairsMaxPipelines), else neighbours in the order of their rates (pipelines of like
 //     pace lose least by sharing cuts), so the work stays near-linear in the swarm's size;
