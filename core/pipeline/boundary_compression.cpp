@@ -104,6 +104,12 @@ at::Tensor reconstruct(const LowRankFactors& f, at::IntArrayRef shape) {
   return f.p.matmul(f.q).view(shape);
 }
 
+at::Tensor as_received(const at::Tensor& x, const BoundaryShape& shape) {
+  if (!shape.compressed() || !x.defined()) return x;
+  torch::NoGradGuard no_grad;
+  return reconstruct(factorize(x, shape.rank), x.sizes()).to(x.scalar_type());
+}
+
 std::vector<wire::OutgoingTensor> encode_factors(const std::string& name, const at::Tensor& x,
                                                  const BoundaryShape& shape) {
   if (x.dim() != 3 || x.size(1) != shape.tokens || x.size(2) != shape.width)

@@ -9,8 +9,10 @@
 // scale and int8 blocks of any rows suit it; Q carries the singular values, one per row, so
 // its int8 blocks are its rows. Pure conversions, no sockets, like stage_messages.
 //
-// The receiver trains on the approximation, and spot-checks would compare it with exact
-// recomputations, so the job's validation refuses lowrank with spot checks on.
+// The receiver trains on the approximation. Spot-checks compare what crossed a compressed
+// boundary with the same compression of exact recomputations (as_received): the factorisation
+// is a fixed function of its input, so an honest sender's tensor and a verifier's compress
+// alike, and a liar's does not.
 #include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
 
@@ -47,6 +49,12 @@ struct LowRankFactors {
 LowRankFactors factorize(const at::Tensor& x, std::int64_t rank);
 // p q, shaped `shape`.
 at::Tensor reconstruct(const LowRankFactors& f, at::IntArrayRef shape);
+
+// What a receiver of `x` reconstructs from its factors, less the int8 rounding of their values:
+// reconstruct(factorize(x)), with x's shape and dtype; `x` itself when `shape` is not
+// compressed or `x` is undefined. For spot-checks, which recompute exactly what a sender sent
+// compressed.
+at::Tensor as_received(const at::Tensor& x, const BoundaryShape& shape);
 
 // The two wire tensors "<name>.p" and "<name>.q" for `x` ([samples, tokens, width]).
 // Throws std::invalid_argument when x's shape does not fit `shape`.

@@ -57,7 +57,9 @@
 // and a stage holding a block nobody else holds (with one pipeline, every stage; the planner
 // reports which stages are checkable, core/cluster/check_coverage.hpp). A model
 // with dropout cannot be checked this way (two honest forwards differ); the node turns checks
-// off.
+// off. Where the job compresses stage boundaries (low-rank factors), what the verifiers return,
+// and the activations and gradient they start from, are compressed as the sender's were
+// before they are compared (boundary_compression.hpp's as_received).
 //
 // SpotChecker is the bookkeeping of one kind of check (which micro-batches to check, what is
 // pending, verdicts, who is caught); a stage keeps one for the activations it receives and

@@ -19,6 +19,7 @@ SpotCheckProtocol::SpotCheckProtocol(const StageConfig& config, std::string own_
     : config_(config),
       own_key_(std::move(own_key)),
       model_blocks_(model_blocks),
+      boundary_(boundary_shape(config.job)),
       device_(device),
       link_(link),
       inbox_(inbox),
@@ -206,8 +207,8 @@ void SpotCheckProtocol::ask_verifiers(CheckedWork work, std::uint64_t mb, at::Te
     for (auto& chain : m.chains) {
       if (work == wire::pb::CHECKED_ACTIVATIONS) {
         chain.start(declared, {}, {});
-      } else {
-        chain.start(m.sent.activations, declared, m.sent.targets);
+      } else {  // from what the checked stage received of our activations
+        chain.start(as_received(m.sent.activations, boundary_), declared, m.sent.targets);
       }
       requests.push_back(chain.next());
     }
@@ -252,6 +253,8 @@ void SpotCheckProtocol::answer_spot_check_request(const std::string& peer,
       answer->set_received_from(*from);  // whose gradient we used
     }
   }
+  // A witness tells what that stage received of it.
+  if (r.work() == wire::pb::CHECKED_GRADIENTS) input = as_received(input, boundary_);
   send(back, std::move(h), {{"input", input}});
 }
 
@@ -362,8 +365,9 @@ void SpotCheckProtocol::judge_check(CheckedWork work, std::uint64_t mb, CheckMat
   std::string composed;  // the chains of more than one link, for the log
   for (const auto& chain : m.chains) {
     const auto out = chain.output();
+    // What the checked stage's output would have been on arrival, had it been the verifier's.
     if (out.defined() && out.sizes().equals(received.sizes()) && out.is_floating_point())
-      outputs.push_back(out.to(torch::kFloat64));
+      outputs.push_back(as_received(out, boundary_).to(torch::kFloat64));
     if (chain.links() > 1) composed += (composed.empty() ? "" : "; ") + chain.describe();
   }
   std::vector<double> to_checked;

@@ -23,6 +23,7 @@
 
 #include "model/block_chain.hpp"
 #include "net/peer_sender.hpp"
+#include "pipeline/boundary_compression.hpp"
 #include "pipeline/chain_recompute.hpp"
 #include "pipeline/spot_check.hpp"
 #include "pipeline/stage_link.hpp"
@@ -142,6 +143,7 @@ class SpotCheckProtocol {
   std::string own_key_;
   std::string own_endpoint_;
   std::int64_t model_blocks_;
+  const BoundaryShape boundary_;  // the job's compression of what crosses a stage boundary
   c10::Device device_;
   StageLink& link_;
   StageInbox& inbox_;
