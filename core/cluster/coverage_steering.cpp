@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <queue>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -74,6 +75,7 @@ class Steering {
       lost += c.cost;
       merge(c);
     }
+    align_whole_groups(lost, allowed);
     return steered_plan();
   }
 
@@ -95,8 +97,10 @@ class Steering {
       set.samples_per_s = set.unaligned_samples_per_s = pipeline.samples_per_s;
       set.stages = pipeline.stages.size();
       sets_.push_back(std::move(set));
+      owner_.push_back(p);
       const bool frozen = !options_.frozen.empty() && options_.frozen[p];
       if (frozen || pipeline.stages.size() < 2) continue;
+      lengths_[pipeline.stages.size()].push_back(p);
       // Pipelines already cut alike are one set from the start: joining them gains nothing.
       const auto [alike, fresh] = by_cuts.try_emplace(pipeline.boundaries(), p);
       if (fresh) {
@@ -109,6 +113,7 @@ class Steering {
       into.samples_per_s += pipeline.samples_per_s;
       into.unaligned_samples_per_s += pipeline.samples_per_s;
       sets_[p].alive = false;
+      owner_[p] = alike->second;
     }
     for (auto& [length, group] : by_length) {
       if (group.size() < 2) continue;
@@ -184,6 +189,7 @@ class Steering {
     ++into.version;
     into.grown = true;
     gone.alive = false;
+    for (const auto p : gone.pipelines) owner_[p] = c.a;
     const bool full = into.pipelines.size() >= options_.max_aligned;
     if (into.ranked) {
       // Neighbours in rate order: `gone` leaves the list; a full set leaves it too, and its
@@ -212,6 +218,52 @@ class Steering {
     if (set.prev != SIZE_MAX) sets_[set.prev].next = set.next;
     if (set.next != SIZE_MAX) sets_[set.next].prev = set.prev;
     set.prev = set.next = SIZE_MAX;
+  }
+
+  // Each length group cut as one, as the uniform planner cuts it, instead of the sets the greedy
+  // formed, when that predicts no less, or when it gives seats exact replicas the sets left
+  // without and stays within both margins. (Sets of neighbours can cost more than the whole
+  // group's one cut, which minimises the slowest pipeline's bottleneck.)
+  void align_whole_groups(double lost, double allowed) {
+    for (const auto& [length, group] : lengths_) {
+      std::set<std::size_t> owners;
+      for (const auto p : group) owners.insert(owner_[p]);
+      if (owners.size() < 2) continue;
+      double greedy = 0, unaligned = 0;
+      bool alone = false;  // some pipeline still without an exact replica
+      for (const auto o : owners) {
+        greedy += sets_[o].samples_per_s;
+        unaligned += sets_[o].unaligned_samples_per_s;
+        alone = alone || sets_[o].pipelines.size() == 1;
+      }
+      std::vector<std::vector<NodeProfile>> chains;
+      for (const auto p : group) {
+        auto& chain = chains.emplace_back();
+        for (const auto& st : plan_.pipelines[p].stages)
+          chain.push_back(nodes_[static_cast<std::size_t>(st.node_index)]);
+      }
+      ++report_.evaluated;
+      const auto shared = partition_uniform(chains, blocks_, settings_);
+      if (!shared.ok()) continue;
+      double whole = 0;
+      for (const auto& pp : shared.pipelines) whole += pp.samples_per_s;
+      const bool affordable = alone && whole >= (1 - options_.set_margin) * unaligned &&
+                              lost + (greedy - whole) <= allowed;
+      if (whole < greedy && !affordable) {
+        ++report_.rejected;
+        continue;
+      }
+      lost += greedy - whole;
+      const auto into = *owners.begin();
+      for (const auto o : owners) sets_[o].alive = false;
+      auto& set = sets_[into];
+      set.alive = set.grown = true;
+      set.pipelines = group;
+      set.boundaries = shared.boundaries;
+      set.samples_per_s = whole;
+      set.unaligned_samples_per_s = unaligned;
+      for (const auto p : group) owner_[p] = into;
+    }
   }
 
   // Seats whose range another seat holds exactly.
@@ -261,8 +313,10 @@ class Steering {
   const TrainingSettings& settings_;
   const SteeringOptions& options_;
   SteeringReport& report_;
-  std::vector<AlignedSet> sets_;                  // one per pipeline at first, by index
-  std::vector<std::vector<std::size_t>> groups_;  // small groups' sets (all pairs)
+  std::map<std::size_t, std::vector<std::size_t>> lengths_;  // steerable pipelines by length
+  std::vector<std::size_t> owner_;                           // each pipeline's set
+  std::vector<AlignedSet> sets_;                             // one per pipeline at first, by index
+  std::vector<std::vector<std::size_t>> groups_;             // small groups' sets (all pairs)
   std::priority_queue<Candidate, std::vector<Candidate>, Costlier> heap_;
 };
 

@@ -17,7 +17,10 @@
 //     the seats that get an exact replica (a set's size is capped at kMaxAlignedPipelines);
 //   - the cheapest per seat gained is taken first, a set that would lose more than
 //     `set_margin` of its own pipelines' samples/s never (kAlignedSetRateMargin), and only while
-//     the plan's total loss stays within `margin` of the unsteered plan's (kCoverageRateMargin).
+//     the plan's total loss stays within `margin` of the unsteered plan's (kCoverageRateMargin);
+//   - then each length group is tried cut as one, as the uniform planner cuts it, and takes that
+//     cut when it predicts no less than the sets, or gives more seats exact replicas within
+//     both margins.
 // Pipelines marked frozen (the kept pipelines of an incremental plan, whose cuts must not move
 // shards) are left as they are. The result is re-timed with evaluate_plan; should its shared
 // cuts leave fewer seats with an exact replica than the plan had (pipelines whose cuts matched
