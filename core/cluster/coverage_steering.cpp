@@ -23,6 +23,7 @@ struct AlignedSet {
   bool alive = true;                             // false once merged into another
   bool ranked = false;                           // in a large group: candidates are its neighbours
   bool grown = false;                            // took another set in
+  bool fixed = false;                            // holds a frozen pipeline: the set takes its cuts
   std::size_t prev = SIZE_MAX, next = SIZE_MAX;  // neighbours in rate order (large groups)
 };
 
@@ -99,8 +100,13 @@ class Steering {
       sets_.push_back(std::move(set));
       owner_.push_back(p);
       const bool frozen = !options_.frozen.empty() && options_.frozen[p];
-      if (frozen || pipeline.stages.size() < 2) continue;
-      lengths_[pipeline.stages.size()].push_back(p);
+      if (pipeline.stages.size() < 2) continue;
+      if (frozen) {
+        sets_[p].fixed = true;
+        sets_[p].boundaries = pipeline.boundaries();
+      } else {
+        lengths_[pipeline.stages.size()].push_back(p);
+      }
       // Pipelines already cut alike are one set from the start: joining them gains nothing.
       const auto [alike, fresh] = by_cuts.try_emplace(pipeline.boundaries(), p);
       if (fresh) {
@@ -112,6 +118,7 @@ class Steering {
       into.boundaries = alike->first;
       into.samples_per_s += pipeline.samples_per_s;
       into.unaligned_samples_per_s += pipeline.samples_per_s;
+      into.fixed = into.fixed || frozen;
       sets_[p].alive = false;
       owner_[p] = alike->second;
     }
@@ -149,20 +156,37 @@ class Steering {
     if (x.pipelines.size() + y.pipelines.size() > options_.max_aligned) return;
     const std::size_t gain =
         (x.pipelines.size() == 1 ? x.stages : 0) + (y.pipelines.size() == 1 ? y.stages : 0);
-    if (gain == 0) return;
-    std::vector<std::vector<NodeProfile>> chains;
-    for (const auto* set : {&x, &y}) {
-      for (const auto p : set->pipelines) {
-        auto& chain = chains.emplace_back();
-        for (const auto& s : plan_.pipelines[p].stages)
-          chain.push_back(nodes_[static_cast<std::size_t>(s.node_index)]);
-      }
-    }
-    ++report_.evaluated;
-    const auto shared = partition_uniform(chains, blocks_, settings_);
-    if (!shared.ok()) return;  // no shared cut fits everyone's memory
+    if (gain == 0 || (x.fixed && y.fixed)) return;
     Candidate c;
-    for (const auto& p : shared.pipelines) c.samples_per_s += p.samples_per_s;
+    if (x.fixed || y.fixed) {
+      // A frozen pipeline's cuts stay: the other set takes them, or nothing.
+      const auto& kept = x.fixed ? x : y;
+      const auto& moved = x.fixed ? y : x;
+      c.boundaries = kept.boundaries;
+      c.samples_per_s = kept.samples_per_s;
+      ++report_.evaluated;
+      for (const auto p : moved.pipelines) {
+        std::vector<int> order;
+        for (const auto& s : plan_.pipelines[p].stages) order.push_back(s.node_index);
+        const auto timed = evaluate_plan(nodes_, order, c.boundaries, blocks_, settings_);
+        if (!timed.ok()) return;  // over some node's memory
+        c.samples_per_s += timed.plan->samples_per_s;
+      }
+    } else {
+      std::vector<std::vector<NodeProfile>> chains;
+      for (const auto* set : {&x, &y}) {
+        for (const auto p : set->pipelines) {
+          auto& chain = chains.emplace_back();
+          for (const auto& s : plan_.pipelines[p].stages)
+            chain.push_back(nodes_[static_cast<std::size_t>(s.node_index)]);
+        }
+      }
+      ++report_.evaluated;
+      const auto shared = partition_uniform(chains, blocks_, settings_);
+      if (!shared.ok()) return;  // no shared cut fits everyone's memory
+      for (const auto& p : shared.pipelines) c.samples_per_s += p.samples_per_s;
+      c.boundaries = shared.boundaries;
+    }
     if (c.samples_per_s <
         (1 - options_.set_margin) * (x.unaligned_samples_per_s + y.unaligned_samples_per_s)) {
       ++report_.rejected;  // these pipelines would lose more than the margin of their own pace
@@ -174,7 +198,6 @@ class Steering {
     c.b = std::max(a, b);
     c.version_a = sets_[c.a].version;
     c.version_b = sets_[c.b].version;
-    c.boundaries = shared.boundaries;
     heap_.push(std::move(c));
   }
 
@@ -188,6 +211,7 @@ class Steering {
     into.unaligned_samples_per_s += gone.unaligned_samples_per_s;
     ++into.version;
     into.grown = true;
+    into.fixed = into.fixed || gone.fixed;
     gone.alive = false;
     for (const auto p : gone.pipelines) owner_[p] = c.a;
     const bool full = into.pipelines.size() >= options_.max_aligned;
@@ -227,8 +251,12 @@ class Steering {
   void align_whole_groups(double lost, double allowed) {
     for (const auto& [length, group] : lengths_) {
       std::set<std::size_t> owners;
-      for (const auto p : group) owners.insert(owner_[p]);
-      if (owners.size() < 2) continue;
+      bool fixed = false;
+      for (const auto p : group) {
+        owners.insert(owner_[p]);
+        fixed = fixed || sets_[owner_[p]].fixed;
+      }
+      if (owners.size() < 2 || fixed) continue;  // a frozen pipeline's cuts stay
       double greedy = 0, unaligned = 0;
       bool alone = false;  // some pipeline still without an exact replica
       for (const auto o : owners) {

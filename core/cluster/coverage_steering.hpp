@@ -22,7 +22,8 @@
 //     cut when it predicts no less than the sets, or gives more seats exact replicas within
 //     both margins.
 // Pipelines marked frozen (the kept pipelines of an incremental plan, whose cuts must not move
-// shards) are left as they are. The result is re-timed with evaluate_plan; should its shared
+// shards) keep their cuts: another pipeline of their length may take those cuts as they are
+// (evaluate_plan), never the other way round. The result is re-timed with evaluate_plan; should its shared
 // cuts leave fewer seats with an exact replica than the plan had (pipelines whose cuts matched
 // by chance, now cut apart), the plan is returned as it was. Pure.
 #include <cstddef>

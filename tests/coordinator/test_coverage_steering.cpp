@@ -206,18 +206,23 @@ class TestCoverageSteering : public QObject {
     QVERIFY(kept < 1 - cluster::kCoverageRateMargin);
   }
 
-  void frozenPipelinesKeepTheirCuts() {
-    // Two pipelines that would align cheaply (like volunteers cut alike but for one), the first
-    // frozen: nothing moves.
+  void frozenPipelinesKeepTheirCutsAndLendThem() {
+    // Two pipelines of like volunteers, the first frozen with its best cuts, the second cut one
+    // block off them: the second takes the frozen cuts (it loses nothing), the first moves not.
     const auto job = demo_job();
     const auto blocks = coordinator::block_profiles(job);
     const auto settings = coordinator::training_settings(job);
-    const std::vector<cluster::NodeProfile> nodes{node("a", 4), node("b", 1), node("c", 4.4),
+    const std::vector<cluster::NodeProfile> nodes{node("a", 4), node("b", 1), node("c", 4),
                                                   node("d", 1)};
+    const auto best =
+        cluster::partition_pipeline({nodes[0], nodes[1]}, blocks, settings, {false, 7, 50});
+    QVERIFY(best.ok());
+    const auto cuts = best.plan->boundaries();
+    auto other = cuts;
+    other[1] += other[1] + 1 < other[2] ? 1 : -1;
     cluster::ClusterPlan plan;
     for (const auto& [order, bounds] :
-         {std::pair{std::vector<int>{0, 1}, std::vector<int>{0, 4, 6}},
-          std::pair{std::vector<int>{2, 3}, std::vector<int>{0, 5, 6}}}) {
+         {std::pair{std::vector<int>{0, 1}, cuts}, std::pair{std::vector<int>{2, 3}, other}}) {
       auto timed = cluster::evaluate_plan(nodes, order, bounds, blocks, settings);
       QVERIFY(timed.ok());
       plan.samples_per_s += timed.plan->samples_per_s;
@@ -228,9 +233,16 @@ class TestCoverageSteering : public QObject {
     cluster::SteeringReport report;
     const auto steered =
         cluster::steer_for_coverage(plan, nodes, blocks, settings, frozen, &report);
+    QCOMPARE(steered.pipelines[0].boundaries(), cuts);
+    QCOMPARE(steered.pipelines[1].boundaries(), cuts);
+    QCOMPARE(report.aligned_sets, 1);
+    QVERIFY(steered.samples_per_s >= plan.samples_per_s);
+    // Both frozen: nothing is even tried.
+    frozen.frozen = {true, true};
+    const auto kept = cluster::steer_for_coverage(plan, nodes, blocks, settings, frozen, &report);
     QCOMPARE(report.evaluated, 0);
-    QCOMPARE(steered.pipelines[0].boundaries(), plan.pipelines[0].boundaries());
-    QCOMPARE(steered.pipelines[1].boundaries(), plan.pipelines[1].boundaries());
+    QCOMPARE(kept.pipelines[0].boundaries(), cuts);
+    QCOMPARE(kept.pipelines[1].boundaries(), other);
   }
 
   void badOptionsAreRefused() {
