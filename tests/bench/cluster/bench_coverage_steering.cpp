@@ -6,7 +6,9 @@
 // each side they have (SWARM's wiring: every stage, in any pipeline, that starts where the seat
 // ends, and every one that ends where it starts), the mean predicted samples/s, their ratio,
 // the worst swarm's ratio, and the planner's and steering's CPU time (one core; the worst
-// swarm's). Shapes of 1,000 volunteers and more are planned twice, not N times.
+// swarm's). Shapes of 1,000 volunteers and more are planned twice, not N times, and get a line
+// for an incremental update after one leave and one join, steered with its kept pipelines
+// frozen as plan_swarm steers it.
 //
 //   bench_coverage_steering [--swarms N] [--seed S] [--exact-max N] [--scale-max N]
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include <ctime>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 
 #include "cluster/check_coverage.hpp"
@@ -66,6 +69,45 @@ Seats count_seats(const ClusterPlan& plan) {
   return out;
 }
 
+// One leave and one join on the steered plan: update_pipelines, then steering with the kept
+// pipelines frozen (as plan_swarm does), timed.
+void update_row(const ClusterPlan& steered, std::vector<NodeProfile> nodes,
+                const std::vector<BlockProfile>& blocks, const TrainingSettings& settings,
+                int64_t model, std::mt19937_64& rng) {
+  const auto gone = steered.pipelines.front().stages.back().node_id;
+  std::erase_if(nodes, [&](const NodeProfile& n) { return n.id == gone; });
+  auto newcomer = testing::random_swarm(rng, 1, 2, model).front();
+  newcomer.id = "newcomer";
+  nodes.push_back(newcomer);
+  const double t0 = thread_cpu_ms();
+  const auto updated = update_pipelines(steered, nodes, blocks, settings);
+  const double update_ms = thread_cpu_ms() - t0;
+  const auto signature = [](const PipelinePlan& p) {
+    std::string out;
+    for (const auto& s : p.stages)
+      out += s.node_id + "[" + std::to_string(s.first_block) + "," + std::to_string(s.last_block) +
+             ")";
+    return out;
+  };
+  std::set<std::string> before;
+  for (const auto& p : steered.pipelines) before.insert(signature(p));
+  SteeringOptions options;
+  int frozen = 0;
+  for (const auto& p : updated.pipelines) {
+    options.frozen.push_back(before.count(signature(p)) > 0);
+    frozen += options.frozen.back() ? 1 : 0;
+  }
+  const double t1 = thread_cpu_ms();
+  const auto again = steer_for_coverage(updated, nodes, blocks, settings, options);
+  const double steer_ms = thread_cpu_ms() - t1;
+  const auto b = count_seats(updated), a = count_seats(again);
+  std::printf(
+      "%6s after one leave and one join: update_pipelines %.1f ms, steering %.1f ms (%d of %zu "
+      "pipelines kept, frozen); exact %.3f -> %.3f, samples/s x%.4f\n",
+      "", update_ms, steer_ms, frozen, updated.pipelines.size(), double(b.exact) / double(b.seats),
+      double(a.exact) / double(a.seats), again.samples_per_s / updated.samples_per_s);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -115,6 +157,8 @@ int main(int argc, char** argv) {
     const int runs = shape.nodes >= 1000 ? std::min(swarms, 2) : swarms;
     Seats before, after;
     double rate_before = 0, rate_after = 0, worst_ratio = 1, worst_ms = 0, plan_ms = 0;
+    std::vector<NodeProfile> last_nodes;
+    ClusterPlan last_steered;
     for (int r = 0; r < runs; ++r) {
       const auto nodes = testing::random_swarm(rng, shape.nodes, shape.tiers, model);
       const double tp = thread_cpu_ms();
@@ -136,6 +180,8 @@ int main(int argc, char** argv) {
       rate_after += steered.samples_per_s;
       if (plan.samples_per_s > 0)
         worst_ratio = std::min(worst_ratio, steered.samples_per_s / plan.samples_per_s);
+      last_nodes = nodes;
+      last_steered = steered;
     }
     const auto frac = [](long x, long n) { return n > 0 ? double(x) / double(n) : 0.0; };
     std::printf(
@@ -145,6 +191,8 @@ int main(int argc, char** argv) {
         frac(before.two_witnesses, before.seats), frac(after.two_witnesses, after.seats),
         rate_before / runs, rate_after / runs, rate_before > 0 ? rate_after / rate_before : 0.0,
         worst_ratio, plan_ms, worst_ms);
+    if (shape.nodes >= 1000 && !last_steered.pipelines.empty())
+      update_row(last_steered, last_nodes, blocks, settings, model, rng);
     std::fflush(stdout);
   }
   return 0;
