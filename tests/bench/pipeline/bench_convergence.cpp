@@ -10,8 +10,8 @@
 //     such one ring across the pipelines, in Moshpit groups of at most B pipelines for each B
 //     of --groups (job.averaging_max_group; "B/S" also sets outer.anchor_sync_every to S,
 //     which in groups counts sweeps of d rounds: S 1 averages the anchors in every round);
-// and prints each one's held-out loss (pipeline 0's replica), its ratio to the reference and
-// to the one pipeline, and the bytes sent per trained sample across stage boundaries and in
+// and prints each one's held-out loss (pipeline 0's replica), its ratio to the reference, to
+// one process stepping on the same global batch as the P pipelines, and to the one pipeline, and the bytes sent per trained sample across stage boundaries and in
 // the averaging rings.
 //
 // Then the wall clock, side by side in this run: one pipeline trains N micro-batches and
@@ -28,6 +28,14 @@
 // int8 rings send 2.5-3.2x fewer bytes than f32 ones (anchor syncs stay f32). Wall clock: 4
 // pipelines reached the one pipeline's final loss in 22.4 s against its 22.7 s, and the
 // reference's in 24.1 s, which one pipeline did not reach in its 600 micro-batches.
+//
+// Beside the reference, one big machine with P pipelines' throughput: one process stepping on
+// the global batch P pipelines train on (P micro-batches a step, N / P steps), the comparison
+// data parallelism is held to. Measured on the shared 2-core machine, 600 micro-batches, int8
+// rings, CenteredClip, one run each: batch 2 x 16 2.606 (1.023 of the reference), batch 4 x 16
+// 2.747 (1.079); 2 pipelines 2.654, 1.018 of their big machine; 4 pipelines 2.808, 1.022 (31
+// rounds in 36 s of 12 stages on 2 cores), and with averaging every 250 ms 2.851, 1.038 (25
+// rounds: the rings starve the stages of CPU).
 //
 // Groups against one ring, measured on the shared 2-core machine (others building beside it),
 // 400 micro-batches, 4 pipelines, int8, held-out loss ratio to one process, one run each, the
@@ -56,6 +64,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <thread>
 
@@ -173,22 +182,48 @@ int main(int argc, char** argv) {
     reference = testing::evaluate(base, testing::train_in_one_process(base, micro_batches));
     const double ref_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("%-50s %9s %8s %9s %8s %8s %8s %12s %12s %7s\n", "variant", "samples", "held-out",
-                "vs ref", "vs 1 pipe", "train s", "settle s", "boundary B/s", "averaging B/s",
-                "rounds");
-    std::printf("%-50s %9lld %8.4f %9.3f %8s %8.1f %8s %12s %12s %7s\n", "one process (reference)",
+    std::printf("%-50s %9s %8s %9s %9s %8s %8s %8s %12s %12s %7s\n", "variant", "samples",
+                "held-out", "vs ref", "vs batch", "vs 1 pipe", "train s", "settle s",
+                "boundary B/s", "averaging B/s", "rounds");
+    std::printf("%-50s %9lld %8.4f %9.3f %9s %8s %8.1f %8s %12s %12s %7s\n",
+                "one process (reference)",
                 static_cast<long long>(micro_batches * base.micro_batch_size), reference, 1.0, "-",
-                ref_seconds, "-", "-", "-", "-");
+                "-", ref_seconds, "-", "-", "-", "-");
+    // One big machine with P pipelines' throughput: one process stepping on the global batch
+    // they train on between them (P micro-batches a step), so N / P steps on the same samples.
+    // Data parallelism is held to this (DiLoCo's "DDP-level loss"); the reference above takes
+    // P times more steps on batches P times smaller.
+    std::map<int, double> big_batch;
+    for (const auto& count : counts) {
+      const int p = count.toInt();
+      if (p < 2 || big_batch.count(p)) continue;
+      auto big = base;
+      big.micro_batch_size = base.micro_batch_size * p;
+      t0 = std::chrono::steady_clock::now();
+      big_batch[p] = testing::evaluate(base, testing::train_in_one_process(big, micro_batches / p));
+      const std::string name = "one process, batch " + std::to_string(p) + " x " +
+                               std::to_string(base.micro_batch_size) + " (" + std::to_string(p) +
+                               " pipelines' step)";
+      std::printf("%-50s %9lld %8.4f %9.3f %9.3f %8s %8.1f %8s %12s %12s %7s\n", name.c_str(),
+                  static_cast<long long>(micro_batches / p * big.micro_batch_size), big_batch[p],
+                  big_batch[p] / reference, 1.0, "-",
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), "-",
+                  "-", "-", "-");
+    }
     std::fflush(stdout);
+    double batch_reference = 0;  // the big machine for the rows' pipeline count (0: none)
     auto row = [&](const char* name, const testing::AveragingRun& r) {
       const double loss = testing::evaluate(base, r.params);
       if (one_pipeline == 0) one_pipeline = loss;
-      char rounds[24] = "-";
+      char rounds[24] = "-", vs_batch[24] = "-";
       if (r.rounds > 0) std::snprintf(rounds, sizeof rounds, "%lld", (long long)r.rounds);
-      std::printf("%-50s %9lld %8.4f %9.3f %8.3f %8.1f %8.1f %12.0f %12.0f %7s\n", name,
-                  static_cast<long long>(r.samples), loss, loss / reference, loss / one_pipeline,
-                  r.seconds, r.settle_seconds, double(r.boundary_bytes) * per_sample,
-                  double(r.averaging_bytes) * per_sample, rounds);
+      if (batch_reference > 0)
+        std::snprintf(vs_batch, sizeof vs_batch, "%.3f", loss / batch_reference);
+      std::printf("%-50s %9lld %8.4f %9.3f %9s %8.3f %8.1f %8.1f %12.0f %12.0f %7s\n", name,
+                  static_cast<long long>(r.samples), loss, loss / reference, vs_batch,
+                  loss / one_pipeline, r.seconds, r.settle_seconds,
+                  double(r.boundary_bytes) * per_sample, double(r.averaging_bytes) * per_sample,
+                  rounds);
       std::fflush(stdout);
     };
     testing::AveragingOptions one;
@@ -211,6 +246,7 @@ int main(int argc, char** argv) {
           testing::AveragingOptions o;
           o.pipelines = count.toInt();
           o.micro_batches = micro_batches / o.pipelines;
+          batch_reference = big_batch.count(o.pipelines) ? big_batch[o.pipelines] : 0;
           o.interval = interval;
           for (const auto& groups : group_bounds) {
             const auto bound = groups.section('/', 0, 0).toLongLong();
