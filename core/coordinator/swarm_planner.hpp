@@ -73,7 +73,8 @@ inline constexpr std::size_t kExactPlanningMaxVolunteers = 32;
 
 enum class Planner {
   ours,  // core/cluster's form_pipelines: bandwidth tiers, memory-feasible groups, exact partition
-         // DP; above kExactPlanningMaxVolunteers its near-linear pack_pipelines
+         // DP; above kExactPlanningMaxVolunteers its near-linear pack_pipelines; then pipelines
+         // of one length share cuts where that costs little (cluster/coverage_steering.hpp)
   uniform,  // the same groups, then pipelines of equal length share one set of cuts (SWARM's
             // regime: each stage group is a set of replicas, and every node of the next group
             // is a next hop, so a dead node is routed around at once)
