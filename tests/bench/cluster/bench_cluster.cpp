@@ -34,22 +34,15 @@
 #include <set>
 #include <string>
 
+#include "swarm_shape.hpp"
+
+using namespace rookery;
 using namespace rookery::cluster;
 
 namespace {
 
-/// CPU time of this thread in milliseconds.
-double thread_cpu_ms() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return double(t.tv_sec) * 1e3 + double(t.tv_nsec) * 1e-6;
-}
-
-struct Shape {
-  int nodes;
-  int tiers;
-  int layers;
-};
+using bench::Shape;
+using bench::thread_cpu_ms;
 
 }  // namespace
 

@@ -25,21 +25,15 @@
 #include "cluster/planning.hpp"
 #include "cluster/swarm_profiles.hpp"
 
+#include "swarm_shape.hpp"
+
+using namespace rookery;
 using namespace rookery::cluster;
 
 namespace {
 
-double thread_cpu_ms() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return double(t.tv_sec) * 1e3 + double(t.tv_nsec) * 1e-6;
-}
-
-struct Shape {
-  int nodes;
-  int tiers;
-  int layers;
-};
+using bench::Shape;
+using bench::thread_cpu_ms;
 
 struct Seats {
   long seats = 0, exact = 0, two_witnesses = 0;
