@@ -1,7 +1,9 @@
 #include "coordinator/second_opinion.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <utility>
+#include <vector>
 
 namespace rookery::coordinator {
 
@@ -90,36 +92,64 @@ std::optional<Assignment> reseat_for_second_opinion(const Assignment& plan,
   const auto [pa, sa] = plan.find(accused);
   if (pa < 0) return std::nullopt;
   const auto a = static_cast<std::size_t>(pa);
-  std::optional<Assignment> best;
+  const auto from = static_cast<std::size_t>(sa);
+  // Seats by where their blocks start and end, and each pipeline's rate as it is: a candidate
+  // then costs the evaluation of the two pipelines it changes, not a scan and a timing of the
+  // whole plan (this runs under the coordinator's lock).
+  std::multimap<std::int64_t, std::string> by_first, by_last;
+  std::vector<double> rates;
+  double total = 0;
+  for (const auto& pipeline : plan.pipelines) {
+    for (const auto& seat : pipeline) {
+      by_first.emplace(seat.first_block, seat.key);
+      by_last.emplace(seat.last_block, seat.key);
+    }
+    rates.push_back(pipeline_rate(pipeline, members, job));
+    total += rates.back();
+  }
+  std::optional<std::pair<std::size_t, std::size_t>> best;
   double best_rate = 0;
-  for (std::size_t p = 0; p < plan.pipelines.size(); ++p) {
+  int tried = 0;
+  for (std::size_t p = 0; p < plan.pipelines.size() && tried < kMaxSecondOpinionCandidates; ++p) {
     for (std::size_t s = 0; s < plan.pipelines[p].size(); ++s) {
-      if (plan.pipelines[p][s].key == accused) continue;
-      Assignment trial = plan;
-      std::swap(trial.pipelines[a][static_cast<std::size_t>(sa)].key, trial.pipelines[p][s].key);
-      const auto w = ban_witnesses(trial, accused);
-      if (!w) continue;
-      const auto& seen = side_of(*w, side);
-      if (seen.empty()) continue;  // that end of the model: nobody would check it
-      bool fresh = true;           // no catcher so far sees that work of it there
-      for (const auto& k : seen) fresh = fresh && !avoid.contains(k);
-      if (!fresh) continue;
-      if (!(pipeline_rate(trial.pipelines[a], members, job) > 0) ||
-          !(pipeline_rate(trial.pipelines[p], members, job) > 0)) {
-        continue;  // a member short of memory for the blocks it would take
+      const Seat& at = plan.pipelines[p][s];
+      if (at.key == accused) continue;
+      // The accused's witnesses on `side` once it sits at `at`, its partner in its old seat.
+      const auto [lo, hi] = side == WitnessSide::activations ? by_first.equal_range(at.last_block)
+                                                             : by_last.equal_range(at.first_block);
+      bool seen = false, fresh = true;  // no catcher so far sees that work of it there
+      for (auto it = lo; it != hi; ++it) {
+        seen = true;
+        fresh = fresh && !avoid.contains(it->second == accused ? at.key : it->second);
       }
-      const double rate = predicted_rate(trial, members, job);
+      if (!seen || !fresh) continue;  // that end of the model, or a catcher again
+      if (++tried > kMaxSecondOpinionCandidates) break;
+      auto mine = plan.pipelines[a];
+      auto theirs = plan.pipelines[p];
+      double rate = total - rates[a];
+      if (p == a) {
+        std::swap(mine[from].key, mine[s].key);
+        const double r = pipeline_rate(mine, members, job);
+        if (!(r > 0)) continue;  // a member short of memory for the blocks it would take
+        rate += r;
+      } else {
+        std::swap(mine[from].key, theirs[s].key);
+        const double r = pipeline_rate(mine, members, job), q = pipeline_rate(theirs, members, job);
+        if (!(r > 0) || !(q > 0)) continue;
+        rate += r - rates[p] + q;
+      }
       if (!best || rate > best_rate) {
-        best = std::move(trial);
+        best = {p, s};
         best_rate = rate;
       }
     }
   }
-  if (best) {
-    best->predicted_samples_per_s = best_rate;
-    best->coverage = check_coverage_of(*best);  // its seats name other keys now
-  }
-  return best;
+  if (!best) return std::nullopt;
+  Assignment out = plan;
+  std::swap(out.pipelines[a][from].key, out.pipelines[best->first][best->second].key);
+  out.predicted_samples_per_s = best_rate;
+  out.coverage = check_coverage_of(out);  // its seats name other keys now
+  return out;
 }
 
 }  // namespace rookery::coordinator

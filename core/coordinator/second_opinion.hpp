@@ -30,6 +30,9 @@ enum class WitnessSide { activations, gradients };
 
 // A volunteer is moved at most this many times for second opinions (each move is a new plan).
 inline constexpr int kMaxSecondOpinionMoves = 2;
+// Seats whose witnesses would be fresh that a move weighs at most (each costs the timing of two
+// pipelines, under the coordinator's lock): the first ones in plan order.
+inline constexpr int kMaxSecondOpinionCandidates = 512;
 
 class SecondOpinions {
  public:
@@ -65,8 +68,8 @@ class SecondOpinions {
 
 // `plan` with `accused` swapped into another member's seat where its witnesses on `side` are at
 // least one and none of `avoid`, and both pipelines involved still fit their members' memory
-// (predicted_rate counts them): of those, the one predicting the most samples/s. nullopt when
-// no seat does.
+// (predicted_rate counts them): of those (the first kMaxSecondOpinionCandidates), the one
+// predicting the most samples/s. nullopt when no seat does.
 std::optional<Assignment> reseat_for_second_opinion(const Assignment& plan,
                                                     const std::map<std::string, Member>& members,
                                                     const job::JobSpec& job,

@@ -3,6 +3,7 @@
 // cannot hold, nor one at the end of the model where nobody checks that side), a second catch
 // there bans it with both counted, and one liar alone still bans nobody, however the accused
 // is moved.
+#include <QElapsedTimer>
 #include <QTest>
 
 #include <algorithm>
@@ -220,6 +221,37 @@ class TestSecondOpinion : public QObject {
     plan.pipelines = {{{"a", 0, 3}, {"b", 3, 6}}};
     QVERIFY(!coordinator::reseat_for_second_opinion(plan, members(plan, 0.6), demo_job(), "b",
                                                     WitnessSide::gradients, {"a"}));
+  }
+
+  void aLargeSwarmIsSearchedInBoundedWork() {
+    // 3,000 seats: a move weighs at most kMaxSecondOpinionCandidates seats, each by the two
+    // pipelines it changes (it runs under the coordinator's lock). The time is printed, not
+    // asserted.
+    Assignment plan;
+    for (int p = 0; p < 1000; ++p) {
+      const auto k = [p](const char* s) { return std::string(s) + std::to_string(p); };
+      if (p % 2 == 0) {
+        plan.pipelines.push_back({{k("a"), 0, 2}, {k("b"), 2, 4}, {k("c"), 4, 6}});
+      } else {
+        plan.pipelines.push_back({{k("d"), 0, 3}, {k("e"), 3, 5}, {k("f"), 5, 6}});
+      }
+    }
+    const auto m = members(plan, 0.5);
+    // b0's activations go to every c (500 seats start at block 4); with c0 to avoid, every seat
+    // ending at block 4 is out, and the a, d and e seats (some 1,500) qualify.
+    const auto w = coordinator::ban_witnesses(plan, "b0");
+    QVERIFY(w);
+    QCOMPARE(w->sends_to.size(), std::size_t(500));
+    QElapsedTimer t;
+    t.start();
+    const auto next = coordinator::reseat_for_second_opinion(plan, m, demo_job(), "b0",
+                                                             WitnessSide::activations, {"c0"});
+    qInfo("3,000 seats: a seat for a second opinion found in %lld ms",
+          static_cast<long long>(t.elapsed()));
+    QVERIFY(next);
+    QCOMPARE(keys(*next), keys(plan));
+    const auto moved_to = coordinator::ban_witnesses(*next, "b0");
+    QVERIFY(moved_to && !moved_to->sends_to.empty() && !moved_to->sends_to.contains("c0"));
   }
 
   void neverOntoASeatBeyondAMembersMemory() {
