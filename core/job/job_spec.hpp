@@ -165,8 +165,10 @@ struct SpotCheckSpec {
   /// Honest replicas differ (each trains between averages), so a check fails only when the
   /// checked output is farther than this from every verifier's recomputation, relative to
   /// their norms: ||a - b|| / max(||a||, ||b||). Garbage (anything uncorrelated with the
-  /// true output) is at least 1 away; honest replicas were measured up to 0.7 apart early
-  /// in a run.
+  /// true output) is at least 1 away. Honest replicas can drift as far, so a check is judged
+  /// only by verifiers that stand close to a point the sender came from too
+  /// (core/pipeline/common_point.hpp): their drift and the sender's estimate take at most
+  /// two thirds of this.
   double tolerance = 0.9;
   /// Failed checks after which a sender is caught (refused and reported), if they are at
   /// least a third of its conclusive checks.

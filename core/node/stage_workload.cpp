@@ -241,6 +241,7 @@ void StageWorkload::describe(pb::NodeSnapshot& snapshot) const {
   for (const auto& k : s.excluded_peers) out->add_excluded_peers(k);
   out->set_spot_checks_passed(s.spot_checks_passed);
   out->set_spot_checks_failed(s.spot_checks_failed);
+  out->set_spot_checks_incomparable(s.spot_checks_incomparable);
   for (const auto& k : s.caught_peers) out->add_caught_peers(k);
   for (const auto& p : s.ring_partners) {
     auto* r = out->add_ring_partners();

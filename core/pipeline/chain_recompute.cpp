@@ -51,8 +51,9 @@ ChainRecompute::Request ChainRecompute::next() const {
   return r;
 }
 
-bool ChainRecompute::take(at::Tensor output) {
+bool ChainRecompute::take(at::Tensor output, VerifierStanding standing) {
   if (done_) return true;
+  standings_.push_back(standing);
   if (!output.defined()) {
     done_ = true;
     return true;

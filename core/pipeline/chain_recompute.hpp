@@ -20,6 +20,7 @@
 
 #include "model/block_range.hpp"
 #include "net/peer_sender.hpp"
+#include "pipeline/common_point.hpp"
 #include "pipeline/stage_messages.hpp"
 
 namespace rookery::pipeline {
@@ -50,11 +51,14 @@ class ChainRecompute {
   // The verifier asked now.
   const net::PeerAddress& asked() const;
   // That verifier's output (undefined: it could not recompute, which ends the chain without
-  // an output). True when the chain is over.
-  bool take(at::Tensor output);
+  // an output) and where its replica stands. True when the chain is over.
+  bool take(at::Tensor output, VerifierStanding standing = {});
 
   bool done() const { return done_; }
   at::Tensor output() const { return output_; }  // undefined unless every link answered
+  // Where each answer's replica stood (a gradient chain's links answer on the way there and
+  // back): a judge hears the chain only if they stood close to the checked stage's.
+  const std::vector<VerifierStanding>& standings() const { return standings_; }
   std::size_t links() const { return links_.size(); }
   std::vector<std::string> keys() const;
   std::string describe() const;  // "[3,5)@abc -> [5,8)@def", for logs
@@ -71,6 +75,7 @@ class ChainRecompute {
   at::Tensor grad_, targets_;       // gradients: the output gradient of the next link back
   bool done_ = false;
   at::Tensor output_;
+  std::vector<VerifierStanding> standings_;
 };
 
 }  // namespace rookery::pipeline

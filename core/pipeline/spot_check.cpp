@@ -9,6 +9,10 @@ namespace {
 // Checks pending at once: each holds one micro-batch's activations and the verifiers'
 // outputs, so memory stays bounded whatever the senders do.
 constexpr std::size_t kMaxPending = 8;
+// Incomparable checks in a row, with none passed, after which no check is to be had: the
+// replicas do not average (or not often enough to be compared), and a sender's work is used
+// as in a swarm where nobody can check it.
+constexpr std::int64_t kUnverifiableAfter = 16;
 }  // namespace
 
 double relative_distance(double distance, double norm_a, double norm_b) {
@@ -87,9 +91,14 @@ bool SpotChecker::finish_locked(std::uint64_t micro_batch, SpotVerdict verdict) 
       ++stats_.passed;
       ++record.passed;
       record.suspect = false;
+      record.incomparable_run = 0;
       return false;
     case SpotVerdict::Inconclusive:
       ++stats_.inconclusive;
+      return false;
+    case SpotVerdict::Incomparable:
+      ++stats_.incomparable;
+      ++record.incomparable_run;
       return false;
     case SpotVerdict::Unanswered:
       ++stats_.unanswered;
@@ -101,6 +110,7 @@ bool SpotChecker::finish_locked(std::uint64_t micro_batch, SpotVerdict verdict) 
   ++stats_.failed;
   ++record.failed;
   record.suspect = true;
+  record.incomparable_run = 0;
   // Early in a run honest replicas drift far apart between averages, and an honest sender
   // fails now and then; a liar fails again and again.
   if (record.failed < spec_.failures_to_catch || 2 * record.failed < record.passed ||
@@ -121,6 +131,13 @@ std::vector<SpotChecker::Expired> SpotChecker::expire(Clock::time_point now) {
   }
   for (const auto& e : ended) finish_locked(e.micro_batch, e.verdict);
   return ended;
+}
+
+bool SpotChecker::vouched(const std::string& sender) const {
+  std::lock_guard lock(mutex_);
+  const auto it = senders_.find(sender);
+  return it != senders_.end() &&
+         (it->second.passed > 0 || it->second.incomparable_run > kUnverifiableAfter);
 }
 
 bool SpotChecker::is_caught(const std::string& sender) const {

@@ -8,8 +8,12 @@
 // A check of X's activations, run by a stage D that received a micro-batch's activations from X:
 //   1. D asks X for the input X declares it computed them from (SpotCheckRequest). X keeps
 //      the input of every micro-batch in flight for its own backward, so an honest X always
-//      has it; X cannot choose a convenient input afterwards (that would mean inverting its
-//      blocks), and a stage that will not show its input fails the check.
+//      has it, and a stage that will not show its input fails the check. Past the first
+//      stage, X also names the stage that sent it that input (the witness, which must hold
+//      the blocks before X's), and D asks the witness what it sent X: the verifiers start
+//      from the witness's word, so X gets no say in what they run (an input chosen to swing
+//      the verifiers' outputs would make the check incomparable, common_point.hpp). A first
+//      stage's input is token ids, which the verifiers check.
 //   2. D sends that input to up to two verifiers, other holders of exactly X's blocks
 //      (RecomputeRequest), which run their own copy forward and send the output back. Where
 //      fewer than two hold exactly X's blocks, a verifier may be a chain: holders whose ranges
@@ -26,7 +30,10 @@
 //      gradients untouched) and send d loss / d input back. A chain runs its links forward to
 //      learn the activations entering each part, then backward in the reverse order.
 // Both kinds end the same way:
-//   3. judge(): honest replicas differ (each trains between averages), so the check fails only
+//   3. judge(): honest replicas differ (each trains between averages), so only verifiers whose
+//      replicas stand close to a point X's came from too are heard (common_point.hpp: X took
+//      part in their last averaging rounds, and they measured their own drift since on this
+//      input); with none, the check is incomparable and blames nobody. It fails only
 //      when X's output is farther than the tolerance from every verifier's, and two verifiers
 //      agree with each other within it (a lying verifier alone cannot fail an honest X: X
 //      passes by agreeing with the other one). Two chains share no holder, so a lying link
@@ -84,6 +91,7 @@ enum class SpotVerdict {
   Failed,        // it disagrees with every verifier, which agree with each other
   Inconclusive,  // the verifiers disagree with each other, or none answered
   Unanswered,  // the input never came: nobody is blamed, the work is dropped, the sender is suspect
+  Incomparable,  // no verifier's replica stood close enough to the sender's (common_point.hpp)
 };
 
 // What to do with a micro-batch a sender delivers.
@@ -107,6 +115,7 @@ struct SpotCheckStats {
   std::int64_t failed = 0;
   std::int64_t inconclusive = 0;
   std::int64_t unanswered = 0;
+  std::int64_t incomparable = 0;
   std::vector<std::string> caught;  // senders refused from now on (Z85 keys)
 };
 
@@ -147,6 +156,12 @@ class SpotChecker {
   std::vector<Expired> expire(Clock::time_point now);
 
   bool is_caught(const std::string& sender) const;
+  // Whether an incomparable check of `sender` may still let its work be used: it passed a
+  // check before, or its checks have been incomparable so long that no check can be had
+  // (replicas that never average: nothing could ever vouch for anyone). A sender nobody has
+  // vouched for yet gets its work dropped instead, so a liar gains nothing from a stretch in
+  // which the replicas drifted too far to judge it.
+  bool vouched(const std::string& sender) const;
   SpotCheckStats stats() const;
 
  private:
@@ -161,6 +176,7 @@ class SpotChecker {
     std::int64_t passed = 0;
     std::int64_t failed = 0;
     bool suspect = false;  // its last check failed or went unanswered: check every micro-batch
+    std::int64_t incomparable_run = 0;  // incomparable checks since its last conclusive one
   };
   bool finish_locked(std::uint64_t micro_batch, SpotVerdict verdict);
 

@@ -3,6 +3,7 @@
 #include "pipeline/spot_check_protocol.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <variant>
 
 #include <spdlog/spdlog.h>
@@ -15,7 +16,8 @@ namespace rookery::pipeline {
 
 SpotCheckProtocol::SpotCheckProtocol(const StageConfig& config, std::string own_key,
                                      std::int64_t model_blocks, c10::Device device, StageLink& link,
-                                     StageInbox& inbox, StageCounters& counters)
+                                     StageInbox& inbox, StageCounters& counters,
+                                     const CommonPoint& common_point)
     : config_(config),
       own_key_(std::move(own_key)),
       model_blocks_(model_blocks),
@@ -23,7 +25,8 @@ SpotCheckProtocol::SpotCheckProtocol(const StageConfig& config, std::string own_
       device_(device),
       link_(link),
       inbox_(inbox),
-      counters_(counters) {}
+      counters_(counters),
+      common_point_(common_point) {}
 
 // Spot-checks need a deterministic forward (dropout draws differ) and other holders of a
 // sender's blocks. A stage checks the activations it receives (not on a first stage) and the
@@ -39,6 +42,7 @@ void SpotCheckProtocol::start(const std::string& own_endpoint) {
       spdlog::info("spot-checks off: the model uses dropout, so two honest forwards differ");
     } else {
       keeps_gradient_evidence_ = true;
+      verifies_ = true;
       if (!first) activation_checks_.checker = std::make_unique<SpotChecker>(checks);
       if (!last) gradient_checks_.checker = std::make_unique<SpotChecker>(checks);
       spdlog::info(
@@ -170,34 +174,42 @@ bool SpotCheckProtocol::maybe_check(const std::string& sender, Inbound& in) {
   return true;
 }
 
-// Gradients: the checked stage says whose gradient it ran backward from; that stage must hold
-// the blocks after it. It is asked what it sent, and that is what the verifiers start from.
-void SpotCheckProtocol::ask_witness(std::uint64_t mb, const std::string& checked,
+// The checked stage says whose gradient it ran backward from (that stage must hold the blocks
+// after it), or whose activations it computed its own from (the blocks before it). That stage
+// is asked what it sent, and that is what the verifiers start from.
+void SpotCheckProtocol::ask_witness(CheckedWork work, std::uint64_t mb, const std::string& checked,
                                     model::BlockRange blocks, const std::string& named) {
+  const bool gradients = work == wire::pb::CHECKED_GRADIENTS;
   const auto& holders = config_.holders;
   const auto it = std::find_if(holders.begin(), holders.end(), [&](const StageHolder& h) {
-    return h.address.key == named && h.blocks.first == blocks.last && named != checked;
+    const bool adjacent = gradients ? h.blocks.first == blocks.last : h.blocks.last == blocks.first;
+    return h.address.key == named && adjacent && named != checked;
   });
   if (it == holders.end()) {
-    end_check(wire::pb::CHECKED_GRADIENTS, mb, SpotVerdict::Failed,
-              named.empty() ? "named nobody as the sender of its gradient"
-                            : "named a stage that does not hold the blocks after it as the "
-                              "sender of its gradient");
+    const std::string what = gradients ? "gradient" : "input";
+    end_check(work, mb, SpotVerdict::Failed,
+              named.empty() ? "named nobody as the sender of its " + what
+                            : std::string("named a stage that does not hold the blocks ") +
+                                  (gradients ? "after" : "before") + " it as the sender of its " +
+                                  what);
     return;
   }
   {
     std::lock_guard lock(mutex_);
-    const auto c = gradient_checks_.checks.find(mb);
-    if (c == gradient_checks_.checks.end()) return;
+    auto& checks = book(work).checks;
+    const auto c = checks.find(mb);
+    if (c == checks.end()) return;
     c->second.witness = named;
   }
-  send(it->address, spot_check_request(mb, wire::pb::CHECKED_GRADIENTS, own_address(), checked));
+  send(it->address, spot_check_request(mb, work, own_address(), checked));
 }
 
 // The checked stage showed what its work started from (`declared`; undefined for a last
 // stage's gradient): ask each chain's first link to redo the work from it (an exact replica
 // redoes it all).
 void SpotCheckProtocol::ask_verifiers(CheckedWork work, std::uint64_t mb, at::Tensor declared) {
+  const auto p = book(work).checker->pending(mb);
+  if (!p) return;
   std::vector<ChainRecompute::Request> requests;
   {
     std::lock_guard lock(mutex_);
@@ -214,7 +226,7 @@ void SpotCheckProtocol::ask_verifiers(CheckedWork work, std::uint64_t mb, at::Te
     }
   }
   for (auto& r : requests)
-    send(r.to, recompute_request(mb, work, r.part, own_address(), r.forward_only),
+    send(r.to, recompute_request(mb, work, r.part, own_address(), p->first, r.forward_only),
          std::move(r.tensors));
 }
 
@@ -241,12 +253,19 @@ void SpotCheckProtocol::answer_spot_check_request(const std::string& peer,
   answer->set_micro_batch(r.micro_batch());
   answer->set_work(r.work());
   at::Tensor input;
+  const bool witness = !r.sent_to().empty();
   {
     std::lock_guard lock(mutex_);
-    if (r.work() != wire::pb::CHECKED_GRADIENTS) {  // our input
-      if (const auto it = declared_inputs_.find(r.micro_batch()); it != declared_inputs_.end())
-        input = it->second;
-    } else if (!r.sent_to().empty()) {  // a witness: the gradient we sent that stage
+    if (r.work() != wire::pb::CHECKED_GRADIENTS && witness) {  // the activations we sent it
+      const auto it = sent_forwards_.find(r.micro_batch());
+      if (it != sent_forwards_.end() && it->second.to == r.sent_to())
+        input = it->second.activations;
+    } else if (r.work() != wire::pb::CHECKED_GRADIENTS) {  // our input, and whose it was
+      if (const auto it = declared_inputs_.find(r.micro_batch()); it != declared_inputs_.end()) {
+        input = it->second.input;
+        answer->set_received_from(it->second.from);
+      }
+    } else if (witness) {  // the gradient we sent that stage
       const auto* g = sent_gradients_.find(r.micro_batch());
       if (g && g->to == r.sent_to()) input = g->grad;
     } else if (const auto* from = gradient_senders_.find(r.micro_batch())) {
@@ -254,7 +273,7 @@ void SpotCheckProtocol::answer_spot_check_request(const std::string& peer,
     }
   }
   // A witness tells what that stage received of it.
-  if (r.work() == wire::pb::CHECKED_GRADIENTS) input = as_received(input, boundary_);
+  if (witness) input = as_received(input, boundary_);
   send(back, std::move(h), {{"input", input}});
 }
 
@@ -296,9 +315,10 @@ void SpotCheckProtocol::take_spot_check_input(const std::string& peer, const wir
   const bool from_witness = !witness.empty() && peer == witness;
   if (!received.defined() || (p->first != peer && !from_witness))
     throw MessageError("spot-check input for no check of this sender");
-  if (work == wire::pb::CHECKED_GRADIENTS && !from_witness) {  // X names its witness: ask it
+  const bool gradients = work == wire::pb::CHECKED_GRADIENTS;
+  if (gradients && !from_witness) {  // X names its witness: ask it
     if (!witness.empty()) throw MessageError("a second witness for one spot-check");
-    ask_witness(mb, peer, blocks, shown.received_from());
+    ask_witness(work, mb, peer, blocks, shown.received_from());
     return;
   }
   const auto* t = msg.tensor("input");
@@ -306,9 +326,19 @@ void SpotCheckProtocol::take_spot_check_input(const std::string& peer, const wir
   if (t) input = decode_tensor(*t, torch::kCPU);
   if (!input.defined() || input.dim() == 0 || input.size(0) != received.size(0)) {
     end_check(work, mb, SpotVerdict::Failed,
-              from_witness      ? "the stage it named does not confirm sending it a gradient"
+              from_witness ? (gradients ? "the stage it named does not confirm sending it a gradient"
+                                        : "the stage it named does not confirm sending it "
+                                          "activations")
               : input.defined() ? "showed an input of another shape"
                                 : "showed no input for a micro-batch it sent");
+    return;
+  }
+  // Activations past the first stage: X computed them from another stage's, and that stage is
+  // asked what it sent. The verifiers start from its word, never from an input X chose (one
+  // made to swing the verifiers' outputs would make the check incomparable: common_point.hpp).
+  if (!gradients && !from_witness && blocks.first > 0) {
+    if (!witness.empty()) throw MessageError("a second witness for one spot-check");
+    ask_witness(work, mb, peer, blocks, shown.received_from());
     return;
   }
   b.checker->input_shown(mb);
@@ -330,6 +360,11 @@ void SpotCheckProtocol::take_recompute_result(const std::string& peer, const wir
   const auto* t = msg.tensor("output");
   at::Tensor output;
   if (t) output = decode_tensor(*t, torch::kCPU);
+  // Where the verifier's replica stands; a drift that is no distance makes it incomparable.
+  VerifierStanding standing;
+  standing.shares_point = result.averaged_with_checked();
+  standing.drift = std::isfinite(result.drift()) && result.drift() >= 0 ? result.drift() : NAN;
+  standing.local_steps = std::max<std::int64_t>(0, result.local_steps());
   std::optional<ChainRecompute::Request> next;
   std::optional<CheckMaterial> material;
   {
@@ -341,7 +376,7 @@ void SpotCheckProtocol::take_recompute_result(const std::string& peer, const wir
       return !chain.done() && chain.asked().key == peer;
     });
     if (c == chains.end()) throw MessageError("recomputation from a verifier not asked now");
-    if (!c->take(output)) {
+    if (!c->take(output, standing)) {
       next = c->next();
     } else if (std::all_of(chains.begin(), chains.end(),
                            [](const ChainRecompute& chain) { return chain.done(); })) {
@@ -350,7 +385,8 @@ void SpotCheckProtocol::take_recompute_result(const std::string& peer, const wir
     }
   }
   if (next) {
-    send(next->to, recompute_request(mb, work, next->part, own_address(), next->forward_only),
+    send(next->to,
+         recompute_request(mb, work, next->part, own_address(), p->first, next->forward_only),
          std::move(next->tensors));
   }
   if (material) judge_check(work, mb, std::move(*material));
@@ -363,8 +399,16 @@ void SpotCheckProtocol::judge_check(CheckedWork work, std::uint64_t mb, CheckMat
   const double received_norm = received.norm().item<double>();
   std::vector<torch::Tensor> outputs;
   std::string composed;  // the chains of more than one link, for the log
+  std::string incomparable;  // why a chain that answered is not heard
+  const auto own_steps = common_point_.local_steps();  // the checked pipeline's
   for (const auto& chain : m.chains) {
     const auto out = chain.output();
+    std::string why;
+    if (out.defined() && !replicas_comparable(chain.standings(), own_steps,
+                                              config_.job.spot_checks.tolerance, &why)) {
+      incomparable += (incomparable.empty() ? "" : "; ") + why;
+      continue;
+    }
     // What the checked stage's output would have been on arrival, had it been the verifier's.
     if (out.defined() && out.sizes().equals(received.sizes()) && out.is_floating_point())
       outputs.push_back(as_received(out, boundary_).to(torch::kFloat64));
@@ -380,13 +424,22 @@ void SpotCheckProtocol::judge_check(CheckedWork work, std::uint64_t mb, CheckMat
     between = relative_distance((outputs[0] - outputs[1]).norm().item<double>(),
                                 outputs[0].norm().item<double>(), outputs[1].norm().item<double>());
   }
-  const auto verdict = judge(to_checked, between, config_.job.spot_checks.tolerance);
+  const auto verdict = outputs.empty() && !incomparable.empty()
+                           ? SpotVerdict::Incomparable
+                           : judge(to_checked, between, config_.job.spot_checks.tolerance);
   std::string detail = "distance to the verifiers";
   for (const double d : to_checked) detail += " " + std::to_string(d).substr(0, 5);
   if (outputs.size() == 2) detail += ", between them " + std::to_string(between).substr(0, 5);
-  if (outputs.empty()) detail = "no verifier could recompute it";
+  if (outputs.empty())
+    detail = incomparable.empty() ? "no verifier could recompute it" : "incomparable: " + incomparable;
   if (!composed.empty()) detail += " (composed: " + composed + ")";
   end_check(work, mb, verdict, detail, std::move(m));
+}
+
+// Whether a check's held micro-batch may be trained on: not when it failed, nor when its input
+// never came.
+static bool usable(SpotVerdict v) {
+  return v != SpotVerdict::Failed && v != SpotVerdict::Unanswered;
 }
 
 // A check is over: the held micro-batch is used unless it failed.
@@ -397,10 +450,13 @@ void SpotCheckProtocol::end_check(CheckedWork work, std::uint64_t mb, SpotVerdic
   const auto p = b.checker->pending(mb);
   if (!p) return;
   const bool caught = b.checker->finish(mb, verdict);
-  release_held(work, mb, verdict, std::move(material));
-  const char* what = verdict == SpotVerdict::Passed   ? "passed"
-                     : verdict == SpotVerdict::Failed ? "FAILED"
-                                                      : "inconclusive";
+  // Incomparable: the work is used only from a sender something vouched for (spot_check.hpp).
+  const bool drop = verdict == SpotVerdict::Incomparable && !b.checker->vouched(p->first);
+  release_held(work, mb, usable(verdict) && !drop, std::move(material));
+  const char* what = verdict == SpotVerdict::Passed         ? "passed"
+                     : verdict == SpotVerdict::Failed       ? "FAILED"
+                     : verdict == SpotVerdict::Incomparable ? "incomparable"
+                                                            : "inconclusive";
   if (verdict == SpotVerdict::Failed) {
     spdlog::warn("spot-check of {}'s {} for micro-batch {:x} failed: {}", net::short_key(p->first),
                  work_name(work), mb, detail);
@@ -411,7 +467,7 @@ void SpotCheckProtocol::end_check(CheckedWork work, std::uint64_t mb, SpotVerdic
   if (caught) announce_caught(work, p->first);
 }
 
-void SpotCheckProtocol::release_held(CheckedWork work, std::uint64_t mb, SpotVerdict verdict,
+void SpotCheckProtocol::release_held(CheckedWork work, std::uint64_t mb, bool use,
                                      std::optional<CheckMaterial> material) {
   if (!material) {
     std::lock_guard lock(mutex_);
@@ -422,7 +478,7 @@ void SpotCheckProtocol::release_held(CheckedWork work, std::uint64_t mb, SpotVer
     checks.erase(it);
   }
   if (!material->held) return;
-  if (verdict == SpotVerdict::Failed || verdict == SpotVerdict::Unanswered) {
+  if (!use) {
     inbox_.refuse(std::move(*material->held));
   } else {
     inbox_.push_checked(std::move(*material->held));
@@ -441,21 +497,31 @@ void SpotCheckProtocol::announce_caught(CheckedWork work, const std::string& key
 
 // Gradients come from torch::autograd::grad, which leaves the weights' own gradients
 // untouched.
-bool SpotCheckProtocol::recompute(const Recompute& r, model::Shard& shard) {
+bool SpotCheckProtocol::recompute(const Recompute& r, model::Shard& shard,
+                                  model::Shard* common) {
   torch::Tensor out;
   std::string reason;
   const bool gradients = r.work == wire::pb::CHECKED_GRADIENTS;
-  try {
+  const auto run = [&](model::Shard& on) {
     if (gradients && !r.forward_only) {
       auto x = r.input.detach().requires_grad_(true);
-      auto y = shard.forward(x, r.blocks);
-      out = r.blocks.last == model_blocks_
-                ? torch::autograd::grad({shard.loss(y, r.targets)}, {x})[0]
-                : torch::autograd::grad({y}, {x}, {r.grad_output})[0];
-      out = out.detach();
-    } else {
-      torch::NoGradGuard no_grad;
-      out = shard.forward(r.input, r.blocks).detach();
+      auto y = on.forward(x, r.blocks);
+      auto g = r.blocks.last == model_blocks_
+                   ? torch::autograd::grad({on.loss(y, r.targets)}, {x})[0]
+                   : torch::autograd::grad({y}, {x}, {r.grad_output})[0];
+      return g.detach();
+    }
+    torch::NoGradGuard no_grad;
+    return on.forward(r.input, r.blocks).detach();
+  };
+  double drift = NAN;  // how far this replica's answer moved since its common point
+  try {
+    out = run(shard);
+    if (common) {
+      const auto base = run(*common).to(torch::kFloat64);
+      const auto now = out.to(torch::kFloat64);
+      drift = relative_distance((now - base).norm().item<double>(), now.norm().item<double>(),
+                                base.norm().item<double>());
     }
   } catch (const std::exception& e) {  // LibTorch's, and the blocks' own checks of their input
     reason =
@@ -465,7 +531,12 @@ bool SpotCheckProtocol::recompute(const Recompute& r, model::Shard& shard) {
     out = torch::Tensor();
   }
   counters_.update([](StageStats& s) { ++s.recomputes; });
-  send(r.return_to, recompute_result(r.micro_batch, r.work, reason), {{"output", out}});
+  auto header = recompute_result(r.micro_batch, r.work, reason);
+  auto* standing = header.mutable_recompute_result();
+  standing->set_averaged_with_checked(common_point_.shared_with(r.checked, r.blocks));
+  standing->set_drift(drift);
+  standing->set_local_steps(common_point_.local_steps());
+  send(r.return_to, std::move(header), {{"output", out}});
   return out.defined();
 }
 
@@ -474,7 +545,7 @@ std::vector<std::string> SpotCheckProtocol::expire(std::chrono::steady_clock::ti
     auto& b = book(work);
     if (!b.checker) continue;
     for (const auto& e : b.checker->expire(now)) {
-      release_held(work, e.micro_batch, e.verdict);
+      release_held(work, e.micro_batch, usable(e.verdict));
       if (e.verdict == SpotVerdict::Unanswered) {
         spdlog::info(
             "spot-check of {}'s {} for micro-batch {:x} went unanswered: that work is dropped, "
@@ -490,11 +561,14 @@ std::vector<std::string> SpotCheckProtocol::expire(std::chrono::steady_clock::ti
 }
 
 void SpotCheckProtocol::remember_sent_forward(std::uint64_t mb, const at::Tensor& input,
+                                              const std::string& input_from,
                                               const at::Tensor& activations,
-                                              const at::Tensor& targets) {
+                                              const at::Tensor& targets, const std::string& to) {
   std::lock_guard lock(mutex_);
-  declared_inputs_[mb] = input;  // shared, not copied: a checker may ask to see it
-  if (gradient_checks_.checker) sent_forwards_[mb] = SentForward{activations, targets};
+  // Shared, not copied: a checker may ask to see the input, and the stage after this one's
+  // checker may ask what this stage sent it (as a gradient check of that stage starts from).
+  declared_inputs_[mb] = DeclaredInput{input, input_from};
+  if (keeps_gradient_evidence_) sent_forwards_[mb] = SentForward{activations, targets, to};
 }
 
 void SpotCheckProtocol::forget_sent_forward(std::uint64_t mb) {
@@ -524,6 +598,7 @@ void SpotCheckProtocol::add_stats(StageStats& s) const {
     s.spot_checks_failed += c.failed;
     s.spot_checks_inconclusive += c.inconclusive;
     s.spot_checks_unanswered += c.unanswered;
+    s.spot_checks_incomparable += c.incomparable;
     for (const auto& k : c.caught) {
       if (std::find(s.caught_peers.begin(), s.caught_peers.end(), k) == s.caught_peers.end())
         s.caught_peers.push_back(k);

@@ -25,6 +25,7 @@
 #include "net/peer_sender.hpp"
 #include "pipeline/boundary_compression.hpp"
 #include "pipeline/chain_recompute.hpp"
+#include "pipeline/common_point.hpp"
 #include "pipeline/spot_check.hpp"
 #include "pipeline/stage_link.hpp"
 #include "pipeline/stage_counters.hpp"
@@ -36,9 +37,11 @@ namespace rookery::pipeline {
 class SpotCheckProtocol {
  public:
   // For a stage holding `blocks` of a `model_blocks`-block model, on `device`.
+  // `common_point`: where this stage's replica stands (what it says as a verifier, and its
+  // pipeline's steps as a checker).
   SpotCheckProtocol(const StageConfig& config, std::string own_key, std::int64_t model_blocks,
                     c10::Device device, StageLink& link, StageInbox& inbox,
-                    StageCounters& counters);
+                    StageCounters& counters, const CommonPoint& common_point);
 
   // Once the stage listens at `own_endpoint`: turns checks on where the job asks for them
   // and they can work (a deterministic forward, other holders of a sender's blocks: exact
@@ -46,6 +49,9 @@ class SpotCheckProtocol {
   // no check and serves none.
   void start(const std::string& own_endpoint);
   bool ready() const { return ready_.load(std::memory_order_acquire); }
+  // Whether this stage takes part in checks, as checker or verifier (after start()): it then
+  // keeps its common point's weights for recompute().
+  bool verifies() const { return verifies_; }
 
   // ---- receiver thread ----
   // A forward or gradient from a stage caught lying: refused (true).
@@ -58,14 +64,18 @@ class SpotCheckProtocol {
 
   // ---- compute thread ----
   // A verifier's recomputation on `shard` (all its blocks, or the part a chain's link runs),
-  // sent back. True when it produced an output.
-  bool recompute(const Recompute& r, model::Shard& shard);
+  // sent back with where this replica stands: whether the checked stage shares its common
+  // point, and how far the answer moved since it (recomputed on `common`, that point's
+  // weights; null: unknown, which no checker hears). True when it produced an output.
+  bool recompute(const Recompute& r, model::Shard& shard, model::Shard* common);
   // Ends checks past their deadline. Returns the next hops caught sending wrong gradients,
   // for the stage to route around.
   std::vector<std::string> expire(std::chrono::steady_clock::time_point now);
-  // What this stage sent for micro-batch `mb`, from `input`: kept while it is in flight.
+  // What this stage sent for micro-batch `mb` to stage `to`, from `input`, which came from
+  // stage `input_from` (empty on a first stage): kept while it is in flight.
   void remember_sent_forward(std::uint64_t mb, const at::Tensor& input,
-                             const at::Tensor& activations, const at::Tensor& targets);
+                             const std::string& input_from, const at::Tensor& activations,
+                             const at::Tensor& targets, const std::string& to);
   void forget_sent_forward(std::uint64_t mb);
   // Evidence for gradient checks, kept a while: whose gradient this stage used, and what
   // gradient it sent back and to whom.
@@ -80,6 +90,12 @@ class SpotCheckProtocol {
   // it went to starts from it.
   struct SentForward {
     at::Tensor activations, targets;
+    std::string to;  // the stage it went to (Z85 key)
+  };
+  // What a micro-batch this stage sent forward came from: its input, and who sent that.
+  struct DeclaredInput {
+    at::Tensor input;
+    std::string from;  // empty on a first stage (its input is the dataset's)
   };
   // The tensors of a spot-check this stage runs (SpotChecker keeps the bookkeeping).
   struct CheckMaterial {
@@ -88,7 +104,9 @@ class SpotCheckProtocol {
     model::BlockRange blocks;            // the checked stage's
     std::optional<Inbound> held;         // the micro-batch, trained on only if it passes
     SentForward sent;                    // gradients: what this stage sent the checked one
-    std::string witness;                 // gradients: whose gradient the checked one says it used
+    // Whose gradient the checked stage says it used, or whose activations it says it computed
+    // from: the witness, whose word is what the verifiers start from.
+    std::string witness;
   };
   // The spot-checks of one kind of work this stage receives: activations from the stages
   // before it, gradients from the stages after it.
@@ -128,13 +146,13 @@ class SpotCheckProtocol {
   void take_recompute_request(const std::string& peer, const wire::Message& msg);
   void take_spot_check_input(const std::string& peer, const wire::Message& msg);
   void take_recompute_result(const std::string& peer, const wire::Message& msg);
-  void ask_witness(std::uint64_t mb, const std::string& checked, model::BlockRange blocks,
-                   const std::string& named);
+  void ask_witness(CheckedWork work, std::uint64_t mb, const std::string& checked,
+                   model::BlockRange blocks, const std::string& named);
   void ask_verifiers(CheckedWork work, std::uint64_t mb, at::Tensor declared);
   void judge_check(CheckedWork work, std::uint64_t mb, CheckMaterial m);
   void end_check(CheckedWork work, std::uint64_t mb, SpotVerdict verdict, const std::string& detail,
                  std::optional<CheckMaterial> material = std::nullopt);
-  void release_held(CheckedWork work, std::uint64_t mb, SpotVerdict verdict,
+  void release_held(CheckedWork work, std::uint64_t mb, bool use,
                     std::optional<CheckMaterial> material = std::nullopt);
   void announce_caught(CheckedWork work, const std::string& key);
 
@@ -148,13 +166,15 @@ class SpotCheckProtocol {
   StageLink& link_;
   StageInbox& inbox_;
   StageCounters& counters_;
+  const CommonPoint& common_point_;
   std::atomic<bool> ready_{false};
+  bool verifies_ = false;  // set by start(), before the receiver serves any check
 
   mutable std::mutex mutex_;
   CheckBook activation_checks_;  // of the stages before this one (none on a first stage)
   CheckBook gradient_checks_;    // of the stages after it (none on a last stage)
-  std::map<std::uint64_t, at::Tensor> declared_inputs_;  // what sent micro-batches came from
-  std::map<std::uint64_t, SentForward> sent_forwards_;   // what it sent (gradient checks only)
+  std::map<std::uint64_t, DeclaredInput> declared_inputs_;  // what sent micro-batches came from
+  std::map<std::uint64_t, SentForward> sent_forwards_;      // what it sent, when checks are on
   // Gradient checks of this stage and of the stage before it, for its last kKeptGradients
   // micro-batches: who sent it the gradient of its output (the witness it names when
   // checked), and what gradient it sent back and to whom (what it shows as a witness).

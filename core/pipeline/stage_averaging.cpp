@@ -1,6 +1,8 @@
 #include "pipeline/stage_averaging.hpp"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include <spdlog/spdlog.h>
 
@@ -62,10 +64,11 @@ std::size_t group_bound(std::int64_t asked, std::size_t pipelines) {
 StageAveraging::StageAveraging(net::SecureContext& ctx, const net::CurveKeyPair& identity,
                                const StageConfig& config, wire::Codec codec,
                                const StageOptimizer& optimizer, StageCounters& counters,
-                               const clock::Clock& clock)
+                               CommonPoint& common_point, const clock::Clock& clock)
     : config_(config),
       own_key_(identity.public_key),
       counters_(counters),
+      common_point_(common_point),
       clock_(clock),
       aggregation_tally_(std::make_shared<reduce::AggregationTally>()),
       state_tally_(std::make_shared<reduce::AggregationTally>()),
@@ -204,6 +207,7 @@ void StageAveraging::maybe_start(const StageOptimizer& optimizer) {
     averager_->set_ranges(std::move(ranges));
   }
   round_start_ = optimizer.flat_parameters();
+  round_start_steps_ = optimizer.steps();
   if (anchor_.size() != round_start_.size()) anchor_ = round_start_;
   std::vector<float> pseudo_gradient(round_start_.size());
   for (std::size_t i = 0; i < pseudo_gradient.size(); ++i)
@@ -260,6 +264,7 @@ bool StageAveraging::apply_finished(StageOptimizer& optimizer) {
   if (partnered) {
     apply_outer_step(*result, stepped, optimizer);
     state_applied = apply_optimizer_state(*result, optimizer);
+    common_point_.round_applied(meetings(*result), round_start_steps_);
   }
   spdlog::debug("averaging round {} {} in {:.3f} s", result->round,
                 partnered ? "applied" : "found no partner", result->seconds);
@@ -297,6 +302,29 @@ bool StageAveraging::apply_finished(StageOptimizer& optimizer) {
     if (partnered) s.averaging_seconds = result->seconds;
   });
   return partnered;
+}
+
+// The rings of a round as the common point counts them: by range, who is in the outer step's
+// average (and, in a sync, in the anchors' too).
+std::vector<RingMeeting> StageAveraging::meetings(const reduce::AveragingResult& result) {
+  std::map<std::pair<std::int64_t, std::int64_t>, RingMeeting> by_range;
+  std::set<std::pair<std::int64_t, std::int64_t>> anchored;
+  for (const auto& r : result.rings) {
+    const std::pair range{r.range.first_block, r.range.last_block};
+    if (r.buffer == kPseudoGradient) {
+      auto& m = by_range[range];
+      m.blocks = {range.first, range.second};
+      m.contributors = r.outcome.contributors;
+    } else if (r.buffer == kAnchor && r.outcome.averaged()) {
+      anchored.insert(range);
+    }
+  }
+  std::vector<RingMeeting> out;
+  for (auto& [range, m] : by_range) {
+    m.anchors_synced = anchored.count(range) > 0;
+    out.push_back(std::move(m));
+  }
+  return out;
 }
 
 // The anchor: where the anchors were synced, their average; then the outer step where the

@@ -41,6 +41,7 @@
 
 #include "clock/clock.hpp"
 #include "net/secure_context.hpp"
+#include "pipeline/common_point.hpp"
 #include "pipeline/stage_counters.hpp"
 #include "pipeline/stage_runtime.hpp"
 #include "wire/codec.hpp"
@@ -65,9 +66,10 @@ class StageAveraging {
   // Joins the rings config.averaging describes (throws std::invalid_argument when a ring
   // member has no endpoint; in groups every pipeline's member of its ranges is a peer). Only
   // for a config whose averaging is enabled().
+  // Tells `common_point` of every round applied.
   StageAveraging(net::SecureContext& ctx, const net::CurveKeyPair& identity,
                  const StageConfig& config, wire::Codec codec, const StageOptimizer& optimizer,
-                 StageCounters& counters,
+                 StageCounters& counters, CommonPoint& common_point,
                  const clock::Clock& clock = clock::SystemClock::instance());
   ~StageAveraging();
 
@@ -82,6 +84,9 @@ class StageAveraging {
   std::chrono::milliseconds until_next_window(std::chrono::milliseconds wait) const;
   // Bytes this stage's rings have sent (every buffer, headers included). Thread-safe.
   std::uint64_t bytes_sent() const;
+  // The weights the last outer step made, which every replica that took part in the same
+  // rounds holds (compute thread).
+  const std::vector<float>& anchor() const { return anchor_; }
 
  private:
   // Buffer names in the rings (the same on every member).
@@ -95,10 +100,12 @@ class StageAveraging {
                         const std::vector<std::pair<std::size_t, std::size_t>>& stepped,
                         StageOptimizer& optimizer);
   bool apply_optimizer_state(const reduce::AveragingResult& result, StageOptimizer& optimizer);
+  static std::vector<RingMeeting> meetings(const reduce::AveragingResult& result);
 
   const StageConfig& config_;
   std::string own_key_;
   StageCounters& counters_;
+  CommonPoint& common_point_;
   const clock::Clock& clock_;
   std::int64_t rings_ = 0;  // rings this stage sits in (in groups: with every pipeline)
   std::unique_ptr<reduce::MultiRingPlan> plan_;
@@ -119,6 +126,7 @@ class StageAveraging {
   // own weights when it starts), the weights when the running round started, the outer
   // optimizer's momentum, and what the codec dropped (error feedback; null: off).
   std::vector<float> anchor_, round_start_;
+  std::int64_t round_start_steps_ = 0;  // the optimizer's steps when the running round started
   bool awaiting_result_ = false;  // a round was started and its result not applied yet
   std::unique_ptr<reduce::OuterOptimizer> outer_;
   std::unique_ptr<reduce::ErrorFeedback> feedback_;

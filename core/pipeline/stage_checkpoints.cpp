@@ -12,9 +12,9 @@ namespace rookery::pipeline {
 StageCheckpoints::StageCheckpoints(const StageConfig& config, bool first, const clock::Clock& clock)
     : config_(config), first_(first), clock_(clock), last_(clock.steady_now()) {}
 
-void StageCheckpoints::resume(StageOptimizer& optimizer, StageCounters& counters) {
+bool StageCheckpoints::resume(StageOptimizer& optimizer, StageCounters& counters) {
   const auto& path = config_.checkpoint_path;
-  if (path.empty() || !std::filesystem::exists(path)) return;
+  if (path.empty() || !std::filesystem::exists(path)) return false;
   auto& opt = optimizer.optimizer();
   const auto c = load_checkpoint(path, optimizer.master(), opt, config_.job.id, config_.blocks);
   counters.update([&](StageStats& s) {
@@ -25,6 +25,7 @@ void StageCheckpoints::resume(StageOptimizer& optimizer, StageCounters& counters
   });
   spdlog::info("resumed from checkpoint {}: {} optimizer steps, {} samples", path.string(),
                opt.steps_taken(), c.samples);
+  return true;
 }
 
 void StageCheckpoints::save(const StageOptimizer& optimizer, StageCounters& counters) {

@@ -18,7 +18,8 @@ class StageCheckpoints {
 
   // Loads config.checkpoint_path into the master weights, the optimizer and the counters,
   // if there is one. Throws CheckpointError for a corrupt one (never trains from it).
-  void resume(StageOptimizer& optimizer, StageCounters& counters);
+  // True when it resumed from a checkpoint.
+  bool resume(StageOptimizer& optimizer, StageCounters& counters);
   // Writes a checkpoint now (no-op without a checkpoint path). Throws CheckpointError.
   void save(const StageOptimizer& optimizer, StageCounters& counters);
   // Writes one when the interval has passed; a failed write is logged and tried again after

@@ -207,10 +207,11 @@ wire::pb::Envelope spot_check_request(std::uint64_t micro_batch, CheckedWork wor
 
 wire::pb::Envelope recompute_request(std::uint64_t micro_batch, CheckedWork work,
                                      model::BlockRange blocks, const net::PeerAddress& return_to,
-                                     bool forward_only) {
+                                     const std::string& checked, bool forward_only) {
   wire::pb::Envelope h;
   auto* r = h.mutable_recompute_request();
   r->set_micro_batch(micro_batch);
+  r->set_checked(checked);
   r->set_work(work);
   r->set_first_block(blocks.first);
   r->set_last_block(blocks.last);
@@ -259,6 +260,7 @@ std::variant<Recompute, std::string> decode_recompute_request(const wire::Messag
   job.micro_batch = r.micro_batch();
   job.work = r.work();
   job.blocks = part;
+  job.checked = r.checked();
   job.forward_only = gradients && r.forward_only();
   job.input = decode_tensor(*t, device);
   job.return_to = back;

@@ -115,10 +115,11 @@ wire::pb::Envelope spot_check_request(std::uint64_t micro_batch, CheckedWork wor
                                       const net::PeerAddress& return_to,
                                       const std::string& sent_to = {});
 // `blocks`: what the verifier runs (its own, or a part of them for a chain's link);
-// `forward_only`: a gradient check's link on the way there, run forward only.
+// `checked`: the checked stage's key; `forward_only`: a gradient check's link on the way
+// there, run forward only.
 wire::pb::Envelope recompute_request(std::uint64_t micro_batch, CheckedWork work,
                                      model::BlockRange blocks, const net::PeerAddress& return_to,
-                                     bool forward_only = false);
+                                     const std::string& checked, bool forward_only = false);
 wire::pb::Envelope recompute_result(std::uint64_t micro_batch, CheckedWork work,
                                     const std::string& reason);
 
@@ -134,6 +135,7 @@ struct Recompute {
   std::uint64_t micro_batch = 0;
   CheckedWork work = wire::pb::CHECKED_ACTIVATIONS;
   model::BlockRange blocks;   // the part of this stage's blocks to run
+  std::string checked;        // the checked stage's key (Z85)
   bool forward_only = false;  // gradients: forward only (a chain's link on the way there)
   at::Tensor input;
   at::Tensor grad_output;  // gradients, when the part does not end the model

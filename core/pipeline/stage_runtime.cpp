@@ -76,6 +76,7 @@ struct StageRuntime::Impl {
         scaler(precision.loss_scaling),
         schedule(config, first()),
         checkpoints(config, first()),
+        common_point(config.blocks),
         inbox(static_cast<std::size_t>(2 * config.job.staleness + 4), counters),
         link(std::move(l)) {}
 
@@ -91,6 +92,7 @@ struct StageRuntime::Impl {
   LossScaler scaler;
   StageSchedule schedule;
   StageCheckpoints checkpoints;
+  CommonPoint common_point;  // where this replica stands among the others (spot-checks)
   StageInbox inbox;
   std::unique_ptr<data::Dataset> dataset;  // first stage only
   wire::Codec codec = wire::Codec::None;
@@ -117,15 +119,18 @@ struct StageRuntime::Impl {
   }
 
   // ---- messages ----
+  // `input_from`: the stage `input` came from (empty on a first stage).
   void send_forward(const ForwardRecord& record, const torch::Tensor& input,
-                    torch::Tensor activations, torch::Tensor targets) {
+                    const std::string& input_from, torch::Tensor activations,
+                    torch::Tensor targets) {
     if (corrupts_activations(config.fault)) {
       torch::NoGradGuard no_grad;
       activations = activations * -10;
     }
-    spot_checks->remember_sent_forward(record.micro_batch, input, activations, targets);
     const auto now = Clock::now();
     const auto hop = router->pick(now);
+    spot_checks->remember_sent_forward(record.micro_batch, input, input_from, activations, targets,
+                                       router->address(hop).key);
     router->sent(hop, record.micro_batch, now);
     link->send(router->address(hop),
                [job_id = config.job.id, record, activations, targets, c = codec, b = boundary]() {
@@ -182,6 +187,7 @@ struct StageRuntime::Impl {
 
   void stepped() {
     stash.publish(optimizer);
+    common_point.stepped(optimizer.steps());
     counters.update([&](StageStats& s) {
       ++s.optimizer_steps;
       s.last_clip_factor = optimizer.last_clip_factor();
@@ -301,7 +307,7 @@ struct StageRuntime::Impl {
       finish_last(w, mb, v, inputs, out, targets, n, {}, config.pipeline);
       return;
     }
-    send_forward({config.pipeline, mb, first_sample, n, own_address()}, inputs, out.detach(),
+    send_forward({config.pipeline, mb, first_sample, n, own_address()}, inputs, {}, out.detach(),
                  targets);
     schedule.in_flight().emplace(
         mb, InFlight{v, inputs, out, {}, first_sample, n, Clock::now(), config.pipeline});
@@ -336,7 +342,7 @@ struct StageRuntime::Impl {
       return;
     }
     send_forward({in.pipeline, in.micro_batch, in.first_sample, in.samples, own_address()},
-                 x.detach(), out.detach(), in.targets);
+                 x.detach(), in.sender, out.detach(), in.targets);
     schedule.in_flight().emplace(in.micro_batch, InFlight{v, x, out, in.return_to, in.first_sample,
                                                           in.samples, Clock::now(), in.pipeline});
   }
@@ -396,7 +402,7 @@ struct StageRuntime::Impl {
   }
 
   void recompute(StageWork& w, const Recompute& r) {
-    if (!spot_checks->recompute(r, stash.current().shard)) return;
+    if (!spot_checks->recompute(r, stash.current().shard, stash.common_point())) return;
     // The part of its blocks it ran (a chain's link runs only its part), forward, and back
     // for a gradient check's backward link.
     const bool backward = r.work == wire::pb::CHECKED_GRADIENTS && !r.forward_only;
@@ -445,7 +451,7 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
   m.forward_flops_per_sample = sum_flops(m.chain.costs(), m.config.blocks, false);
   m.backward_flops_per_sample = sum_flops(m.chain.costs(), m.config.blocks, true);
   m.counters.update([&](StageStats& s) { s.next_sample = m.config.first_sample; });
-  m.checkpoints.resume(m.optimizer, m.counters);
+  if (m.checkpoints.resume(m.optimizer, m.counters)) m.common_point.restored(m.optimizer.steps());
   m.stash.publish(m.optimizer);
   if (m.first()) m.dataset = data::open_dataset(job);
 
@@ -464,16 +470,19 @@ StageRuntime::StageRuntime(net::SecureContext& ctx, const net::CurveKeyPair& ide
   }
   m.spot_checks =
       std::make_unique<SpotCheckProtocol>(m.config, m.identity.public_key, m.chain.block_count(),
-                                          m.device, *m.link, m.inbox, m.counters);
+                                          m.device, *m.link, m.inbox, m.counters, m.common_point);
   // The receiver thread starts here; it serves no spot-check until spot_checks->start().
   m.link->listen(
       [this](const std::string& peer, wire::Message& msg) { impl_->receive(peer, msg); });
   m.endpoint = m.config.advertise.empty() ? m.link->endpoint() : m.config.advertise;
   if (m.config.averaging.enabled()) {
     m.averaging = std::make_unique<StageAveraging>(m.ctx, m.identity, m.config, m.codec,
-                                                   m.optimizer, m.counters);
+                                                   m.optimizer, m.counters, m.common_point);
   }
+  // A verifier recomputes on its common point's weights too (common_point.hpp): the weights
+  // it starts with until a round moves them.
   m.spot_checks->start(m.endpoint);
+  if (m.spot_checks->verifies()) m.stash.set_common_point(m.optimizer.flat_parameters());
 }
 
 StageRuntime::~StageRuntime() {
@@ -485,7 +494,10 @@ StageWork StageRuntime::run_once(std::chrono::milliseconds wait) {
   StageWork w;
   m.expire();
   if (m.averaging) {
-    if (m.averaging->apply_finished(m.optimizer)) m.stash.publish(m.optimizer);
+    if (m.averaging->apply_finished(m.optimizer)) {
+      m.stash.publish(m.optimizer);
+      if (m.spot_checks->verifies()) m.stash.set_common_point(m.averaging->anchor());
+    }
     m.averaging->maybe_start(m.optimizer);
     wait = m.averaging->until_next_window(wait);
   }
@@ -548,6 +560,9 @@ void StageRuntime::load_blocks(std::int64_t first, std::int64_t last, std::span<
                                std::int64_t optimizer_steps, const OptimizerState* state) {
   impl_->optimizer.load_blocks(impl_->config.blocks, first, last, values, optimizer_steps, state);
   impl_->stash.publish(impl_->optimizer);
+  impl_->common_point.restored(impl_->optimizer.steps());
+  if (impl_->spot_checks && impl_->spot_checks->verifies())
+    impl_->stash.set_common_point(impl_->optimizer.flat_parameters());
 }
 
 void StageRuntime::set_draining(bool draining) {

@@ -161,6 +161,9 @@ struct StageStats {
   std::int64_t spot_checks_inconclusive = 0;
   std::int64_t spot_checks_unanswered =
       0;                        // the input never came: that work dropped, nobody blamed
+  // No verifier's replica stood close enough to the sender's (pipeline/common_point.hpp):
+  // the work is used, nobody blamed.
+  std::int64_t spot_checks_incomparable = 0;
   std::int64_t recomputes = 0;  // recomputations this stage ran for other checkers
   std::vector<std::string>
       caught_peers;  // senders caught sending wrong activations or gradients: refused

@@ -4,6 +4,7 @@
 
 #include "model/mixed_precision.hpp"
 #include "pipeline/stage_optimizer.hpp"
+#include "reduce/shard_buffers.hpp"
 
 namespace rookery::pipeline {
 
@@ -39,6 +40,17 @@ void WeightStash::copy_master_into(WeightVersion& v, const StageOptimizer& maste
   master.predict_into(v.params);
   v.id = next_version_id_++;
   v.created_at_step = master.steps();
+}
+
+void WeightStash::set_common_point(std::span<const float> flat) {
+  if (!common_) {
+    auto shard = chain_.shard(blocks_);
+    shard.to(device_);
+    shard.set_training(true);
+    model::set_copy_precision(shard, autocast_);
+    common_ = std::make_unique<WeightVersion>(std::move(shard));
+  }
+  reduce::write_parameters(common_->shard, flat);
 }
 
 void WeightStash::publish(const StageOptimizer& master) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include <ATen/core/Tensor.h>
@@ -46,6 +47,11 @@ class WeightStash {
   void release(const std::shared_ptr<WeightVersion>& v);
   // What new forwards (and a verifier's recomputations) run on.
   WeightVersion& current() { return *current_; }
+  // The weights this replica last shared with the other pipelines' (common_point.hpp), which
+  // a verifier recomputes on too, to measure how far it has moved since. `flat` is the
+  // master's layout (StageOptimizer::flat_parameters). Kept only once set; null before.
+  void set_common_point(std::span<const float> flat);
+  model::Shard* common_point() { return common_ ? &common_->shard : nullptr; }
   const WeightVersion* current_ptr() const { return current_.get(); }
 
  private:
@@ -60,6 +66,7 @@ class WeightStash {
   bool checkpointing_;
   std::shared_ptr<WeightVersion> current_;
   std::vector<std::shared_ptr<WeightVersion>> pool_;
+  std::unique_ptr<WeightVersion> common_;
   std::uint64_t next_version_id_ = 1;
 };
 

@@ -45,6 +45,7 @@ struct Member {
   pipeline::StageConfig config;  // StageAveraging keeps a reference
   std::unique_ptr<pipeline::StageOptimizer> optimizer;
   pipeline::StageCounters counters;
+  std::unique_ptr<pipeline::CommonPoint> common_point;
   std::unique_ptr<pipeline::StageAveraging> averaging;
 };
 
@@ -161,8 +162,10 @@ class Swarm {
     m.config.averaging = averaging_;
     m.config.averaging.listen = averaging_.endpoints.at(m.id.public_key);
     m.optimizer = std::make_unique<pipeline::StageOptimizer>(chain_, blocks, torch::kCPU, job_);
+    m.common_point = std::make_unique<pipeline::CommonPoint>(blocks);
     m.averaging = std::make_unique<pipeline::StageAveraging>(
-        *m.ctx, m.id, m.config, wire::Codec::None, *m.optimizer, m.counters, clock_);
+        *m.ctx, m.id, m.config, wire::Codec::None, *m.optimizer, m.counters, *m.common_point,
+        clock_);
     auto w = m.optimizer->flat_parameters();
     const auto noise = (torch::randn({std::int64_t(w.size())}) * 0.05).contiguous();
     const float* n = noise.data_ptr<float>();

@@ -29,21 +29,23 @@ class TestPipelineAveraging : public QObject {
     std::vector<std::map<std::string, std::vector<float>>>
         moments;  // each pipeline's optimizer state, whole model
     job::JobSpec job;
+    std::int64_t checks_passed = 0, checks_failed = 0, checks_incomparable = 0;
+    std::vector<std::string> caught;  // stages a check caught (every stage here is honest)
   };
 
   static Run train(int averaging_interval_ms, int micro_batches) {
     testing::SwarmHarness h;
     QString json = testing::gpt_job_json("averaging", 2, "int8", 2, 64, 1e-3);
-    // Moments every 4th round. Spot-checks off: this test is about averaging, and one of its
-    // runs trains without it, where the replicas drift apart by design; with checks on, the
-    // verifiers (chains through the other pipeline's stages) then disagree with honest senders
-    // by more than the tolerance and the checks refuse them (measured 0.94 to 1.02 apart when
-    // one pipeline started 8 s after the other). tests/pipeline/test_spot_check_* check.
+    // Moments every 4th round. Spot-checks at a fifth of the micro-batches: the pipelines are
+    // cut differently, so each is checked by chains through the other's stages, and honest
+    // replicas drift apart, far (0.9 to 1.06) in the run that never averages and early in
+    // both. Nobody honest may be caught (pipeline/common_point.hpp).
     json.replace("\"seed\": 11",
                  "\"seed\": 11, \"average_optimizer_state_every\": 4, \"spot_checks\": "
-                 "{\"rate\": 0, \"probation\": 0}");
+                 "{\"rate\": 0.2, \"probation\": 3}");
     // Pipeline 0 cuts at block 2, pipeline 1 at block 1: three rings ([0,1), [1,2), [2,4)).
     const std::vector<testing::SwarmHarness::Blocks> plan{{{0, 2}, {2, 4}}, {{0, 1}, {1, 4}}};
+    Run run;
     if (!h.prepare(json, plan, averaging_interval_ms)) return {};
     if (!h.start_all({"--max-micro-batches", QString::number(micro_batches)})) return {};
     if (!h.wait_finished(300000)) return {};
@@ -63,11 +65,19 @@ class TestPipelineAveraging : public QObject {
       for (int st = 0; st < 2; ++st) {
         const auto a = h.snapshot(p, st).stage();
         qInfo(
-            "pipeline %d stage %d: %lld ring(s), %lld round(s) averaged, %lld alone, %lld skipped",
+            "pipeline %d stage %d: %lld ring(s), %lld round(s) averaged, %lld alone, %lld "
+            "skipped; spot-checks %lld passed, %lld failed, %lld incomparable",
             p, st, static_cast<long long>(a.averaging_rings()),
             static_cast<long long>(a.averaging_rounds()),
             static_cast<long long>(a.averaging_alone()),
-            static_cast<long long>(a.averaging_skipped()));
+            static_cast<long long>(a.averaging_skipped()),
+            static_cast<long long>(a.spot_checks_passed()),
+            static_cast<long long>(a.spot_checks_failed()),
+            static_cast<long long>(a.spot_checks_incomparable()));
+        run.checks_passed += a.spot_checks_passed();
+        run.checks_failed += a.spot_checks_failed();
+        run.checks_incomparable += a.spot_checks_incomparable();
+        for (const auto& k : a.caught_peers()) run.caught.push_back(k);
         const auto& mine = plan[std::size_t(p)][std::size_t(st)];
         std::vector<std::string> expected;  // their keys
         std::vector<std::size_t> stage_of;  // and their stages in the other pipeline
@@ -104,7 +114,6 @@ class TestPipelineAveraging : public QObject {
       }
     }
     if (!h.quit_all()) return {};
-    Run run;
     run.job = job::load_job_spec(h.job_path.toStdString());
     for (int p = 0; p < 2; ++p) {
       std::vector<std::filesystem::path> ckpts;
@@ -180,6 +189,17 @@ class TestPipelineAveraging : public QObject {
         gap_averaged, gap_alone, gap_averaged / gap_alone);
     qInfo("held-out loss of pipeline 0: start %.4f, averaged %.4f, alone %.4f", start,
           loss_averaged, loss_alone);
+    // Spot-checks: every stage here is honest, so none may fail, in either run; the averaged
+    // run's replicas met often enough for checks to be judged.
+    for (const auto* r : {&averaged, &alone}) {
+      qInfo("spot-checks %s: %lld passed, %lld failed, %lld incomparable, %zu stage(s) caught",
+            r == &averaged ? "averaged" : "alone", static_cast<long long>(r->checks_passed),
+            static_cast<long long>(r->checks_failed),
+            static_cast<long long>(r->checks_incomparable), r->caught.size());
+      QVERIFY2(r->caught.empty(), "an honest stage was caught by a spot-check");
+      QCOMPARE(r->checks_failed, std::int64_t{0});
+    }
+    QVERIFY2(averaged.checks_passed > 0, "no spot-check of the averaged run was judged");
     QVERIFY(loss_averaged < 0.8 * start);  // averaging did not stop training
     QVERIFY(gap_alone > 0.2);              // without averaging, different data drives them apart
     // Idle after training, the averaged replicas met in the last rounds: one model, up to

@@ -62,6 +62,30 @@ class TestSpotCheck : public QObject {
     QVERIFY(!(off.decide("x") == SpotDecision::Check));
   }
 
+  void incomparableChecksVouchForNobodyNew() {
+    SpotChecker c(spec(0.0, 100));
+    const auto now = SpotChecker::Clock::now();
+    std::uint64_t mb = 0;
+    const auto check = [&](const std::string& who, SpotVerdict v) {
+      QVERIFY(c.begin(++mb, who, {"v1"}, now));
+      QVERIFY(!c.finish(mb, v));
+    };
+    QVERIFY(!c.vouched("new"));
+    check("new", SpotVerdict::Incomparable);
+    QVERIFY(!c.vouched("new"));  // nothing could judge it yet: its work is not used
+    check("known", SpotVerdict::Passed);
+    check("known", SpotVerdict::Incomparable);
+    QVERIFY(c.vouched("known"));  // it passed before
+    // Incomparable again and again, never judged: no check is to be had, as in a swarm whose
+    // replicas never average; its work is used as where nobody can check it.
+    for (int i = 0; i < 16; ++i) check("new", SpotVerdict::Incomparable);
+    QVERIFY(c.vouched("new"));
+    check("new", SpotVerdict::Failed);  // judged at last, and wrong: the count starts over
+    QVERIFY(!c.vouched("new"));
+    QCOMPARE(c.stats().incomparable, std::int64_t(18));
+    QVERIFY(!c.is_caught("new"));  // incomparable checks blame nobody
+  }
+
   void twoFailuresCatchASender() {
     SpotChecker c(spec(0.0, 10));
     const auto now = SpotChecker::Clock::now();

@@ -229,7 +229,7 @@ class TestStageMessages : public QObject {
     auto request = [&](model::BlockRange asked,
                        pipeline::CheckedWork work = wire::pb::CHECKED_ACTIVATIONS,
                        bool forward_only = false, bool grad = false) {
-      auto h = pipeline::recompute_request(7, work, asked, me, forward_only);
+      auto h = pipeline::recompute_request(7, work, asked, me, "the checked stage", forward_only);
       h.set_job_id(kJob);
       pipeline::NamedTensors t{{"input", activations(2)}};
       if (grad) t.emplace_back("grad_output", activations(2));
@@ -252,6 +252,7 @@ class TestStageMessages : public QObject {
     const auto& r = std::get<pipeline::Recompute>(job);
     QCOMPARE(r.micro_batch, std::uint64_t{7});
     QCOMPARE(r.return_to.key, me.key);
+    QCOMPARE(r.checked, std::string("the checked stage"));  // so it can say if it averaged with it
     QCOMPARE(r.input.size(0), std::int64_t{2});
     QVERIFY(r.blocks == blocks);
     const auto part = pipeline::decode_recompute_request(request({3, 4}), me.key, blocks,
