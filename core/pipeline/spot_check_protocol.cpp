@@ -41,8 +41,7 @@ void SpotCheckProtocol::start(const std::string& own_endpoint) {
     if (gpt && gpt->dropout > 0) {
       spdlog::info("spot-checks off: the model uses dropout, so two honest forwards differ");
     } else {
-      keeps_gradient_evidence_ = true;
-      verifies_ = true;
+      takes_part_ = true;
       if (!first) activation_checks_.checker = std::make_unique<SpotChecker>(checks);
       if (!last) gradient_checks_.checker = std::make_unique<SpotChecker>(checks);
       spdlog::info(
@@ -568,7 +567,7 @@ void SpotCheckProtocol::remember_sent_forward(std::uint64_t mb, const at::Tensor
   // Shared, not copied: a checker may ask to see the input, and the stage after this one's
   // checker may ask what this stage sent it (as a gradient check of that stage starts from).
   declared_inputs_[mb] = DeclaredInput{input, input_from};
-  if (keeps_gradient_evidence_) sent_forwards_[mb] = SentForward{activations, targets, to};
+  if (takes_part_) sent_forwards_[mb] = SentForward{activations, targets, to};
 }
 
 void SpotCheckProtocol::forget_sent_forward(std::uint64_t mb) {
@@ -578,14 +577,14 @@ void SpotCheckProtocol::forget_sent_forward(std::uint64_t mb) {
 }
 
 void SpotCheckProtocol::remember_gradient_sender(std::uint64_t mb, const std::string& from) {
-  if (!keeps_gradient_evidence_) return;
+  if (!takes_part_) return;
   std::lock_guard lock(mutex_);
   gradient_senders_.put(mb, from, kKeptGradients);
 }
 
 void SpotCheckProtocol::remember_sent_gradient(std::uint64_t mb, const std::string& to,
                                                const at::Tensor& grad) {
-  if (!keeps_gradient_evidence_) return;
+  if (!takes_part_) return;
   std::lock_guard lock(mutex_);
   sent_gradients_.put(mb, SentGradient{to, grad}, kKeptGradients);
 }

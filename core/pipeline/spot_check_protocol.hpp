@@ -51,7 +51,7 @@ class SpotCheckProtocol {
   bool ready() const { return ready_.load(std::memory_order_acquire); }
   // Whether this stage takes part in checks, as checker or verifier (after start()): it then
   // keeps its common point's weights for recompute().
-  bool verifies() const { return verifies_; }
+  bool verifies() const { return takes_part_; }
 
   // ---- receiver thread ----
   // A forward or gradient from a stage caught lying: refused (true).
@@ -168,7 +168,6 @@ class SpotCheckProtocol {
   StageCounters& counters_;
   const CommonPoint& common_point_;
   std::atomic<bool> ready_{false};
-  bool verifies_ = false;  // set by start(), before the receiver serves any check
 
   mutable std::mutex mutex_;
   CheckBook activation_checks_;  // of the stages before this one (none on a first stage)
@@ -178,7 +177,9 @@ class SpotCheckProtocol {
   // Gradient checks of this stage and of the stage before it, for its last kKeptGradients
   // micro-batches: who sent it the gradient of its output (the witness it names when
   // checked), and what gradient it sent back and to whom (what it shows as a witness).
-  bool keeps_gradient_evidence_ = false;  // set when the job spot-checks and the swarm is known
+  // The job spot-checks and the swarm is known: this stage keeps evidence of what it sent, and
+  // its common point's weights (set by start(), before the receiver serves any check).
+  bool takes_part_ = false;
   Recent<std::string> gradient_senders_;
   Recent<SentGradient> sent_gradients_;
   std::vector<std::string> caught_next_hops_;  // for the compute thread to route around
