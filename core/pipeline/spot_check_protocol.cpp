@@ -120,6 +120,19 @@ bool SpotCheckProtocol::refuse_caught(const std::string& peer, const wire::Messa
   return true;
 }
 
+// Work this stage will not use. A forward's sender is told at once, so that it gives the
+// micro-batch up (and tells the stage before it) instead of waiting out its timeout for a
+// gradient that will not come.
+void SpotCheckProtocol::refuse(Inbound in) {
+  if (!in.backward && !in.return_to.key.empty()) {
+    link_.post(in.return_to,
+               [job_id = config_.job.id, pipeline = in.pipeline, mb = in.micro_batch]() {
+                 return encode_dropped(job_id, pipeline, mb);
+               });
+  }
+  inbox_.refuse(std::move(in));
+}
+
 // A checked micro-batch is held until the verdict and used only if it does not fail, so a
 // liar's work never reaches this stage's weights while it is on probation or under suspicion
 // (a check takes a few round trips; after probation only a `rate` share of micro-batches
@@ -147,7 +160,7 @@ bool SpotCheckProtocol::maybe_check(const std::string& sender, Inbound& in) {
     case SpotDecision::Check:
       break;
     case SpotDecision::Refuse:  // a suspect with every check slot taken: its work waits for none
-      inbox_.refuse(std::move(in));
+      refuse(std::move(in));
       return true;
   }
   std::vector<std::string> keys;
@@ -478,7 +491,7 @@ void SpotCheckProtocol::release_held(CheckedWork work, std::uint64_t mb, bool us
   }
   if (!material->held) return;
   if (!use) {
-    inbox_.refuse(std::move(*material->held));
+    refuse(std::move(*material->held));
   } else {
     inbox_.push_checked(std::move(*material->held));
   }

@@ -155,6 +155,7 @@ class SpotCheckProtocol {
   void release_held(CheckedWork work, std::uint64_t mb, bool use,
                     std::optional<CheckMaterial> material = std::nullopt);
   void announce_caught(CheckedWork work, const std::string& key);
+  void refuse(Inbound in);
 
   static constexpr std::size_t kKeptGradients = 32;
   const StageConfig& config_;

@@ -99,6 +99,17 @@ void decode_backward(const wire::Message& msg, const MessageRules& rules, c10::D
       compressed ? decode_compressed(msg, "grad", in.samples, rules, device) : decode(*g, device);
   if (in.tensor.scalar_type() != torch::kFloat32) throw MessageError("gradient must be f32");
 }
+
+void decode_dropped(const wire::Message& msg, const MessageRules& rules, Inbound& in) {
+  const auto& d = msg.header.dropped();
+  check_pipeline("dropped micro-batch", d.pipeline(), rules);
+  if (rules.last) throw MessageError("the last stage sends no activations to be dropped");
+  if (!msg.tensors.empty()) throw MessageError("dropped micro-batch with tensors");
+  in.backward = true;
+  in.discard = true;
+  in.micro_batch = d.micro_batch();
+  in.pipeline = d.pipeline();
+}
 }  // namespace
 
 bool is_spot_check_message(const wire::Message& msg) {
@@ -121,6 +132,8 @@ Inbound decode_pipeline_message(const wire::Message& msg, const std::string& sen
     decode_forward(msg, rules, device, in);
   } else if (msg.header.has_backward()) {
     decode_backward(msg, rules, device, in);
+  } else if (msg.header.has_dropped()) {
+    decode_dropped(msg, rules, in);
   } else {
     throw MessageError("not a pipeline message");
   }
@@ -157,6 +170,16 @@ std::vector<zmq::message_t> encode_backward(const std::string& job_id, std::uint
   b->set_samples(static_cast<std::int32_t>(samples));
   if (downstream_grad_sq_norm > 0) b->set_downstream_grad_sq_norm(downstream_grad_sq_norm);
   return wire::encode(std::move(h), encode_boundary("grad", grad, codec, boundary));
+}
+
+std::vector<zmq::message_t> encode_dropped(const std::string& job_id, std::uint32_t pipeline,
+                                           std::uint64_t micro_batch) {
+  wire::pb::Envelope h;
+  h.set_job_id(job_id);
+  auto* d = h.mutable_dropped();
+  d->set_pipeline(pipeline);
+  d->set_micro_batch(micro_batch);
+  return wire::encode(std::move(h), {});
 }
 
 std::vector<zmq::message_t> encode_grad_norm_total(const std::string& job_id,

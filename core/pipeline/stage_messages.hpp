@@ -41,8 +41,9 @@ struct Inbound {
   at::Tensor targets;  // forward only
   std::string sender;
   std::uint32_t pipeline = 0;  // forward: the micro-batch's pipeline (its first stage's)
-  // Backward only: the gradient is refused; the compute thread drops the micro-batch now
-  // instead of waiting for its timeout.
+  // Backward only: no gradient will come (it was refused here, or the stage the micro-batch
+  // went to dropped it); the compute thread gives the micro-batch up now, and tells the stage
+  // before it, instead of waiting for its timeout.
   bool discard = false;
 };
 
@@ -64,9 +65,10 @@ bool is_spot_check_message(const wire::Message& msg);
 // Throws MessageError for a message of another job.
 void check_job(const wire::Message& msg, const MessageRules& rules);
 
-// A forward or a backward from `sender`, decoded onto `device`. Throws MessageError for a
-// message of another job or pipeline, one this end of the pipeline takes no such message
-// of, or whose tensors, sample count or return address do not fit.
+// A forward, a backward or a dropped micro-batch (a discard) from `sender`, decoded onto
+// `device`. Throws MessageError for a message of another job or pipeline, one this end of the
+// pipeline takes no such message of, or whose tensors, sample count or return address do not
+// fit.
 Inbound decode_pipeline_message(const wire::Message& msg, const std::string& sender,
                                 const MessageRules& rules, c10::Device device);
 
@@ -89,6 +91,11 @@ std::vector<zmq::message_t> encode_backward(const std::string& job_id, std::uint
                                             double loss, const at::Tensor& grad, wire::Codec codec,
                                             double downstream_grad_sq_norm = 0,
                                             const BoundaryShape& boundary = {});
+
+// Instead of a gradient: the receiver of micro-batch `micro_batch`'s activations will not use
+// them, so their sender gives it up now (and tells the stage before it).
+std::vector<zmq::message_t> encode_dropped(const std::string& job_id, std::uint32_t pipeline,
+                                           std::uint64_t micro_batch);
 
 // The whole model's squared gradient norm for the step a micro-batch completed
 // (GlobalNormClip), as it travels down the pipeline.

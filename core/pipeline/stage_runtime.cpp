@@ -152,6 +152,13 @@ struct StageRuntime::Impl {
     });
   }
 
+  // No gradient will come for micro-batch `mb`: the stage that sent it gives it up too.
+  void send_dropped(const net::PeerAddress& to, std::uint64_t mb, std::uint32_t pipeline) {
+    link->send(to, [job_id = config.job.id, pipeline, mb]() {
+      return encode_dropped(job_id, pipeline, mb);
+    });
+  }
+
   // Every next hop learns the whole model's gradient norm (each relays it further).
   void send_total(const GradNormTotal& total) {
     if (last()) return;
@@ -218,7 +225,8 @@ struct StageRuntime::Impl {
       spdlog::warn("stage rejected a message from {}: {}", net::short_key(peer), e.what());
       return;
     }
-    if (checks_ready && spot_checks->maybe_check(peer, in)) return;  // held until the verdict
+    if (checks_ready && !in.discard && spot_checks->maybe_check(peer, in))
+      return;  // held until the verdict
     inbox.push(std::move(in));
   }
 
@@ -367,10 +375,13 @@ struct StageRuntime::Impl {
       if (!in.discard) counters.update([](StageStats& s) { ++s.unknown_backwards; });
       return;
     }
-    if (in.discard) {  // its gradient failed a spot-check, or came from a stage caught lying
+    if (in.discard) {  // its gradient was refused here, or the stage it went to dropped it
       const auto hop = router ? router->holder(in.micro_batch) : std::nullopt;
       if (!hop || router->address(*hop).key != in.sender) return;  // not the stage it was sent to
+      const auto return_to = it->second.return_to;
+      const auto pipeline = it->second.pipeline;
       drop(in.micro_batch, true);
+      if (!first()) send_dropped(return_to, in.micro_batch, pipeline);
       return;
     }
     InFlight f = std::move(it->second);

@@ -125,7 +125,7 @@ struct StageStats {
   std::int64_t backwards = 0;  // micro-batches whose backward finished here
   std::int64_t samples = 0;    // samples whose backward finished here
   std::int64_t optimizer_steps = 0;
-  std::int64_t dropped = 0;            // timed out in flight (a peer died or stalled)
+  std::int64_t dropped = 0;            // given up in flight: timed out, or refused downstream
   std::int64_t rejected = 0;           // malformed or unusable messages
   std::int64_t unknown_backwards = 0;  // gradients for micro-batches no longer in flight
   std::int64_t in_flight = 0;

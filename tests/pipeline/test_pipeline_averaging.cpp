@@ -47,13 +47,7 @@ class TestPipelineAveraging : public QObject {
     const std::vector<testing::SwarmHarness::Blocks> plan{{{0, 2}, {2, 4}}, {{0, 1}, {1, 4}}};
     Run run;
     if (!h.prepare(json, plan, averaging_interval_ms)) return {};
-    // A micro-batch whose check nobody could judge, from a sender no check has vouched for
-    // yet, is dropped at the checker (pipeline/common_point.hpp), and its first stage gives it
-    // up after this timeout: 5 s, not the default 20, so that a start where the pipelines'
-    // early checks are incomparable costs seconds here, not minutes.
-    if (!h.start_all({"--max-micro-batches", QString::number(micro_batches),
-                      "--micro-batch-timeout-ms", "5000"}))
-      return {};
+    if (!h.start_all({"--max-micro-batches", QString::number(micro_batches)})) return {};
     if (!h.wait_finished(300000)) return {};
     // Every pipeline has finished; idle stages go on averaging, so after a few windows the
     // replicas are one model (when averaging works).

@@ -188,6 +188,41 @@ class TestStageMessages : public QObject {
              std::string("gradient norm that is not a finite number >= 0"));
   }
 
+  // A stage that will not use a micro-batch's activations says so instead of a gradient: the
+  // sender reads it as a discard of that micro-batch; malformed ones are refused.
+  void aDroppedMicroBatchDecodesAsADiscard() {
+    const auto in = pipeline::decode_pipeline_message(
+        decoded(pipeline::encode_dropped(kJob, 0, 0x42)), "peer", middle_stage(), torch::kCPU);
+    QVERIFY(in.backward);
+    QVERIFY(in.discard);
+    QCOMPARE(in.micro_batch, std::uint64_t{0x42});
+    QCOMPARE(in.sender, std::string("peer"));
+    QVERIFY(!in.tensor.defined());
+    auto refused = [](std::vector<zmq::message_t> frames, const MessageRules& rules) {
+      try {
+        pipeline::decode_pipeline_message(decoded(std::move(frames)), "peer", rules, torch::kCPU);
+        return std::string("taken");
+      } catch (const MessageError& e) {
+        return std::string(e.what());
+      }
+    };
+    auto last = middle_stage();
+    last.last = true;
+    QCOMPARE(refused(pipeline::encode_dropped(kJob, 0, 1), last),
+             std::string("the last stage sends no activations to be dropped"));
+    QCOMPARE(refused(pipeline::encode_dropped(kJob, 3, 1), middle_stage()),
+             std::string("dropped micro-batch for pipeline 3"));
+    QCOMPARE(refused(pipeline::encode_dropped("job-2", 0, 1), middle_stage()),
+             std::string("message for job 'job-2'"));
+    wire::pb::Envelope h;
+    h.set_job_id(kJob);
+    h.mutable_dropped()->set_micro_batch(1);
+    std::vector<wire::OutgoingTensor> tensors;
+    tensors.push_back(wire::OutgoingTensor::encode("grad", {2, 3}, std::vector<float>(6, 1.f)));
+    QCOMPARE(refused(wire::encode(h, std::move(tensors)), middle_stage()),
+             std::string("dropped micro-batch with tensors"));
+  }
+
   void malformedMessagesAreRefused_data() {
     QTest::addColumn<int>("kind");
     QTest::addColumn<QString>("reason");
