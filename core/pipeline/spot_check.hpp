@@ -9,11 +9,12 @@
 //   1. D asks X for the input X declares it computed them from (SpotCheckRequest). X keeps
 //      the input of every micro-batch in flight for its own backward, so an honest X always
 //      has it, and a stage that will not show its input fails the check. Past the first
-//      stage, X also names the stage that sent it that input (the witness, which must hold
-//      the blocks before X's), and D asks the witness what it sent X: the verifiers start
-//      from the witness's word, so X gets no say in what they run (an input chosen to swing
-//      the verifiers' outputs would make the check incomparable, common_point.hpp). A first
-//      stage's input is token ids, which the verifiers check.
+//      stage, X shows the forward it computed from exactly as it came, signed for X by the
+//      stage that sent it (signed_forward.hpp; that stage must hold the blocks before X's):
+//      the verifiers start from those bytes, so X gets no say in what they run (an input
+//      chosen to swing the verifiers' outputs would make the check incomparable,
+//      common_point.hpp), and neither does the sender, which cannot disown what it signed. A
+//      first stage's input is token ids, which the verifiers check.
 //   2. D sends that input to up to two verifiers, other holders of exactly X's blocks
 //      (RecomputeRequest), which run their own copy forward and send the output back. Where
 //      fewer than two hold exactly X's blocks, a verifier may be a chain: holders whose ranges
@@ -59,8 +60,9 @@
 // passes (a suspect is caught within a few micro-batches, not after hundreds).
 //
 // What it does not catch: a stage that lies by less than the tolerance (its harm is bounded
-// by it, as CenteredClip bounds an averaging liar's), two colluders (a lying witness can
-// vouch for a lying X, and can also make an honest X fail: it answers for X's next stage),
+// by it, as CenteredClip bounds an averaging liar's), two colluders (a stage can sign garbage
+// for a lying X that computes honestly from it; a lying gradient witness can vouch for a lying
+// X, and can also make an honest X fail: gradients are not signed),
 // and a stage holding a block nobody else holds (with one pipeline, every stage; the planner
 // reports which stages are checkable, core/cluster/check_coverage.hpp). A model
 // with dropout cannot be checked this way (two honest forwards differ); the node turns checks

@@ -187,23 +187,19 @@ bool SpotCheckProtocol::maybe_check(const std::string& sender, Inbound& in) {
 }
 
 // The checked stage says whose gradient it ran backward from (that stage must hold the blocks
-// after it), or whose activations it computed its own from (the blocks before it). That stage
-// is asked what it sent, and that is what the verifiers start from.
-void SpotCheckProtocol::ask_witness(CheckedWork work, std::uint64_t mb, const std::string& checked,
+// after it). That stage is asked what it sent, and that is what the verifiers start from.
+void SpotCheckProtocol::ask_witness(std::uint64_t mb, const std::string& checked,
                                     model::BlockRange blocks, const std::string& named) {
-  const bool gradients = work == wire::pb::CHECKED_GRADIENTS;
+  constexpr auto work = wire::pb::CHECKED_GRADIENTS;
   const auto& holders = config_.holders;
   const auto it = std::find_if(holders.begin(), holders.end(), [&](const StageHolder& h) {
-    const bool adjacent = gradients ? h.blocks.first == blocks.last : h.blocks.last == blocks.first;
-    return h.address.key == named && adjacent && named != checked;
+    return h.address.key == named && h.blocks.first == blocks.last && named != checked;
   });
   if (it == holders.end()) {
-    const std::string what = gradients ? "gradient" : "input";
     end_check(work, mb, SpotVerdict::Failed,
-              named.empty() ? "named nobody as the sender of its " + what
-                            : std::string("named a stage that does not hold the blocks ") +
-                                  (gradients ? "after" : "before") + " it as the sender of its " +
-                                  what);
+              named.empty() ? "named nobody as the sender of its gradient"
+                            : "named a stage that does not hold the blocks after it as the "
+                              "sender of its gradient");
     return;
   }
   {
@@ -265,17 +261,16 @@ void SpotCheckProtocol::answer_spot_check_request(const std::string& peer,
   answer->set_micro_batch(r.micro_batch());
   answer->set_work(r.work());
   at::Tensor input;
+  std::shared_ptr<const SignedForward> signed_input;
   const bool witness = !r.sent_to().empty();
   {
     std::lock_guard lock(mutex_);
-    if (r.work() != wire::pb::CHECKED_GRADIENTS && witness) {  // the activations we sent it
-      const auto it = sent_forwards_.find(r.micro_batch());
-      if (it != sent_forwards_.end() && it->second.to == r.sent_to())
-        input = it->second.activations;
-    } else if (r.work() != wire::pb::CHECKED_GRADIENTS) {  // our input, and whose it was
-      if (const auto it = declared_inputs_.find(r.micro_batch()); it != declared_inputs_.end()) {
+    if (r.work() != wire::pb::CHECKED_GRADIENTS) {
+      // Our input: past a first stage, the forward it came in, as its sender signed it.
+      const auto it = declared_inputs_.find(r.micro_batch());
+      if (it != declared_inputs_.end() && !witness) {
         input = it->second.input;
-        answer->set_received_from(it->second.from);
+        signed_input = it->second.from;  // shared: the bytes are not copied
       }
     } else if (witness) {  // the gradient we sent that stage
       const auto* g = sent_gradients_.find(r.micro_batch());
@@ -284,9 +279,58 @@ void SpotCheckProtocol::answer_spot_check_request(const std::string& peer,
       answer->set_received_from(*from);  // whose gradient we used
     }
   }
+  if (signed_input) {
+    send_signed_input(back, std::move(h), *signed_input);
+    return;
+  }
   // A witness tells what that stage received of it.
   if (witness) input = as_received(input, boundary_);
   send(back, std::move(h), {{"input", input}});
+}
+
+void SpotCheckProtocol::send_signed_input(const net::PeerAddress& to, wire::pb::Envelope header,
+                                          const SignedForward& input) {
+  header.set_job_id(config_.job.id);
+  auto* answer = header.mutable_spot_check_input();
+  answer->set_received_from(input.from);
+  answer->set_signature(input.signature);
+  answer->set_signed_pipeline(input.pipeline);
+  link_.post(to, [header = std::move(header), tensors = input.tensors]() mutable {
+    return wire::encode(std::move(header), std::move(tensors));
+  });
+}
+
+// The input a checked stage X showed for its activations, past a first stage: the forward it
+// computed them from, which must be signed for X by a stage that holds the blocks just before
+// X's. Decoded as X decoded it; nothing when the check failed on it (ended here).
+std::optional<at::Tensor> SpotCheckProtocol::signed_input(std::uint64_t mb,
+                                                          const std::string& checked,
+                                                          model::BlockRange blocks,
+                                                          std::int64_t samples,
+                                                          const wire::Message& msg) {
+  const auto& shown = msg.header.spot_check_input();
+  const auto& from = shown.received_from();
+  const auto& holders = config_.holders;
+  const bool holder = std::any_of(holders.begin(), holders.end(), [&](const StageHolder& h) {
+    return h.address.key == from && h.blocks.last == blocks.first && from != checked;
+  });
+  const auto fail = [&](const std::string& why) {
+    end_check(wire::pb::CHECKED_ACTIVATIONS, mb, SpotVerdict::Failed, why);
+    return std::nullopt;
+  };
+  if (!holder) {
+    return fail(from.empty() ? "named nobody as the sender of its input"
+                             : "named a stage that does not hold the blocks before it as the "
+                               "sender of its input");
+  }
+  const ForwardParty party{config_.job.id, shown.signed_pipeline(), mb, checked};
+  if (!forward_signed_by(from, shown.signature(), party, msg.tensors))
+    return fail("showed an input its sender did not sign for it");
+  try {
+    return decode_activations(msg, samples, boundary_);
+  } catch (const std::exception& e) {
+    return fail(std::string("showed a signed input that does not decode: ") + e.what());
+  }
 }
 
 // This stage is a verifier: queue the recomputation for the compute thread.
@@ -330,7 +374,18 @@ void SpotCheckProtocol::take_spot_check_input(const std::string& peer, const wir
   const bool gradients = work == wire::pb::CHECKED_GRADIENTS;
   if (gradients && !from_witness) {  // X names its witness: ask it
     if (!witness.empty()) throw MessageError("a second witness for one spot-check");
-    ask_witness(work, mb, peer, blocks, shown.received_from());
+    ask_witness(mb, peer, blocks, shown.received_from());
+    return;
+  }
+  // Activations past a first stage: X computed them from the forward of the stage before it,
+  // and shows it as that stage signed it. The verifiers start from those bytes, never from an
+  // input X chose (one made to swing the verifiers' outputs would make the check
+  // incomparable: common_point.hpp).
+  if (!gradients && blocks.first > 0) {
+    auto input = signed_input(mb, p->first, blocks, received.size(0), msg);
+    if (!input) return;
+    b.checker->input_shown(mb);
+    ask_verifiers(work, mb, *input);
     return;
   }
   const auto* t = msg.tensor("input");
@@ -338,19 +393,9 @@ void SpotCheckProtocol::take_spot_check_input(const std::string& peer, const wir
   if (t) input = decode_tensor(*t, torch::kCPU);
   if (!input.defined() || input.dim() == 0 || input.size(0) != received.size(0)) {
     end_check(work, mb, SpotVerdict::Failed,
-              from_witness ? (gradients ? "the stage it named does not confirm sending it a gradient"
-                                        : "the stage it named does not confirm sending it "
-                                          "activations")
+              from_witness      ? "the stage it named does not confirm sending it a gradient"
               : input.defined() ? "showed an input of another shape"
                                 : "showed no input for a micro-batch it sent");
-    return;
-  }
-  // Activations past the first stage: X computed them from another stage's, and that stage is
-  // asked what it sent. The verifiers start from its word, never from an input X chose (one
-  // made to swing the verifiers' outputs would make the check incomparable: common_point.hpp).
-  if (!gradients && !from_witness && blocks.first > 0) {
-    if (!witness.empty()) throw MessageError("a second witness for one spot-check");
-    ask_witness(work, mb, peer, blocks, shown.received_from());
     return;
   }
   b.checker->input_shown(mb);
@@ -573,14 +618,14 @@ std::vector<std::string> SpotCheckProtocol::expire(std::chrono::steady_clock::ti
 }
 
 void SpotCheckProtocol::remember_sent_forward(std::uint64_t mb, const at::Tensor& input,
-                                              const std::string& input_from,
+                                              std::shared_ptr<const SignedForward> input_from,
                                               const at::Tensor& activations,
-                                              const at::Tensor& targets, const std::string& to) {
+                                              const at::Tensor& targets) {
   std::lock_guard lock(mutex_);
-  // Shared, not copied: a checker may ask to see the input, and the stage after this one's
-  // checker may ask what this stage sent it (as a gradient check of that stage starts from).
-  declared_inputs_[mb] = DeclaredInput{input, input_from};
-  if (takes_part_) sent_forwards_[mb] = SentForward{activations, targets, to};
+  // Shared, not copied: a checker may ask to see the input, and this stage's own checks of the
+  // stage it sent to start from what it sent.
+  declared_inputs_[mb] = DeclaredInput{input, std::move(input_from)};
+  if (takes_part_) sent_forwards_[mb] = SentForward{activations, targets};
 }
 
 void SpotCheckProtocol::forget_sent_forward(std::uint64_t mb) {

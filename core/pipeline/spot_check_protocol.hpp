@@ -2,8 +2,8 @@
 // SpotCheckProtocol: a stage's part in the spot-checks of pipeline work (spot_check.hpp
 // describes the protocol; SpotChecker keeps the bookkeeping of one kind of check). This
 // holds the tensors: what a checked micro-batch came with and is held with until its
-// verdict, what this stage declared and sent (so it can show them when it is checked, or
-// vouch as a witness), and the verifiers' recomputations; it sends the protocol's messages
+// verdict, what this stage declared and sent (so it can show them when it is checked, with
+// its sender's signature, or vouch as a gradient's witness), and the verifiers' recomputations; it sends the protocol's messages
 // and judges. The receiver thread drives most of it; the compute thread recomputes for
 // other stages' checks, expires checks, and records what it sends. Thread-safe.
 #include <atomic>
@@ -71,11 +71,11 @@ class SpotCheckProtocol {
   // Ends checks past their deadline. Returns the next hops caught sending wrong gradients,
   // for the stage to route around.
   std::vector<std::string> expire(std::chrono::steady_clock::time_point now);
-  // What this stage sent for micro-batch `mb` to stage `to`, from `input`, which came from
-  // stage `input_from` (empty on a first stage): kept while it is in flight.
+  // What this stage sent for micro-batch `mb`, from `input`, which its sender signed as
+  // `input_from` (none on a first stage): kept while it is in flight.
   void remember_sent_forward(std::uint64_t mb, const at::Tensor& input,
-                             const std::string& input_from, const at::Tensor& activations,
-                             const at::Tensor& targets, const std::string& to);
+                             std::shared_ptr<const SignedForward> input_from,
+                             const at::Tensor& activations, const at::Tensor& targets);
   void forget_sent_forward(std::uint64_t mb);
   // Evidence for gradient checks, kept a while: whose gradient this stage used, and what
   // gradient it sent back and to whom.
@@ -90,12 +90,12 @@ class SpotCheckProtocol {
   // it went to starts from it.
   struct SentForward {
     at::Tensor activations, targets;
-    std::string to;  // the stage it went to (Z85 key)
   };
-  // What a micro-batch this stage sent forward came from: its input, and who sent that.
+  // What a micro-batch this stage sent forward came from: its input, and that input as its
+  // sender signed it (none on a first stage: its input is the dataset's).
   struct DeclaredInput {
     at::Tensor input;
-    std::string from;  // empty on a first stage (its input is the dataset's)
+    std::shared_ptr<const SignedForward> from;
   };
   // The tensors of a spot-check this stage runs (SpotChecker keeps the bookkeeping).
   struct CheckMaterial {
@@ -104,8 +104,8 @@ class SpotCheckProtocol {
     model::BlockRange blocks;            // the checked stage's
     std::optional<Inbound> held;         // the micro-batch, trained on only if it passes
     SentForward sent;                    // gradients: what this stage sent the checked one
-    // Whose gradient the checked stage says it used, or whose activations it says it computed
-    // from: the witness, whose word is what the verifiers start from.
+    // Whose gradient the checked stage says it used: the witness, whose word is what the
+    // verifiers start from.
     std::string witness;
   };
   // The spot-checks of one kind of work this stage receives: activations from the stages
@@ -146,8 +146,8 @@ class SpotCheckProtocol {
   void take_recompute_request(const std::string& peer, const wire::Message& msg);
   void take_spot_check_input(const std::string& peer, const wire::Message& msg);
   void take_recompute_result(const std::string& peer, const wire::Message& msg);
-  void ask_witness(CheckedWork work, std::uint64_t mb, const std::string& checked,
-                   model::BlockRange blocks, const std::string& named);
+  void ask_witness(std::uint64_t mb, const std::string& checked, model::BlockRange blocks,
+                   const std::string& named);
   void ask_verifiers(CheckedWork work, std::uint64_t mb, at::Tensor declared);
   void judge_check(CheckedWork work, std::uint64_t mb, CheckMaterial m);
   void end_check(CheckedWork work, std::uint64_t mb, SpotVerdict verdict, const std::string& detail,
@@ -156,6 +156,11 @@ class SpotCheckProtocol {
                     std::optional<CheckMaterial> material = std::nullopt);
   void announce_caught(CheckedWork work, const std::string& key);
   void refuse(Inbound in);
+  void send_signed_input(const net::PeerAddress& to, wire::pb::Envelope header,
+                         const SignedForward& input);
+  std::optional<at::Tensor> signed_input(std::uint64_t mb, const std::string& checked,
+                                         model::BlockRange blocks, std::int64_t samples,
+                                         const wire::Message& msg);
 
   static constexpr std::size_t kKeptGradients = 32;
   const StageConfig& config_;

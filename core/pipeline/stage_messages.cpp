@@ -68,6 +68,15 @@ void decode_forward(const wire::Message& msg, const MessageRules& rules, c10::De
   }
   if (!valid_return_address(f.return_to()))
     throw MessageError("forward without a valid return address");
+  if (!rules.own_key.empty()) {
+    const ForwardParty party{rules.job_id, f.pipeline(), f.micro_batch(), rules.own_key};
+    if (!forward_signed_by(in.sender, f.signature(), party, msg.tensors))
+      throw MessageError("forward without its sender's valid signature");
+    if (!rules.last) {  // its own activations may be checked: keep what it computes from
+      in.signed_by_sender = std::make_shared<const SignedForward>(
+          SignedForward{in.sender, f.pipeline(), copy_tensors(msg.tensors), f.signature()});
+    }
+  }
   in.micro_batch = f.micro_batch();
   in.pipeline = f.pipeline();
   in.first_sample = f.first_sample();
@@ -142,7 +151,9 @@ Inbound decode_pipeline_message(const wire::Message& msg, const std::string& sen
 
 std::vector<zmq::message_t> encode_forward(const std::string& job_id, const ForwardRecord& record,
                                            const at::Tensor& activations, const at::Tensor& targets,
-                                           wire::Codec codec, const BoundaryShape& boundary) {
+                                           wire::Codec codec, const BoundaryShape& boundary,
+                                           const net::CurveKeyPair* signer,
+                                           const std::string& to_key) {
   wire::pb::Envelope h;
   h.set_job_id(job_id);
   auto* f = h.mutable_forward();
@@ -153,7 +164,27 @@ std::vector<zmq::message_t> encode_forward(const std::string& job_id, const Forw
   set_address(f->mutable_return_to(), record.return_to);
   auto t = encode_boundary("activations", activations, codec, boundary);
   t.push_back(encode_tensor("targets", targets, wire::Codec::None));
+  if (signer)
+    f->set_signature(
+        sign_forward(*signer, {job_id, record.pipeline, record.micro_batch, to_key}, t));
   return wire::encode(std::move(h), std::move(t));
+}
+
+at::Tensor decode_activations(const wire::Message& msg, std::int64_t samples,
+                              const BoundaryShape& boundary) {
+  MessageRules rules;
+  rules.boundary = boundary;
+  at::Tensor x;
+  if (boundary.compressed()) {
+    x = decode_compressed(msg, "activations", samples, rules, torch::kCPU);
+  } else if (const auto* t = msg.tensor("activations")) {
+    x = decode(*t, torch::kCPU);
+  } else {
+    throw MessageError("no activations");
+  }
+  if (x.scalar_type() != torch::kFloat32 || x.dim() == 0 || x.size(0) != samples)
+    throw MessageError("activations that do not hold " + std::to_string(samples) + " samples");
+  return x;
 }
 
 std::vector<zmq::message_t> encode_backward(const std::string& job_id, std::uint32_t pipeline,

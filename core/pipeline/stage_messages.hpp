@@ -5,6 +5,7 @@
 // tensors are encoded into the frames a StageLink sends. The spot-check protocol's four
 // messages are built and read here too (its rules are in spot_check_protocol.hpp).
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -16,8 +17,10 @@
 #include <c10/core/Device.h>
 
 #include "model/block_range.hpp"
-#include "pipeline/boundary_compression.hpp"
+#include "net/identity.hpp"
 #include "net/peer_sender.hpp"
+#include "pipeline/boundary_compression.hpp"
+#include "pipeline/signed_forward.hpp"
 #include "wire/message.hpp"
 
 namespace rookery::pipeline {
@@ -41,6 +44,9 @@ struct Inbound {
   at::Tensor targets;  // forward only
   std::string sender;
   std::uint32_t pipeline = 0;  // forward: the micro-batch's pipeline (its first stage's)
+  // Forward, past a first stage and before a last one: what its sender signed, kept to show
+  // when this stage's own activations are checked.
+  std::shared_ptr<const SignedForward> signed_by_sender;
   // Backward only: no gradient will come (it was refused here, or the stage the micro-batch
   // went to dropped it); the compute thread gives the micro-batch up now, and tells the stage
   // before it, instead of waiting for its timeout.
@@ -57,6 +63,9 @@ struct MessageRules {
   // Activations and gradients travel as low-rank factors of this shape (and only so), or,
   // when it is off, whole with the codec.
   BoundaryShape boundary;
+  // This stage's key: forwards must be signed by their sender for it (signed_forward.hpp).
+  // Every stage names itself; only message tests that do not sign leave it empty.
+  std::string own_key;
 };
 
 // Whether `msg` belongs to the spot-check protocol (spot_check_protocol.hpp).
@@ -82,10 +91,18 @@ struct ForwardRecord {
 };
 
 // Activations go with the job's codec, or as low-rank factors when `boundary` is on (the
-// codec is then unused); targets raw. Gradients likewise.
+// codec is then unused); targets raw; the whole signed by `signer` for the stage `to_key`
+// (stages refuse a forward that is not: only tests of the format leave `signer` null).
+// Gradients likewise, unsigned.
 std::vector<zmq::message_t> encode_forward(const std::string& job_id, const ForwardRecord& record,
                                            const at::Tensor& activations, const at::Tensor& targets,
-                                           wire::Codec codec, const BoundaryShape& boundary = {});
+                                           wire::Codec codec, const BoundaryShape& boundary = {},
+                                           const net::CurveKeyPair* signer = nullptr,
+                                           const std::string& to_key = {});
+// A forward's activations from its tensors as they travelled (a signed forward shown in a
+// spot-check), onto the CPU. Throws MessageError when they are missing or do not decode.
+at::Tensor decode_activations(const wire::Message& msg, std::int64_t samples,
+                              const BoundaryShape& boundary);
 std::vector<zmq::message_t> encode_backward(const std::string& job_id, std::uint32_t pipeline,
                                             std::uint64_t micro_batch, std::int64_t samples,
                                             double loss, const at::Tensor& grad, wire::Codec codec,

@@ -115,13 +115,14 @@ struct StageRuntime::Impl {
   bool last() const { return config.blocks.last == chain.block_count(); }
   net::PeerAddress own_address() const { return {endpoint, identity.public_key}; }
   MessageRules rules() const {
-    return {config.job.id, config.pipeline, config.cross_pipeline, first(), last(), boundary};
+    return {config.job.id, config.pipeline, config.cross_pipeline, first(),
+            last(),        boundary,        identity.public_key};
   }
 
   // ---- messages ----
-  // `input_from`: the stage `input` came from (empty on a first stage).
+  // `input_from`: what its sender signed of `input` (none on a first stage).
   void send_forward(const ForwardRecord& record, const torch::Tensor& input,
-                    const std::string& input_from, torch::Tensor activations,
+                    std::shared_ptr<const SignedForward> input_from, torch::Tensor activations,
                     torch::Tensor targets) {
     if (corrupts_activations(config.fault)) {
       torch::NoGradGuard no_grad;
@@ -129,13 +130,14 @@ struct StageRuntime::Impl {
     }
     const auto now = Clock::now();
     const auto hop = router->pick(now);
-    spot_checks->remember_sent_forward(record.micro_batch, input, input_from, activations, targets,
-                                       router->address(hop).key);
+    spot_checks->remember_sent_forward(record.micro_batch, input, std::move(input_from),
+                                       activations, targets);
     router->sent(hop, record.micro_batch, now);
-    link->send(router->address(hop),
-               [job_id = config.job.id, record, activations, targets, c = codec, b = boundary]() {
-                 return encode_forward(job_id, record, activations, targets, c, b);
-               });
+    const auto to = router->address(hop);
+    link->send(to, [job_id = config.job.id, record, activations, targets, c = codec, b = boundary,
+                    signer = &identity, to_key = to.key]() {
+      return encode_forward(job_id, record, activations, targets, c, b, signer, to_key);
+    });
   }
 
   void send_backward(const net::PeerAddress& to, std::uint64_t mb, std::int64_t samples,
@@ -350,7 +352,7 @@ struct StageRuntime::Impl {
       return;
     }
     send_forward({in.pipeline, in.micro_batch, in.first_sample, in.samples, own_address()},
-                 x.detach(), in.sender, out.detach(), in.targets);
+                 x.detach(), std::move(in.signed_by_sender), out.detach(), in.targets);
     schedule.in_flight().emplace(in.micro_batch, InFlight{v, x, out, in.return_to, in.first_sample,
                                                           in.samples, Clock::now(), in.pipeline});
   }

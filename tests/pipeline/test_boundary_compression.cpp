@@ -31,7 +31,7 @@ wire::Message decoded(std::vector<zmq::message_t> frames) {
 }
 
 MessageRules middle_stage(BoundaryShape shape = kShape) {
-  return {kJob, 0, false, false, false, shape};
+  return {kJob, 0, false, false, false, shape, {}};
 }
 
 net::PeerAddress sender_address() {

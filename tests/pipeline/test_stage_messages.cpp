@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <cstring>
 #include <variant>
 
 #include "net/identity.hpp"
@@ -23,7 +24,7 @@ wire::Message decoded(std::vector<zmq::message_t> frames) {
   return std::move(r.message());
 }
 
-MessageRules middle_stage() { return {kJob, 0, false, false, false, {}}; }
+MessageRules middle_stage() { return {kJob, 0, false, false, false, {}, {}}; }
 
 net::PeerAddress sender_address() {
   static const auto key = net::CurveKeyPair::generate().public_key;
@@ -131,6 +132,74 @@ class TestStageMessages : public QObject {
     QCOMPARE(in.return_to.key, sender_address().key);
     QVERIFY(torch::equal(in.targets, tgt));
     QVERIFY(torch::allclose(in.tensor, act, 1e-2, 1e-2));
+  }
+
+  // A forward is signed by its sender for its receiver, which refuses one that is not, and
+  // keeps the signed tensors to show when its own activations are checked: the signature binds
+  // the job, pipeline, micro-batch, receiver and every byte, and fails if any differs.
+  void forwardsAreSignedForTheirReceiver() {
+    const auto sender = net::CurveKeyPair::generate();
+    const auto receiver = net::CurveKeyPair::generate();
+    auto rules = middle_stage();
+    rules.own_key = receiver.public_key;
+    const auto act = activations(2);
+    const auto encode = [&](const std::string& to, const net::CurveKeyPair* signer) {
+      return pipeline::encode_forward(kJob, record(2), act, targets(2), wire::Codec::Int8Block, {},
+                                      signer, to);
+    };
+    const auto in = pipeline::decode_pipeline_message(decoded(encode(receiver.public_key, &sender)),
+                                                      sender.public_key, rules, torch::kCPU);
+    QVERIFY(in.signed_by_sender);
+    QCOMPARE(in.signed_by_sender->from, sender.public_key);
+    QCOMPARE(in.signed_by_sender->tensors.size(), std::size_t(2));  // activations and targets
+    QCOMPARE(in.signed_by_sender->signature.size(), pipeline::kForwardSignatureBytes);
+
+    // What a checker does with the tensors the receiver shows: the signature holds over them
+    // exactly, for this receiver only, and they decode to what the receiver computed from.
+    wire::pb::Envelope shown;
+    shown.set_job_id(kJob);
+    const auto again = decoded(wire::encode(shown, in.signed_by_sender->tensors));
+    const pipeline::ForwardParty party{kJob, 0, 0x42, receiver.public_key};
+    QVERIFY(pipeline::forward_signed_by(sender.public_key, in.signed_by_sender->signature, party,
+                                        again.tensors));
+    QVERIFY(torch::equal(pipeline::decode_activations(again, 2, {}), in.tensor));
+    auto other = party;
+    other.to = sender.public_key;
+    QVERIFY(!pipeline::forward_signed_by(sender.public_key, in.signed_by_sender->signature, other,
+                                         again.tensors));
+    other = party;
+    other.micro_batch = 0x43;
+    QVERIFY(!pipeline::forward_signed_by(sender.public_key, in.signed_by_sender->signature, other,
+                                         again.tensors));
+    QVERIFY(!pipeline::forward_signed_by(receiver.public_key, in.signed_by_sender->signature, party,
+                                         again.tensors));
+    auto altered = in.signed_by_sender->tensors;
+    std::vector<std::byte> bytes(altered[0].bytes.size);
+    std::memcpy(bytes.data(), altered[0].bytes.data, bytes.size());
+    bytes.back() ^= std::byte{1};
+    altered[0].bytes = wire::Payload::own(std::move(bytes));
+    const auto tampered = decoded(wire::encode(shown, altered));
+    QVERIFY(!pipeline::forward_signed_by(sender.public_key, in.signed_by_sender->signature, party,
+                                         tampered.tensors));
+
+    const auto refused = [&](std::vector<zmq::message_t> frames, const std::string& from) {
+      try {
+        pipeline::decode_pipeline_message(decoded(std::move(frames)), from, rules, torch::kCPU);
+        return std::string("taken");
+      } catch (const MessageError& e) {
+        return std::string(e.what());
+      }
+    };
+    const std::string reason = "forward without its sender's valid signature";
+    QCOMPARE(refused(encode(receiver.public_key, nullptr), sender.public_key), reason);
+    QCOMPARE(refused(encode(sender.public_key, &sender), sender.public_key), reason);  // not ours
+    QCOMPARE(refused(encode(receiver.public_key, &sender), receiver.public_key), reason);
+
+    auto last = rules;
+    last.last = true;  // its activations go nowhere, so nobody checks them: nothing kept
+    QVERIFY(!pipeline::decode_pipeline_message(decoded(encode(receiver.public_key, &sender)),
+                                               sender.public_key, last, torch::kCPU)
+                 .signed_by_sender);
   }
 
   void backwardRoundTrip() {
