@@ -91,7 +91,8 @@ bool replicas_comparable(std::span<const VerifierStanding> links, std::int64_t c
   double drift = 0;
   std::int64_t steps = links.front().local_steps;
   for (const auto& l : links) {
-    if (!l.shares_point) return say("the checked stage does not share a verifier's last averaged weights");
+    if (!l.shares_point)
+      return say("the checked stage does not share a verifier's last averaged weights");
     if (!std::isfinite(l.drift) || l.drift < 0) return say("a verifier gave no drift");
     drift += l.drift;
     steps = std::min(steps, l.local_steps);
@@ -121,6 +122,16 @@ bool replicas_comparable(std::span<const VerifierStanding> links, std::int64_t c
     return say(s.str());
   }
   return true;
+}
+
+std::string describe_standing(std::span<const VerifierStanding> links) {
+  std::ostringstream s;
+  s.precision(3);
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    s << (i ? " + " : "") << links[i].drift << " in " << links[i].local_steps << " steps";
+    if (!links[i].shares_point) s << " (not shared)";
+  }
+  return s.str();
 }
 
 }  // namespace rookery::pipeline

@@ -25,15 +25,17 @@
 //     say it drifted and escape the check.
 // replicas_comparable() then admits a chain only when X shares every link's common point, and
 // the links' drift plus X's estimated from it (by the ratio of X's steps to theirs) stays
-// within two thirds of the tolerance: an honest X's distance to their output, at most
-// the sum of the two drifts, then stays within the tolerance. Otherwise the check is
-// incomparable: it blames nobody and the work is used (checks resume after the next round).
+// within two thirds of the tolerance: an honest X's distance to their output, about the sum
+// of the two drifts, then stays within the tolerance (a chain's can be more: each link's
+// drift is measured on its own input, not end to end). Otherwise the check is incomparable:
+// it blames nobody, and the work is used only from a sender a passed check vouched for
+// (checks resume after the next round).
 // What it costs: a verifier's recomputation runs twice (now and on the common point's
 // weights), and a stage that checks keeps one more copy of its weights.
 // What a liar can do with it: comparability is the verifiers' and the checker's word, not
 // the liar's. The one input to it a liar could shape, the input the drift is measured on, is
-// never the liar's: past a first stage it is what the stage before the liar says it sent
-// (spot_check.hpp), and on a first stage token ids. A liar that stays out of the rings stays
+// never the liar's: past a first stage it is what the stage before the liar signed for it
+// (signed_forward.hpp), and on a first stage token ids. A liar that stays out of the rings stays
 // out of every common point and is incomparable, as every stage of a swarm without averaging
 // is once the replicas have drifted; the rings see it absent.
 // Thread-safe.
@@ -101,5 +103,8 @@ struct VerifierStanding {
 // not, `why` says so (for the log).
 bool replicas_comparable(std::span<const VerifierStanding> links, std::int64_t checked_steps,
                          double tolerance, std::string* why = nullptr);
+
+// Where a chain's links stood, for the log: "0.12 in 10 steps + 0.05 in 10 steps".
+std::string describe_standing(std::span<const VerifierStanding> links);
 
 }  // namespace rookery::pipeline

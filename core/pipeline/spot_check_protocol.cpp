@@ -105,18 +105,25 @@ void SpotCheckProtocol::send(const net::PeerAddress& to, wire::pb::Envelope head
   });
 }
 
-// A message from a stage this one caught lying is refused. Its forwards die here; its
-// gradients are turned into a discard, so the micro-batch this stage sent it is dropped now
-// instead of holding a slot until its timeout.
+// A message from a stage this one caught lying is refused. Its forwards die here, and it is
+// told so (it may be an honest stage that failed its checks: it drops the micro-batch and
+// routes on); its gradients are turned into a discard, so the micro-batch this stage sent it
+// is dropped now instead of holding a slot until its timeout.
 bool SpotCheckProtocol::refuse_caught(const std::string& peer, const wire::Message& msg) {
   const bool forward = msg.header.has_forward(), backward = msg.header.has_backward();
   auto& b = forward ? activation_checks_ : gradient_checks_;
   if ((!forward && !backward) || !b.checker || !b.checker->is_caught(peer)) return false;
   Inbound drop;
   drop.backward = backward;
-  if (backward) drop.micro_batch = msg.header.backward().micro_batch();
   drop.sender = peer;
-  inbox_.refuse(std::move(drop));  // caught sending wrong work (logged then)
+  if (backward) {
+    drop.micro_batch = msg.header.backward().micro_batch();
+  } else if (const auto& f = msg.header.forward(); f.return_to().key() == peer) {
+    drop.micro_batch = f.micro_batch();
+    drop.pipeline = f.pipeline();
+    drop.return_to = {f.return_to().endpoint(), peer};
+  }
+  refuse(std::move(drop));  // caught sending wrong work (logged then)
   return true;
 }
 
@@ -455,8 +462,9 @@ void SpotCheckProtocol::judge_check(CheckedWork work, std::uint64_t mb, CheckMat
   const auto received = m.received.to(torch::kCPU, torch::kFloat64);
   const double received_norm = received.norm().item<double>();
   std::vector<torch::Tensor> outputs;
-  std::string composed;  // the chains of more than one link, for the log
+  std::string composed;      // the chains of more than one link, for the log
   std::string incomparable;  // why a chain that answered is not heard
+  std::string stood;         // where the heard chains' replicas stood, for the log
   const auto own_steps = common_point_.local_steps();  // the checked pipeline's
   for (const auto& chain : m.chains) {
     const auto out = chain.output();
@@ -467,8 +475,10 @@ void SpotCheckProtocol::judge_check(CheckedWork work, std::uint64_t mb, CheckMat
       continue;
     }
     // What the checked stage's output would have been on arrival, had it been the verifier's.
-    if (out.defined() && out.sizes().equals(received.sizes()) && out.is_floating_point())
+    if (out.defined() && out.sizes().equals(received.sizes()) && out.is_floating_point()) {
       outputs.push_back(as_received(out, boundary_).to(torch::kFloat64));
+      stood += (stood.empty() ? "" : "; ") + describe_standing(chain.standings());
+    }
     if (chain.links() > 1) composed += (composed.empty() ? "" : "; ") + chain.describe();
   }
   std::vector<double> to_checked;
@@ -488,7 +498,11 @@ void SpotCheckProtocol::judge_check(CheckedWork work, std::uint64_t mb, CheckMat
   for (const double d : to_checked) detail += " " + std::to_string(d).substr(0, 5);
   if (outputs.size() == 2) detail += ", between them " + std::to_string(between).substr(0, 5);
   if (outputs.empty())
-    detail = incomparable.empty() ? "no verifier could recompute it" : "incomparable: " + incomparable;
+    detail =
+        incomparable.empty() ? "no verifier could recompute it" : "incomparable: " + incomparable;
+  if (!stood.empty())
+    detail += " (drift since the common point: " + stood + "; the checked pipeline's steps " +
+              std::to_string(own_steps) + ")";
   if (!composed.empty()) detail += " (composed: " + composed + ")";
   end_check(work, mb, verdict, detail, std::move(m));
 }
@@ -554,8 +568,7 @@ void SpotCheckProtocol::announce_caught(CheckedWork work, const std::string& key
 
 // Gradients come from torch::autograd::grad, which leaves the weights' own gradients
 // untouched.
-bool SpotCheckProtocol::recompute(const Recompute& r, model::Shard& shard,
-                                  model::Shard* common) {
+bool SpotCheckProtocol::recompute(const Recompute& r, model::Shard& shard, model::Shard* common) {
   torch::Tensor out;
   std::string reason;
   const bool gradients = r.work == wire::pb::CHECKED_GRADIENTS;
