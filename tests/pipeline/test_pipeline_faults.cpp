@@ -9,6 +9,7 @@
 #include <signal.h>
 
 #include "net/rpc.hpp"
+#include "pipeline/signed_forward.hpp"
 #include "support/pipeline_harness.hpp"
 
 using namespace rookery;
@@ -171,6 +172,13 @@ class TestPipelineFaults : public QObject {
     std::vector<zmq::message_t> garbage;
     garbage.emplace_back("\x01\x02garbage", 9);
     send(std::move(garbage));
+    // Stage 0's signature, as every forward carries one (pipeline/signed_forward.hpp): the
+    // malformed ones below are signed, so that their shapes, not their signatures, are what
+    // the stage refuses.
+    const auto sign = [&](pb::Envelope& e, const std::vector<wire::OutgoingTensor>& tensors) {
+      e.mutable_forward()->set_signature(pipeline::sign_forward(
+          stage0, {"malformed", 0, e.forward().micro_batch(), stage1_key}, tensors));
+    };
     // 2. A forward whose activations have the wrong width.
     pb::Envelope h2;
     h2.set_job_id("malformed");
@@ -186,6 +194,9 @@ class TestPipelineFaults : public QObject {
     t.push_back(
         wire::OutgoingTensor::raw("targets", wire::DType::I64, {2, 32},
                                   wire::Payload::copy_of(std::as_bytes(std::span(targets)))));
+    // 2a. ... unsigned first: refused for that alone.
+    send(wire::encode(h2, t));
+    sign(h2, t);
     send(wire::encode(h2, std::move(t)));
     // 2b. ... and one with the wrong number of dimensions, which the blocks' own input checks
     // refuse (std::invalid_argument, not a LibTorch error: it once stopped the node's work).
@@ -196,6 +207,7 @@ class TestPipelineFaults : public QObject {
     t5.push_back(
         wire::OutgoingTensor::raw("targets", wire::DType::I64, {2, 32},
                                   wire::Payload::copy_of(std::as_bytes(std::span(targets)))));
+    sign(h5, t5);
     send(wire::encode(h5, std::move(t5)));
     // 3. A gradient for a micro-batch that was never in flight, and one for another job.
     pb::Envelope h3;
@@ -212,7 +224,7 @@ class TestPipelineFaults : public QObject {
     t4.push_back(wire::OutgoingTensor::encode("activations", {2, 32, 5}, wrong));
     send(wire::encode(h4, std::move(t4)));
 
-    QVERIFY(wait_for([&] { return h.snapshot(1).stage().rejected() >= before + 4; }, 10000));
+    QVERIFY(wait_for([&] { return h.snapshot(1).stage().rejected() >= before + 5; }, 10000));
     const auto mbs = h.snapshot(1).stage().micro_batches();
     QVERIFY(wait_for([&] { return h.snapshot(1).stage().micro_batches() >= mbs + 10; }, 30000));
     QCOMPARE(h.nodes[1]->state(), QProcess::Running);
