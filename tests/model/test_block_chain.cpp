@@ -126,6 +126,29 @@ class TestBlockChain : public QObject {
     }
   }
 
+  // What a spot-check's verifier chain relies on: parts of other shards, run one after the
+  // other, are the checked shard's forward. Here [0,2) against [0,1) and then the [1,2) part
+  // of a shard that ends the model, [1,4) (the chain through a last stage of another cut).
+  void partsOfShardsMatchAShard_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::newRow("gpt") << "gpt";
+    QTest::newRow("mlp") << "mlp";
+  }
+  void partsOfShardsMatchAShard() {
+    QFETCH(QString, kind);
+    const job::ModelSpec spec = spec_named(kind);
+    const BlockChain chain(spec, 2024);
+    const auto n = chain.block_count();
+    QVERIFY(n >= 4);
+    Shard checked = chain.shard({0, 2}), first = chain.shard({0, 1}), rest = chain.shard({1, n});
+    for (Shard* s : {&checked, &first, &rest}) s->set_training(false);
+    const torch::Tensor x = example_input(spec, 3);
+    const torch::Tensor expected = checked.forward(x);
+    const torch::Tensor composed = rest.forward(first.forward(x, {0, 1}), {1, 2});
+    QCOMPARE(composed.sizes(), expected.sizes());
+    QVERIFY(torch::equal(composed, expected));
+  }
+
   void parameterNamesAreGlobalAndOrdered() {
     const BlockChain chain(small_gpt(), 1);
     const auto params = chain.shard({3, 4}).parameters();
