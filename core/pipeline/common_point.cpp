@@ -24,10 +24,12 @@ void CommonPoint::restored(std::int64_t steps) {
   std::lock_guard lock(mutex_);
   steps_ = base_steps_ = steps;
   at_start_ = false;
+  point_round_ = 0;
   sharers_.clear();
 }
 
-bool CommonPoint::round_applied(std::span<const RingMeeting> rings, std::int64_t steps_at_start) {
+bool CommonPoint::round_applied(std::span<const RingMeeting> rings, std::int64_t steps_at_start,
+                                std::uint64_t round) {
   std::lock_guard lock(mutex_);
   bool partnered = false;
   for (const auto& ring : rings) {
@@ -54,6 +56,7 @@ bool CommonPoint::round_applied(std::span<const RingMeeting> rings, std::int64_t
   }
   if (partnered) {
     base_steps_ = steps_at_start;
+    point_round_ = round;
     ++rounds_;
   }
   return partnered;
@@ -81,13 +84,29 @@ std::int64_t CommonPoint::rounds() const {
   return rounds_;
 }
 
-bool replicas_comparable(std::span<const VerifierStanding> links, std::int64_t checked_steps,
-                         double tolerance, std::string* why) {
+std::uint64_t CommonPoint::point_round() const {
+  std::lock_guard lock(mutex_);
+  return point_round_;
+}
+
+bool same_round(std::span<const VerifierStanding> links, std::uint64_t round) {
+  return std::all_of(links.begin(), links.end(),
+                     [&](const VerifierStanding& l) { return l.round == round; });
+}
+
+bool replicas_comparable(std::span<const VerifierStanding> links, std::uint64_t checked_round,
+                         std::int64_t checked_steps, double tolerance, std::string* why) {
   const auto say = [&](const std::string& s) {
     if (why) *why = s;
     return false;
   };
   if (links.empty()) return say("no verifier said where its replica stands");
+  if (!same_round(links, checked_round)) {
+    std::string rounds;
+    for (const auto& l : links) rounds += (rounds.empty() ? "" : ", ") + std::to_string(l.round);
+    return say("the checked stage computed on the common point of round " +
+               std::to_string(checked_round) + ", its verifiers stand on round " + rounds);
+  }
   double drift = 0;
   std::int64_t steps = links.front().local_steps;
   for (const auto& l : links) {

@@ -19,6 +19,11 @@
 //     those rounds), how far its own output moved since the common point (it recomputes the
 //     check's input with the common point's weights too: measured, on this very input), and
 //     how many optimizer steps it took since.
+//   - Points are named by the number of the round that made them (the clock's window, the
+//     same on every member). X's work carries the round its weights stood on when it ran (in
+//     the forward or gradient itself), each verifier's answer the round it stands on: only
+//     answers from the same point are heard (same_round()). A round often falls between work
+//     and its check, and an outer step is no drift either side could measure.
 //   - X's steps since the common point are the checker's own: the checker is X's neighbour in
 //     one pipeline, where every stage takes the same steps (each micro-batch passes all of
 //     them), and rounds restart everyone's count at the same instants. So X does not get to
@@ -68,10 +73,12 @@ class CommonPoint {
   // The weights are not the job's initial ones (a checkpoint, or a shard from a peer): this
   // replica shares no point with anyone until a round it takes part in.
   void restored(std::int64_t steps);
-  // A finished round: the rings it averaged in with partners. `steps_at_start`: the
-  // optimizer's steps when the round started (the weights are now the new common point plus
-  // the steps taken since). False when no ring had a partner (nothing changed).
-  bool round_applied(std::span<const RingMeeting> rings, std::int64_t steps_at_start);
+  // A finished round, number `round` (the clock's window): the rings it averaged in with
+  // partners. `steps_at_start`: the optimizer's steps when the round started (the weights are
+  // now the new common point plus the steps taken since). False when no ring had a partner
+  // (nothing changed).
+  bool round_applied(std::span<const RingMeeting> rings, std::int64_t steps_at_start,
+                     std::uint64_t round);
 
   // Optimizer steps since the common point.
   std::int64_t local_steps() const;
@@ -79,6 +86,10 @@ class CommonPoint {
   bool shared_with(const std::string& member, model::BlockRange part) const;
   // Rounds with partners so far.
   std::int64_t rounds() const;
+  // The number of the round that made the common point (0: the job's initial weights, or a
+  // restored replica's before its first round). What this replica stands on is named by it:
+  // a stage sends it with its work, a verifier with its recomputation.
+  std::uint64_t point_round() const;
 
  private:
   using Range = std::pair<std::int64_t, std::int64_t>;
@@ -88,6 +99,7 @@ class CommonPoint {
   std::int64_t base_steps_ = 0;  // the optimizer's steps at the common point
   bool at_start_ = true;         // the job's initial weights, shared with every replica
   std::int64_t rounds_ = 0;
+  std::uint64_t point_round_ = 0;
   std::map<Range, std::set<std::string>> sharers_;  // by ring range: who holds its point
 };
 
@@ -96,13 +108,23 @@ struct VerifierStanding {
   bool shares_point = false;  // the checked stage shares its common point
   double drift = 0;           // its output's relative distance from the common point's output
   std::int64_t local_steps = 0;
+  std::uint64_t round = 0;  // the round of its common point (CommonPoint::point_round)
 };
 
-// Whether a chain's recomputation can judge the checked stage, whose steps since the common
-// point are taken as `checked_steps` (the checker's own). `tolerance` is the check's. When
-// not, `why` says so (for the log).
-bool replicas_comparable(std::span<const VerifierStanding> links, std::int64_t checked_steps,
-                         double tolerance, std::string* why = nullptr);
+// Whether every link of a chain stands on the common point of round `round`, the one the
+// checked stage's work was computed on. Rounds fall between a stage's work and its check (the
+// work travels, waits in a queue, the check takes round trips), and a check across one
+// compares a replica before an outer step with replicas after it: the step is not drift
+// either side measured, and an honest stage fails by it. Such a check is incomparable, and
+// its work is stale: it is not used (whoever vouched for its sender), so a sender gains
+// nothing by naming another round than its own.
+bool same_round(std::span<const VerifierStanding> links, std::uint64_t round);
+
+// Whether a chain's recomputation can judge the checked stage, whose work was computed on the
+// common point of `checked_round`, and whose steps since are taken as `checked_steps` (the
+// checker's own). `tolerance` is the check's. When not, `why` says so (for the log).
+bool replicas_comparable(std::span<const VerifierStanding> links, std::uint64_t checked_round,
+                         std::int64_t checked_steps, double tolerance, std::string* why = nullptr);
 
 // Where a chain's links stood, for the log: "0.12 in 10 steps + 0.05 in 10 steps".
 std::string describe_standing(std::span<const VerifierStanding> links);

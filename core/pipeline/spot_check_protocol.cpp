@@ -429,6 +429,7 @@ void SpotCheckProtocol::take_recompute_result(const std::string& peer, const wir
   standing.shares_point = result.averaged_with_checked();
   standing.drift = std::isfinite(result.drift()) && result.drift() >= 0 ? result.drift() : NAN;
   standing.local_steps = std::max<std::int64_t>(0, result.local_steps());
+  standing.round = result.averaging_round();
   std::optional<ChainRecompute::Request> next;
   std::optional<CheckMaterial> material;
   {
@@ -465,13 +466,16 @@ void SpotCheckProtocol::judge_check(CheckedWork work, std::uint64_t mb, CheckMat
   std::string composed;      // the chains of more than one link, for the log
   std::string incomparable;  // why a chain that answered is not heard
   std::string stood;         // where the heard chains' replicas stood, for the log
-  const auto own_steps = common_point_.local_steps();  // the checked pipeline's
+  const auto own_steps = common_point_.local_steps();       // the checked pipeline's
+  const auto round = m.held ? m.held->averaging_round : 0;  // the checked work's common point
+  bool stale = false;  // a verifier stands on another round's common point
   for (const auto& chain : m.chains) {
     const auto out = chain.output();
     std::string why;
-    if (out.defined() && !replicas_comparable(chain.standings(), own_steps,
+    if (out.defined() && !replicas_comparable(chain.standings(), round, own_steps,
                                               config_.job.spot_checks.tolerance, &why)) {
       incomparable += (incomparable.empty() ? "" : "; ") + why;
+      stale = stale || !same_round(chain.standings(), round);
       continue;
     }
     // What the checked stage's output would have been on arrival, had it been the verifier's.
@@ -504,7 +508,7 @@ void SpotCheckProtocol::judge_check(CheckedWork work, std::uint64_t mb, CheckMat
     detail += " (drift since the common point: " + stood + "; the checked pipeline's steps " +
               std::to_string(own_steps) + ")";
   if (!composed.empty()) detail += " (composed: " + composed + ")";
-  end_check(work, mb, verdict, detail, std::move(m));
+  end_check(work, mb, verdict, detail, std::move(m), stale && outputs.empty());
 }
 
 // Whether a check's held micro-batch may be trained on: not when it failed, nor when its input
@@ -515,14 +519,16 @@ static bool usable(SpotVerdict v) {
 
 // A check is over: the held micro-batch is used unless it failed.
 void SpotCheckProtocol::end_check(CheckedWork work, std::uint64_t mb, SpotVerdict verdict,
-                                  const std::string& detail,
-                                  std::optional<CheckMaterial> material) {
+                                  const std::string& detail, std::optional<CheckMaterial> material,
+                                  bool stale) {
   auto& b = book(work);
   const auto p = b.checker->pending(mb);
   if (!p) return;
   const bool caught = b.checker->finish(mb, verdict);
-  // Incomparable: the work is used only from a sender something vouched for (spot_check.hpp).
-  const bool drop = verdict == SpotVerdict::Incomparable && !b.checker->vouched(p->first);
+  // Incomparable: the work is used only from a sender something vouched for (spot_check.hpp),
+  // and never when it was computed on another round's common point (common_point.hpp).
+  const bool drop =
+      verdict == SpotVerdict::Incomparable && (stale || !b.checker->vouched(p->first));
   release_held(work, mb, usable(verdict) && !drop, std::move(material));
   const char* what = verdict == SpotVerdict::Passed         ? "passed"
                      : verdict == SpotVerdict::Failed       ? "FAILED"
@@ -606,6 +612,7 @@ bool SpotCheckProtocol::recompute(const Recompute& r, model::Shard& shard, model
   standing->set_averaged_with_checked(common_point_.shared_with(r.checked, r.blocks));
   standing->set_drift(drift);
   standing->set_local_steps(common_point_.local_steps());
+  standing->set_averaging_round(common_point_.point_round());
   send(r.return_to, std::move(header), {{"output", out}});
   return out.defined();
 }

@@ -40,8 +40,8 @@ class SpotCheckProtocol {
   // `common_point`: where this stage's replica stands (what it says as a verifier, and its
   // pipeline's steps as a checker).
   SpotCheckProtocol(const StageConfig& config, std::string own_key, std::int64_t model_blocks,
-                    c10::Device device, StageLink& link, StageInbox& inbox,
-                    StageCounters& counters, const CommonPoint& common_point);
+                    c10::Device device, StageLink& link, StageInbox& inbox, StageCounters& counters,
+                    const CommonPoint& common_point);
 
   // Once the stage listens at `own_endpoint`: turns checks on where the job asks for them
   // and they can work (a deterministic forward, other holders of a sender's blocks: exact
@@ -150,8 +150,9 @@ class SpotCheckProtocol {
                    const std::string& named);
   void ask_verifiers(CheckedWork work, std::uint64_t mb, at::Tensor declared);
   void judge_check(CheckedWork work, std::uint64_t mb, CheckMaterial m);
+  // `stale`: an incomparable check's work was computed on another round's common point.
   void end_check(CheckedWork work, std::uint64_t mb, SpotVerdict verdict, const std::string& detail,
-                 std::optional<CheckMaterial> material = std::nullopt);
+                 std::optional<CheckMaterial> material = std::nullopt, bool stale = false);
   void release_held(CheckedWork work, std::uint64_t mb, bool use,
                     std::optional<CheckMaterial> material = std::nullopt);
   void announce_caught(CheckedWork work, const std::string& key);

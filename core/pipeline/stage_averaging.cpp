@@ -167,8 +167,8 @@ StageAveraging::StageAveraging(net::SecureContext& ctx, const net::CurveKeyPair&
                                max_group_, dimensions_)
                  : std::string(),
       a.interval.count(), ro.aggregator->name(), job.outer.lr, job.outer.momentum,
-      wire::codec_name(codec), feedback_ ? " with error feedback" : "",
-      job.outer.anchor_sync_every, rounds,
+      wire::codec_name(codec), feedback_ ? " with error feedback" : "", job.outer.anchor_sync_every,
+      rounds,
       averaged_state_.empty()
           ? std::string("not averaged")
           : "every " + std::to_string(job.average_optimizer_state_every) + " " + rounds,
@@ -225,8 +225,8 @@ void StageAveraging::maybe_start(const StageOptimizer& optimizer) {
     buffers.push_back({std::string(kAnchor), anchor_});
   // Likewise, so every member includes the moments in the same rounds (rounds are numbered by
   // the clock) and the rings for them meet.
-  const bool with_state = !averaged_state_.empty() &&
-                          in_sweep(window, config_.job.average_optimizer_state_every);
+  const bool with_state =
+      !averaged_state_.empty() && in_sweep(window, config_.job.average_optimizer_state_every);
   if (with_state) {
     for (const auto& name : averaged_state_)
       buffers.push_back({name, optimizer.optimizer().state_buffer(name)});
@@ -264,7 +264,7 @@ bool StageAveraging::apply_finished(StageOptimizer& optimizer) {
   if (partnered) {
     apply_outer_step(*result, stepped, optimizer);
     state_applied = apply_optimizer_state(*result, optimizer);
-    common_point_.round_applied(meetings(*result), round_start_steps_);
+    common_point_.round_applied(meetings(*result), round_start_steps_, result->round);
   }
   spdlog::debug("averaging round {} {} in {:.3f} s", result->round,
                 partnered ? "applied" : "found no partner", result->seconds);

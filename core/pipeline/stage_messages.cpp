@@ -81,6 +81,7 @@ void decode_forward(const wire::Message& msg, const MessageRules& rules, c10::De
   in.pipeline = f.pipeline();
   in.first_sample = f.first_sample();
   in.samples = f.samples();
+  in.averaging_round = f.averaging_round();
   in.return_to = {f.return_to().endpoint(), f.return_to().key()};
   in.tensor = compressed ? decode_compressed(msg, "activations", f.samples(), rules, device)
                          : decode(*act, device);
@@ -102,6 +103,7 @@ void decode_backward(const wire::Message& msg, const MessageRules& rules, c10::D
   in.samples = b.samples();
   in.loss = b.loss();
   in.downstream_grad_sq_norm = b.downstream_grad_sq_norm();
+  in.averaging_round = b.averaging_round();
   if (!std::isfinite(in.downstream_grad_sq_norm) || in.downstream_grad_sq_norm < 0)
     throw MessageError("backward with a gradient norm that is not a finite number >= 0");
   in.tensor =
@@ -161,6 +163,7 @@ std::vector<zmq::message_t> encode_forward(const std::string& job_id, const Forw
   f->set_micro_batch(record.micro_batch);
   f->set_first_sample(record.first_sample);
   f->set_samples(static_cast<std::int32_t>(record.samples));
+  f->set_averaging_round(record.averaging_round);
   set_address(f->mutable_return_to(), record.return_to);
   auto t = encode_boundary("activations", activations, codec, boundary);
   t.push_back(encode_tensor("targets", targets, wire::Codec::None));
@@ -191,7 +194,8 @@ std::vector<zmq::message_t> encode_backward(const std::string& job_id, std::uint
                                             std::uint64_t micro_batch, std::int64_t samples,
                                             double loss, const at::Tensor& grad, wire::Codec codec,
                                             double downstream_grad_sq_norm,
-                                            const BoundaryShape& boundary) {
+                                            const BoundaryShape& boundary,
+                                            std::uint64_t averaging_round) {
   wire::pb::Envelope h;
   h.set_job_id(job_id);
   auto* b = h.mutable_backward();
@@ -200,6 +204,7 @@ std::vector<zmq::message_t> encode_backward(const std::string& job_id, std::uint
   b->set_loss(loss);
   b->set_samples(static_cast<std::int32_t>(samples));
   if (downstream_grad_sq_norm > 0) b->set_downstream_grad_sq_norm(downstream_grad_sq_norm);
+  b->set_averaging_round(averaging_round);
   return wire::encode(std::move(h), encode_boundary("grad", grad, codec, boundary));
 }
 

@@ -51,6 +51,9 @@ struct Inbound {
   // went to dropped it); the compute thread gives the micro-batch up now, and tells the stage
   // before it, instead of waiting for its timeout.
   bool discard = false;
+  // The averaging round whose common point the sender's weights stood at for this micro-batch
+  // (common_point.hpp): what a spot-check of it is judged against.
+  std::uint64_t averaging_round = 0;
 };
 
 // What a stage takes: its job and pipeline, and which end of the model it holds.
@@ -88,6 +91,7 @@ struct ForwardRecord {
   std::int64_t first_sample = 0;
   std::int64_t samples = 0;
   net::PeerAddress return_to;
+  std::uint64_t averaging_round = 0;  // the sender's common point's round (Inbound's)
 };
 
 // Activations go with the job's codec, or as low-rank factors when `boundary` is on (the
@@ -107,7 +111,8 @@ std::vector<zmq::message_t> encode_backward(const std::string& job_id, std::uint
                                             std::uint64_t micro_batch, std::int64_t samples,
                                             double loss, const at::Tensor& grad, wire::Codec codec,
                                             double downstream_grad_sq_norm = 0,
-                                            const BoundaryShape& boundary = {});
+                                            const BoundaryShape& boundary = {},
+                                            std::uint64_t averaging_round = 0);
 
 // Instead of a gradient: the receiver of micro-batch `micro_batch`'s activations will not use
 // them, so their sender gives it up now (and tells the stage before it).

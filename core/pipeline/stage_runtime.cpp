@@ -140,8 +140,10 @@ struct StageRuntime::Impl {
     });
   }
 
+  // `averaging_round`: the common point's round when the micro-batch's forward ran here.
   void send_backward(const net::PeerAddress& to, std::uint64_t mb, std::int64_t samples,
-                     double loss, torch::Tensor grad, std::uint32_t pipeline, double through_sq) {
+                     double loss, torch::Tensor grad, std::uint32_t pipeline, double through_sq,
+                     std::uint64_t averaging_round) {
     if (corrupts_gradients(config.fault)) {
       torch::NoGradGuard no_grad;
       grad = grad * -10;
@@ -149,8 +151,9 @@ struct StageRuntime::Impl {
     // What it sent, lie or not: a witness tells the truth about it.
     spot_checks->remember_sent_gradient(mb, to.key, grad);
     link->send(to, [job_id = config.job.id, pipeline, mb, samples, loss, grad, c = codec,
-                    through_sq, b = boundary]() {
-      return encode_backward(job_id, pipeline, mb, samples, loss, grad, c, through_sq, b);
+                    through_sq, b = boundary, averaging_round]() {
+      return encode_backward(job_id, pipeline, mb, samples, loss, grad, c, through_sq, b,
+                             averaging_round);
     });
   }
 
@@ -296,7 +299,9 @@ struct StageRuntime::Impl {
     optimizer.accumulate(v->params, v->created_at_step);
     stash.release(v);
     complete_backward(w, mb, samples, value, 0.0, [&](double through_sq) {
-      if (!first()) send_backward(return_to, mb, samples, value, input_grad, pipeline, through_sq);
+      if (!first())
+        send_backward(return_to, mb, samples, value, input_grad, pipeline, through_sq,
+                      common_point.point_round());
     });
   }
 
@@ -317,10 +322,11 @@ struct StageRuntime::Impl {
       finish_last(w, mb, v, inputs, out, targets, n, {}, config.pipeline);
       return;
     }
-    send_forward({config.pipeline, mb, first_sample, n, own_address()}, inputs, {}, out.detach(),
-                 targets);
+    const auto round = common_point.point_round();  // what the forward ran on
+    send_forward({config.pipeline, mb, first_sample, n, own_address(), round}, inputs, {},
+                 out.detach(), targets);
     schedule.in_flight().emplace(
-        mb, InFlight{v, inputs, out, {}, first_sample, n, Clock::now(), config.pipeline});
+        mb, InFlight{v, inputs, out, {}, first_sample, n, Clock::now(), config.pipeline, round});
   }
 
   void reject(const char* what, std::uint64_t mb, const std::exception& e) {
@@ -351,10 +357,12 @@ struct StageRuntime::Impl {
       }
       return;
     }
-    send_forward({in.pipeline, in.micro_batch, in.first_sample, in.samples, own_address()},
+    const auto round = common_point.point_round();  // what the forward ran on
+    send_forward({in.pipeline, in.micro_batch, in.first_sample, in.samples, own_address(), round},
                  x.detach(), std::move(in.signed_by_sender), out.detach(), in.targets);
-    schedule.in_flight().emplace(in.micro_batch, InFlight{v, x, out, in.return_to, in.first_sample,
-                                                          in.samples, Clock::now(), in.pipeline});
+    schedule.in_flight().emplace(
+        in.micro_batch, InFlight{v, x, out, in.return_to, in.first_sample, in.samples, Clock::now(),
+                                 in.pipeline, round});
   }
 
   // A micro-batch in flight is given up: its weight version and evidence are let go.
@@ -410,7 +418,7 @@ struct StageRuntime::Impl {
                       [&](double through_sq) {
                         if (!first())
                           send_backward(f.return_to, in.micro_batch, f.samples, in.loss, input_grad,
-                                        f.pipeline, through_sq);
+                                        f.pipeline, through_sq, f.averaging_round);
                       });
   }
 

@@ -29,7 +29,8 @@ struct InFlight {
   std::int64_t first_sample = 0;
   std::int64_t samples = 0;
   std::chrono::steady_clock::time_point started;
-  std::uint32_t pipeline = 0;  // the pipeline whose first stage fed it
+  std::uint32_t pipeline = 0;         // the pipeline whose first stage fed it
+  std::uint64_t averaging_round = 0;  // its forward's common point's (common_point.hpp)
 };
 
 class StageSchedule {

@@ -33,8 +33,9 @@ class TestCommonPoint : public QObject {
     CommonPoint p({0, 4});
     p.stepped(10);
     const std::vector<RingMeeting> round{ring(0, 2, {"me", "x", "y"}), ring(2, 4, {"me", "y"})};
-    QVERIFY(p.round_applied(round, 8));
-    QCOMPARE(p.local_steps(), std::int64_t{2});  // the steps taken while the round ran
+    QVERIFY(p.round_applied(round, 8, 101));
+    QCOMPARE(p.point_round(), std::uint64_t{101});  // the round names the point
+    QCOMPARE(p.local_steps(), std::int64_t{2});     // the steps taken while the round ran
     QVERIFY(p.shared_with("x", {0, 2}));
     QVERIFY(!p.shared_with("x", {0, 4}));  // x was not in the ring of blocks [2, 4)
     QVERIFY(p.shared_with("y", {1, 3}));
@@ -43,12 +44,14 @@ class TestCommonPoint : public QObject {
 
   void aMissedRoundLosesTheMemberUntilASync() {
     CommonPoint p({0, 2});
-    QVERIFY(p.round_applied(std::vector{ring(0, 2, {"me", "x", "y"})}, 0));
-    QVERIFY(p.round_applied(std::vector{ring(0, 2, {"me", "y"})}, 5));  // x missed it
+    QVERIFY(p.round_applied(std::vector{ring(0, 2, {"me", "x", "y"})}, 0, 102));
+    QVERIFY(p.round_applied(std::vector{ring(0, 2, {"me", "y"})}, 5, 103));  // x missed it
     QVERIFY(!p.shared_with("x", {0, 2}));
-    QVERIFY(p.round_applied(std::vector{ring(0, 2, {"me", "x", "y"})}, 9));  // back, not synced
+    QVERIFY(
+        p.round_applied(std::vector{ring(0, 2, {"me", "x", "y"})}, 9, 104));  // back, not synced
     QVERIFY(!p.shared_with("x", {0, 2}));  // its anchor still lacks the round it missed
-    QVERIFY(p.round_applied(std::vector{ring(0, 2, {"me", "x"}, true)}, 12));  // anchors synced
+    QVERIFY(
+        p.round_applied(std::vector{ring(0, 2, {"me", "x"}, true)}, 12, 105));  // anchors synced
     QVERIFY(p.shared_with("x", {0, 2}));
     QVERIFY(!p.shared_with("y", {0, 2}));
     QCOMPARE(p.rounds(), std::int64_t{4});
@@ -57,8 +60,9 @@ class TestCommonPoint : public QObject {
   void aRoundAloneChangesNothing() {
     CommonPoint p({0, 2});
     p.stepped(20);
-    QVERIFY(!p.round_applied(std::vector{ring(0, 2, {"me"})}, 15));
+    QVERIFY(!p.round_applied(std::vector{ring(0, 2, {"me"})}, 15, 106));
     QCOMPARE(p.local_steps(), std::int64_t{20});
+    QCOMPARE(p.point_round(), std::uint64_t{0});  // still the job's initial weights
     QVERIFY(p.shared_with("x", {0, 2}));
   }
 
@@ -69,50 +73,55 @@ class TestCommonPoint : public QObject {
     p.stepped(9);
     QCOMPARE(p.local_steps(), std::int64_t{6});
     // Its anchor was its own, so a plain round does not make a point with the others.
-    QVERIFY(p.round_applied(std::vector{ring(0, 2, {"me", "x"})}, 9));
+    QVERIFY(p.round_applied(std::vector{ring(0, 2, {"me", "x"})}, 9, 107));
     QVERIFY(!p.shared_with("x", {0, 2}));
-    QVERIFY(p.round_applied(std::vector{ring(0, 2, {"me", "x"}, true)}, 12));
+    QVERIFY(p.round_applied(std::vector{ring(0, 2, {"me", "x"}, true)}, 12, 108));
     QVERIFY(p.shared_with("x", {0, 2}));
   }
 
   void comparableOnlyCloseToASharedPoint() {
     const double tol = 0.9;  // the drifts may take 0.6 of it
     std::string why;
-    QVERIFY(pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.05, 10}}, 12, tol,
-                                          &why));
+    QVERIFY(pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.05, 10}}, 0, 12,
+                                          tol, &why));
     // A chain's links' drift adds up: 0.2 + 0.09, twice (the checked pipeline's estimate), is
     // within 0.6; 0.2 + 0.15 is not.
-    QVERIFY(pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.2, 10},
-                                                                        {true, 0.09, 10}},
-                                          10, tol));
-    QVERIFY(!pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.2, 10},
-                                                                         {true, 0.15, 10}},
-                                           10, tol, &why));
+    QVERIFY(pipeline::replicas_comparable(
+        std::vector<VerifierStanding>{{true, 0.2, 10}, {true, 0.09, 10}}, 0, 10, tol));
+    QVERIFY(!pipeline::replicas_comparable(
+        std::vector<VerifierStanding>{{true, 0.2, 10}, {true, 0.15, 10}}, 0, 10, tol, &why));
     QVERIFY(why.find("moved") != std::string::npos);
     // The checked pipeline's drift is estimated per step: at 3x the verifiers' steps, 0.1 of
     // theirs makes 0.4 in all; 0.2 makes 0.8.
-    QVERIFY(pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.1, 10}}, 30, tol));
-    QVERIFY(!pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.2, 10}}, 30, tol));
+    QVERIFY(
+        pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.1, 10}}, 0, 30, tol));
+    QVERIFY(
+        !pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.2, 10}}, 0, 30, tol));
     // Fewer steps than the verifiers': by the square root of the ratio, so half their steps
     // are 0.71 of their drift (0.4 + 0.28 is past 0.6), and none is the point itself (0.55
     // is the whole distance).
-    QVERIFY(!pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.4, 10}}, 5, tol));
-    QVERIFY(pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.55, 40}}, 0, tol));
+    QVERIFY(
+        !pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.4, 10}}, 0, 5, tol));
+    QVERIFY(
+        pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.55, 40}}, 0, 0, tol));
     // A tiny learning rate: far more steps, and still close.
-    QVERIFY(pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.001, 15}}, 40, tol));
+    QVERIFY(pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.001, 15}}, 0, 40,
+                                          tol));
     // The checked stage missed the verifier's rounds.
-    QVERIFY(!pipeline::replicas_comparable(std::vector<VerifierStanding>{{false, 0.0, 1}}, 1, tol,
-                                           &why));
+    QVERIFY(!pipeline::replicas_comparable(std::vector<VerifierStanding>{{false, 0.0, 1}}, 0, 1,
+                                           tol, &why));
     QVERIFY(why.find("share") != std::string::npos);
     // A late verifier still at the job's start, against a pipeline a dozen steps in: nothing
     // to estimate by, and more than a few steps.
-    QVERIFY(!pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.0, 0}}, 12, tol,
-                                           &why));
+    QVERIFY(!pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.0, 0}}, 0, 12,
+                                           tol, &why));
     QVERIFY(why.find("steps") != std::string::npos);
-    QVERIFY(pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.0, 0}}, 4, tol));
+    QVERIFY(
+        pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, 0.0, 0}}, 0, 4, tol));
     // No drift said, or none that is a distance.
-    QVERIFY(!pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, NAN, 0}}, 0, tol));
-    QVERIFY(!pipeline::replicas_comparable(std::vector<VerifierStanding>{}, 0, tol));
+    QVERIFY(
+        !pipeline::replicas_comparable(std::vector<VerifierStanding>{{true, NAN, 0}}, 0, 0, tol));
+    QVERIFY(!pipeline::replicas_comparable(std::vector<VerifierStanding>{}, 0, 0, tol));
   }
 };
 

@@ -119,8 +119,10 @@ class TestStageMessages : public QObject {
     QFETCH(int, codec);
     torch::manual_seed(3);
     const auto act = activations(2), tgt = targets(2);
-    const auto msg = decoded(
-        pipeline::encode_forward(kJob, record(2), act, tgt, static_cast<wire::Codec>(codec)));
+    auto r = record(2);
+    r.averaging_round = 7123456;  // the common point the forward ran on
+    const auto msg =
+        decoded(pipeline::encode_forward(kJob, r, act, tgt, static_cast<wire::Codec>(codec)));
     QVERIFY(!pipeline::is_spot_check_message(msg));
     const auto in = pipeline::decode_pipeline_message(msg, "peer", middle_stage(), torch::kCPU);
     QVERIFY(!in.backward);
@@ -130,6 +132,7 @@ class TestStageMessages : public QObject {
     QCOMPARE(in.sender, std::string("peer"));
     QCOMPARE(in.return_to.endpoint, sender_address().endpoint);
     QCOMPARE(in.return_to.key, sender_address().key);
+    QCOMPARE(in.averaging_round, std::uint64_t{7123456});
     QVERIFY(torch::equal(in.targets, tgt));
     QVERIFY(torch::allclose(in.tensor, act, 1e-2, 1e-2));
   }
@@ -204,8 +207,8 @@ class TestStageMessages : public QObject {
 
   void backwardRoundTrip() {
     const auto grad = activations(2);
-    const auto msg =
-        decoded(pipeline::encode_backward(kJob, 1, 0x42, 2, 1.5, grad, wire::Codec::None));
+    const auto msg = decoded(
+        pipeline::encode_backward(kJob, 1, 0x42, 2, 1.5, grad, wire::Codec::None, 0, {}, 7123456));
     auto rules = middle_stage();
     rules.cross_pipeline = true;  // pipeline 1's gradient, welcome here
     const auto in = pipeline::decode_pipeline_message(msg, "peer", rules, torch::kCPU);
@@ -213,6 +216,7 @@ class TestStageMessages : public QObject {
     QCOMPARE(in.micro_batch, std::uint64_t{0x42});
     QCOMPARE(in.samples, std::int64_t{2});
     QCOMPARE(in.loss, 1.5);
+    QCOMPARE(in.averaging_round, std::uint64_t{7123456});
     QVERIFY(torch::equal(in.tensor, grad));
   }
 
