@@ -6,9 +6,9 @@
 //   - activations: link 0 forward from the input the checked stage declared, each next link
 //     forward from the previous one's output; the last output is the chain's.
 //   - gradients: links 0 .. n-2 forward (the activations entering each part), then backward
-//     in the reverse order of the chain: link n-1 from the witness's gradient (or the targets
-//     when the checked stage ends the model), each earlier link from the later one's d loss /
-//     d input; link 0's is the chain's.
+//     in the reverse order of the chain: link n-1 from the gradient the checked stage ran from,
+//     as its sender signed it (or the targets when the checked stage ends the model), each
+//     earlier link from the later one's d loss / d input; link 0's is the chain's.
 // So a chain of n links costs n round trips for activations and 2n - 1 for gradients. The
 // checker sees every intermediate tensor; a lying link spoils its own chain only, which the
 // judge treats as one lying verifier. Not thread-safe: the protocol holds its lock.
@@ -36,8 +36,8 @@ class ChainRecompute {
   ChainRecompute(std::vector<ChainStep> links, CheckedWork work);
 
   // The check's starting tensors. Activations: `input` is what the checked stage declared.
-  // Gradients: `input` is what the checker sent it; `grad_output` the witness's gradient, or
-  // undefined with `targets` when the checked stage ends the model.
+  // Gradients: `input` is what the checker sent it; `grad_output` the signed gradient the
+  // checked stage ran from, or undefined with `targets` when the checked stage ends the model.
   void start(at::Tensor input, at::Tensor grad_output, at::Tensor targets);
 
   struct Request {

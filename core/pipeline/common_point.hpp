@@ -40,7 +40,7 @@
 // What a liar can do with it: comparability is the verifiers' and the checker's word, not
 // the liar's. The one input to it a liar could shape, the input the drift is measured on, is
 // never the liar's: past a first stage it is what the stage before the liar signed for it
-// (signed_forward.hpp), and on a first stage token ids. A liar that stays out of the rings stays
+// (signed_work.hpp), and on a first stage token ids. A liar that stays out of the rings stays
 // out of every common point and is incomparable, as every stage of a swarm without averaging
 // is once the replicas have drifted; the rings see it absent.
 // Thread-safe.

@@ -10,7 +10,7 @@
 //      the input of every micro-batch in flight for its own backward, so an honest X always
 //      has it, and a stage that will not show its input fails the check. Past the first
 //      stage, X shows the forward it computed from exactly as it came, signed for X by the
-//      stage that sent it (signed_forward.hpp; that stage must hold the blocks before X's):
+//      stage that sent it (signed_work.hpp; that stage must hold the blocks before X's):
 //      the verifiers start from those bytes, so X gets no say in what they run (an input
 //      chosen to swing the verifiers' outputs would make the check incomparable,
 //      common_point.hpp), and neither does the sender, which cannot disown what it signed. A
@@ -22,14 +22,15 @@
 //      one's output (core/cluster/verifier_chains.hpp chooses them, ChainRecompute runs them).
 // A check of X's gradient, run by a stage U that sent X the micro-batch's activations:
 //   1. If X ends the model, its gradient follows from U's activations and the targets (U sent
-//      both). Otherwise U asks X whose gradient it ran backward from, and asks that stage (the
-//      witness, which must hold the blocks after X's) what gradient it sent X. X does not get
-//      to show the gradient itself: the backward is linear in it, so a stage that sends its
-//      gradients scaled by -10 could declare its incoming gradient scaled by -10 and pass.
-//   2. U sends the activations and the witness's gradient (or the targets) to up to two
-//      verifiers, which run X's blocks backward (torch::autograd::grad, their weights'
-//      gradients untouched) and send d loss / d input back. A chain runs its links forward to
-//      learn the activations entering each part, then backward in the reverse order.
+//      both). Otherwise U asks X for the gradient of X's own output that X ran backward from,
+//      and X shows it exactly as it came, signed for X by the stage that sent it (which must
+//      hold the blocks after X's; signed_work.hpp). X cannot change it: the backward is linear
+//      in it, so a stage that sends its gradients scaled by -10 could otherwise declare its
+//      incoming gradient scaled by -10 and pass; and the stage that sent it cannot disown it.
+//   2. U sends the activations and that gradient (or the targets) to up to two verifiers,
+//      which run X's blocks backward (torch::autograd::grad, their weights' gradients
+//      untouched) and send d loss / d input back. A chain runs its links forward to learn the
+//      activations entering each part, then backward in the reverse order.
 // Both kinds end the same way:
 //   3. judge(): honest replicas differ (each trains between averages), so only verifiers whose
 //      replicas stand close to a point X's came from too are heard (common_point.hpp: X took
@@ -43,13 +44,13 @@
 // (||a - b||^2 = ||a||^2 + ||b||^2 >= max^2), so a tolerance below 1 catches every kind of
 // garbage; honest replicas early in a run were measured up to 0.7 apart (0.93 with one
 // verifier), later 0.1 to 0.3.
-// A check whose input never comes (the checked stage, or for a gradient the witness, did not
-// answer before the deadline) is unanswered: it blames nobody, for a stage starved of CPU by
-// its owner's work, or a request lost to a full queue, looks the same as one that will not
-// answer; but it trusts nobody either: the held micro-batch is dropped, and the sender is
-// suspect, so its work is used only after a check passes (while its checks are all pending,
-// its micro-batches are refused). A stage that never answers therefore does no harm: its work
-// dies here, and the stages before it route around it as around any stalled stage.
+// A check whose input never comes (the checked stage did not answer before the deadline) is
+// unanswered: it blames nobody, for a stage starved of CPU by its owner's work, or a request
+// lost to a full queue, looks the same as one that will not answer; but it trusts nobody
+// either: the held micro-batch is dropped, and the sender is suspect, so its work is used only
+// after a check passes (while its checks are all pending, its micro-batches are refused). A
+// stage that never answers therefore does no harm: its work dies here, and the stages before
+// it route around it as around any stalled stage.
 // A sender that fails `failures_to_catch` checks, and at least a third of its conclusive
 // ones (an honest sender fails now and then early in a run), is caught: the checker refuses
 // its work from then on (an activation liar's micro-batches die at D, and stages before it
@@ -61,8 +62,8 @@
 //
 // What it does not catch: a stage that lies by less than the tolerance (its harm is bounded
 // by it, as CenteredClip bounds an averaging liar's), two colluders (a stage can sign garbage
-// for a lying X that computes honestly from it; a lying gradient witness can vouch for a lying
-// X, and can also make an honest X fail: gradients are not signed),
+// forward or back for a lying X that computes honestly from it, though its own work is then
+// checked by X's neighbours as any stage's is),
 // and a stage holding a block nobody else holds (with one pipeline, every stage; the planner
 // reports which stages are checkable, core/cluster/check_coverage.hpp). A model
 // with dropout cannot be checked this way (two honest forwards differ); the node turns checks

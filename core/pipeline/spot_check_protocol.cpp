@@ -181,7 +181,7 @@ bool SpotCheckProtocol::maybe_check(const std::string& sender, Inbound& in) {
     std::lock_guard lock(mutex_);
     auto received = in.tensor;
     b.checks[micro_batch] =
-        CheckMaterial{std::move(received), std::move(chains), blocks, std::move(in), sent, {}};
+        CheckMaterial{std::move(received), std::move(chains), blocks, std::move(in), sent};
   }
   if (work == wire::pb::CHECKED_GRADIENTS && blocks.last == model_blocks_) {
     // A last stage's gradient follows from the activations and the targets, both ours.
@@ -191,32 +191,6 @@ bool SpotCheckProtocol::maybe_check(const std::string& sender, Inbound& in) {
   }
   send(checked, spot_check_request(micro_batch, work, own_address()));
   return true;
-}
-
-// The checked stage says whose gradient it ran backward from (that stage must hold the blocks
-// after it). That stage is asked what it sent, and that is what the verifiers start from.
-void SpotCheckProtocol::ask_witness(std::uint64_t mb, const std::string& checked,
-                                    model::BlockRange blocks, const std::string& named) {
-  constexpr auto work = wire::pb::CHECKED_GRADIENTS;
-  const auto& holders = config_.holders;
-  const auto it = std::find_if(holders.begin(), holders.end(), [&](const StageHolder& h) {
-    return h.address.key == named && h.blocks.first == blocks.last && named != checked;
-  });
-  if (it == holders.end()) {
-    end_check(work, mb, SpotVerdict::Failed,
-              named.empty() ? "named nobody as the sender of its gradient"
-                            : "named a stage that does not hold the blocks after it as the "
-                              "sender of its gradient");
-    return;
-  }
-  {
-    std::lock_guard lock(mutex_);
-    auto& checks = book(work).checks;
-    const auto c = checks.find(mb);
-    if (c == checks.end()) return;
-    c->second.witness = named;
-  }
-  send(it->address, spot_check_request(mb, work, own_address(), checked));
 }
 
 // The checked stage showed what its work started from (`declared`; undefined for a last
@@ -258,7 +232,7 @@ void SpotCheckProtocol::receive(const std::string& peer, const wire::Message& ms
   }
 }
 
-// This stage is the checked one (or a witness): show what the work came from.
+// This stage is the checked one: show what the work came from.
 void SpotCheckProtocol::answer_spot_check_request(const std::string& peer,
                                                   const wire::Message& msg) {
   const auto& r = msg.header.spot_check_request();
@@ -268,35 +242,28 @@ void SpotCheckProtocol::answer_spot_check_request(const std::string& peer,
   answer->set_micro_batch(r.micro_batch());
   answer->set_work(r.work());
   at::Tensor input;
-  std::shared_ptr<const SignedForward> signed_input;
-  const bool witness = !r.sent_to().empty();
+  std::shared_ptr<const SignedWork> signed_input;  // shared: the bytes are not copied
   {
     std::lock_guard lock(mutex_);
-    if (r.work() != wire::pb::CHECKED_GRADIENTS) {
+    if (r.work() == wire::pb::CHECKED_GRADIENTS) {
+      // The gradient of our output we ran backward from, as the stage after us signed it.
+      if (const auto* g = received_gradients_.find(r.micro_batch())) signed_input = *g;
+    } else if (const auto it = declared_inputs_.find(r.micro_batch());
+               it != declared_inputs_.end()) {
       // Our input: past a first stage, the forward it came in, as its sender signed it.
-      const auto it = declared_inputs_.find(r.micro_batch());
-      if (it != declared_inputs_.end() && !witness) {
-        input = it->second.input;
-        signed_input = it->second.from;  // shared: the bytes are not copied
-      }
-    } else if (witness) {  // the gradient we sent that stage
-      const auto* g = sent_gradients_.find(r.micro_batch());
-      if (g && g->to == r.sent_to()) input = g->grad;
-    } else if (const auto* from = gradient_senders_.find(r.micro_batch())) {
-      answer->set_received_from(*from);  // whose gradient we used
+      input = it->second.input;
+      signed_input = it->second.from;
     }
   }
   if (signed_input) {
     send_signed_input(back, std::move(h), *signed_input);
     return;
   }
-  // A witness tells what that stage received of it.
-  if (witness) input = as_received(input, boundary_);
   send(back, std::move(h), {{"input", input}});
 }
 
 void SpotCheckProtocol::send_signed_input(const net::PeerAddress& to, wire::pb::Envelope header,
-                                          const SignedForward& input) {
+                                          const SignedWork& input) {
   header.set_job_id(config_.job.id);
   auto* answer = header.mutable_spot_check_input();
   answer->set_received_from(input.from);
@@ -307,36 +274,41 @@ void SpotCheckProtocol::send_signed_input(const net::PeerAddress& to, wire::pb::
   });
 }
 
-// The input a checked stage X showed for its activations, past a first stage: the forward it
-// computed them from, which must be signed for X by a stage that holds the blocks just before
-// X's. Decoded as X decoded it; nothing when the check failed on it (ended here).
-std::optional<at::Tensor> SpotCheckProtocol::signed_input(std::uint64_t mb,
+// The input a checked stage X showed, past a first stage for activations and before a last
+// one for gradients: the forward or gradient it computed from, which must be signed for X by a
+// stage that holds the blocks next to X's on that side. Decoded as X decoded it; nothing when
+// the check failed on it (ended here).
+std::optional<at::Tensor> SpotCheckProtocol::signed_input(CheckedWork work, std::uint64_t mb,
                                                           const std::string& checked,
                                                           model::BlockRange blocks,
                                                           std::int64_t samples,
                                                           const wire::Message& msg) {
+  const bool gradients = work == wire::pb::CHECKED_GRADIENTS;
   const auto& shown = msg.header.spot_check_input();
   const auto& from = shown.received_from();
   const auto& holders = config_.holders;
-  const bool holder = std::any_of(holders.begin(), holders.end(), [&](const StageHolder& h) {
-    return h.address.key == from && h.blocks.last == blocks.first && from != checked;
+  const bool neighbour = std::any_of(holders.begin(), holders.end(), [&](const StageHolder& h) {
+    return h.address.key == from && from != checked &&
+           (gradients ? h.blocks.first == blocks.last : h.blocks.last == blocks.first);
   });
   const auto fail = [&](const std::string& why) {
-    end_check(wire::pb::CHECKED_ACTIVATIONS, mb, SpotVerdict::Failed, why);
+    end_check(work, mb, SpotVerdict::Failed, why);
     return std::nullopt;
   };
-  if (!holder) {
-    return fail(from.empty() ? "named nobody as the sender of its input"
-                             : "named a stage that does not hold the blocks before it as the "
-                               "sender of its input");
+  const std::string what = gradients ? "gradient" : "input";
+  if (!neighbour) {
+    return fail(from.empty() ? "named nobody as the sender of its " + what
+                             : "named a stage that does not hold the blocks " +
+                                   std::string(gradients ? "after" : "before") +
+                                   " it as the sender of its " + what);
   }
-  const ForwardParty party{config_.job.id, shown.signed_pipeline(), mb, checked};
-  if (!forward_signed_by(from, shown.signature(), party, msg.tensors))
-    return fail("showed an input its sender did not sign for it");
+  const WorkParty party{config_.job.id, shown.signed_pipeline(), mb, checked, gradients};
+  if (!work_signed_by(from, shown.signature(), party, msg.tensors))
+    return fail("showed a " + what + " its sender did not sign for it");
   try {
-    return decode_activations(msg, samples, boundary_);
+    return decode_shown(msg, work, samples, boundary_);
   } catch (const std::exception& e) {
-    return fail(std::string("showed a signed input that does not decode: ") + e.what());
+    return fail("showed a signed " + what + " that does not decode: " + e.what());
   }
 }
 
@@ -353,7 +325,7 @@ void SpotCheckProtocol::take_recompute_request(const std::string& peer, const wi
   send({r.return_to().endpoint(), peer}, recompute_result(r.micro_batch(), r.work(), refusal));
 }
 
-// What the checked stage declared: ask the verifiers (or, for a gradient, its witness first).
+// What the checked stage declared: ask the verifiers.
 void SpotCheckProtocol::take_spot_check_input(const std::string& peer, const wire::Message& msg) {
   const auto& shown = msg.header.spot_check_input();
   const auto work = shown.work();
@@ -364,32 +336,24 @@ void SpotCheckProtocol::take_spot_check_input(const std::string& peer, const wir
   const auto mb = shown.micro_batch();
   const auto p = b.checker->pending(mb);
   at::Tensor received;
-  std::string witness;
   model::BlockRange blocks;
   {
     std::lock_guard lock(mutex_);
     const auto it = b.checks.find(mb);
     if (p && it != b.checks.end()) {
       received = it->second.received;  // shared, not copied
-      witness = it->second.witness;
       blocks = it->second.blocks;
     }
   }
-  const bool from_witness = !witness.empty() && peer == witness;
-  if (!received.defined() || (p->first != peer && !from_witness))
+  if (!received.defined() || p->first != peer)
     throw MessageError("spot-check input for no check of this sender");
-  const bool gradients = work == wire::pb::CHECKED_GRADIENTS;
-  if (gradients && !from_witness) {  // X names its witness: ask it
-    if (!witness.empty()) throw MessageError("a second witness for one spot-check");
-    ask_witness(mb, peer, blocks, shown.received_from());
-    return;
-  }
-  // Activations past a first stage: X computed them from the forward of the stage before it,
-  // and shows it as that stage signed it. The verifiers start from those bytes, never from an
-  // input X chose (one made to swing the verifiers' outputs would make the check
-  // incomparable: common_point.hpp).
-  if (!gradients && blocks.first > 0) {
-    auto input = signed_input(mb, p->first, blocks, received.size(0), msg);
+  // What X computed from, past a first stage: the forward of the stage before it, or the
+  // gradient of the stage after it, shown as that stage signed it. The verifiers start from
+  // those bytes, never from an input X chose (one made to swing the verifiers' outputs would
+  // make the check incomparable: common_point.hpp; a gradient scaled as X scales its own would
+  // pass).
+  if (work == wire::pb::CHECKED_GRADIENTS || blocks.first > 0) {
+    auto input = signed_input(work, mb, p->first, blocks, received.size(0), msg);
     if (!input) return;
     b.checker->input_shown(mb);
     ask_verifiers(work, mb, *input);
@@ -400,9 +364,8 @@ void SpotCheckProtocol::take_spot_check_input(const std::string& peer, const wir
   if (t) input = decode_tensor(*t, torch::kCPU);
   if (!input.defined() || input.dim() == 0 || input.size(0) != received.size(0)) {
     end_check(work, mb, SpotVerdict::Failed,
-              from_witness      ? "the stage it named does not confirm sending it a gradient"
-              : input.defined() ? "showed an input of another shape"
-                                : "showed no input for a micro-batch it sent");
+              input.defined() ? "showed an input of another shape"
+                              : "showed no input for a micro-batch it sent");
     return;
   }
   b.checker->input_shown(mb);
@@ -638,7 +601,7 @@ std::vector<std::string> SpotCheckProtocol::expire(std::chrono::steady_clock::ti
 }
 
 void SpotCheckProtocol::remember_sent_forward(std::uint64_t mb, const at::Tensor& input,
-                                              std::shared_ptr<const SignedForward> input_from,
+                                              std::shared_ptr<const SignedWork> input_from,
                                               const at::Tensor& activations,
                                               const at::Tensor& targets) {
   std::lock_guard lock(mutex_);
@@ -654,17 +617,11 @@ void SpotCheckProtocol::forget_sent_forward(std::uint64_t mb) {
   sent_forwards_.erase(mb);
 }
 
-void SpotCheckProtocol::remember_gradient_sender(std::uint64_t mb, const std::string& from) {
-  if (!takes_part_) return;
+void SpotCheckProtocol::remember_received_gradient(std::uint64_t mb,
+                                                   std::shared_ptr<const SignedWork> gradient) {
+  if (!takes_part_ || !gradient) return;
   std::lock_guard lock(mutex_);
-  gradient_senders_.put(mb, from, kKeptGradients);
-}
-
-void SpotCheckProtocol::remember_sent_gradient(std::uint64_t mb, const std::string& to,
-                                               const at::Tensor& grad) {
-  if (!takes_part_) return;
-  std::lock_guard lock(mutex_);
-  sent_gradients_.put(mb, SentGradient{to, grad}, kKeptGradients);
+  received_gradients_.put(mb, std::move(gradient), kKeptGradients);
 }
 
 void SpotCheckProtocol::add_stats(StageStats& s) const {

@@ -2,9 +2,9 @@
 // SpotCheckProtocol: a stage's part in the spot-checks of pipeline work (spot_check.hpp
 // describes the protocol; SpotChecker keeps the bookkeeping of one kind of check). This
 // holds the tensors: what a checked micro-batch came with and is held with until its
-// verdict, what this stage declared and sent (so it can show them when it is checked, with
-// its sender's signature, or vouch as a gradient's witness), and the verifiers' recomputations; it sends the protocol's messages
-// and judges. The receiver thread drives most of it; the compute thread recomputes for
+// verdict, what this stage computed from (so it can show it, signed by its sender, when it is
+// checked) and what it sent, and the verifiers' recomputations; it sends the protocol's
+// messages and judges. The receiver thread drives most of it; the compute thread recomputes for
 // other stages' checks, expires checks, and records what it sends. Thread-safe.
 #include <atomic>
 #include <chrono>
@@ -74,13 +74,12 @@ class SpotCheckProtocol {
   // What this stage sent for micro-batch `mb`, from `input`, which its sender signed as
   // `input_from` (none on a first stage): kept while it is in flight.
   void remember_sent_forward(std::uint64_t mb, const at::Tensor& input,
-                             std::shared_ptr<const SignedForward> input_from,
+                             std::shared_ptr<const SignedWork> input_from,
                              const at::Tensor& activations, const at::Tensor& targets);
   void forget_sent_forward(std::uint64_t mb);
-  // Evidence for gradient checks, kept a while: whose gradient this stage used, and what
-  // gradient it sent back and to whom.
-  void remember_gradient_sender(std::uint64_t mb, const std::string& from);
-  void remember_sent_gradient(std::uint64_t mb, const std::string& to, const at::Tensor& grad);
+  // The gradient of its output this stage ran micro-batch `mb`'s backward from, as the stage
+  // after it signed it: kept a while, to show when its own gradient is checked.
+  void remember_received_gradient(std::uint64_t mb, std::shared_ptr<const SignedWork> gradient);
 
   // The spot-check counters of StageStats. Any thread.
   void add_stats(StageStats& s) const;
@@ -95,7 +94,7 @@ class SpotCheckProtocol {
   // sender signed it (none on a first stage: its input is the dataset's).
   struct DeclaredInput {
     at::Tensor input;
-    std::shared_ptr<const SignedForward> from;
+    std::shared_ptr<const SignedWork> from;
   };
   // The tensors of a spot-check this stage runs (SpotChecker keeps the bookkeeping).
   struct CheckMaterial {
@@ -104,9 +103,6 @@ class SpotCheckProtocol {
     model::BlockRange blocks;            // the checked stage's
     std::optional<Inbound> held;         // the micro-batch, trained on only if it passes
     SentForward sent;                    // gradients: what this stage sent the checked one
-    // Whose gradient the checked stage says it used: the witness, whose word is what the
-    // verifiers start from.
-    std::string witness;
   };
   // The spot-checks of one kind of work this stage receives: activations from the stages
   // before it, gradients from the stages after it.
@@ -132,10 +128,6 @@ class SpotCheckProtocol {
       return it == items.end() ? nullptr : &it->second;
     }
   };
-  struct SentGradient {
-    std::string to;  // the stage it went to (Z85 key)
-    at::Tensor grad;
-  };
 
   CheckBook& book(CheckedWork work);
   std::vector<ChainRecompute> chains_for(const std::string& sender, CheckedWork work,
@@ -146,8 +138,6 @@ class SpotCheckProtocol {
   void take_recompute_request(const std::string& peer, const wire::Message& msg);
   void take_spot_check_input(const std::string& peer, const wire::Message& msg);
   void take_recompute_result(const std::string& peer, const wire::Message& msg);
-  void ask_witness(std::uint64_t mb, const std::string& checked, model::BlockRange blocks,
-                   const std::string& named);
   void ask_verifiers(CheckedWork work, std::uint64_t mb, at::Tensor declared);
   void judge_check(CheckedWork work, std::uint64_t mb, CheckMaterial m);
   // `stale`: an incomparable check's work was computed on another round's common point.
@@ -158,10 +148,10 @@ class SpotCheckProtocol {
   void announce_caught(CheckedWork work, const std::string& key);
   void refuse(Inbound in);
   void send_signed_input(const net::PeerAddress& to, wire::pb::Envelope header,
-                         const SignedForward& input);
-  std::optional<at::Tensor> signed_input(std::uint64_t mb, const std::string& checked,
-                                         model::BlockRange blocks, std::int64_t samples,
-                                         const wire::Message& msg);
+                         const SignedWork& input);
+  std::optional<at::Tensor> signed_input(CheckedWork work, std::uint64_t mb,
+                                         const std::string& checked, model::BlockRange blocks,
+                                         std::int64_t samples, const wire::Message& msg);
 
   static constexpr std::size_t kKeptGradients = 32;
   const StageConfig& config_;
@@ -181,14 +171,12 @@ class SpotCheckProtocol {
   CheckBook gradient_checks_;    // of the stages after it (none on a last stage)
   std::map<std::uint64_t, DeclaredInput> declared_inputs_;  // what sent micro-batches came from
   std::map<std::uint64_t, SentForward> sent_forwards_;      // what it sent, when checks are on
-  // Gradient checks of this stage and of the stage before it, for its last kKeptGradients
-  // micro-batches: who sent it the gradient of its output (the witness it names when
-  // checked), and what gradient it sent back and to whom (what it shows as a witness).
-  // The job spot-checks and the swarm is known: this stage keeps evidence of what it sent, and
-  // its common point's weights (set by start(), before the receiver serves any check).
+  // The job spot-checks and the swarm is known: this stage keeps evidence of what it computed
+  // from, and its common point's weights (set by start(), before the receiver serves any check).
   bool takes_part_ = false;
-  Recent<std::string> gradient_senders_;
-  Recent<SentGradient> sent_gradients_;
+  // For gradient checks of this stage, for its last kKeptGradients backwards: the gradient of
+  // its output it ran each from, as signed by the stage that sent it (what it shows).
+  Recent<std::shared_ptr<const SignedWork>> received_gradients_;
   std::vector<std::string> caught_next_hops_;  // for the compute thread to route around
   std::mt19937_64 verifier_rng_{std::random_device{}()};
 };

@@ -69,12 +69,12 @@ void decode_forward(const wire::Message& msg, const MessageRules& rules, c10::De
   if (!valid_return_address(f.return_to()))
     throw MessageError("forward without a valid return address");
   if (!rules.own_key.empty()) {
-    const ForwardParty party{rules.job_id, f.pipeline(), f.micro_batch(), rules.own_key};
-    if (!forward_signed_by(in.sender, f.signature(), party, msg.tensors))
+    const WorkParty party{rules.job_id, f.pipeline(), f.micro_batch(), rules.own_key};
+    if (!work_signed_by(in.sender, f.signature(), party, msg.tensors))
       throw MessageError("forward without its sender's valid signature");
     if (!rules.last) {  // its own activations may be checked: keep what it computes from
-      in.signed_by_sender = std::make_shared<const SignedForward>(
-          SignedForward{in.sender, f.pipeline(), copy_tensors(msg.tensors), f.signature()});
+      in.signed_by_sender = std::make_shared<const SignedWork>(
+          SignedWork{in.sender, f.pipeline(), copy_tensors(msg.tensors), f.signature()});
     }
   }
   in.micro_batch = f.micro_batch();
@@ -106,6 +106,15 @@ void decode_backward(const wire::Message& msg, const MessageRules& rules, c10::D
   in.averaging_round = b.averaging_round();
   if (!std::isfinite(in.downstream_grad_sq_norm) || in.downstream_grad_sq_norm < 0)
     throw MessageError("backward with a gradient norm that is not a finite number >= 0");
+  if (!rules.own_key.empty()) {
+    const WorkParty party{rules.job_id, b.pipeline(), b.micro_batch(), rules.own_key, true};
+    if (!work_signed_by(in.sender, b.signature(), party, msg.tensors))
+      throw MessageError("gradient without its sender's valid signature");
+    if (!rules.first) {  // its own gradient may be checked: keep what it computes from
+      in.signed_by_sender = std::make_shared<const SignedWork>(
+          SignedWork{in.sender, b.pipeline(), copy_tensors(msg.tensors), b.signature()});
+    }
+  }
   in.tensor =
       compressed ? decode_compressed(msg, "grad", in.samples, rules, device) : decode(*g, device);
   if (in.tensor.scalar_type() != torch::kFloat32) throw MessageError("gradient must be f32");
@@ -168,44 +177,48 @@ std::vector<zmq::message_t> encode_forward(const std::string& job_id, const Forw
   auto t = encode_boundary("activations", activations, codec, boundary);
   t.push_back(encode_tensor("targets", targets, wire::Codec::None));
   if (signer)
-    f->set_signature(
-        sign_forward(*signer, {job_id, record.pipeline, record.micro_batch, to_key}, t));
+    f->set_signature(sign_work(*signer, {job_id, record.pipeline, record.micro_batch, to_key}, t));
   return wire::encode(std::move(h), std::move(t));
 }
 
-at::Tensor decode_activations(const wire::Message& msg, std::int64_t samples,
-                              const BoundaryShape& boundary) {
+at::Tensor decode_shown(const wire::Message& msg, CheckedWork work, std::int64_t samples,
+                        const BoundaryShape& boundary) {
+  const std::string name = work == wire::pb::CHECKED_GRADIENTS ? "grad" : "activations";
   MessageRules rules;
   rules.boundary = boundary;
   at::Tensor x;
   if (boundary.compressed()) {
-    x = decode_compressed(msg, "activations", samples, rules, torch::kCPU);
-  } else if (const auto* t = msg.tensor("activations")) {
+    x = decode_compressed(msg, name, samples, rules, torch::kCPU);
+  } else if (const auto* t = msg.tensor(name)) {
     x = decode(*t, torch::kCPU);
   } else {
-    throw MessageError("no activations");
+    throw MessageError("no " + name);
   }
   if (x.scalar_type() != torch::kFloat32 || x.dim() == 0 || x.size(0) != samples)
-    throw MessageError("activations that do not hold " + std::to_string(samples) + " samples");
+    throw MessageError(name + " that do not hold " + std::to_string(samples) + " samples");
   return x;
 }
 
-std::vector<zmq::message_t> encode_backward(const std::string& job_id, std::uint32_t pipeline,
-                                            std::uint64_t micro_batch, std::int64_t samples,
-                                            double loss, const at::Tensor& grad, wire::Codec codec,
-                                            double downstream_grad_sq_norm,
+std::vector<zmq::message_t> encode_backward(const std::string& job_id, const BackwardRecord& record,
+                                            const at::Tensor& grad, wire::Codec codec,
                                             const BoundaryShape& boundary,
-                                            std::uint64_t averaging_round) {
+                                            const net::CurveKeyPair* signer,
+                                            const std::string& to_key) {
   wire::pb::Envelope h;
   h.set_job_id(job_id);
   auto* b = h.mutable_backward();
-  b->set_pipeline(pipeline);
-  b->set_micro_batch(micro_batch);
-  b->set_loss(loss);
-  b->set_samples(static_cast<std::int32_t>(samples));
-  if (downstream_grad_sq_norm > 0) b->set_downstream_grad_sq_norm(downstream_grad_sq_norm);
-  b->set_averaging_round(averaging_round);
-  return wire::encode(std::move(h), encode_boundary("grad", grad, codec, boundary));
+  b->set_pipeline(record.pipeline);
+  b->set_micro_batch(record.micro_batch);
+  b->set_loss(record.loss);
+  b->set_samples(static_cast<std::int32_t>(record.samples));
+  if (record.downstream_grad_sq_norm > 0)
+    b->set_downstream_grad_sq_norm(record.downstream_grad_sq_norm);
+  b->set_averaging_round(record.averaging_round);
+  auto t = encode_boundary("grad", grad, codec, boundary);
+  if (signer)
+    b->set_signature(
+        sign_work(*signer, {job_id, record.pipeline, record.micro_batch, to_key, true}, t));
+  return wire::encode(std::move(h), std::move(t));
 }
 
 std::vector<zmq::message_t> encode_dropped(const std::string& job_id, std::uint32_t pipeline,
@@ -253,13 +266,11 @@ std::vector<zmq::message_t> encode_with_tensors(wire::pb::Envelope header, Named
 }
 
 wire::pb::Envelope spot_check_request(std::uint64_t micro_batch, CheckedWork work,
-                                      const net::PeerAddress& return_to,
-                                      const std::string& sent_to) {
+                                      const net::PeerAddress& return_to) {
   wire::pb::Envelope h;
   auto* r = h.mutable_spot_check_request();
   r->set_micro_batch(micro_batch);
   r->set_work(work);
-  if (!sent_to.empty()) r->set_sent_to(sent_to);
   set_address(r->mutable_return_to(), return_to);
   return h;
 }

@@ -20,7 +20,7 @@
 #include "net/identity.hpp"
 #include "net/peer_sender.hpp"
 #include "pipeline/boundary_compression.hpp"
-#include "pipeline/signed_forward.hpp"
+#include "pipeline/signed_work.hpp"
 #include "wire/message.hpp"
 
 namespace rookery::pipeline {
@@ -44,9 +44,9 @@ struct Inbound {
   at::Tensor targets;  // forward only
   std::string sender;
   std::uint32_t pipeline = 0;  // forward: the micro-batch's pipeline (its first stage's)
-  // Forward, past a first stage and before a last one: what its sender signed, kept to show
-  // when this stage's own activations are checked.
-  std::shared_ptr<const SignedForward> signed_by_sender;
+  // What its sender signed, kept to show when this stage's own work is checked: a forward past
+  // a first stage and before a last one, a gradient past a first stage.
+  std::shared_ptr<const SignedWork> signed_by_sender;
   // Backward only: no gradient will come (it was refused here, or the stage the micro-batch
   // went to dropped it); the compute thread gives the micro-batch up now, and tells the stage
   // before it, instead of waiting for its timeout.
@@ -66,7 +66,7 @@ struct MessageRules {
   // Activations and gradients travel as low-rank factors of this shape (and only so), or,
   // when it is off, whole with the codec.
   BoundaryShape boundary;
-  // This stage's key: forwards must be signed by their sender for it (signed_forward.hpp).
+  // This stage's key: forwards must be signed by their sender for it (signed_work.hpp).
   // Every stage names itself; only message tests that do not sign leave it empty.
   std::string own_key;
 };
@@ -94,25 +94,30 @@ struct ForwardRecord {
   std::uint64_t averaging_round = 0;  // the sender's common point's round (Inbound's)
 };
 
+// What travels back with a micro-batch's gradient.
+struct BackwardRecord {
+  std::uint32_t pipeline = 0;
+  std::uint64_t micro_batch = 0;
+  std::int64_t samples = 0;
+  double loss = 0;
+  double downstream_grad_sq_norm = 0;  // BackwardMicroBatch's (global-norm clipping)
+  std::uint64_t averaging_round = 0;   // the sender's common point's round (Inbound's)
+};
+
 // Activations go with the job's codec, or as low-rank factors when `boundary` is on (the
 // codec is then unused); targets raw; the whole signed by `signer` for the stage `to_key`
 // (stages refuse a forward that is not: only tests of the format leave `signer` null).
-// Gradients likewise, unsigned.
+// Gradients likewise, signed as gradients (signed_work.hpp).
 std::vector<zmq::message_t> encode_forward(const std::string& job_id, const ForwardRecord& record,
                                            const at::Tensor& activations, const at::Tensor& targets,
                                            wire::Codec codec, const BoundaryShape& boundary = {},
                                            const net::CurveKeyPair* signer = nullptr,
                                            const std::string& to_key = {});
-// A forward's activations from its tensors as they travelled (a signed forward shown in a
-// spot-check), onto the CPU. Throws MessageError when they are missing or do not decode.
-at::Tensor decode_activations(const wire::Message& msg, std::int64_t samples,
-                              const BoundaryShape& boundary);
-std::vector<zmq::message_t> encode_backward(const std::string& job_id, std::uint32_t pipeline,
-                                            std::uint64_t micro_batch, std::int64_t samples,
-                                            double loss, const at::Tensor& grad, wire::Codec codec,
-                                            double downstream_grad_sq_norm = 0,
+std::vector<zmq::message_t> encode_backward(const std::string& job_id, const BackwardRecord& record,
+                                            const at::Tensor& grad, wire::Codec codec,
                                             const BoundaryShape& boundary = {},
-                                            std::uint64_t averaging_round = 0);
+                                            const net::CurveKeyPair* signer = nullptr,
+                                            const std::string& to_key = {});
 
 // Instead of a gradient: the receiver of micro-batch `micro_batch`'s activations will not use
 // them, so their sender gives it up now (and tells the stage before it).
@@ -135,14 +140,18 @@ GradNormTotal decode_grad_norm_total(const wire::Message& msg, const MessageRule
 // ---- the spot-check protocol's messages ----
 using CheckedWork = wire::pb::CheckedWork;
 const char* work_name(CheckedWork w);
+// What a checked stage shows it computed `work` from, from the tensors of the signed work it
+// received as they travelled (activations forward, or a gradient back), onto the CPU. Throws
+// MessageError when they are missing or do not decode.
+at::Tensor decode_shown(const wire::Message& msg, CheckedWork work, std::int64_t samples,
+                        const BoundaryShape& boundary);
 
 // A header and its tensors, raw; undefined tensors are left out.
 using NamedTensors = std::vector<std::pair<std::string, at::Tensor>>;
 std::vector<zmq::message_t> encode_with_tensors(wire::pb::Envelope header, NamedTensors tensors);
 
 wire::pb::Envelope spot_check_request(std::uint64_t micro_batch, CheckedWork work,
-                                      const net::PeerAddress& return_to,
-                                      const std::string& sent_to = {});
+                                      const net::PeerAddress& return_to);
 // `blocks`: what the verifier runs (its own, or a part of them for a chain's link);
 // `checked`: the checked stage's key; `forward_only`: a gradient check's link on the way
 // there, run forward only.

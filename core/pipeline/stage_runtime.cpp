@@ -122,7 +122,7 @@ struct StageRuntime::Impl {
   // ---- messages ----
   // `input_from`: what its sender signed of `input` (none on a first stage).
   void send_forward(const ForwardRecord& record, const torch::Tensor& input,
-                    std::shared_ptr<const SignedForward> input_from, torch::Tensor activations,
+                    std::shared_ptr<const SignedWork> input_from, torch::Tensor activations,
                     torch::Tensor targets) {
     if (corrupts_activations(config.fault)) {
       torch::NoGradGuard no_grad;
@@ -140,20 +140,15 @@ struct StageRuntime::Impl {
     });
   }
 
-  // `averaging_round`: the common point's round when the micro-batch's forward ran here.
-  void send_backward(const net::PeerAddress& to, std::uint64_t mb, std::int64_t samples,
-                     double loss, torch::Tensor grad, std::uint32_t pipeline, double through_sq,
-                     std::uint64_t averaging_round) {
+  // `record.averaging_round`: the common point's round when the micro-batch's forward ran here.
+  void send_backward(const net::PeerAddress& to, const BackwardRecord& record, torch::Tensor grad) {
     if (corrupts_gradients(config.fault)) {
       torch::NoGradGuard no_grad;
       grad = grad * -10;
     }
-    // What it sent, lie or not: a witness tells the truth about it.
-    spot_checks->remember_sent_gradient(mb, to.key, grad);
-    link->send(to, [job_id = config.job.id, pipeline, mb, samples, loss, grad, c = codec,
-                    through_sq, b = boundary, averaging_round]() {
-      return encode_backward(job_id, pipeline, mb, samples, loss, grad, c, through_sq, b,
-                             averaging_round);
+    link->send(to, [job_id = config.job.id, record, grad, c = codec, b = boundary,
+                    signer = &identity, to_key = to.key]() {
+      return encode_backward(job_id, record, grad, c, b, signer, to_key);
     });
   }
 
@@ -299,9 +294,11 @@ struct StageRuntime::Impl {
     optimizer.accumulate(v->params, v->created_at_step);
     stash.release(v);
     complete_backward(w, mb, samples, value, 0.0, [&](double through_sq) {
-      if (!first())
-        send_backward(return_to, mb, samples, value, input_grad, pipeline, through_sq,
-                      common_point.point_round());
+      if (!first()) {
+        send_backward(return_to,
+                      {pipeline, mb, samples, value, through_sq, common_point.point_round()},
+                      input_grad);
+      }
     });
   }
 
@@ -413,13 +410,16 @@ struct StageRuntime::Impl {
     optimizer.accumulate(f.version->params, f.version->created_at_step);
     stash.release(f.version);
     give_receipt(in.sender, 0, f.samples);
-    spot_checks->remember_gradient_sender(in.micro_batch, in.sender);
-    complete_backward(w, in.micro_batch, f.samples, in.loss, in.downstream_grad_sq_norm,
-                      [&](double through_sq) {
-                        if (!first())
-                          send_backward(f.return_to, in.micro_batch, f.samples, in.loss, input_grad,
-                                        f.pipeline, through_sq, f.averaging_round);
-                      });
+    spot_checks->remember_received_gradient(in.micro_batch, std::move(in.signed_by_sender));
+    complete_backward(
+        w, in.micro_batch, f.samples, in.loss, in.downstream_grad_sq_norm, [&](double through_sq) {
+          if (!first()) {
+            send_backward(
+                f.return_to,
+                {f.pipeline, in.micro_batch, f.samples, in.loss, through_sq, f.averaging_round},
+                input_grad);
+          }
+        });
   }
 
   void recompute(StageWork& w, const Recompute& r) {

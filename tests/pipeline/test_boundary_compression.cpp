@@ -165,7 +165,7 @@ wire::Message malformed(Malformed kind, MessageRules& rules) {
       auto g = activations(kSamples);
       g[1][2][3] = std::numeric_limits<float>::infinity();
       return decoded(
-          pipeline::encode_backward(kJob, 0, 0x42, kSamples, 1.5, g, wire::Codec::None, 0, kShape));
+          pipeline::encode_backward(kJob, {0, 0x42, kSamples, 1.5}, g, wire::Codec::None, kShape));
     }
   }
   throw std::logic_error("unknown kind");
@@ -199,8 +199,8 @@ class TestBoundaryCompression : public QObject {
     const auto grad = of_rank(3, kSamples, kShape) * 1e-6;
     auto rules = middle_stage();
     rules.first = true;
-    const auto msg = decoded(pipeline::encode_backward(kJob, 0, 0x42, kSamples, 1.5, grad,
-                                                       wire::Codec::None, 2.5, kShape));
+    const auto msg = decoded(pipeline::encode_backward(kJob, {0, 0x42, kSamples, 1.5, 2.5}, grad,
+                                                       wire::Codec::None, kShape));
     QVERIFY(!msg.tensor("grad"));
     const auto in = pipeline::decode_pipeline_message(msg, "peer", rules, torch::kCPU);
     QVERIFY(in.backward);
@@ -292,11 +292,11 @@ class TestBoundaryCompression : public QObject {
     const double fp32 = 4.0 * static_cast<double>(x.numel());
     const auto factors = static_cast<double>(pipeline::factor_bytes(shape, samples));
     const auto grad_frames =
-        pipeline::encode_backward(kJob, 0, 1, samples, 1.0, x, wire::Codec::None, 0, shape);
+        pipeline::encode_backward(kJob, {0, 1, samples, 1.0}, x, wire::Codec::None, shape);
     const auto int8_frames =
-        pipeline::encode_backward(kJob, 0, 1, samples, 1.0, x, wire::Codec::Int8Block);
+        pipeline::encode_backward(kJob, {0, 1, samples, 1.0}, x, wire::Codec::Int8Block);
     const auto plain_frames =
-        pipeline::encode_backward(kJob, 0, 1, samples, 1.0, x, wire::Codec::None);
+        pipeline::encode_backward(kJob, {0, 1, samples, 1.0}, x, wire::Codec::None);
     std::printf(
         "rank %d: factors %.0f bytes vs fp32 %.0f (%.1fx); backward message %zu bytes vs "
         "fp32 %zu (%.1fx), int8 %zu (%.1fx)\n",

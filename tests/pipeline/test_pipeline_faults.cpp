@@ -9,7 +9,7 @@
 #include <signal.h>
 
 #include "net/rpc.hpp"
-#include "pipeline/signed_forward.hpp"
+#include "pipeline/signed_work.hpp"
 #include "support/pipeline_harness.hpp"
 
 using namespace rookery;
@@ -172,11 +172,11 @@ class TestPipelineFaults : public QObject {
     std::vector<zmq::message_t> garbage;
     garbage.emplace_back("\x01\x02garbage", 9);
     send(std::move(garbage));
-    // Stage 0's signature, as every forward carries one (pipeline/signed_forward.hpp): the
+    // Stage 0's signature, as every forward carries one (pipeline/signed_work.hpp): the
     // malformed ones below are signed, so that their shapes, not their signatures, are what
     // the stage refuses.
     const auto sign = [&](pb::Envelope& e, const std::vector<wire::OutgoingTensor>& tensors) {
-      e.mutable_forward()->set_signature(pipeline::sign_forward(
+      e.mutable_forward()->set_signature(pipeline::sign_work(
           stage0, {"malformed", 0, e.forward().micro_batch(), stage1_key}, tensors));
     };
     // 2. A forward whose activations have the wrong width.

@@ -159,7 +159,7 @@ class TestSpotCheckAnyStage : public QObject {
       return total;
     };
     // A liar on a first stage is caught within a few micro-batches, maybe before any honest
-    // stage's check (two round trips to its witness and its verifiers, then the chains) is over.
+    // stage's check (a round trip to the checked stage, then the chains) is over.
     const auto caught_at = std::chrono::steady_clock::now();
     while (count(&pipeline::StageStats::spot_checks_passed) == 0 &&
            std::chrono::steady_clock::now() - caught_at < std::chrono::seconds(20))

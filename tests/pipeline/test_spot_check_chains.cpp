@@ -8,8 +8,9 @@
 //  - activations: it sends them forward x-10. The last stage checks them with two chains,
 //    [0,3)@p1 running block 2 then [3,6)@p1 running blocks 3-4, and [1,4)@p2 running 2-3 then
 //    [4,6)@p2 running block 4, and catches it.
-//  - gradients: it sends them back x-10. The first stage checks them through its witness (the
-//    last stage): each chain runs its first link forward, then both links backward in reverse.
+//  - gradients: it sends them back x-10. The first stage checks them from the gradient the liar
+//    shows, as the last stage signed it: each chain runs its first link forward, then both
+//    links backward in reverse.
 // The honest stages are checked by chains too, pass, and nobody honest is caught.
 #include "reference_training.hpp"
 

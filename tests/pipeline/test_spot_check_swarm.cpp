@@ -11,8 +11,8 @@
 //    sent and the targets), catch it, drop what they had sent it and route around it. The
 //    baseline is the clean run with every stage honest.
 //  - gradients, from a middle stage: in two pipelines of three, pipeline 1's middle stage
-//    sends its gradients back x-10. Its gradient is checked through its witness: the last
-//    stage it names confirms the gradient it sent it, and the verifier starts from that.
+//    sends its gradients back x-10. Its gradient is checked from the gradient it shows, as the
+//    last stage signed it for it, and the verifier starts from that.
 // With checks off (a job option) the same liar's noise reaches the model, which ends clearly
 // worse: the test has teeth.
 #include "reference_training.hpp"

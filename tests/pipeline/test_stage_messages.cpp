@@ -26,6 +26,17 @@ wire::Message decoded(std::vector<zmq::message_t> frames) {
 
 MessageRules middle_stage() { return {kJob, 0, false, false, false, {}, {}}; }
 
+// Why a stage under `rules` refuses a message from `from` ("taken" when it does not).
+std::string refusal(std::vector<zmq::message_t> frames, const std::string& from,
+                    const MessageRules& rules) {
+  try {
+    pipeline::decode_pipeline_message(decoded(std::move(frames)), from, rules, torch::kCPU);
+    return "taken";
+  } catch (const MessageError& e) {
+    return e.what();
+  }
+}
+
 net::PeerAddress sender_address() {
   static const auto key = net::CurveKeyPair::generate().public_key;
   return {"tcp://127.0.0.1:5555", key};
@@ -89,7 +100,7 @@ wire::Message malformed(Malformed kind, MessageRules& rules) {
     case Malformed::GradientToLastStage:
       rules.last = true;
       return decoded(
-          pipeline::encode_backward(kJob, 0, 0x42, 2, 1.5, activations(2), wire::Codec::None));
+          pipeline::encode_backward(kJob, {0, 0x42, 2, 1.5}, activations(2), wire::Codec::None));
     case Malformed::NoGradient: {
       wire::pb::Envelope h;
       h.set_job_id(kJob);
@@ -155,43 +166,39 @@ class TestStageMessages : public QObject {
     QVERIFY(in.signed_by_sender);
     QCOMPARE(in.signed_by_sender->from, sender.public_key);
     QCOMPARE(in.signed_by_sender->tensors.size(), std::size_t(2));  // activations and targets
-    QCOMPARE(in.signed_by_sender->signature.size(), pipeline::kForwardSignatureBytes);
+    QCOMPARE(in.signed_by_sender->signature.size(), pipeline::kWorkSignatureBytes);
 
     // What a checker does with the tensors the receiver shows: the signature holds over them
     // exactly, for this receiver only, and they decode to what the receiver computed from.
     wire::pb::Envelope shown;
     shown.set_job_id(kJob);
     const auto again = decoded(wire::encode(shown, in.signed_by_sender->tensors));
-    const pipeline::ForwardParty party{kJob, 0, 0x42, receiver.public_key};
-    QVERIFY(pipeline::forward_signed_by(sender.public_key, in.signed_by_sender->signature, party,
-                                        again.tensors));
-    QVERIFY(torch::equal(pipeline::decode_activations(again, 2, {}), in.tensor));
+    const pipeline::WorkParty party{kJob, 0, 0x42, receiver.public_key};
+    QVERIFY(pipeline::work_signed_by(sender.public_key, in.signed_by_sender->signature, party,
+                                     again.tensors));
+    QVERIFY(torch::equal(pipeline::decode_shown(again, wire::pb::CHECKED_ACTIVATIONS, 2, {}),
+                         in.tensor));
     auto other = party;
     other.to = sender.public_key;
-    QVERIFY(!pipeline::forward_signed_by(sender.public_key, in.signed_by_sender->signature, other,
-                                         again.tensors));
+    QVERIFY(!pipeline::work_signed_by(sender.public_key, in.signed_by_sender->signature, other,
+                                      again.tensors));
     other = party;
     other.micro_batch = 0x43;
-    QVERIFY(!pipeline::forward_signed_by(sender.public_key, in.signed_by_sender->signature, other,
-                                         again.tensors));
-    QVERIFY(!pipeline::forward_signed_by(receiver.public_key, in.signed_by_sender->signature, party,
-                                         again.tensors));
+    QVERIFY(!pipeline::work_signed_by(sender.public_key, in.signed_by_sender->signature, other,
+                                      again.tensors));
+    QVERIFY(!pipeline::work_signed_by(receiver.public_key, in.signed_by_sender->signature, party,
+                                      again.tensors));
     auto altered = in.signed_by_sender->tensors;
     std::vector<std::byte> bytes(altered[0].bytes.size);
     std::memcpy(bytes.data(), altered[0].bytes.data, bytes.size());
     bytes.back() ^= std::byte{1};
     altered[0].bytes = wire::Payload::own(std::move(bytes));
     const auto tampered = decoded(wire::encode(shown, altered));
-    QVERIFY(!pipeline::forward_signed_by(sender.public_key, in.signed_by_sender->signature, party,
-                                         tampered.tensors));
+    QVERIFY(!pipeline::work_signed_by(sender.public_key, in.signed_by_sender->signature, party,
+                                      tampered.tensors));
 
     const auto refused = [&](std::vector<zmq::message_t> frames, const std::string& from) {
-      try {
-        pipeline::decode_pipeline_message(decoded(std::move(frames)), from, rules, torch::kCPU);
-        return std::string("taken");
-      } catch (const MessageError& e) {
-        return std::string(e.what());
-      }
+      return refusal(std::move(frames), from, rules);
     };
     const std::string reason = "forward without its sender's valid signature";
     QCOMPARE(refused(encode(receiver.public_key, nullptr), sender.public_key), reason);
@@ -205,10 +212,63 @@ class TestStageMessages : public QObject {
                  .signed_by_sender);
   }
 
+  // A gradient likewise, signed as a gradient: a forward's signature over the same bytes is not
+  // one (nor the other way round), so a stage cannot show a forward it got for a gradient.
+  void gradientsAreSignedForTheirReceiver() {
+    const auto sender = net::CurveKeyPair::generate();
+    const auto receiver = net::CurveKeyPair::generate();
+    auto rules = middle_stage();
+    rules.own_key = receiver.public_key;
+    const auto grad = activations(2);
+    const auto encode = [&](const std::string& to, const net::CurveKeyPair* signer) {
+      return pipeline::encode_backward(kJob, {0, 0x42, 2, 1.5}, grad, wire::Codec::Int8Block, {},
+                                       signer, to);
+    };
+    const auto in = pipeline::decode_pipeline_message(decoded(encode(receiver.public_key, &sender)),
+                                                      sender.public_key, rules, torch::kCPU);
+    QVERIFY(in.backward);
+    QVERIFY(in.signed_by_sender);
+    QCOMPARE(in.signed_by_sender->from, sender.public_key);
+    QCOMPARE(in.signed_by_sender->tensors.size(), std::size_t(1));
+
+    wire::pb::Envelope shown;
+    shown.set_job_id(kJob);
+    const auto again = decoded(wire::encode(shown, in.signed_by_sender->tensors));
+    pipeline::WorkParty party{kJob, 0, 0x42, receiver.public_key, true};
+    QVERIFY(pipeline::work_signed_by(sender.public_key, in.signed_by_sender->signature, party,
+                                     again.tensors));
+    QVERIFY(
+        torch::equal(pipeline::decode_shown(again, wire::pb::CHECKED_GRADIENTS, 2, {}), in.tensor));
+    party.gradient = false;  // the same bytes as a forward
+    QVERIFY(!pipeline::work_signed_by(sender.public_key, in.signed_by_sender->signature, party,
+                                      again.tensors));
+
+    const auto refused = [&](std::vector<zmq::message_t> frames, const std::string& from) {
+      return refusal(std::move(frames), from, rules);
+    };
+    const std::string reason = "gradient without its sender's valid signature";
+    QCOMPARE(refused(encode(receiver.public_key, nullptr), sender.public_key), reason);
+    QCOMPARE(refused(encode(sender.public_key, &sender), sender.public_key), reason);
+    QCOMPARE(refused(encode(receiver.public_key, &sender), receiver.public_key), reason);
+    // A forward's signature on a gradient's bytes.
+    auto frames = encode(receiver.public_key, nullptr);
+    auto msg = decoded(std::move(frames));
+    std::vector<wire::OutgoingTensor> t = pipeline::copy_tensors(msg.tensors);
+    msg.header.mutable_backward()->set_signature(
+        pipeline::sign_work(sender, {kJob, 0, 0x42, receiver.public_key}, t));
+    QCOMPARE(refused(wire::encode(msg.header, std::move(t)), sender.public_key), reason);
+
+    auto first = rules;
+    first.first = true;  // it sends no gradient, so nobody checks one: nothing kept
+    QVERIFY(!pipeline::decode_pipeline_message(decoded(encode(receiver.public_key, &sender)),
+                                               sender.public_key, first, torch::kCPU)
+                 .signed_by_sender);
+  }
+
   void backwardRoundTrip() {
     const auto grad = activations(2);
     const auto msg = decoded(
-        pipeline::encode_backward(kJob, 1, 0x42, 2, 1.5, grad, wire::Codec::None, 0, {}, 7123456));
+        pipeline::encode_backward(kJob, {1, 0x42, 2, 1.5, 0, 7123456}, grad, wire::Codec::None));
     auto rules = middle_stage();
     rules.cross_pipeline = true;  // pipeline 1's gradient, welcome here
     const auto in = pipeline::decode_pipeline_message(msg, "peer", rules, torch::kCPU);
@@ -225,7 +285,7 @@ class TestStageMessages : public QObject {
   void gradientNormsRoundTripAndMalformedOnesAreRefused() {
     const auto grad = activations(2);
     auto in = pipeline::decode_pipeline_message(
-        decoded(pipeline::encode_backward(kJob, 0, 0x42, 2, 1.5, grad, wire::Codec::None, 2.5)),
+        decoded(pipeline::encode_backward(kJob, {0, 0x42, 2, 1.5, 2.5}, grad, wire::Codec::None)),
         "peer", middle_stage(), torch::kCPU);
     QCOMPARE(in.downstream_grad_sq_norm, 2.5);
     wire::pb::Envelope h;
@@ -272,12 +332,7 @@ class TestStageMessages : public QObject {
     QCOMPARE(in.sender, std::string("peer"));
     QVERIFY(!in.tensor.defined());
     auto refused = [](std::vector<zmq::message_t> frames, const MessageRules& rules) {
-      try {
-        pipeline::decode_pipeline_message(decoded(std::move(frames)), "peer", rules, torch::kCPU);
-        return std::string("taken");
-      } catch (const MessageError& e) {
-        return std::string(e.what());
-      }
+      return refusal(std::move(frames), "peer", rules);
     };
     auto last = middle_stage();
     last.last = true;

@@ -71,7 +71,7 @@ std::size_t backward_bytes(const job::JobSpec& job, wire::Codec codec) {
   if (!gpt) return 0;
   const auto x = torch::randn({job.micro_batch_size, gpt->context, gpt->width});
   return frame_bytes(
-      pipeline::encode_backward(job.id, 0, 0, job.micro_batch_size, 1.0, x, codec, 0, shape));
+      pipeline::encode_backward(job.id, {0, 0, job.micro_batch_size, 1.0}, x, codec, shape));
 }
 
 // The wire bytes of one micro-batch's boundary tensor, fp32 and int8 against low-rank.

@@ -1,4 +1,4 @@
-#include "pipeline/signed_forward.hpp"
+#include "pipeline/signed_work.hpp"
 
 #include <cstring>
 #include <stdexcept>
@@ -11,7 +11,9 @@ namespace rookery::pipeline {
 
 namespace {
 
-constexpr char kDomain[] = "rookery/signed-forward/1";
+// Which way the work went: a forward's signature is never a gradient's.
+constexpr char kForwardDomain[] = "rookery/signed-forward/1";
+constexpr char kGradientDomain[] = "rookery/signed-gradient/1";
 
 // One tensor as the digest sees it, whichever side of the wire it is on.
 struct TensorView {
@@ -25,10 +27,14 @@ struct TensorView {
 
 class Digest {
  public:
-  explicit Digest(const ForwardParty& p) {
+  explicit Digest(const WorkParty& p) {
     if (sodium_init() < 0) throw std::runtime_error("libsodium cannot start");
     crypto_generichash_init(&state_, nullptr, 0, 32);
-    add(std::span(reinterpret_cast<const std::byte*>(kDomain), sizeof kDomain));
+    if (p.gradient) {
+      add(std::span(reinterpret_cast<const std::byte*>(kGradientDomain), sizeof kGradientDomain));
+    } else {
+      add(std::span(reinterpret_cast<const std::byte*>(kForwardDomain), sizeof kForwardDomain));
+    }
     add_string(p.job_id);
     add_value(p.pipeline);
     add_value(p.micro_batch);
@@ -66,7 +72,7 @@ class Digest {
 };
 
 std::string to_string(const reduce::IdentitySignature& s) {
-  std::string out(kForwardSignatureBytes, '\0');
+  std::string out(kWorkSignatureBytes, '\0');
   std::memcpy(out.data(), s.edwards.data(), s.edwards.size());
   std::memcpy(out.data() + s.edwards.size(), s.signature.data(), s.signature.size());
   return out;
@@ -74,8 +80,8 @@ std::string to_string(const reduce::IdentitySignature& s) {
 
 }  // namespace
 
-std::string sign_forward(const net::CurveKeyPair& signer, const ForwardParty& party,
-                         std::span<const wire::OutgoingTensor> tensors) {
+std::string sign_work(const net::CurveKeyPair& signer, const WorkParty& party,
+                      std::span<const wire::OutgoingTensor> tensors) {
   Digest d(party);
   for (const auto& t : tensors) {
     d.add({t.name,
@@ -89,9 +95,9 @@ std::string sign_forward(const net::CurveKeyPair& signer, const ForwardParty& pa
   return to_string(reduce::identity_sign(signer.secret_key, digest));
 }
 
-bool forward_signed_by(const std::string& from, const std::string& signature,
-                       const ForwardParty& party, std::span<const wire::IncomingTensor> tensors) {
-  if (signature.size() != kForwardSignatureBytes) return false;
+bool work_signed_by(const std::string& from, const std::string& signature, const WorkParty& party,
+                    std::span<const wire::IncomingTensor> tensors) {
+  if (signature.size() != kWorkSignatureBytes) return false;
   reduce::IdentitySignature s;
   std::memcpy(s.edwards.data(), signature.data(), s.edwards.size());
   std::memcpy(s.signature.data(), signature.data() + s.edwards.size(), s.signature.size());
