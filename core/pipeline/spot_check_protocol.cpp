@@ -180,8 +180,10 @@ bool SpotCheckProtocol::maybe_check(const std::string& sender, Inbound& in) {
   {
     std::lock_guard lock(mutex_);
     auto received = in.tensor;
-    b.checks[micro_batch] =
+    auto& m = b.checks[micro_batch] =
         CheckMaterial{std::move(received), std::move(chains), blocks, std::move(in), sent};
+    m.round_at_arrival = common_point_.point_round();
+    m.steps_at_arrival = common_point_.local_steps();
   }
   if (work == wire::pb::CHECKED_GRADIENTS && blocks.last == model_blocks_) {
     // A last stage's gradient follows from the activations and the targets, both ours.
@@ -429,7 +431,12 @@ void SpotCheckProtocol::judge_check(CheckedWork work, std::uint64_t mb, CheckMat
   std::string composed;      // the chains of more than one link, for the log
   std::string incomparable;  // why a chain that answered is not heard
   std::string stood;         // where the heard chains' replicas stood, for the log
-  const auto own_steps = common_point_.local_steps();       // the checked pipeline's
+  // The checked pipeline's steps since its common point: this stage's when the work came, or
+  // since, while it still stands on that point (the larger estimate of the checked stage's
+  // drift is the safer one).
+  auto own_steps = m.steps_at_arrival;
+  if (common_point_.point_round() == m.round_at_arrival)
+    own_steps = std::max(own_steps, common_point_.local_steps());
   const auto round = m.held ? m.held->averaging_round : 0;  // the checked work's common point
   bool stale = false;  // a verifier stands on another round's common point
   for (const auto& chain : m.chains) {

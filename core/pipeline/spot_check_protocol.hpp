@@ -103,6 +103,10 @@ class SpotCheckProtocol {
     model::BlockRange blocks;            // the checked stage's
     std::optional<Inbound> held;         // the micro-batch, trained on only if it passes
     SentForward sent;                    // gradients: what this stage sent the checked one
+    // Where this stage stood when the work came: its common point's round and its steps since
+    // (the checked pipeline's, common_point.hpp).
+    std::uint64_t round_at_arrival = 0;
+    std::int64_t steps_at_arrival = 0;
   };
   // The spot-checks of one kind of work this stage receives: activations from the stages
   // before it, gradients from the stages after it.
