@@ -2,6 +2,7 @@
 // libtorch_cuda's registrations (CUDA hooks, kernels, allocator), so the CPU-only rest of
 // Rookery then trains on `cuda:N` through the ordinary LibTorch API. Its C functions answer what
 // the CPU part cannot ask without CUDA headers: device properties and free memory.
+#include <ATen/Context.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>
 #include <cuda_runtime_api.h>
@@ -47,8 +48,8 @@ __attribute__((visibility("default"))) int rookery_cuda_device_count(char* why, 
 }
 
 __attribute__((visibility("default"))) int rookery_cuda_device_info(int device,
-                                                                   rookery_cuda_device* out,
-                                                                   char* why, size_t why_size) {
+                                                                    rookery_cuda_device* out,
+                                                                    char* why, size_t why_size) {
   if (!out) return -1;
   std::memset(out, 0, sizeof(*out));
   cudaDeviceProp prop{};
@@ -77,15 +78,20 @@ __attribute__((visibility("default"))) int rookery_cuda_device_info(int device,
 }
 
 __attribute__((visibility("default"))) int rookery_cuda_set_memory_fraction(int device,
-                                                                           double fraction,
-                                                                           char* why,
-                                                                           size_t why_size) {
+                                                                            double fraction,
+                                                                            char* why,
+                                                                            size_t why_size) {
   if (!(fraction > 0 && fraction <= 1)) {
     say(why, why_size, "the memory fraction must be in (0, 1]");
     return -1;
   }
   try {
-    c10::cuda::CUDACachingAllocator::setMemoryFraction(fraction, static_cast<c10::DeviceIndex>(device));
+    // The caching allocator is made on LibTorch's first CUDA use; until then it has no device
+    // to cap ("Allocator not initialized for device"). Python's
+    // torch.cuda.set_per_process_memory_fraction initialises it the same way first.
+    at::globalContext().lazyInitDevice(at::kCUDA);
+    c10::cuda::CUDACachingAllocator::setMemoryFraction(fraction,
+                                                       static_cast<c10::DeviceIndex>(device));
   } catch (const std::exception& e) {
     say(why, why_size, e.what());
     return -1;

@@ -6,9 +6,12 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <functional>
+#include <utility>
 #include <string>
 
 #include <QtTest/QtTest>
+#include <torch/torch.h>
 
 #include "model/compute_device.hpp"
 #include "model/cuda_backend.hpp"
@@ -21,9 +24,9 @@ namespace {
 // Libraries that only a GPU run may map: the driver, LibTorch's CUDA part and CUDA's math.
 // (libcudart and libcupti are not among them: libtorch_cpu names them as needed, and they load
 // no driver until called.)
-const char* const kGpuLibraries[] = {"libcuda.so", "libtorch_cuda", "libc10_cuda", "libcublas",
-                                     "libcudnn", "libnccl", "libcusparse", "libcufft",
-                                     "librookery_cuda"};
+const char* const kGpuLibraries[] = {"libcuda.so",  "libtorch_cuda", "libc10_cuda",
+                                     "libcublas",   "libcudnn",      "libnccl",
+                                     "libcusparse", "libcufft",      "librookery_cuda"};
 
 QStringList gpu_libraries_mapped() {
   QStringList found;
@@ -45,11 +48,70 @@ bool driver_installed() {
   return h != nullptr;
 }
 
+// Runs `body` in a child process (LibTorch's CUDA registrations and allocator settings cannot be
+// undone) and returns what it answered, and whether it exited normally.
+std::pair<std::string, bool> in_child(const std::function<std::string()>& body) {
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) return {"pipe failed", false};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(pipe_fds[0]);
+    std::string report;
+    try {
+      report = body();
+    } catch (const std::exception& e) {
+      report = std::string("threw: ") + e.what();
+    }
+    (void)!write(pipe_fds[1], report.data(), report.size());
+    _exit(0);
+  }
+  close(pipe_fds[1]);
+  std::string report;
+  char buf[1024];
+  ssize_t n;
+  while ((n = read(pipe_fds[0], buf, sizeof buf)) > 0) report.append(buf, std::size_t(n));
+  close(pipe_fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return {report, WIFEXITED(status) && WEXITSTATUS(status) == 0};
+}
+
 }  // namespace
 
 class TestCudaBackend : public QObject {
   Q_OBJECT
  private Q_SLOTS:
+  // The governor's memory cap on the GPU, set as the node sets it before its first CUDA work:
+  // LibTorch's allocator then refuses an allocation that would pass it, and serves one under it.
+  // First of the tests: its child inherits this process's LibTorch, which must not have been
+  // asked about CUDA yet (at::show_config, in math_library("cpu"), asks, and LibTorch answers
+  // once for the process's life).
+  void memoryCapHoldsOnTheGpu() {
+    const auto [report, exited] = in_child([] {
+      const auto d = model::detect_compute_device(/*consider_cuda=*/true);
+      if (!d.cuda_available) return "skip: " + d.no_cuda_why;
+      const auto info = model::cuda_device_info(0);
+      if (!info) return std::string("no device information");
+      if (!model::set_cuda_memory_fraction(0, 0.05)) return std::string("the cap was refused");
+      const auto bytes = [](std::uint64_t n) {
+        return torch::empty({static_cast<int64_t>(n)},
+                            torch::dtype(torch::kUInt8).device(torch::kCUDA, 0));
+      };
+      auto under = bytes(info->total_bytes / 50);  // 2% of the card, under a 5% cap
+      try {
+        auto over = bytes(info->total_bytes / 10);  // 10%
+        return std::string("10% of the card allocated under a 5% cap");
+      } catch (const c10::OutOfMemoryError&) {
+        return "capped: " + std::to_string(under.numel() >> 20) + " MiB served, " +
+               std::to_string((info->total_bytes / 10) >> 20) + " MiB refused";
+      }
+    });
+    qInfo("%s", report.c_str());
+    if (report.rfind("skip: ", 0) == 0) QSKIP(report.c_str());
+    QVERIFY2(exited, report.c_str());
+    QVERIFY2(report.rfind("capped: ", 0) == 0, report.c_str());
+  }
+
   // --device cpu: nothing of CUDA is even looked for.
   void cpuChoiceLoadsNoGpuLibrary() {
     const auto d = model::detect_compute_device(/*consider_cuda=*/false);
@@ -79,39 +141,18 @@ class TestCudaBackend : public QObject {
     const char* env = std::getenv("ROOKERY_CUDA_BACKEND");
     const char* path = env && *env ? env : ROOKERY_CUDA_BACKEND_BUILD_PATH;
     QVERIFY2(QFileInfo::exists(path), path);
-    int pipe_fds[2];
-    QCOMPARE(pipe(pipe_fds), 0);
-    const pid_t pid = fork();
-    if (pid == 0) {
-      close(pipe_fds[0]);
-      std::string report;
+    const auto [report, exited] = in_child([path] {
       void* h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
-      if (!h) {
-        report = std::string("dlopen: ") + dlerror();
-      } else {
-        auto abi = reinterpret_cast<int (*)()>(dlsym(h, "rookery_cuda_abi_version"));
-        auto count = reinterpret_cast<int (*)(char*, size_t)>(dlsym(h, "rookery_cuda_device_count"));
-        if (!abi || !count) {
-          report = "missing symbols";
-        } else {
-          char why[512] = {0};
-          const int n = count(why, sizeof why);
-          report = "abi " + std::to_string(abi()) + " devices " + std::to_string(n) + " why " + why;
-        }
-      }
-      (void)!write(pipe_fds[1], report.data(), report.size());
-      _exit(0);
-    }
-    close(pipe_fds[1]);
-    std::string report;
-    char buf[1024];
-    ssize_t n;
-    while ((n = read(pipe_fds[0], buf, sizeof buf)) > 0) report.append(buf, std::size_t(n));
-    close(pipe_fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
+      if (!h) return std::string("dlopen: ") + dlerror();
+      auto abi = reinterpret_cast<int (*)()>(dlsym(h, "rookery_cuda_abi_version"));
+      auto count = reinterpret_cast<int (*)(char*, size_t)>(dlsym(h, "rookery_cuda_device_count"));
+      if (!abi || !count) return std::string("missing symbols");
+      char why[512] = {0};
+      const int n = count(why, sizeof why);
+      return "abi " + std::to_string(abi()) + " devices " + std::to_string(n) + " why " + why;
+    });
     qInfo("module: %s", report.c_str());
-    QVERIFY2(WIFEXITED(status) && WEXITSTATUS(status) == 0, report.c_str());
+    QVERIFY2(exited, report.c_str());
     QVERIFY2(QString::fromStdString(report).startsWith(
                  QString("abi %1 devices ").arg(ROOKERY_CUDA_ABI_VERSION)),
              report.c_str());
