@@ -43,6 +43,11 @@ Pass pass(const job::JobSpec& job, const torch::Device& dev, Arithmetic arithmet
     r.grads.push_back(p.tensor.grad().to(torch::kCPU, torch::kFloat32));
   return r;
 }
+
+// Nodes on cuda:0 that may use it while the owner is present: by default the GPU is off while
+// the PC is in use, and on a GPU test machine the terminal that started the tests had input
+// moments ago (with no desktop session, the governor counts terminal input as the owner's).
+const QStringList kOnTheGpuWhileInUse{"--device", "cuda:0", "--preference", "in_use.use_gpu=true"};
 }  // namespace
 
 class TestGpuStage : public QObject {
@@ -84,7 +89,7 @@ class TestGpuStage : public QObject {
     json.replace("\"codec\": \"none\"", "\"codec\": \"none\", \"precision\": \"bf16\"");
     QVERIFY(json.contains("bf16"));
     QVERIFY(h.prepare(json, {{0, 2}, {2, 3}, {3, 4}}));
-    QVERIFY(h.start_all({"--max-micro-batches", "120"}, {"--device", "cuda:0"}));
+    QVERIFY(h.start_all({"--max-micro-batches", "120"}, kOnTheGpuWhileInUse));
     QVERIFY(h.wait_finished(300000));
     const auto s = h.snapshot(1);
     QCOMPARE(QString::fromStdString(s.device().compute_device()), QStringLiteral("cuda:0"));
@@ -104,13 +109,14 @@ class TestGpuStage : public QObject {
   void governorsTemperatureCapPausesTheGpu() {
     testing::PipelineHarness h;
     QVERIFY(h.prepare(testing::gpt_job_json("gpu-governed", 1, "none"), {{0, 4}}));
-    QVERIFY(h.start_all({}, {"--device", "cuda:0"}));
+    QVERIFY(h.start_all({}, kOnTheGpuWhileInUse));
     auto c = h.client(0);
     QTRY_VERIFY_WITH_TIMEOUT(h.snapshot(0).device().compute_device() == "cuda:0", 60000);
     QVERIFY(testing::set_preferences(c, {{"gpu_max_temperature_c", "1"}}).ok);
     QTRY_COMPARE_WITH_TIMEOUT(h.snapshot(0).governor().decision(),
                               wire::pb::GovernorSnapshot::PAUSED, 20000);
     qInfo("paused: %s", h.snapshot(0).governor().reason().c_str());
+    QCOMPARE(h.snapshot(0).governor().why().code(), wire::pb::GOVERNOR_GPU_HOT);
     QVERIFY(testing::set_preferences(c, {{"gpu_max_temperature_c", "0"}}).ok);
     QTRY_VERIFY_WITH_TIMEOUT(
         h.snapshot(0).governor().decision() != wire::pb::GovernorSnapshot::PAUSED, 20000);
