@@ -123,6 +123,33 @@ class TestGpuStage : public QObject {
     QVERIFY(h.quit_all());
   }
 
+  // The governor's other GPU rule, at its default: the GPU computes only while the PC is idle.
+  // The owner's input (the window's presence report) pauses a node computing on the GPU at its
+  // next unit, and their absence lets it run again.
+  void governorKeepsTheGpuOffWhileThePcIsInUse() {
+    testing::PipelineHarness h;
+    QVERIFY(h.prepare(testing::gpt_job_json("gpu-in-use", 1, "none"), {{0, 4}}));
+    QVERIFY(h.start_all({}, {"--device", "cuda:0"}));
+    auto c = h.client(0);
+    const auto units = [&] { return h.snapshot(0).work().work_units(); };
+    QTRY_VERIFY_WITH_TIMEOUT(h.snapshot(0).device().compute_device() == "cuda:0", 60000);
+    QVERIFY(testing::report_presence(c, 3600).ok);  // the owner is away
+    QTRY_VERIFY_WITH_TIMEOUT(units() >= 3, 60000);
+
+    const auto back = testing::report_presence(c, 0);  // and back
+    QVERIFY(back.ok);
+    QCOMPARE(back.snapshot.governor().decision(), wire::pb::GovernorSnapshot::PAUSED);
+    QCOMPARE(back.snapshot.governor().why().code(), wire::pb::GOVERNOR_GPU_IN_USE_OFF);
+    QTest::qWait(600);  // the unit in progress has finished by now
+    const auto held = units();
+    QTest::qWait(1000);
+    QCOMPARE(units(), held);
+
+    QVERIFY(testing::report_presence(c, 3600).ok);
+    QTRY_VERIFY_WITH_TIMEOUT(units() >= held + 2, 30000);
+    QVERIFY(h.quit_all());
+  }
+
   void codecsOnTheGpuMatchTheCpuBytes() {
     torch::manual_seed(4);
     auto cpu = torch::randn({5, 333}) * 3;
