@@ -52,6 +52,20 @@ std::vector<wire::OutgoingTensor> encode_boundary(const std::string& name, const
   return out;
 }
 
+// Refuses work its sender did not sign for this stage; keeps the signed bytes when what this
+// stage computes from them may be checked (`keep`), to show them as they came.
+void take_signed(const wire::Message& msg, const WorkParty& party, const std::string& signature,
+                 bool keep, Inbound& in) {
+  if (!work_signed_by(in.sender, signature, party, msg.tensors)) {
+    throw MessageError(std::string(party.gradient ? "gradient" : "forward") +
+                       " without its sender's valid signature");
+  }
+  if (keep) {
+    in.signed_by_sender = std::make_shared<const SignedWork>(
+        SignedWork{in.sender, party.pipeline, copy_tensors(msg.tensors), signature});
+  }
+}
+
 void decode_forward(const wire::Message& msg, const MessageRules& rules, c10::Device device,
                     Inbound& in) {
   const auto& f = msg.header.forward();
@@ -68,14 +82,9 @@ void decode_forward(const wire::Message& msg, const MessageRules& rules, c10::De
   }
   if (!valid_return_address(f.return_to()))
     throw MessageError("forward without a valid return address");
-  if (!rules.own_key.empty()) {
-    const WorkParty party{rules.job_id, f.pipeline(), f.micro_batch(), rules.own_key};
-    if (!work_signed_by(in.sender, f.signature(), party, msg.tensors))
-      throw MessageError("forward without its sender's valid signature");
-    if (!rules.last) {  // its own activations may be checked: keep what it computes from
-      in.signed_by_sender = std::make_shared<const SignedWork>(
-          SignedWork{in.sender, f.pipeline(), copy_tensors(msg.tensors), f.signature()});
-    }
+  if (!rules.own_key.empty()) {  // kept but on a last stage, which sends no activations
+    take_signed(msg, {rules.job_id, f.pipeline(), f.micro_batch(), rules.own_key}, f.signature(),
+                /*keep=*/!rules.last, in);
   }
   in.micro_batch = f.micro_batch();
   in.pipeline = f.pipeline();
@@ -106,14 +115,9 @@ void decode_backward(const wire::Message& msg, const MessageRules& rules, c10::D
   in.averaging_round = b.averaging_round();
   if (!std::isfinite(in.downstream_grad_sq_norm) || in.downstream_grad_sq_norm < 0)
     throw MessageError("backward with a gradient norm that is not a finite number >= 0");
-  if (!rules.own_key.empty()) {
-    const WorkParty party{rules.job_id, b.pipeline(), b.micro_batch(), rules.own_key, true};
-    if (!work_signed_by(in.sender, b.signature(), party, msg.tensors))
-      throw MessageError("gradient without its sender's valid signature");
-    if (!rules.first) {  // its own gradient may be checked: keep what it computes from
-      in.signed_by_sender = std::make_shared<const SignedWork>(
-          SignedWork{in.sender, b.pipeline(), copy_tensors(msg.tensors), b.signature()});
-    }
+  if (!rules.own_key.empty()) {  // kept but on a first stage, which sends no gradient
+    take_signed(msg, {rules.job_id, b.pipeline(), b.micro_batch(), rules.own_key, true},
+                b.signature(), /*keep=*/!rules.first, in);
   }
   in.tensor =
       compressed ? decode_compressed(msg, "grad", in.samples, rules, device) : decode(*g, device);
