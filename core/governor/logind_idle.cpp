@@ -66,6 +66,7 @@ IdleReading LogindIdle::read() {
   sd_bus_error_free(&error);
   if (!idle) {
     out.idle_seconds = 0.0;
+    out.from_logind = true;
     out.detail = "logind: a session is in use";
     return out;
   }
@@ -75,6 +76,7 @@ IdleReading LogindIdle::read() {
     timespec boot{};
     ::clock_gettime(CLOCK_BOOTTIME, &boot);
     out.idle_seconds = static_cast<double>(boot.tv_sec);
+    out.from_logind = true;
     out.detail = "logind: no session in use since boot";
     return out;
   }
@@ -85,6 +87,7 @@ IdleReading LogindIdle::read() {
   out.idle_seconds = since > now_us
                          ? 0.0
                          : static_cast<double>(now_us - since) / 1e6;  // a clock set back: just now
+  out.from_logind = true;
   out.detail = "logind: all sessions idle for " +
                std::to_string(static_cast<long>(*out.idle_seconds)) + " s";
   return out;
@@ -96,7 +99,7 @@ struct LogindIdle::Bus {};
 LogindIdle::LogindIdle(std::chrono::milliseconds timeout) : timeout_(timeout) {}
 LogindIdle::~LogindIdle() = default;
 IdleReading LogindIdle::read() {
-  return {std::nullopt, "logind: Rookery was built without libsystemd"};
+  return {std::nullopt, "logind: Rookery was built without libsystemd", false};
 }
 
 #endif

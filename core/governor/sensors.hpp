@@ -42,6 +42,7 @@ ProgramsReading find_programs(const std::vector<std::string>& names,
 struct IdleReading {
   std::optional<double> idle_seconds;
   std::string detail;
+  bool from_logind = false;  // logind's idle hint answered (not terminals)
 };
 // Seconds since the last input on any terminal (the last access time of its device).
 IdleReading terminal_idle(const std::vector<std::filesystem::path>& device_dirs = {"/dev/pts",

@@ -87,7 +87,7 @@ std::optional<double> GovernorBridge::input_idle_seconds_locked(bool presence_fr
   if (reported) {
     // Terminals do not count here: input at a terminal (an SSH session, the one that started
     // this node) is not the desktop owner's.
-    return session_idle_from_logind_
+    return session_idle_.from_logind
                ? std::min(presence_.input_idle_seconds(), *session_idle_.idle_seconds)
                : presence_.input_idle_seconds();
   }
@@ -285,8 +285,7 @@ void GovernorBridge::read_sensors(const device::CpuLoadSampler::Sample& load,
     next_programs_ = now + kProgramScanInterval;
   }
   auto idle = logind_.read();
-  const bool from_logind = idle.idle_seconds.has_value();
-  if (!from_logind) {
+  if (!idle.idle_seconds) {
     auto terminals = governor::terminal_idle();
     terminals.detail = idle.detail + "; " + terminals.detail;
     idle = std::move(terminals);
@@ -306,7 +305,6 @@ void GovernorBridge::read_sensors(const device::CpuLoadSampler::Sample& load,
   readings_.node_memory_bytes = memory;
   readings_.ram_total_bytes = cpu.ram_total_bytes;
   session_idle_ = std::move(idle);
-  session_idle_from_logind_ = from_logind;
   const bool presence_fresh = presence_expires_ && now < *presence_expires_;
   sensors_.clear();
   if (presence_fresh && presence_.input_idle_seconds() >= 0) {

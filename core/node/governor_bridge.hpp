@@ -102,7 +102,6 @@ class GovernorBridge {
   std::optional<std::chrono::steady_clock::time_point> presence_expires_;
   // Input idleness where no desktop session reports it: logind's idle hint, else terminals.
   governor::IdleReading session_idle_;
-  bool session_idle_from_logind_ = false;
   double duty_measured_ = 0;
   bool computes_on_gpu_ = false;
   std::optional<double> idle_seconds_used_;  // the input idleness the last decision used

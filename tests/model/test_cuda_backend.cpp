@@ -48,6 +48,9 @@ bool driver_installed() {
   return h != nullptr;
 }
 
+// What a child that finds no GPU answers.
+const std::string kNoGpu = "no GPU: ";
+
 // Runs `body` in a child process (LibTorch's CUDA registrations and allocator settings cannot be
 // undone) and returns what it answered, and whether it exited normally.
 std::pair<std::string, bool> in_child(const std::function<std::string()>& body) {
@@ -89,7 +92,7 @@ class TestCudaBackend : public QObject {
   void memoryCapHoldsOnTheGpu() {
     const auto [report, exited] = in_child([] {
       const auto d = model::detect_compute_device(/*consider_cuda=*/true);
-      if (!d.cuda_available) return "skip: " + d.no_cuda_why;
+      if (!d.cuda_available) return kNoGpu + d.no_cuda_why;
       const auto info = model::cuda_device_info(0);
       if (!info) return std::string("no device information");
       if (!model::set_cuda_memory_fraction(0, 0.05)) return std::string("the cap was refused");
@@ -107,7 +110,9 @@ class TestCudaBackend : public QObject {
       }
     });
     qInfo("%s", report.c_str());
-    if (report.rfind("skip: ", 0) == 0) QSKIP(report.c_str());
+    // Without a GPU (CI) there is no allocator to cap; on an H200 it passed: 2,863 MiB served
+    // under a 5% cap, 14,315 MiB refused (tests/gpu/README.md).
+    if (report.rfind(kNoGpu, 0) == 0) QSKIP(report.c_str());
     QVERIFY2(exited, report.c_str());
     QVERIFY2(report.rfind("capped: ", 0) == 0, report.c_str());
   }
