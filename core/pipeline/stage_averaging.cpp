@@ -125,6 +125,7 @@ StageAveraging::StageAveraging(net::SecureContext& ctx, const net::CurveKeyPair&
   reduce::AveragerConfig ac{std::move(ranges), ro, {}, {}};
   // The anchors, when a round syncs them, travel uncompressed: never quantise the weights.
   ac.buffer_codecs[std::string(kAnchor)] = wire::Codec::None;
+  if (job.outer.momentum > 0) ac.buffer_codecs[std::string(kOuterMomentum)] = wire::Codec::None;
   outer_ = std::make_unique<reduce::OuterOptimizer>(job.outer);
   if (job.outer.error_feedback && codec != wire::Codec::None)
     feedback_ = std::make_unique<reduce::ErrorFeedback>(codec);
@@ -180,6 +181,8 @@ StageAveraging::~StageAveraging() = default;
 
 std::uint64_t StageAveraging::bytes_sent() const { return transport_->bytes_sent(); }
 
+const std::vector<float>& StageAveraging::outer_momentum() const { return outer_->momentum(); }
+
 // Rounds are scheduled by the clock, not by local steps: round r starts at r x interval
 // (Unix time) on every member. Step counts drift apart between pipelines (a drop, a restart
 // from a checkpoint, a slower PC); synchronised clocks do not, so partners always agree on
@@ -221,8 +224,15 @@ void StageAveraging::maybe_start(const StageOptimizer& optimizer) {
                                                        : std::move(pseudo_gradient)});
   // Every N-th round by number (in groups: every round of every N-th sweep), as every member
   // counts them.
-  if (in_sweep(window, config_.job.outer.anchor_sync_every))
+  if (in_sweep(window, config_.job.outer.anchor_sync_every)) {
     buffers.push_back({std::string(kAnchor), anchor_});
+    if (config_.job.outer.momentum > 0) {
+      // Zeros until the first outer step, as every replica's.
+      auto momentum = outer_->momentum();
+      momentum.resize(anchor_.size(), 0.0f);
+      buffers.push_back({std::string(kOuterMomentum), std::move(momentum)});
+    }
+  }
   // Likewise, so every member includes the moments in the same rounds (rounds are numbered by
   // the clock) and the rings for them meet.
   const bool with_state =
@@ -327,7 +337,7 @@ std::vector<RingMeeting> StageAveraging::meetings(const reduce::AveragingResult&
   return out;
 }
 
-// The anchor: where the anchors were synced, their average; then the outer step where the
+// The anchor: where the anchors were synced, their average (and the momentum's); then the outer step where the
 // pseudo-gradients averaged. The weights are the new anchor plus the local steps taken since
 // the round started (the compute thread went on training), wherever either changed the anchor.
 void StageAveraging::apply_outer_step(const reduce::AveragingResult& result,
@@ -342,6 +352,11 @@ void StageAveraging::apply_outer_step(const reduce::AveragingResult& result,
                 anchors->values.begin() + std::ptrdiff_t(last),
                 anchor_.begin() + std::ptrdiff_t(first));
   }
+  // The momentum where it was synced: the outer step below then moves every member that took
+  // part in the sync by the same amount.
+  if (const auto* momentum = result.find(kOuterMomentum);
+      momentum && momentum->values.size() == anchor_.size())
+    outer_->set_momentum(momentum->values, result.averaged_spans(kOuterMomentum));
   outer_->step(anchor_, g->values, stepped);
   auto current = optimizer.flat_parameters();
   if (current.size() != anchor_.size()) return;  // re-partitioned meanwhile: nothing fits

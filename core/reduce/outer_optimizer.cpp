@@ -1,5 +1,6 @@
 #include "reduce/outer_optimizer.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -28,6 +29,18 @@ void OuterOptimizer::step(std::span<float> anchor, std::span<const float> g, con
       anchor[i] -= lr * (g[i] + mu * momentum_[i]);
     }
   }
+}
+
+void OuterOptimizer::set_momentum(std::span<const float> values, const Spans& spans) {
+  if (mu_ == 0) return;
+  for (const auto& [first, last] : spans) {
+    if (first > last || last > values.size())
+      throw std::invalid_argument("outer momentum: a span lies outside the values");
+  }
+  if (momentum_.size() != values.size()) momentum_.assign(values.size(), 0.0f);
+  for (const auto& [first, last] : spans)
+    std::copy(values.begin() + std::ptrdiff_t(first), values.begin() + std::ptrdiff_t(last),
+              momentum_.begin() + std::ptrdiff_t(first));
 }
 
 }  // namespace rookery::reduce

@@ -31,6 +31,11 @@ class OuterOptimizer {
 
   /// The momentum buffer (empty until the first step; zeros where no step touched it).
   const std::vector<float>& momentum() const { return momentum_; }
+  /// Replaces the momentum over `spans` with `values` (the shard's size): the replicas' average
+  /// in a round that syncs the anchors, so replicas whose momentum parted (one missed a round)
+  /// take the same steps again. A no-op without momentum. Throws std::invalid_argument for a
+  /// span outside `values`.
+  void set_momentum(std::span<const float> values, const Spans& spans);
 
  private:
   double lr_, mu_;

@@ -10,6 +10,10 @@
 //     sends), or in a process of its own killed (SIGKILL) once its round has begun, spoils only
 //     its own group's round: the other group averages all three, in a fraction of a ring wait,
 //     while the killed member's partners wait for it and average without it.
+// And with DiLoCo's outer momentum (lr 0.7, momentum 0.9) in one ring of 4: a member that sits
+// out a round (busy with its last) parts from the others in momentum and anchor; the next
+// anchor sync gives every member the same anchor and the same momentum again, and the round
+// after it keeps them together.
 // And the job option's checks.
 #include "../bench/pipeline/averaging_pipelines.hpp"
 
@@ -68,8 +72,8 @@ class Swarm {
     }
     torch::manual_seed(5);
     // Round numbers: the first window opens none (a stage waits for a full one).
-    clock_.advance(std::chrono::milliseconds(std::int64_t(window_) * kInterval.count() -
-                                             clock_.unix_ms()));
+    clock_.advance(
+        std::chrono::milliseconds(std::int64_t(window_) * kInterval.count() - clock_.unix_ms()));
     if (remote < members_.size()) {
       int to_child[2], from_child[2];
       if (::pipe(to_child) != 0 || ::pipe(from_child) != 0) throw std::runtime_error("pipe");
@@ -109,6 +113,10 @@ class Swarm {
     return members_[m]->optimizer->flat_parameters();
   }
   pipeline::StageStats stats(std::size_t m) const { return members_[m]->counters.snapshot(); }
+  std::vector<float> anchor(std::size_t m) const { return members_[m]->averaging->anchor(); }
+  std::vector<float> momentum(std::size_t m) const {
+    return members_[m]->averaging->outer_momentum();
+  }
   std::uint64_t next_round() const { return window_ + 1; }
   static std::uint64_t first_round() { return kFirstWindow + 1; }
   // Member m's process is gone: its sockets close, and it starts no more rounds.
@@ -122,8 +130,10 @@ class Swarm {
     clock_.advance(kInterval);
     std::vector<bool> done(members_.size(), false);
     for (std::size_t m = 0; m < members_.size(); ++m) {
-      if (m == gone || !members_[m]->averaging) done[m] = true;
-      else members_[m]->averaging->maybe_start(*members_[m]->optimizer);
+      if (m == gone || !members_[m]->averaging)
+        done[m] = true;
+      else
+        members_[m]->averaging->maybe_start(*members_[m]->optimizer);
     }
     if (child_ > 0) {
       char c = 'r';
@@ -163,9 +173,9 @@ class Swarm {
     m.config.averaging.listen = averaging_.endpoints.at(m.id.public_key);
     m.optimizer = std::make_unique<pipeline::StageOptimizer>(chain_, blocks, torch::kCPU, job_);
     m.common_point = std::make_unique<pipeline::CommonPoint>(blocks);
-    m.averaging = std::make_unique<pipeline::StageAveraging>(
-        *m.ctx, m.id, m.config, wire::Codec::None, *m.optimizer, m.counters, *m.common_point,
-        clock_);
+    m.averaging = std::make_unique<pipeline::StageAveraging>(*m.ctx, m.id, m.config,
+                                                             wire::Codec::None, *m.optimizer,
+                                                             m.counters, *m.common_point, clock_);
     auto w = m.optimizer->flat_parameters();
     const auto noise = (torch::randn({std::int64_t(w.size())}) * 0.05).contiguous();
     const float* n = noise.data_ptr<float>();
@@ -205,12 +215,14 @@ std::vector<float> mean_of(const Swarm& s, const std::vector<std::size_t>& who) 
   return out;
 }
 
-job::JobSpec tiny_job(const char* aggregator, int max_group, int depth = 1, int width = 16) {
+job::JobSpec tiny_job(const char* aggregator, int max_group, int depth = 1, int width = 16,
+                      const QString& outer = {}) {
   auto json = testing::gpt_job_json("groups", 2, "none", depth, width);
   json.replace("\"seed\": 11", QString("\"seed\": 11, \"averaging_max_group\": %1, "
-                                       "\"aggregator\": {\"kind\": \"%2\"}")
+                                       "\"aggregator\": {\"kind\": \"%2\"}%3")
                                    .arg(max_group)
-                                   .arg(aggregator));
+                                   .arg(aggregator)
+                                   .arg(outer.isEmpty() ? QString() : ", \"outer\": " + outer));
   return job::parse_job_spec(json.toStdString());
 }
 
@@ -279,6 +291,41 @@ class TestGroupAveraging : public QObject {
 
   void groupsOfTwoWithTheMean() { twoRoundsReachTheMean("mean"); }
   void groupsOfTwoWithCenteredClip() { twoRoundsReachTheMean("centered_clip"); }
+
+  // One ring of 4 with CenteredClip, anchors synced every 2nd round, momentum 0.9. The first
+  // round (a sync) steps every member alike; member 3 sits out the second, so the others step
+  // their momentum and anchors without it; the third (a sync) must bring all four together, in
+  // the momentum as in the anchor, and the fourth keep them so. Without the momentum in the
+  // sync, member 3 leaves it with its own momentum, and the sync's own outer step parts it again.
+  void outerMomentumRidesWithTheAnchors() {
+    Swarm s(tiny_job("centered_clip", 0, 1, 16,
+                     R"({"lr": 0.7, "momentum": 0.9, "anchor_sync_every": 2})"),
+            4);
+    QCOMPARE(s.next_round() % 2, std::uint64_t(0));  // a sync round comes first
+    auto gap_to_0 = [&](std::size_t m) {
+      return std::max(max_gap(s.anchor(m), s.anchor(0)), max_gap(s.momentum(m), s.momentum(0)));
+    };
+    QVERIFY(s.round());
+    for (std::size_t m = 1; m < 4; ++m) QCOMPARE(gap_to_0(m), 0.0);
+    QVERIFY(max_gap(s.momentum(0), std::vector<float>(s.momentum(0).size())) > 1e-3);
+
+    QVERIFY(s.round(3));  // member 3 sits it out: the others step without it
+    const double parted = gap_to_0(3);
+    qInfo("after a round without it, member 3's anchor and momentum are %.2e from the others'",
+          parted);
+    QVERIFY2(parted > 1e-3, "sitting out a round did not part member 3 from the others");
+    QCOMPARE(gap_to_0(1), 0.0);
+
+    for (int round = 3; round <= 4; ++round) {
+      QVERIFY(s.round());
+      for (std::size_t m = 1; m < 4; ++m) {
+        qInfo("round %d (%s): member %zu is %.2e from member 0 in anchor and momentum", round,
+              round == 3 ? "anchor sync" : "plain", m, gap_to_0(m));
+        QVERIFY2(gap_to_0(m) == 0.0, "the anchor sync left the members' outer steps apart");
+        QVERIFY(s.stats(m).excluded_peers.empty());
+      }
+    }
+  }
 
   void aMemberKilledBeforeTheRoundSpoilsOnlyItsGroupsRound() { killedMember(false); }
   void aMemberKilledMidRoundSpoilsOnlyItsGroupsRound() { killedMember(true); }
