@@ -34,10 +34,11 @@ at::Tensor decode(const wire::IncomingTensor& t, c10::Device device) {
 
 // A lowrank job's boundary tensor `name`, from its factors (and never whole).
 at::Tensor decode_compressed(const wire::Message& msg, const std::string& name,
-                             std::int64_t samples, const MessageRules& rules, c10::Device device) {
+                             std::int64_t samples, const BoundaryShape& boundary,
+                             c10::Device device) {
   if (msg.tensor(name)) throw MessageError("'" + name + "' uncompressed in a lowrank job");
   try {
-    return decode_factors(msg, name, samples, rules.boundary, device);
+    return decode_factors(msg, name, samples, boundary, device);
   } catch (const std::runtime_error& e) {
     throw MessageError(brief(e));
   }
@@ -92,8 +93,9 @@ void decode_forward(const wire::Message& msg, const MessageRules& rules, c10::De
   in.samples = f.samples();
   in.averaging_round = f.averaging_round();
   in.return_to = {f.return_to().endpoint(), f.return_to().key()};
-  in.tensor = compressed ? decode_compressed(msg, "activations", f.samples(), rules, device)
-                         : decode(*act, device);
+  in.tensor = compressed
+                  ? decode_compressed(msg, "activations", f.samples(), rules.boundary, device)
+                  : decode(*act, device);
   in.targets = decode(*tgt, device);
   if (in.tensor.scalar_type() != torch::kFloat32 || in.targets.scalar_type() != torch::kInt64)
     throw MessageError("activations must be f32 and targets int64");
@@ -119,8 +121,8 @@ void decode_backward(const wire::Message& msg, const MessageRules& rules, c10::D
     take_signed(msg, {rules.job_id, b.pipeline(), b.micro_batch(), rules.own_key, true},
                 b.signature(), /*keep=*/!rules.first, in);
   }
-  in.tensor =
-      compressed ? decode_compressed(msg, "grad", in.samples, rules, device) : decode(*g, device);
+  in.tensor = compressed ? decode_compressed(msg, "grad", in.samples, rules.boundary, device)
+                         : decode(*g, device);
   if (in.tensor.scalar_type() != torch::kFloat32) throw MessageError("gradient must be f32");
 }
 
@@ -188,11 +190,9 @@ std::vector<zmq::message_t> encode_forward(const std::string& job_id, const Forw
 at::Tensor decode_shown(const wire::Message& msg, CheckedWork work, std::int64_t samples,
                         const BoundaryShape& boundary) {
   const std::string name = work == wire::pb::CHECKED_GRADIENTS ? "grad" : "activations";
-  MessageRules rules;
-  rules.boundary = boundary;
   at::Tensor x;
   if (boundary.compressed()) {
-    x = decode_compressed(msg, name, samples, rules, torch::kCPU);
+    x = decode_compressed(msg, name, samples, boundary, torch::kCPU);
   } else if (const auto* t = msg.tensor(name)) {
     x = decode(*t, torch::kCPU);
   } else {
