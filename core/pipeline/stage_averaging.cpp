@@ -337,9 +337,10 @@ std::vector<RingMeeting> StageAveraging::meetings(const reduce::AveragingResult&
   return out;
 }
 
-// The anchor: where the anchors were synced, their average (and the momentum's); then the outer step where the
-// pseudo-gradients averaged. The weights are the new anchor plus the local steps taken since
-// the round started (the compute thread went on training), wherever either changed the anchor.
+// The anchor: where the anchors were synced, their average (and the momentum's); then the
+// outer step where the pseudo-gradients averaged. The weights are the new anchor plus the local
+// steps taken since the round started (the compute thread went on training), wherever either
+// changed the anchor.
 void StageAveraging::apply_outer_step(const reduce::AveragingResult& result,
                                       const reduce::Spans& stepped, StageOptimizer& optimizer) {
   const auto* g = result.find(kPseudoGradient);

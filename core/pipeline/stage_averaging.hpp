@@ -9,10 +9,9 @@
 // the new anchor plus the steps taken while the round ran. Absolute weights are never
 // quantised: every job.outer.anchor_sync_every-th round also averages the anchors (and the
 // outer momentum, when the job has one) uncompressed, so a replica that missed a round comes
-// back to the others. Every
-// job.average_optimizer_state_every-th round also carries the optimizer's moments, in the same
-// rings. The Averager and its ZeroMQ transport run the rings on their own threads; the rest is
-// the compute thread's.
+// back to the others. Every job.average_optimizer_state_every-th round also carries the
+// optimizer's moments, in the same rings. The Averager and its ZeroMQ transport run the rings
+// on their own threads; the rest is the compute thread's.
 //
 // In groups (job.averaging_max_group, Moshpit SGD): round r's rings span only the pipelines of
 // r's group (reduce/averaging_groups.hpp: a grid of d dimensions, r averages along r mod d),
