@@ -3,9 +3,9 @@
 // second with CenteredClip, so their rings verify every aggregate. One of them attacks the
 // aggregation itself rather than its input: as a chunk's owner it hands out a false aggregate
 // (lying-aggregator), or it alters the averaged bytes it forwards (altering-forwarder). The
-// honest nodes catch it with evidence in the first round, exclude it at once and report it in
-// their heartbeats, and the coordinator bans it on its ring partners' majority; nobody honest
-// is banned, and the honest volunteers train on.
+// honest nodes catch it with evidence (at least the two the ban needs), exclude it at once and
+// report it in their heartbeats, and the coordinator bans it on its ring partners' majority;
+// nobody honest is banned, and the honest volunteers train on.
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QTest>
@@ -86,16 +86,19 @@ class TestCoordinatorBanVoteAggregators : public QObject {
     qInfo("banned after %.1f s: %s", t.elapsed() / 1000.0, s->banned(0).reason().c_str());
     QCOMPARE(s->banned_size(), 1);  // nobody honest
     QCOMPARE(s->banned(0).why().code(), pb::Verdict::RING_PARTNERS_REJECT);
-    // Every honest node catches it as an aggregator or a forwarder (not by clipping its inputs),
-    // some perhaps after the ban: two reports suffice.
-    const auto all_caught = [&] {
+    // The honest nodes catch it as an aggregator or a forwarder (not by clipping its inputs),
+    // with evidence: at least the two reports the ban needs. A third usually catches it too,
+    // but the ban may take the liar out of the plan before a round of that node's has checked
+    // it (a fresh clone's run on two loaded cores once saw only two in 30 s after the ban).
+    const auto caught = [&] {
+      int n = 0;
       for (int i = 0; i < 3; ++i) {
-        if (!QString::fromUtf8(swarm.volunteers.output[std::size_t(i)]).contains("caught in ring"))
-          return false;
+        n += QString::fromUtf8(swarm.volunteers.output[std::size_t(i)]).contains("caught in ring");
       }
-      return true;
+      return n;
     };
-    QTRY_VERIFY_WITH_TIMEOUT(all_caught(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(caught() >= 2, 30000);
+    qInfo("%d of the 3 honest nodes caught it in a ring", caught());
     std::int64_t before = 0;
     for (const auto& n : s->nodes()) before += n.samples();
     QTest::qWait(4000);
