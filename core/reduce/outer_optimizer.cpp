@@ -6,6 +6,15 @@
 
 namespace rookery::reduce {
 
+namespace {
+// Throws std::invalid_argument (`what` first) for a span that is not inside [0, size).
+void check_spans(const Spans& spans, std::size_t size, const std::string& what) {
+  for (const auto& [first, last] : spans) {
+    if (first > last || last > size) throw std::invalid_argument(what);
+  }
+}
+}  // namespace
+
 OuterOptimizer::OuterOptimizer(const job::OuterSpec& spec) : lr_(spec.lr), mu_(spec.momentum) {}
 
 void OuterOptimizer::step(std::span<float> anchor, std::span<const float> g, const Spans& spans) {
@@ -13,10 +22,7 @@ void OuterOptimizer::step(std::span<float> anchor, std::span<const float> g, con
     throw std::invalid_argument("outer step: the pseudo-gradient has " + std::to_string(g.size()) +
                                 " values, the anchor " + std::to_string(anchor.size()));
   }
-  for (const auto& [first, last] : spans) {
-    if (first > last || last > anchor.size())
-      throw std::invalid_argument("outer step: a span lies outside the anchor");
-  }
+  check_spans(spans, anchor.size(), "outer step: a span lies outside the anchor");
   if (mu_ > 0 && momentum_.size() != anchor.size()) momentum_.assign(anchor.size(), 0.0f);
   const float lr = static_cast<float>(lr_), mu = static_cast<float>(mu_);
   for (const auto& [first, last] : spans) {
@@ -33,10 +39,7 @@ void OuterOptimizer::step(std::span<float> anchor, std::span<const float> g, con
 
 void OuterOptimizer::set_momentum(std::span<const float> values, const Spans& spans) {
   if (mu_ == 0) return;
-  for (const auto& [first, last] : spans) {
-    if (first > last || last > values.size())
-      throw std::invalid_argument("outer momentum: a span lies outside the values");
-  }
+  check_spans(spans, values.size(), "outer momentum: a span lies outside the values");
   if (momentum_.size() != values.size()) momentum_.assign(values.size(), 0.0f);
   for (const auto& [first, last] : spans)
     std::copy(values.begin() + std::ptrdiff_t(first), values.begin() + std::ptrdiff_t(last),
