@@ -46,18 +46,17 @@ std::vector<StageStats::RingPartner> ring_partners(const reduce::NodeRanges& ran
   return partners;
 }
 
-// The group bound a stage averages with: 0 (one ring) when the job asks for none or the
-// pipelines fit in one group; groups of at most 4 when the pipelines fit no grid of the job's
-// bound (bounds below 4 fit only some counts), which any count fits.
+// The group bound a stage averages with (averaging_group_bound), saying so when the job's own
+// bound fits no grid of the pipelines.
 std::size_t group_bound(std::int64_t asked, std::size_t pipelines) {
-  if (asked <= 0 || pipelines <= std::size_t(asked)) return 0;
-  try {
-    reduce::averaging_grid(pipelines, std::size_t(asked));
-    return std::size_t(asked);
-  } catch (const std::invalid_argument& e) {
-    spdlog::warn("averaging: {}; averaging in groups of at most 4 instead", e.what());
-    return pipelines <= 4 ? 0 : 4;
+  const auto bound = reduce::averaging_group_bound(asked, pipelines);
+  if (asked > 0 && bound != 0 && bound != std::size_t(asked)) {
+    spdlog::warn(
+        "averaging: {} pipelines fit no grid of groups of at most {}; averaging in "
+        "groups of at most {} instead",
+        pipelines, asked, bound);
   }
+  return bound;
 }
 }  // namespace
 

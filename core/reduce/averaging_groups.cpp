@@ -86,4 +86,35 @@ std::vector<std::vector<std::size_t>> averaging_groups(std::size_t members, std:
   return groups_on(members, averaging_grid(members, max_group), round);
 }
 
+std::size_t averaging_group_bound(std::int64_t asked, std::size_t members) {
+  if (asked <= 0 || members <= std::size_t(asked)) return 0;
+  try {
+    averaging_grid(members, std::size_t(asked));
+    return std::size_t(asked);
+  } catch (const std::invalid_argument&) {
+    return members <= 4 ? 0 : 4;
+  }
+}
+
+std::vector<std::vector<std::size_t>> sweep_partners(std::size_t members, std::size_t max_group) {
+  std::vector<std::vector<std::size_t>> out(members);
+  if (max_group == 0 || members <= max_group) {
+    std::vector<std::size_t> all(members);
+    for (std::size_t m = 0; m < members; ++m) all[m] = m;
+    for (auto& o : out) o = all;
+    return out;
+  }
+  const auto grid = averaging_grid(members, max_group);
+  for (std::uint64_t round = 0; round < grid.dimensions; ++round) {
+    for (const auto& group : groups_on(members, grid, round)) {
+      for (const auto m : group) out[m].insert(out[m].end(), group.begin(), group.end());
+    }
+  }
+  for (auto& o : out) {
+    std::sort(o.begin(), o.end());
+    o.erase(std::unique(o.begin(), o.end()), o.end());
+  }
+  return out;
+}
+
 }  // namespace rookery::reduce

@@ -32,4 +32,17 @@ AveragingGrid averaging_grid(std::size_t members, std::size_t max_group);
 std::vector<std::vector<std::size_t>> averaging_groups(std::size_t members, std::size_t max_group,
                                                        std::uint64_t round);
 
+// The bound on groups that `members` average in when a job asks for groups of at most `asked`:
+// 0 (one group of everybody) when it asks for none (0) or they fit in one; `asked` when they fit
+// a grid of such groups; else 4, which every count fits (averaging_grid), or 0 from 4 members
+// down.
+std::size_t averaging_group_bound(std::int64_t asked, std::size_t members);
+
+// Every member's partners over a sweep: for member m, the members that share a group with it in
+// any of the grid's rounds (d rounds give them all; groups repeat with the round's dimension),
+// m itself included, in ascending order. Symmetric: n is among m's exactly when m is among n's.
+// With `max_group` 0 or members that fit one group, everybody is everybody's partner. At most
+// d x (max_group - 1) + 1 each, whatever the count of members.
+std::vector<std::vector<std::size_t>> sweep_partners(std::size_t members, std::size_t max_group);
+
 }  // namespace rookery::reduce

@@ -18,10 +18,12 @@ MultiRingPlan::MultiRingPlan(std::vector<std::int64_t> block_values,
     if (v < 0) throw std::invalid_argument("multi-ring plan: a block cannot have a negative size");
     offsets_.push_back(offsets_.back() + std::uint64_t(v));
   }
-  std::set<std::int64_t> cuts;
   std::set<std::string> seen;
+  std::vector<std::size_t> known;
   for (std::size_t p = 0; p < pipelines_.size(); ++p) {
     const auto& part = pipelines_[p];
+    if (part.unknown()) continue;
+    known.push_back(p);
     const auto& b = part.boundaries;
     const std::string where = "multi-ring plan: pipeline " + std::to_string(p) + ": ";
     if (b.size() < 2 || b.front() != 0 || b.back() != blocks) {
@@ -38,9 +40,16 @@ MultiRingPlan::MultiRingPlan(std::vector<std::int64_t> block_values,
       if (n.empty() || !seen.insert(n).second)
         throw std::invalid_argument(where + "node '" + n + "' is empty or repeated");
     }
-    cuts.insert(b.begin(), b.end());
   }
-  if (pipelines_.empty()) return;
+  ranges_ = ranges_of(known);
+}
+
+std::vector<ReduceRange> MultiRingPlan::ranges_of(const std::vector<std::size_t>& pipelines) const {
+  std::vector<ReduceRange> out;
+  if (pipelines.empty()) return out;
+  std::set<std::int64_t> cuts;
+  for (const auto p : pipelines)
+    cuts.insert(pipelines_[p].boundaries.begin(), pipelines_[p].boundaries.end());
   const std::vector<std::int64_t> c(cuts.begin(), cuts.end());
   for (std::size_t i = 0; i + 1 < c.size(); ++i) {
     ReduceRange r;
@@ -48,13 +57,15 @@ MultiRingPlan::MultiRingPlan(std::vector<std::int64_t> block_values,
     r.last_block = c[i + 1];
     r.first = offsets_[std::size_t(c[i])];
     r.last = offsets_[std::size_t(c[i + 1])];
-    for (const auto& part : pipelines_) {
+    for (const auto p : pipelines) {
+      const auto& part = pipelines_[p];
       // The stage whose [b_s, b_{s+1}) contains the range's first block.
       const auto it = std::upper_bound(part.boundaries.begin(), part.boundaries.end(), c[i]);
       r.members.push_back(part.nodes[std::size_t(it - part.boundaries.begin() - 1)]);
     }
-    ranges_.push_back(std::move(r));
+    out.push_back(std::move(r));
   }
+  return out;
 }
 
 std::vector<ReduceRange> MultiRingPlan::rings() const {
@@ -68,15 +79,12 @@ std::vector<ReduceRange> MultiRingPlan::rings() const {
 std::vector<ReduceRange> MultiRingPlan::rings(std::uint64_t round, std::size_t max_group) const {
   if (max_group == 0 || pipelines_.size() <= max_group) return rings();
   std::vector<ReduceRange> out;
-  const auto groups = averaging_groups(pipelines_.size(), max_group, round);
-  for (const auto& r : ranges_) {
-    if (r.size() == 0) continue;
-    for (const auto& group : groups) {
-      if (group.size() < 2) continue;
-      ReduceRange ring = r;
-      ring.members.clear();
-      for (const auto p : group) ring.members.push_back(r.members[p]);
-      out.push_back(std::move(ring));
+  for (const auto& group : averaging_groups(pipelines_.size(), max_group, round)) {
+    if (group.size() < 2) continue;
+    if (std::any_of(group.begin(), group.end(), [&](auto p) { return pipelines_[p].unknown(); }))
+      continue;
+    for (auto& r : ranges_of(group)) {
+      if (r.size() > 0) out.push_back(std::move(r));
     }
   }
   return out;
@@ -87,9 +95,23 @@ NodeRanges MultiRingPlan::for_node(const std::string& node, std::uint64_t round,
   if (max_group == 0 || pipelines_.size() <= max_group) return for_node(node);
   NodeRanges out = for_node(node);
   out.ranges.clear();
-  for (auto& r : rings(round, max_group)) {
-    if (std::find(r.members.begin(), r.members.end(), node) != r.members.end())
-      out.ranges.push_back(std::move(r));
+  std::size_t mine = 0;
+  while (std::find(pipelines_[mine].nodes.begin(), pipelines_[mine].nodes.end(), node) ==
+         pipelines_[mine].nodes.end())
+    ++mine;  // for_node found it
+  for (const auto& group : averaging_groups(pipelines_.size(), max_group, round)) {
+    if (group.size() < 2 || !std::binary_search(group.begin(), group.end(), mine)) continue;
+    for (const auto p : group) {
+      if (pipelines_[p].unknown()) {
+        throw std::invalid_argument("multi-ring plan: pipeline " + std::to_string(p) +
+                                    " averages with node '" + node + "' in round " +
+                                    std::to_string(round) + " but is not in its view");
+      }
+    }
+    for (auto& r : ranges_of(group)) {
+      if (r.size() > 0 && std::find(r.members.begin(), r.members.end(), node) != r.members.end())
+        out.ranges.push_back(std::move(r));
+    }
   }
   return out;
 }

@@ -1,8 +1,11 @@
 // Moshpit-style averaging groups (averaging_groups.hpp): bounded groups, every member in exactly
 // one group per round, and every member's values reaching every other after any d consecutive
-// rounds; on a full grid, d rounds of group means give everyone the exact mean.
+// rounds; on a full grid, d rounds of group means give everyone the exact mean. A member's sweep
+// partners (the pipelines of its view of a large plan) hold every group it is in, each way, and
+// stay bounded as members grow; the group bound a job's option gives.
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -110,6 +113,55 @@ class TestAveragingGroups : public QObject {
       QVERIFY(largest <= 16);
       QVERIFY(averaging_grid(n, 16).dimensions <= 4);
     }
+  }
+
+  void sweepPartnersHoldEveryGroupBothWays() {
+    for (const std::size_t bound : {4, 8, 16}) {
+      for (const std::size_t n : {3, 5, 17, 40, 130, 300, 2000}) {
+        const auto partners = sweep_partners(n, bound);
+        QCOMPARE(partners.size(), n);
+        const auto grid = averaging_grid(n, bound);
+        std::size_t largest = 0;
+        for (std::size_t m = 0; m < n; ++m) {
+          const auto& view = partners[m];
+          QVERIFY(std::is_sorted(view.begin(), view.end()));
+          QVERIFY(std::binary_search(view.begin(), view.end(), m));
+          largest = std::max(largest, view.size());
+          for (const auto q : view) {  // symmetric
+            const auto& back = partners[q];
+            QVERIFY(std::binary_search(back.begin(), back.end(), m));
+          }
+        }
+        // Every group of any round (not only the first sweep's) lies in each member's partners.
+        for (std::uint64_t r = 7; r < 7 + 2 * grid.dimensions; ++r) {
+          for (const auto& g : averaging_groups(n, bound, r)) {
+            for (const auto m : g) {
+              for (const auto q : g)
+                QVERIFY(std::binary_search(partners[m].begin(), partners[m].end(), q));
+            }
+          }
+        }
+        if (n <= bound) {
+          QCOMPARE(largest, n);  // one group: everybody
+        } else {
+          QVERIFY2(largest <= grid.dimensions * (bound - 1) + 1,
+                   qPrintable(QString("%1 members, groups of %2: a view of %3")
+                                  .arg(n)
+                                  .arg(bound)
+                                  .arg(largest)));
+        }
+      }
+    }
+    QCOMPARE(sweep_partners(2000, 16)[0].size() < 60, true);
+    QCOMPARE(sweep_partners(7, 0)[3].size(), std::size_t(7));  // no bound: one ring of all
+  }
+
+  void groupBoundFollowsTheJob() {
+    QCOMPARE(averaging_group_bound(0, 100), std::size_t(0));  // the job asks for one ring
+    QCOMPARE(averaging_group_bound(16, 16), std::size_t(0));  // they fit in one group
+    QCOMPARE(averaging_group_bound(16, 100), std::size_t(16));
+    QCOMPARE(averaging_group_bound(2, 6), std::size_t(4));  // no grid of 2s: groups of 4
+    QCOMPARE(averaging_group_bound(2, 3), std::size_t(0));  // 3 fit in one group of 4
   }
 
   void tinyBoundsFitSomeCounts() {

@@ -1,6 +1,7 @@
 // The multi-ring plan from differently cut pipelines, and the Averager running all of a
 // node's rings at once: after one round every node holds the weighted mean of its
-// parameters (and optimizer state) across pipelines; rounds queue; a re-partition re-plans.
+// parameters (and optimizer state) across pipelines; rounds queue; a re-partition re-plans. In
+// groups, a node that knows only its view of the plan derives the same rings.
 #include <QtTest/QtTest>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "reduce/averager.hpp"
+#include "reduce/averaging_groups.hpp"
 #include "reduce/local_transport.hpp"
 #include "reduce/multi_ring_plan.hpp"
 #include "reduce_test_support.hpp"
@@ -195,6 +197,46 @@ class TestMultiRing : public QObject {
       }
       QVERIFY(!mine.ranges.empty());
     }
+  }
+
+  // A node of a large swarm knows only the pipelines of its view (its sweep partners'; the
+  // others are unknown partitions in their places): in every round it derives the same rings as
+  // from the whole plan, and so do its group's members from their own views.
+  void nodesSeeingTheirViewsDeriveTheSameRings() {
+    constexpr std::size_t kPipelines = 40, kGroup = 8;
+    std::vector<PipelinePartition> parts;
+    for (std::size_t p = 0; p < kPipelines; ++p) {
+      const std::int64_t cut = 1 + std::int64_t(p % 3), cut2 = cut + 1 + std::int64_t(p % 2);
+      parts.push_back({{0, cut, cut2, 6},
+                       {"p" + std::to_string(p) + "a", "p" + std::to_string(p) + "b",
+                        "p" + std::to_string(p) + "c"}});
+    }
+    const MultiRingPlan whole(kBlockValues, parts);
+    const auto partners = sweep_partners(kPipelines, kGroup);
+    for (std::size_t p = 0; p < kPipelines; ++p) {
+      auto seen = parts;
+      for (std::size_t q = 0; q < kPipelines; ++q) {
+        if (!std::binary_search(partners[p].begin(), partners[p].end(), q)) seen[q] = {};
+      }
+      const MultiRingPlan view(kBlockValues, seen);
+      for (std::uint64_t round = 0; round < 5; ++round) {
+        for (const auto& node : parts[p].nodes) {
+          const auto a = view.for_node(node, round, kGroup),
+                     b = whole.for_node(node, round, kGroup);
+          QCOMPARE(a.ranges, b.ranges);
+          QVERIFY(!a.ranges.empty());
+          QCOMPARE(a.shard_first, b.shard_first);
+          QCOMPARE(a.shard_last, b.shard_last);
+        }
+      }
+    }
+    // A view that lacks a pipeline of the node's group says so rather than cut other rings.
+    auto lacking = parts;
+    const auto group = averaging_groups(kPipelines, kGroup, 0).front();
+    lacking[group.back()] = {};
+    const MultiRingPlan broken(kBlockValues, lacking);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             broken.for_node(parts[group.front()].nodes[0], 0, kGroup));
   }
 
   void smallSwarmsKeepOneRing() {
