@@ -2,16 +2,19 @@
 
 #include <cstddef>
 
+#include "coordinator/plan_view.hpp"
 #include "coordinator/verdicts.hpp"
 
 namespace rookery::coordinator {
 
-std::optional<BanWitnesses> ban_witnesses(const Assignment& plan, const std::string& key) {
+std::optional<BanWitnesses> ban_witnesses(const Assignment& plan, const std::string& key,
+                                          std::int64_t averaging_max_group) {
   const auto [p, s] = plan.find(key);
   if (p < 0) return std::nullopt;
   const auto& seat = plan.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
+  const PlanViews views(plan.pipelines.size(), averaging_max_group);
   BanWitnesses w;
-  for (std::size_t q = 0; q < plan.pipelines.size(); ++q) {
+  for (const auto q : views.of(static_cast<std::size_t>(p))) {
     for (const auto& other : plan.pipelines[q]) {
       // SWARM's wiring sends its micro-batches to every next stage, in any pipeline.
       if (other.first_block == seat.last_block) w.sends_to.insert(other.key);

@@ -2,6 +2,7 @@
 // The ban vote: whether the peers that see a volunteer's work verify that it lies. Pure (plain
 // sets in, a verdict out), so who may ban whom is tested row by row.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
@@ -18,8 +19,11 @@ struct BanWitnesses {
   std::set<std::string> returns_gradients_to;  // nodes whose blocks end where its own start
 };
 
-// The witnesses of `key`'s seat in `plan`; nullopt when it has none.
-std::optional<BanWitnesses> ban_witnesses(const Assignment& plan, const std::string& key);
+// The witnesses of `key`'s seat in `plan`; nullopt when it has none. Where the job averages in
+// groups of at most `averaging_max_group` and nodes see views of the plan (plan_view.hpp), only
+// the seats of its view's pipelines: the others never see its work.
+std::optional<BanWitnesses> ban_witnesses(const Assignment& plan, const std::string& key,
+                                          std::int64_t averaging_max_group = 0);
 
 // What live volunteers report of the accused (anyone may report; only witnesses count).
 struct BanReports {

@@ -162,8 +162,10 @@ class JobCoordinator {
     const auto now = std::chrono::steady_clock::now();
     load_.tick(now - start, flush);
     if (!load_.due(now)) return;
-    delivery_.refresh(replanner_.current(), membership_, config_.averaging_interval_ms);
-    load_.log(now, membership_, replanner_, delivery_.bytes(), reply_limit());
+    delivery_.refresh(replanner_.current(), membership_, config_.averaging_interval_ms,
+                      job_.averaging_max_group);
+    load_.log(now, membership_, replanner_, delivery_.bytes(), delivery_.largest_view_bytes(),
+              reply_limit());
   }
 
  private:
@@ -445,8 +447,9 @@ class JobCoordinator {
       out.set_pipeline_ready(ready);
     }
     if (running == plan.version) return;
-    delivery_.refresh(plan, membership_, config_.averaging_interval_ms);
-    if (!delivery_.message()) {
+    delivery_.refresh(plan, membership_, config_.averaging_interval_ms, job_.averaging_max_group);
+    const auto view = delivery_.view(seat.first);
+    if (!view.plan) {
       // A seated member has gone since the plan was made: the next plan will not seat it.
       out.set_plan_version(running);
       set_seat(out, pb::SeatStatus::REPLANNING, delivery_.error());
@@ -456,13 +459,13 @@ class JobCoordinator {
     // answer at all): a plan that cannot fit is never sent, one that cannot fit beside this
     // reply's member list goes with a later heartbeat.
     const std::size_t limit = reply_limit();
-    if (delivery_.bytes() > limit) {
+    if (view.bytes > limit) {
       if (oversized_plan_ != plan.version) {
         oversized_plan_ = plan.version;
         spdlog::error(
-            "plan {} is {} KiB, over the {} KiB a node accepts in a reply: volunteers keep "
-            "running the plan they have",
-            plan.version, delivery_.bytes() >> 10, wire::Limits{}.max_header_bytes >> 10);
+            "plan {}, as a node is sent it, is {} KiB, over the {} KiB a node accepts in a "
+            "reply: volunteers keep running the plan they have",
+            plan.version, view.bytes >> 10, wire::Limits{}.max_header_bytes >> 10);
       }
       return;
     }
@@ -470,17 +473,16 @@ class JobCoordinator {
     // heartbeat, and the node runs its own meanwhile. Checked before the shard sources are
     // looked up, which costs a pass over the previous plan.
     const auto list_bytes = static_cast<std::size_t>(out.members_size()) * kKeyBytesOnWire;
-    if (list_bytes + delivery_.bytes() + kSourcesBytes > limit ||
-        !bulk_replies_.try_acquire(delivery_.bytes())) {
+    if (list_bytes + view.bytes + kSourcesBytes > limit || !bulk_replies_.try_acquire(view.bytes)) {
       return;
     }
     delivery_.add_sources(replanner_.previous(), plan, key,
                           archive_ && archive_->has_snapshot() ? own_key_ : std::string(), out);
-    if (out.ByteSizeLong() + delivery_.bytes() > limit) {
+    if (out.ByteSizeLong() + view.bytes > limit) {
       out.clear_sources();  // more ranges than kSourcesBytes allowed for: the next heartbeat
       return;
     }
-    *out.mutable_plan() = *delivery_.message();
+    *out.mutable_plan() = *view.plan;
   }
 
   // Banned when the peers that see its work verify that it lies (ban_vote, or a second opinion

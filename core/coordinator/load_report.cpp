@@ -29,7 +29,7 @@ bool LoadReport::due(std::chrono::steady_clock::time_point now) const {
 }
 
 void LoadReport::log(std::chrono::steady_clock::time_point now, const Membership& membership,
-                     const RePlanner& replanner, std::size_t plan_bytes,
+                     const RePlanner& replanner, std::size_t plan_bytes, std::size_t view_bytes,
                      std::size_t reply_limit_bytes) {
   // A member's key on the wire: 40 Z85 characters, a tag and a length.
   const std::size_t list_bytes = membership.published_members().size() * 42;
@@ -39,13 +39,14 @@ void LoadReport::log(std::chrono::steady_clock::time_point now, const Membership
   spdlog::info(
       "load: {} live, {} members; {} heartbeats in {:.1f} s, handled in mean {:.3f} ms max {:.1f} "
       "ms; tick max {:.1f} ms, state transaction per tick mean {:.2f} ms max {:.1f} ms; state "
-      "file {:.1f} MiB; last plan {:.2f} s for {} volunteers; plan {} KiB, member list {} KiB "
-      "(a reply holds {} KiB); resident {:.0f} MiB",
+      "file {:.1f} MiB; last plan {:.2f} s for {} volunteers; plan {} KiB, largest view {} KiB, "
+      "member list {} KiB (a reply holds {} KiB); resident {:.0f} MiB",
       membership.live().size(), membership.members().size(), heartbeats_, period,
       mean(heartbeat_sum_, heartbeats_), ms(heartbeat_max_), ms(tick_max_),
       mean(flush_sum_, ticks_), ms(flush_max_), double(file_bytes(state_file_)) / (1 << 20),
       replanner.last_planning_time().count(), replanner.last_planned_volunteers(), plan_bytes >> 10,
-      list_bytes >> 10, reply_limit_bytes >> 10, double(resident_bytes()) / (1 << 20));
+      view_bytes >> 10, list_bytes >> 10, reply_limit_bytes >> 10,
+      double(resident_bytes()) / (1 << 20));
   since_ = now;
   heartbeats_ = ticks_ = 0;
   heartbeat_sum_ = heartbeat_max_ = tick_max_ = flush_sum_ = flush_max_ = Seconds{};

@@ -28,7 +28,8 @@ class LoadReport {
   // Whether the period is over; then log() writes its figures and starts the next.
   bool due(std::chrono::steady_clock::time_point now) const;
   void log(std::chrono::steady_clock::time_point now, const Membership& membership,
-           const RePlanner& replanner, std::size_t plan_bytes, std::size_t reply_limit_bytes);
+           const RePlanner& replanner, std::size_t plan_bytes, std::size_t view_bytes,
+           std::size_t reply_limit_bytes);
 
   // This process's resident memory, bytes (0 where /proc does not say).
   static std::uint64_t resident_bytes();

@@ -32,8 +32,8 @@ void PlanDelivery::add_sources(const Assignment& previous, const Assignment& pla
 }
 
 void PlanDelivery::refresh(const Assignment& plan, const Membership& membership,
-                           std::int64_t averaging_interval_ms) {
-  if (built_ && version_ == plan.version) {
+                           std::int64_t averaging_interval_ms, std::int64_t averaging_max_group) {
+  if (built_ && version_ == plan.version && max_group_ == averaging_max_group) {
     if (generation_ == membership.generation()) return;
     // Volunteers that came or went without a seat in the plan change nothing in its message
     // (a crowd joining would otherwise rebuild it for every heartbeat): only the members.
@@ -61,6 +61,9 @@ void PlanDelivery::refresh(const Assignment& plan, const Membership& membership,
   }
   built_ = true;
   version_ = plan.version;
+  max_group_ = averaging_max_group;
+  views_ = PlanViews(plan.pipelines.size(), averaging_max_group);
+  built_views_.clear();
   generation_ = membership.generation();
   members_.clear();
   for (const auto& [k, v] : membership.live()) members_.emplace_hint(members_.end(), k, v.member);
@@ -68,11 +71,32 @@ void PlanDelivery::refresh(const Assignment& plan, const Membership& membership,
   try {
     message_ = plan_message(plan, members_, averaging_interval_ms);
     bytes_ = message_->ByteSizeLong();
+    largest_view_ = views_.whole() ? bytes_ : 0;
   } catch (const std::invalid_argument& e) {
     message_.reset();
     bytes_ = 0;
     error_ = e.what();
   }
+}
+
+PlanDelivery::View PlanDelivery::view(int pipeline) {
+  if (!message_) return {};
+  if (views_.whole()) return {&*message_, bytes_};
+  auto it = built_views_.find(pipeline);
+  if (it == built_views_.end()) {
+    wire::pb::Plan out;
+    out.set_averaging_interval_ms(message_->averaging_interval_ms());
+    const auto count = static_cast<std::size_t>(message_->pipelines_size());
+    for (std::size_t p = 0; p < count; ++p) {
+      auto* added = out.add_pipelines();  // empty: out of the view, in its place
+      if (pipeline >= 0 && views_.sees(static_cast<std::size_t>(pipeline), p))
+        *added = message_->pipelines(static_cast<int>(p));
+    }
+    const auto bytes = out.ByteSizeLong();
+    largest_view_ = std::max(largest_view_, bytes);
+    it = built_views_.emplace(pipeline, std::pair{std::move(out), bytes}).first;
+  }
+  return {&it->second.first, it->second.second};
 }
 
 }  // namespace rookery::coordinator

@@ -34,7 +34,7 @@ std::pair<int, int> RePlanner::seat_of(const std::string& key) const {
 }
 
 void RePlanner::index_current() {
-  witnesses_.build(current_);
+  witnesses_.build(current_, job_.averaging_max_group);
   seats_.clear();
   for (std::size_t p = 0; p < current_.pipelines.size(); ++p) {
     for (std::size_t s = 0; s < current_.pipelines[p].size(); ++s) {
@@ -262,7 +262,7 @@ std::optional<BanVerdict> RePlanner::vote(const std::string& accused, const BanR
     return verdict;
   }
   // A scan of the plan, for a volunteer named in a catch only.
-  const auto seen = ban_witnesses(current_, accused);
+  const auto seen = ban_witnesses(current_, accused, job_.averaging_max_group);
   if (!seen) return verdict;
   auto opinion = second_opinions_.consider(accused, *seen, reports.caught_by);
   if (opinion.vote.ban) {

@@ -18,7 +18,8 @@ std::size_t equal(const std::vector<std::int64_t>& sorted, std::int64_t x) {
 
 }  // namespace
 
-void WitnessIndex::build(const Assignment& plan) {
+void WitnessIndex::build(const Assignment& plan, std::int64_t averaging_max_group) {
+  views_ = PlanViews(plan.pipelines.size(), averaging_max_group);
   seats_.clear();
   firsts_.clear();
   lasts_.clear();
@@ -55,18 +56,30 @@ std::optional<WitnessCounts> WitnessIndex::count(const std::string& key,
     return first < me.last && me.first < last;
   };
   WitnessCounts c;
-  // Seats of other pipelines holding any of its blocks: every seat that starts before its end,
-  // less those that end at or before its start, less its own pipeline's.
-  std::size_t overlapping =
-      below(firsts_, me.last) - (below(lasts_, me.first) + equal(lasts_, me.first));
-  for (const auto& [first, last] : pipelines_[me.pipeline]) overlapping -= overlaps(first, last);
-  c.ring_partners = overlapping;
-  c.sends_to = equal(firsts_, me.last);  // SWARM's wiring: the next stage in any pipeline
-  c.returns_gradients_to = equal(lasts_, me.first);
+  if (views_.whole()) {
+    // Seats of other pipelines holding any of its blocks: every seat that starts before its
+    // end, less those that end at or before its start, less its own pipeline's.
+    std::size_t overlapping =
+        below(firsts_, me.last) - (below(lasts_, me.first) + equal(lasts_, me.first));
+    for (const auto& [first, last] : pipelines_[me.pipeline]) overlapping -= overlaps(first, last);
+    c.ring_partners = overlapping;
+    c.sends_to = equal(firsts_, me.last);  // SWARM's wiring: the next stage in any pipeline
+    c.returns_gradients_to = equal(lasts_, me.first);
+  } else {
+    for (const auto q : views_.of(me.pipeline)) {
+      for (const auto& [first, last] : pipelines_[q]) {
+        c.ring_partners += q != me.pipeline && overlaps(first, last);
+        c.sends_to += first == me.last;
+        c.returns_gradients_to += last == me.first;
+      }
+    }
+  }
   if (!reports) return c;
-  const auto place_of = [this](const std::string& k) -> const Place* {
+  // Reporters count where they are witnesses: seats of the pipelines its view holds.
+  const auto place_of = [this, &me](const std::string& k) -> const Place* {
     const auto r = seats_.find(k);
-    return r == seats_.end() ? nullptr : &r->second;
+    if (r == seats_.end() || !views_.sees(me.pipeline, r->second.pipeline)) return nullptr;
+    return &r->second;
   };
   for (const auto& k : reports->excluded_by) {
     const auto* r = place_of(k);

@@ -45,8 +45,7 @@ WorkCounters counters_of(const pipeline::StageStats& s) {
 
 // Where to listen for a planned endpoint: on `bind_host` at the node's own port (`own`; 0: the
 // planned one), or as planned.
-std::string listen_at(const std::string& planned, const std::string& bind_host,
-                      std::uint16_t own) {
+std::string listen_at(const std::string& planned, const std::string& bind_host, std::uint16_t own) {
   const std::uint16_t port = own != 0 ? own : reach::port_of(planned);
   return bind_host.empty() || port == 0 ? planned : reach::tcp_endpoint(bind_host, port);
 }
@@ -104,7 +103,11 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
         c.holders.push_back({{s.endpoint, s.key}, {s.first_block, s.last_block}});
     }
     for (const auto& p : plan_.pipelines) {
-      reduce::PipelinePartition part;
+      reduce::PipelinePartition part;  // none for a pipeline outside the view, in its place
+      if (p.empty()) {
+        c.averaging.pipelines.push_back(std::move(part));
+        continue;
+      }
       part.boundaries.push_back(0);
       for (const auto& s : p) {
         part.boundaries.push_back(s.last_block);

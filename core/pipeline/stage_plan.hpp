@@ -36,10 +36,13 @@ struct StagePlan {
   std::vector<StageAddress> stages;                  // = pipelines[pipeline]
   std::vector<std::vector<StageAddress>> pipelines;  // every pipeline of the job
   std::int64_t averaging_interval_ms = 10000;        // with 2+ pipelines: how often they average
+  // The coordinator's view of a large swarm for this node (coordinator/plan_view.hpp): the
+  // pipelines it exchanges nothing with come without stages, in their places.
+  bool view = false;
 
   // Validates every pipeline: stages cover [0, blocks) contiguously, keys are Z85 and each
   // appears once in the whole plan, endpoints are tcp://, and with two or more pipelines
-  // every stage has a reduce_endpoint.
+  // every stage has a reduce_endpoint. In a view, pipelines without stages are left out.
   void validate(std::int64_t block_count) const;
   // Where `key` is listed: {pipeline, stage}, or nullopt.
   std::optional<std::pair<std::uint32_t, std::size_t>> find(const std::string& key) const;
@@ -50,12 +53,14 @@ struct StagePlan {
 // Reads one pipeline, {"job": "<path>", "pipeline": 0, "stages": [{"blocks": [0, 2],
 // "endpoint": "...", "key": "..."}, ...]}, or several, {"job": "<path>", "pipelines":
 // [{"stages": [...]}, ...], "averaging_interval_ms": 10000} with a "reduce_endpoint" on
-// every stage; `stages` is then the first pipeline's (select() picks another). Relative job paths resolve against the plan
-// file's folder. Throws std::runtime_error naming the file and the field.
+// every stage; `stages` is then the first pipeline's (select() picks another). Relative job
+// paths resolve against the plan file's folder. Throws std::runtime_error naming the file and
+// the field.
 StagePlan load_stage_plan(const std::filesystem::path& path);
 StagePlan parse_stage_plan(const std::string& json, const std::filesystem::path& base_dir);
-// The coordinator's plan for the job spec at `job_path`. Throws std::runtime_error for an
-// empty plan, a stage without blocks, or an averaging interval out of range.
+// The coordinator's plan for the job spec at `job_path`, or this node's view of it (`view`: some
+// pipelines come without stages). Throws std::runtime_error for a plan of no pipelines or an
+// averaging interval out of range; validate() checks the stages.
 StagePlan stage_plan_from_message(const wire::pb::Plan& plan,
                                   const std::filesystem::path& job_path);
 

@@ -91,7 +91,8 @@ class TestSwarmPlanner : public QObject {
     // The plan comes with its check coverage: two pipelines, so every seat is checkable.
     QVERIFY(plan.coverage);
     QCOMPARE(plan.coverage->stages.size(), std::size_t(6));
-    QVERIFY2(plan.coverage->complete(), coordinator::describe_coverage(*plan.coverage, true).c_str());
+    QVERIFY2(plan.coverage->complete(),
+             coordinator::describe_coverage(*plan.coverage, true).c_str());
   }
 
   void theUniformPlannerGivesReplicasTheSameCuts() {
@@ -250,6 +251,24 @@ class TestSwarmPlanner : public QObject {
       }
     }
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, coordinator::plan_message(plan, {}, 2000));
+    // A view (plan_view.hpp): the pipelines outside it come without stages, in their places.
+    QVERIFY(plan.pipelines.size() >= 2);
+    {
+      auto view = message;
+      view.mutable_pipelines(1)->clear_stages();
+      const auto seen = pipeline::stage_plan_from_message(
+          view, std::filesystem::path(dir.path().toStdString()) / "demo.json");
+      QVERIFY(seen.view);
+      QCOMPARE(seen.pipelines.size(), plan.pipelines.size());
+      QVERIFY(seen.pipelines[1].empty());
+      const auto blocks = static_cast<std::int64_t>(coordinator::block_profiles(job).size());
+      seen.select(0).validate(blocks);
+      QCOMPARE(seen.find(plan.pipelines[0][0].key)->first, std::uint32_t(0));
+      QVERIFY(!seen.find(plan.pipelines[1][0].key).has_value());
+      auto written = seen;  // a plan file with a pipeline of no stages is still refused
+      written.view = false;
+      QVERIFY_THROWS_EXCEPTION(std::runtime_error, written.validate(blocks));
+    }
     // A plan that the node cannot use is refused with the reason, not half-applied.
     wire::pb::Plan empty;
     QVERIFY_THROWS_EXCEPTION(
@@ -350,8 +369,8 @@ class TestSwarmPlanner : public QObject {
     qInfo(
         "%zu pipelines, %zu of the %zu the leave did not touch changed (a leftover joined them); "
         "a fresh plan changes %zu; predicted %.1f samples/s, fresh %.1f",
-        before.pipelines.size(), changed, untouched, fresh_changed,
-        after.predicted_samples_per_s, fresh.predicted_samples_per_s);
+        before.pipelines.size(), changed, untouched, fresh_changed, after.predicted_samples_per_s,
+        fresh.predicted_samples_per_s);
     QCOMPARE(untouched, before.pipelines.size() - 1);
     QVERIFY(changed < before.pipelines.front().size());
     std::multiset<std::string> seen;

@@ -6,6 +6,9 @@
 //     mean and nothing of the other group's (the round stayed in the group), the second, along
 //     the other dimension, gives every member the common mean; with the plain mean and with
 //     CenteredClip (whose rings verify their aggregators), nobody excluded;
+//   - 9 pipelines in groups of 3 (a 3 x 3 grid), each member knowing only the pipelines of its
+//     view of the plan (the coordinator's for large swarms: those of its groups, the others
+//     without stages or endpoints): two rounds give every member the common mean;
 //   - 6 pipelines in groups of 3: a member killed before a round (its sockets closed, it never
 //     sends), or in a process of its own killed (SIGKILL) once its round has begun, spoils only
 //     its own group's round: the other group averages all three, in a fraction of a ring wait,
@@ -59,8 +62,10 @@ class Swarm {
   // perturbation of its own (its anchor stays the initial weights, as after a round of training).
   // Member `remote` (if any) runs in a child process, forked before this swarm starts a thread,
   // which the next round() kills (SIGKILL) as soon as it has started its round.
-  Swarm(const job::JobSpec& job, int pipelines, std::size_t remote = SIZE_MAX)
-      : job_(job), chain_(model::BlockChain::from_job(job)) {
+  // With `views`, each member knows only the pipelines of its view of the plan
+  // (sweep_partners'), as a node of a large swarm is sent it.
+  Swarm(const job::JobSpec& job, int pipelines, std::size_t remote = SIZE_MAX, bool views = false)
+      : job_(job), chain_(model::BlockChain::from_job(job)), views_(views) {
     members_.resize(std::size_t(pipelines));
     averaging_.interval = kInterval;
     averaging_.timeout = kTimeout;
@@ -171,6 +176,16 @@ class Swarm {
     m.config.blocks = blocks;
     m.config.averaging = averaging_;
     m.config.averaging.listen = averaging_.endpoints.at(m.id.public_key);
+    if (views_) {
+      const auto n = members_.size();
+      const auto view =
+          reduce::sweep_partners(n, reduce::averaging_group_bound(job_.averaging_max_group, n))[i];
+      for (std::size_t p = 0; p < n; ++p) {
+        if (std::binary_search(view.begin(), view.end(), p)) continue;
+        m.config.averaging.endpoints.erase(members_[p]->id.public_key);
+        m.config.averaging.pipelines[p] = {};  // outside the view: no stages, in its place
+      }
+    }
     m.optimizer = std::make_unique<pipeline::StageOptimizer>(chain_, blocks, torch::kCPU, job_);
     m.common_point = std::make_unique<pipeline::CommonPoint>(blocks);
     m.averaging = std::make_unique<pipeline::StageAveraging>(*m.ctx, m.id, m.config,
@@ -187,6 +202,7 @@ class Swarm {
   job::JobSpec job_;
   pipeline::AveragingConfig averaging_;
   model::BlockChain chain_;
+  bool views_ = false;
   pid_t child_ = -1;
   int to_child_ = -1, from_child_ = -1;
   clock::ManualClock clock_;
@@ -324,6 +340,27 @@ class TestGroupAveraging : public QObject {
         QVERIFY2(gap_to_0(m) == 0.0, "the anchor sync left the members' outer steps apart");
         QVERIFY(s.stats(m).excluded_peers.empty());
       }
+    }
+  }
+
+  // 9 pipelines in groups of 3, every member seeing 5 of them (its row and its column of the
+  // 3 x 3 grid): the groups' rings meet knowing only their own pipelines, and the two rounds of
+  // a sweep give every member the common mean, as with the whole plan.
+  void membersSeeingOnlyTheirViewsReachTheMean() {
+    Swarm s(tiny_job("mean", 3), 9, SIZE_MAX, /*views=*/true);
+    std::vector<std::size_t> everyone(9);
+    for (std::size_t m = 0; m < 9; ++m) everyone[m] = m;
+    const auto common = mean_of(s, everyone);
+    for (std::size_t m = 0; m < 9; ++m) {
+      QCOMPARE(s.stats(m).ring_partners.size(), std::size_t(4));  // its view's other pipelines
+    }
+    QVERIFY(s.round());
+    QVERIFY(s.round());
+    for (std::size_t m = 0; m < 9; ++m) {
+      const double gap = max_gap(s.weights(m), common);
+      qInfo("member %zu, seeing 5 of 9 pipelines: %.2e from the common mean after a sweep", m, gap);
+      QVERIFY2(gap < 1e-5, "members seeing their views did not reach the common mean");
+      QCOMPARE(s.stats(m).averaging_rounds, std::int64_t(2));
     }
   }
 
