@@ -14,7 +14,7 @@
 //   <data>/archive/snapshot-<seq>.ckpt, the newest `keep` of them; a kill mid-write leaves
 //   the previous snapshot whole, and a damaged one is reported and the one before it used.
 // - Served to the job's members as their shard servers serve blocks (ShardRequest), which
-//   makes the coordinator a source of last resort in a plan (swarm_planner's shard_sources).
+//   makes the coordinator a source of last resort in a plan (shard_sources.hpp).
 #include <cstdint>
 #include <filesystem>
 #include <functional>

@@ -12,22 +12,23 @@ constexpr std::size_t kSourcesPerRange = 4;
 
 void PlanDelivery::add_sources(const Assignment& previous, const Assignment& plan,
                                const std::string& key, const std::string& archive_key,
-                               wire::pb::HeartbeatReply& out) const {
-  std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> per_range;
-  for (const auto& source : shard_sources(previous, plan, key, members_)) {
-    if (++per_range[{source.first_block, source.last_block}] > kSourcesPerRange) continue;
+                               wire::pb::HeartbeatReply& out) {
+  if (!sources_ || sources_->previous_version() != previous.version ||
+      sources_->next_version() != plan.version) {
+    sources_.emplace(previous, plan);
+  }
+  for (const auto& source : sources_->sources(key, members_, kSourcesPerRange)) {
     auto* o = out.add_sources();
     o->set_key(source.key);
     o->set_endpoint(source.endpoint);
     o->set_first_block(source.first_block);
     o->set_last_block(source.last_block);
   }
-  if (const auto [p, s] = plan.find(key); p >= 0 && !archive_key.empty()) {
-    const auto& mine = plan.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
+  if (const Seat* mine = sources_->next_seat(key); mine && !archive_key.empty()) {
     auto* o = out.add_sources();
     o->set_key(archive_key);
-    o->set_first_block(mine.first_block);
-    o->set_last_block(mine.last_block);
+    o->set_first_block(mine->first_block);
+    o->set_last_block(mine->last_block);
   }
 }
 

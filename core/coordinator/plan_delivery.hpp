@@ -14,6 +14,7 @@
 
 #include "coordinator/membership.hpp"
 #include "coordinator/plan_view.hpp"
+#include "coordinator/shard_sources.hpp"
 #include "coordinator/swarm_planner.hpp"
 #include "rookery/coordinator.pb.h"
 
@@ -47,8 +48,9 @@ class PlanDelivery {
   // each range under `previous`, the largest overlaps first, then the model archive of the
   // coordinator whose key is `archive_key` (none when empty), which the node asks only for the
   // blocks no peer handed over and finds where it reaches the coordinator (no endpoint).
+  // Answered from an index of the two plans, built once per pair (shard_sources.hpp).
   void add_sources(const Assignment& previous, const Assignment& plan, const std::string& key,
-                   const std::string& archive_key, wire::pb::HeartbeatReply& out) const;
+                   const std::string& archive_key, wire::pb::HeartbeatReply& out);
 
  private:
   bool built_ = false;
@@ -63,6 +65,7 @@ class PlanDelivery {
   PlanViews views_;
   std::map<int, std::pair<wire::pb::Plan, std::size_t>> built_views_;  // by pipeline
   std::size_t largest_view_ = 0;
+  std::optional<ShardSourceIndex> sources_;
 };
 
 }  // namespace rookery::coordinator

@@ -290,28 +290,4 @@ wire::pb::Plan plan_message(const Assignment& plan, const std::map<std::string, 
   return out;
 }
 
-std::vector<ShardSource> shard_sources(const Assignment& previous, const Assignment& next,
-                                       const std::string& key,
-                                       const std::map<std::string, Member>& alive) {
-  std::vector<ShardSource> out;
-  const auto [p, s] = next.find(key);
-  if (p < 0) return out;
-  const auto& mine = next.pipelines[static_cast<std::size_t>(p)][static_cast<std::size_t>(s)];
-  for (const auto& pipeline : previous.pipelines) {
-    for (const auto& seat : pipeline) {
-      if (seat.key == key) continue;
-      const auto it = alive.find(seat.key);
-      if (it == alive.end() || it->second.shard_endpoint.empty()) continue;
-      const auto first = std::max(seat.first_block, mine.first_block);
-      const auto last = std::min(seat.last_block, mine.last_block);
-      if (first >= last) continue;
-      out.push_back({seat.key, it->second.shard_endpoint, first, last});
-    }
-  }
-  std::stable_sort(out.begin(), out.end(), [](const ShardSource& a, const ShardSource& b) {
-    return a.last_block - a.first_block > b.last_block - b.first_block;
-  });
-  return out;
-}
-
 }  // namespace rookery::coordinator

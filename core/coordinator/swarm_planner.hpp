@@ -141,19 +141,4 @@ struct SpeedHistory {
 wire::pb::Plan plan_message(const Assignment& plan, const std::map<std::string, Member>& members,
                             std::int64_t averaging_interval_ms);
 
-struct ShardSource {
-  std::string key;
-  std::string endpoint;  // the holder's shard server
-  std::int64_t first_block = 0;
-  std::int64_t last_block = 0;
-  friend bool operator==(const ShardSource&, const ShardSource&) = default;
-};
-
-// Where `key`, seated in `next`, can fetch the blocks of its new shard: the members of
-// `alive` that held any of them in `previous`, each with the overlap it can give, the
-// largest overlaps first. The node itself is left out (it has its own state).
-std::vector<ShardSource> shard_sources(const Assignment& previous, const Assignment& next,
-                                       const std::string& key,
-                                       const std::map<std::string, Member>& alive);
-
 }  // namespace rookery::coordinator

@@ -5,7 +5,8 @@
 //  - the Sybil caps counted by OriginCounts as volunteers come and go = sybil_refusal's scan;
 //  - Membership's reports by accused, kept as heartbeats come and volunteers go = a scan;
 //  - probe targets drawn by index: distinct, dialable, never the asker;
-//  - the member list's digest: the same list, the same digest, whatever the order of changes.
+//  - the member list's digest: the same list, the same digest, whatever the order of changes;
+//  - a node's shard sources from ShardSourceIndex = shard_sources' scan of both plans.
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -17,6 +18,7 @@
 #include "coordinator/ban_vote.hpp"
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/membership.hpp"
+#include "coordinator/shard_sources.hpp"
 #include "coordinator/sybil_limits.hpp"
 #include "coordinator/witness_index.hpp"
 
@@ -119,6 +121,38 @@ class TestCoordinatorIndexes : public QObject {
           QCOMPARE(indexed->ban, scanned.ban);
           QCOMPARE(indexed->why.SerializeAsString(), scanned.why.SerializeAsString());
         }
+      }
+    }
+  }
+
+  void shardSourcesMatchTheScan() {
+    std::mt19937 rng(5);
+    for (int trial = 0; trial < 30; ++trial) {
+      const int blocks = std::uniform_int_distribution<int>(4, 12)(rng);
+      auto previous = random_plan(rng, std::uniform_int_distribution<int>(1, 12)(rng), blocks);
+      previous.version = 1;
+      auto next = random_plan(rng, std::uniform_int_distribution<int>(1, 12)(rng), blocks);
+      next.version = 2;
+      // Some of the previous holders gone, some without a shard server.
+      std::map<std::string, Member> alive;
+      for (int i = 0; i < 12 * 4; ++i) {
+        if (rng() % 4 == 0) continue;
+        auto m = member(i);
+        if (rng() % 5 == 0) m.shard_endpoint.clear();
+        alive.emplace(m.key, m);
+      }
+      const coordinator::ShardSourceIndex index(previous, next);
+      for (int i = 0; i < 12 * 4 + 1; ++i) {
+        const auto scanned = coordinator::shard_sources(previous, next, key_of(i), alive);
+        QCOMPARE(index.sources(key_of(i), alive), scanned);
+        // At most 2 of each range, as a reply names them: the scan's first 2 of each.
+        std::vector<coordinator::ShardSource> capped;
+        std::map<std::pair<std::int64_t, std::int64_t>, int> per_range;
+        for (const auto& s : scanned) {
+          if (++per_range[{s.first_block, s.last_block}] <= 2) capped.push_back(s);
+        }
+        QCOMPARE(index.sources(key_of(i), alive, 2), capped);
+        QCOMPARE(index.seat_of(key_of(i)), next.find(key_of(i)));
       }
     }
   }

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "cluster/coverage_steering.hpp"
+#include "coordinator/shard_sources.hpp"
 #include "coordinator/swarm_planner.hpp"
 #include "job/job_spec.hpp"
 #include "planner_fixtures.hpp"

@@ -14,6 +14,7 @@
 // which limit each size breaks, and the first resource to break, which is where one coordinator
 // ends on this machine. Everything shares this machine's cores: the crowd's CURVE work too.
 // Usage: bench_coordinator_capacity [--volunteers 1000,2000,5000,10000] [--seconds 20]
+//                                   [--max-group 16] (0: one ring, every node sent the whole plan)
 // Exit 1 only when a measurement could not be taken, never for the figures.
 #include <QCoreApplication>
 #include <QDir>
@@ -164,7 +165,7 @@ int load_reports(const QString& log) {
   return static_cast<int>(QString::fromUtf8(file.readAll()).count("load: "));
 }
 
-std::optional<Figures> measure(int n, int seconds) {
+std::optional<Figures> measure(int n, int seconds, std::int64_t max_group) {
   {
     std::ifstream load("/proc/loadavg");
     std::string one;
@@ -174,10 +175,11 @@ std::optional<Figures> measure(int n, int seconds) {
   Figures f;
   f.n = n;
   QTemporaryDir dir;
-  // Averaging in groups of 16 pipelines: one ring across thousands would never meet, and the
-  // nodes are sent their views of the plan.
-  const auto job = write_demo_job(dir.filePath("job.json"), "capacity",
-                                  [](job::JobSpec& j) { j.averaging_max_group = 16; });
+  // Averaging in groups (16 pipelines by default): one ring across thousands would never meet,
+  // and the nodes are sent their views of the plan.
+  const auto job =
+      write_demo_job(dir.filePath("job.json"), "capacity",
+                     [max_group](job::JobSpec& j) { j.averaging_max_group = max_group; });
   if (!job) return std::nullopt;
   const auto memory = static_cast<std::int64_t>(
       0.6 * double(cluster::model_memory_bytes(coordinator::block_profiles(*job),
@@ -317,23 +319,27 @@ int main(int argc, char** argv) {
   if (a.contains("--play")) return play(a);
   std::vector<int> sizes{1000, 2000, 5000, 10000};
   int seconds = 20;
+  std::int64_t max_group = 16;
   for (int i = 1; i + 1 < a.size(); i += 2) {
     if (a[i] == "--volunteers") {
       sizes.clear();
       for (const auto& s : a[i + 1].split(',')) sizes.push_back(s.toInt());
     } else if (a[i] == "--seconds") {
       seconds = a[i + 1].toInt();
+    } else if (a[i] == "--max-group") {
+      max_group = a[i + 1].toLongLong();
     }
   }
   std::printf(
       "one rookery-coordinator process, its state in SQLite; heartbeats every 500 ms, "
-      "status every 3 s, death after 3 s; %d s windows; %u core(s) shared with the crowd\n",
-      seconds, std::thread::hardware_concurrency());
+      "status every 3 s, death after 3 s; %d s windows; %u core(s) shared with the crowd; the "
+      "job averages in groups of %lld (0: one ring)\n",
+      seconds, std::thread::hardware_concurrency(), static_cast<long long>(max_group));
   std::fflush(stdout);
   std::string ends;
   bool ok = true;
   for (const int n : sizes) {
-    const auto f = measure(n, seconds);
+    const auto f = measure(n, seconds, max_group);
     if (!f) {
       ok = false;
       continue;
