@@ -73,6 +73,15 @@ void print_reports(const std::vector<SimReport>& runs) {
       [](const SimReport& r) { return per(r.group_blast_radius_total, r.seated_departures); });
   row("  rounds for every pipeline to reach all", "%.0f",
       [](const SimReport& r) { return double(r.group_rounds_to_mix); });
+  row("plan message, whole (KiB, largest)", "%.0f",
+      [](const SimReport& r) { return r.plan_bytes_max / 1024; });
+  row("  a node's view in groups of <= 16 (KiB, largest)", "%.1f",
+      [](const SimReport& r) { return r.view_bytes_max / 1024; });
+  row("  every seat sent the whole plan (MiB per plan)", "%.1f", [](const SimReport& r) {
+    return per(r.whole_plans_sent_bytes, r.plan_messages) / (1 << 20);
+  });
+  row("  every seat sent its view (MiB per plan)", "%.1f",
+      [](const SimReport& r) { return per(r.views_sent_bytes, r.plan_messages) / (1 << 20); });
   row("liars (a Sybil farm's keys among them)", "%.0f",
       [](const SimReport& r) { return double(r.liars); });
   row("  liars banned", "%.0f", [](const SimReport& r) { return double(r.liars_banned); });

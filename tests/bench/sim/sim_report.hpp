@@ -49,6 +49,13 @@ struct SimReport {
   int largest_group_round = 0;
   int group_rounds_to_mix = 0;  // rounds for every pipeline's values to reach every other
 
+  // What the plans cost to deliver: the whole message, and the largest view a node in groups
+  // of 16 is sent (plan_view.hpp), over every installed plan; and the bytes of sending every
+  // seated node the plan each way, summed over them.
+  int plan_messages = 0;
+  double plan_bytes_max = 0, view_bytes_max = 0;
+  double whole_plans_sent_bytes = 0, views_sent_bytes = 0;
+
   // Bans and Sybil caps.
   int liars = 0, liars_banned = 0, honest_banned = 0;
   double ban_delay_s_total = 0;

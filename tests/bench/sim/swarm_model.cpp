@@ -12,6 +12,7 @@
 #include "coordinator/ban_vote.hpp"
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/membership.hpp"
+#include "coordinator/plan_delivery.hpp"
 #include "coordinator/replanner.hpp"
 #include "coordinator/sybil_limits.hpp"
 #include "event_queue.hpp"
@@ -35,6 +36,9 @@ job::JobSpec sim_job() {
   job.model.arch = gpt;
   job.micro_batch_size = 8;
   job.staleness = 4;
+  // Thousands of pipelines average in groups (one ring across them would never meet), so each
+  // node is sent its view of the plan and the ban vote counts the witnesses in it.
+  job.averaging_max_group = 16;
   return job;
 }
 
@@ -48,8 +52,8 @@ constexpr std::size_t kFalseAccusations = 3;
 // that names it, each an O(seats + volunteers) scan; at 10,000 volunteers that is the cost the
 // simulation cannot pay every second, and the verdict is the same a few seconds later.
 constexpr std::int64_t kJudgeEveryMs = 5000;
-// The group bound the simulation measures averaging in groups with (hivemind's Moshpit groups
-// are of this order).
+// The group bound the simulation measures averaging in groups with when the job sets none
+// (hivemind's Moshpit groups are of this order).
 constexpr std::size_t kAveragingGroup = 16;
 
 class SwarmSim {
@@ -67,7 +71,8 @@ class SwarmSim {
         online_(people.size(), 0),
         refused_(people.size(), 0),
         caught_(people.size()),
-        busy_(people.size(), 0.0) {
+        busy_(people.size(), 0.0),
+        job_(job) {
     for (std::size_t i = 0; i < people.size(); ++i) {
       index_[people[i].key] = int(i);
       const auto origin = coordinator::origin_of(people[i].address);
@@ -205,7 +210,8 @@ class SwarmSim {
     if (last > 0 && queue_.now_ms() - last < kJudgeEveryMs) return;
     last = queue_.now_ms();
     if (membership_.ban_of(accused) || !membership_.find(accused)) return;
-    const auto witnesses = coordinator::ban_witnesses(replanner_.current(), accused);
+    const auto witnesses =
+        coordinator::ban_witnesses(replanner_.current(), accused, job_.averaging_max_group);
     if (!witnesses) return;
     const auto vote = coordinator::ban_vote(*witnesses, membership_.reports_on(accused));
     if (!vote.ban) return;
@@ -230,7 +236,7 @@ class SwarmSim {
     for (std::size_t i = 0; i < people_.size(); ++i) {
       if (!people_[i].liar || !online_[i] || plan.find(key(i)).first < 0) continue;
       seated_since_.emplace(i, queue_.now_ms());
-      const auto w = coordinator::ban_witnesses(plan, key(i));
+      const auto w = coordinator::ban_witnesses(plan, key(i), job_.averaging_max_group);
       if (!w) continue;
       for (const auto* side : {&w->sends_to, &w->returns_gradients_to}) {
         for (const auto& k : *side) {
@@ -293,6 +299,7 @@ class SwarmSim {
     report_.pipelines_last = flow_.pipelines();
     report_.classes_last = flow_.classes();
     if (repeated == 0) averaging_rounds(plan);  // MultiRingPlan refuses a node seated twice
+    plan_messages(plan);
   }
 
   // One ring per parameter range across every pipeline holding it (MultiRingPlan): a departure
@@ -320,7 +327,7 @@ class SwarmSim {
       }
     }
     // The same plan averaging in Moshpit groups of pipelines (averaging_groups.hpp).
-    for (const auto& r : rings.rings(plan.version, kAveragingGroup)) {
+    for (const auto& r : rings.rings(plan.version, group_bound())) {
       const int size = int(r.members.size());
       report_.largest_group_round = std::max(report_.largest_group_round, size);
       for (const auto& k : r.members) {
@@ -330,7 +337,33 @@ class SwarmSim {
     }
     report_.group_rounds_to_mix =
         std::max(report_.group_rounds_to_mix,
-                 int(reduce::averaging_grid(plan.pipelines.size(), kAveragingGroup).dimensions));
+                 int(reduce::averaging_grid(plan.pipelines.size(), group_bound()).dimensions));
+  }
+
+  std::size_t group_bound() const {
+    return job_.averaging_max_group > 0 ? std::size_t(job_.averaging_max_group) : kAveragingGroup;
+  }
+
+  // What every seated node is sent when the plan is installed: the whole message (a job
+  // averaging in one ring), or its view of the plan in groups (plan_view.hpp), built by the
+  // coordinator's PlanDelivery from the live members.
+  void plan_messages(const coordinator::Assignment& plan) {
+    if (plan.pipelines.empty()) return;
+    coordinator::PlanDelivery whole, views;
+    whole.refresh(plan, membership_, 0, 0);
+    views.refresh(plan, membership_, 0, std::int64_t(group_bound()));
+    if (!whole.message() || !views.message()) return;  // a seated volunteer left meanwhile
+    double seats = 0, viewed = 0;
+    for (std::size_t p = 0; p < plan.pipelines.size(); ++p) {
+      const double n = double(plan.pipelines[p].size());
+      seats += n;
+      viewed += n * double(views.view(int(p)).bytes);
+    }
+    ++report_.plan_messages;
+    report_.plan_bytes_max = std::max(report_.plan_bytes_max, double(whole.bytes()));
+    report_.view_bytes_max = std::max(report_.view_bytes_max, double(views.largest_view_bytes()));
+    report_.whole_plans_sent_bytes += seats * double(whole.bytes());
+    report_.views_sent_bytes += viewed;
   }
 
   void account() {
@@ -393,6 +426,7 @@ class SwarmSim {
   std::int64_t end_ms_ = 0;
   bool frozen_ = false;
   SimReport report_;
+  const job::JobSpec job_;
 };
 
 }  // namespace

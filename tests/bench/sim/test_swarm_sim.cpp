@@ -55,6 +55,11 @@ void check_properties(const sim::SimReport& r) {
   // Averaging in groups bounds a round however many pipelines there are.
   QVERIFY(r.largest_group_round <= 16);
   QVERIFY(r.group_blast_radius_total <= r.blast_radius_total);
+  // Each node's view of the plan is no larger than the whole plan, and every seat's view
+  // together costs less than sending every seat the whole plan.
+  QVERIFY(r.plan_messages > 0);
+  QVERIFY(r.view_bytes_max <= r.plan_bytes_max);
+  QVERIFY(r.views_sent_bytes <= r.whole_plans_sent_bytes);
   // Trained at most what the installed plans would with no churn, and what was lost adds up.
   QVERIFY(r.samples <= r.ideal_samples * (1 + 1e-9));
   QVERIFY(std::abs(r.ideal_samples - r.samples - r.stalled_samples - r.refill_samples) <=
