@@ -29,6 +29,7 @@
 #include "job/job_spec.hpp"
 #include "net/identity.hpp"
 #include "net/link_probe.hpp"
+#include "net/member_list_sync.hpp"
 #include "net/paths.hpp"
 #include "net/rpc.hpp"
 #include "net/token_bucket.hpp"
@@ -50,6 +51,9 @@ constexpr std::size_t kDialBackThreads = 8;
 constexpr const char* kRelayDomain = "rookery.relay";
 // A member's key in a HeartbeatReply: 40 Z85 characters, a tag and a length.
 constexpr std::size_t kKeyBytesOnWire = 42;
+// Keys of the member list a reply carries at most (a page of the list, or changes): 126 KiB,
+// half of what a node accepts, beside a view of the plan.
+constexpr std::size_t kMembersPerPage = 3000;
 // Room left in a reply's header for the envelope around the heartbeat reply.
 constexpr std::size_t kReplyHeadroomBytes = 4 << 10;
 // The room a plan's reply keeps for its shard sources (a few ranges of a few holders, ~100
@@ -365,11 +369,18 @@ class JobCoordinator {
     }
     if (membership_.record_work(key, *v, h)) replanner_.changed();
     out.set_known(true);
+    // The member list: the changes since the node's, or the next page of the whole. One the
+    // node misses a removal in goes at once; newcomers alone wait for the budget.
     out.set_members_digest(membership_.published_digest());
-    const auto list_bytes = membership_.published_members().size() * kKeyBytesOnWire;
-    if (h.members_digest() != membership_.published_digest() && list_fits_locked(list_bytes) &&
-        (membership_.misses_removal(h.members_digest()) || bulk_replies_.try_acquire(list_bytes))) {
-      for (const auto& k : membership_.published_members()) out.add_members(k);
+    if (h.members_digest() != membership_.published_digest()) {
+      const auto changes = membership_.member_log().since(h.members_digest());
+      const std::size_t keys =
+          changes ? changes->added.size() + changes->removed.size()
+                  : std::min(kMembersPerPage, membership_.published_members().size());
+      if (membership_.misses_removal(h.members_digest()) ||
+          bulk_replies_.try_acquire(keys * kKeyBytesOnWire)) {
+        net::add_member_list(membership_.member_log(), h, kMembersPerPage, out);
+      }
     }
     if (v->reach == pb::REACH_REVERSED && replanner_.needs_relay(key)) {
       // No seating gives every link of it a reachable end: a relay carries it instead.
@@ -382,21 +393,6 @@ class JobCoordinator {
       if (const auto offer = relays_.assign(key)) *out.mutable_relay() = *offer;
     }
     send_plan_locked(key, *v, h.plan_version(), out);
-  }
-
-  // Whether a member list of `bytes` fits in a reply a node accepts: one that does not would
-  // make the node take the reply for none, and miss the deadline, so it is never sent.
-  bool list_fits_locked(std::size_t bytes) {
-    if (bytes <= reply_limit()) return true;
-    if (oversized_list_ != membership_.published_digest()) {
-      oversized_list_ = membership_.published_digest();
-      spdlog::error(
-          "the member list of {} is {} KiB, over the {} KiB a node accepts in a reply: "
-          "nodes keep the list they have",
-          membership_.published_members().size(), bytes >> 10,
-          wire::Limits{}.max_header_bytes >> 10);
-    }
-    return false;
   }
 
   static void set_seat(pb::HeartbeatReply& out, pb::SeatStatus::State state,
@@ -472,7 +468,9 @@ class JobCoordinator {
     // No room beside this reply's member list, or over the budget: the plan goes with a later
     // heartbeat, and the node runs its own meanwhile. Checked before the shard sources are
     // looked up, which costs a pass over the previous plan.
-    const auto list_bytes = static_cast<std::size_t>(out.members_size()) * kKeyBytesOnWire;
+    const auto list_bytes = static_cast<std::size_t>(out.members_size() + out.members_added_size() +
+                                                     out.members_removed_size()) *
+                            kKeyBytesOnWire;
     if (list_bytes + view.bytes + kSourcesBytes > limit || !bulk_replies_.try_acquire(view.bytes)) {
       return;
     }
@@ -544,7 +542,6 @@ class JobCoordinator {
   RelayBroker relays_;
   net::TokenBucket bulk_replies_;     // plans and member lists in heartbeat replies
   std::uint64_t oversized_plan_ = 0;  // the last plan too large to send (logged once)
-  std::uint64_t oversized_list_ = 0;  // the last member list too large to send (logged once)
   OriginCounts joining_;              // joins waiting for their dial-back, for the caps
   LoadReport load_;
   std::unique_ptr<RunArchive> archive_;  // none with archiving off; its archivist's thread

@@ -447,6 +447,7 @@ void Membership::members_changed(const std::string& key) {
 void Membership::publish() {
   published_ = members_;
   published_digest_ = digest_;
+  log_.publish(published_, published_digest_);
   unpublished_ = false;
   published_at_ = clock_.steady_now();
   publications_.emplace_back(digest_, removals_);

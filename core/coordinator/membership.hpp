@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "clock/clock.hpp"
+#include "net/member_list_sync.hpp"
 #include "coordinator/ban_vote.hpp"
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/swarm_planner.hpp"
@@ -137,6 +138,8 @@ class Membership {
   // or was banned is removed at once, as peers must cut it off within a heartbeat.
   const std::set<std::string>& published_members() const { return published_; }
   std::uint64_t published_digest() const { return published_digest_; }
+  // The publications with their changes, which replies send a node as changes or pages.
+  const net::MemberListLog& member_log() const { return log_; }
   // Publishes the newcomers when `publish_every` has passed since the last publication.
   void publish_due();
   // Whether a node whose list has `digest` misses a removal (it must get the list now), rather
@@ -173,6 +176,7 @@ class Membership {
   std::chrono::milliseconds publish_every_;
   std::set<std::string> published_;
   std::uint64_t published_digest_ = 0;
+  net::MemberListLog log_;
   bool unpublished_ = false;    // newcomers wait for publish_due()
   std::uint64_t removals_ = 0;  // members removed, all time
   // The recent publications' digests, with removals_ when each was published.

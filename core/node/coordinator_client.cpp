@@ -207,26 +207,27 @@ void CoordinatorClient::refresh_run_status(net::RpcClient& client) {
 // The job's members, as the coordinator lists them: the only keys this node's shard server
 // and its stage's sockets admit from now on. A volunteer removed from the job (it left or
 // was banned) is cut off here within one heartbeat, open connections too (every request is
-// checked against the list). A coordinator that keeps no list (digest 0, an older one)
-// leaves the shard server open to any CURVE peer.
+// checked against the list). The list comes as changes to the one held, or in pages
+// (net/member_list_sync.hpp); the old list stays in force until a new one is complete. A
+// coordinator that keeps no list (digest 0, an older one) leaves the shard server open to any
+// CURVE peer.
 void CoordinatorClient::apply_members(const pb::HeartbeatReply& r) {
   if (r.members_digest() == 0) {
-    if (members_digest_ != 0 || !admitting_any_) {
+    if (members_.digest() != 0 || !admitting_any_) {
       parts_.shards.admit_any();
       admitting_any_ = true;
-      members_digest_ = 0;
+      members_.clear();
     }
     return;
   }
-  if (r.members_digest() == members_digest_ || r.members().empty()) return;
-  std::vector<std::string> members(r.members().begin(), r.members().end());
+  auto members = members_.apply(r);
+  if (!members) return;
   admitting_any_ = false;
   // The coordinator too: its archivist collects the blocks this node trains.
-  auto shard_peers = members;
+  auto shard_peers = *members;
   shard_peers.push_back(options_.coordinator_key);
   parts_.shards.admit_only(shard_peers);
-  members_digest_ = r.members_digest();
-  parts_.plans.restrict_peers(std::move(members));
+  parts_.plans.restrict_peers(std::move(*members));
 }
 
 bool CoordinatorClient::prove_join_work(const pb::JoinReply& refused) {
@@ -364,7 +365,7 @@ std::optional<pb::HeartbeatReply> CoordinatorClient::heartbeat(net::RpcClient& c
   pb::Envelope e;
   auto* h = e.mutable_heartbeat();
   h->set_plan_version(parts_.plans.plan_version());
-  h->set_members_digest(members_digest_);
+  members_.describe(*h);
   // The governor's current share of the CPU (the callback reads an atomic, never a lock).
   h->set_flops_per_s(options_.speed ? options_.speed->offered_flops_per_s() : 0.0);
   parts_.dataset.describe(*h);

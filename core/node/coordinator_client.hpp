@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "clock/clock.hpp"
+#include "net/member_list_sync.hpp"
 #include "net/identity.hpp"
 #include "net/link_probe.hpp"
 #include "net/rpc.hpp"
@@ -102,7 +103,7 @@ class CoordinatorClient {
   const clock::Clock& clock_;
 
   // The client's thread: the member list in force (see apply_members).
-  std::uint64_t members_digest_ = 0;
+  net::MemberListFollower members_;
   bool admitting_any_ = false;
   std::chrono::steady_clock::time_point last_run_status_{};
   std::optional<net::LinkMeasurement> link_;  // to the coordinator, as the last join measured it

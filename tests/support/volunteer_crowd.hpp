@@ -145,6 +145,10 @@ class VolunteerCrowd {
     std::string dataset_digest;
     std::uint64_t plan_version = 0;
     std::uint64_t members_digest = 0;  // of the member list it holds, as a node sends it
+    // A list arriving in pages: its digest and how many keys of it came (the keys themselves
+    // are not kept: a crowd of thousands would hold millions).
+    std::uint64_t members_pending = 0;
+    std::uint32_t members_have = 0;
     std::uint64_t next_id = 1;
     // One request in flight at a time, as a node's coordinator client does.
     Asked asked = Asked::nothing;
@@ -282,6 +286,10 @@ class VolunteerCrowd {
     auto* h = e.mutable_heartbeat();
     h->set_plan_version(v.plan_version);
     h->set_members_digest(v.members_digest);
+    if (v.members_have > 0) {
+      h->set_members_pending(v.members_pending);
+      h->set_members_have(v.members_have);
+    }
     h->set_contributing(true);
     h->set_dataset_digest(v.dataset_digest);
     h->set_dataset_fetched(1);
@@ -326,16 +334,37 @@ class VolunteerCrowd {
     figures_.heartbeat_ms.push_back(took);
     figures_.longest_silence_ms = std::max(figures_.longest_silence_ms, ms(now - v.last_answer));
     v.last_answer = now;
-    if (!r.members().empty()) {
-      v.members_digest = r.members_digest();
-      ++figures_.member_lists_received;
-    }
+    follow_members(v, r);
     figures_.newest_plan = std::max(figures_.newest_plan, r.plan_version());
     if (r.has_plan()) {
       v.plan_version = r.plan_version();  // it "runs" the plan it was sent
       ++figures_.plans_received;
     }
     return what;
+  }
+
+  // The member list as net::MemberListFollower takes it (changes to the list held, a page of a
+  // new one, or the whole), counted when one is complete.
+  void follow_members(Volunteer& v, const wire::pb::HeartbeatReply& r) {
+    if (r.members_digest() == 0 || r.members_digest() == v.members_digest) return;
+    bool complete = false;
+    if (r.members_base() != 0) {
+      complete = r.members_base() == v.members_digest;
+    } else if (r.members_total() == 0) {
+      complete = !r.members().empty();
+    } else {
+      if (r.members_page_first() == 0) {
+        v.members_pending = r.members_digest();
+        v.members_have = 0;
+      }
+      if (v.members_pending == r.members_digest() && r.members_page_first() == v.members_have)
+        v.members_have += static_cast<std::uint32_t>(r.members_size());
+      complete = v.members_have >= r.members_total();
+    }
+    if (!complete) return;
+    v.members_digest = r.members_digest();
+    v.members_have = 0;
+    ++figures_.member_lists_received;
   }
 
   zmq::context_t ctx_;
