@@ -7,12 +7,13 @@
 // the measured window so that the swarm is planned again in it, and the re-planner's periodic
 // check runs in it too. Printed per size: heartbeat round trips (p50, p99, max), the longest
 // silence, requests lost; the state file's transaction per tick (mean, max) and its size; the
-// coordinator's resident memory; the last plan's time; the plan's size, the largest view of it a
-// node is sent (the job averages in groups of 16, as a swarm of thousands must, so nodes are
-// sent views: plan_view.hpp) and the member list's size against what a reply may carry (from the
-// coordinator's load report, load_report.hpp); then
-// which limit each size breaks, and the first resource to break, which is where one coordinator
-// ends on this machine. Everything shares this machine's cores: the crowd's CURVE work too.
+// coordinator's resident memory; the last plan's time; the plan's size and the largest view of
+// it a node is sent (the job averages in groups of 16, as a swarm of thousands must, so nodes
+// are sent views: plan_view.hpp) against what a reply may carry, and the member list's size
+// (sent as changes or in pages: member_list_sync.hpp), from the coordinator's load report
+// (load_report.hpp); the plans and member lists the crowd completed; then which limit each size
+// breaks, and the first resource to break, which is where one coordinator ends on this machine.
+// Everything shares this machine's cores: the crowd's CURVE work too.
 // Usage: bench_coordinator_capacity [--volunteers 1000,2000,5000,10000] [--seconds 20]
 //                                   [--max-group 16] (0: one ring, every node sent the whole plan)
 // Exit 1 only when a measurement could not be taken, never for the figures.
@@ -101,7 +102,7 @@ struct Figures {
   double plan_s = 0;
   int plan_of = 0;
   int plan_kib = 0, view_kib = 0, list_kib = 0, reply_kib = 0;
-  int withheld_plans = 0, withheld_lists = 0;
+  int withheld_plans = 0;
   bool complete = true;  // every part of the crowd joined and measured its window
 };
 
@@ -155,8 +156,6 @@ void read_load(const QString& log, int skip, int end, Figures& f) {
   }
   f.withheld_plans =
       static_cast<int>(text.count("over the 256 KiB a node accepts in a reply: volunteers"));
-  f.withheld_lists =
-      static_cast<int>(text.count("over the 256 KiB a node accepts in a reply: nodes"));
 }
 
 int load_reports(const QString& log) {
@@ -277,13 +276,12 @@ std::optional<Figures> measure(int n, int seconds, std::int64_t max_group) {
       "%.2f ms max %.1f ms, tick max %.1f ms, state file %.1f MiB | resident %.0f MiB (peak %.0f) "
       "| last plan %.2f s for %d | plan %d KiB, largest view %d KiB, member list %d KiB, a reply "
       "holds %d KiB "
-      "(withheld: plans %d, lists %d) | %zu heartbeats, %zu plans and %zu lists delivered | "
+      "(plans withheld: %d) | %zu heartbeats, %zu plans and %zu member lists completed | "
       "joined in %.0f s%s\n",
       n, f.p50, f.p99, f.max, f.longest_silence_ms, f.lost, f.unknown, f.undecodable,
       f.handled_mean_ms, f.handled_max_ms, f.tx_mean_ms, f.tx_max_ms, f.tick_max_ms, f.db_mib,
       f.rss_mib, f.hwm_mib, f.plan_s, f.plan_of, f.plan_kib, f.view_kib, f.list_kib, f.reply_kib,
-      f.withheld_plans, f.withheld_lists, beats.size(), f.plans, f.lists, join_s,
-      complete ? "" : " (INCOMPLETE)");
+      f.withheld_plans, beats.size(), f.plans, f.lists, join_s, complete ? "" : " (INCOMPLETE)");
   std::fflush(stdout);
   f.complete = complete;
   if (beats.empty()) return std::nullopt;
@@ -303,9 +301,6 @@ std::string broken(const Figures& f) {
   if (f.view_kib > f.reply_kib || f.withheld_plans > 0) {
     add("a node's view of the plan is over what a reply may carry (withheld: volunteers keep "
         "their old plan)");
-  }
-  if (f.list_kib > f.reply_kib || f.withheld_lists > 0) {
-    add("the member list is over what a reply may carry (peers cannot admit newcomers)");
   }
   if (f.tx_max_ms > 100) add("the state file's transaction takes longer than a tick (100 ms)");
   return b;
