@@ -3,9 +3,9 @@
 // each has its own key pair and its own DEALER socket (as a node's coordinator client does), and
 // a few threads each own a share of the sockets and poll them all. Every volunteer joins (a few
 // at a time per thread, a crowd arriving), then heartbeats every `interval` from its join on and
-// asks for the run's status every `status_every`, as a node's dashboard does. Every heartbeat's round trip
-// is recorded, and so is the longest a volunteer went without an answered heartbeat, which is
-// what the coordinator's death deadline measures. Needs rookery::net, rookery::wire.
+// asks for the run's status every `status_every`, as a node's dashboard does. Every heartbeat's
+// round trip is recorded, and so is the longest a volunteer went without an answered heartbeat,
+// which is what the coordinator's death deadline measures. Needs rookery::net, rookery::wire.
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <unistd.h>
