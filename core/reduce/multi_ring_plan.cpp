@@ -93,12 +93,8 @@ std::vector<ReduceRange> MultiRingPlan::rings(std::uint64_t round, std::size_t m
 NodeRanges MultiRingPlan::for_node(const std::string& node, std::uint64_t round,
                                    std::size_t max_group) const {
   if (max_group == 0 || pipelines_.size() <= max_group) return for_node(node);
-  NodeRanges out = for_node(node);
-  out.ranges.clear();
-  std::size_t mine = 0;
-  while (std::find(pipelines_[mine].nodes.begin(), pipelines_[mine].nodes.end(), node) ==
-         pipelines_[mine].nodes.end())
-    ++mine;  // for_node found it
+  const auto [mine, stage] = place(node);
+  NodeRanges out = shard_of(node, mine, stage);
   for (const auto& group : averaging_groups(pipelines_.size(), max_group, round)) {
     if (group.size() < 2 || !std::binary_search(group.begin(), group.end(), mine)) continue;
     for (const auto p : group) {
@@ -116,22 +112,33 @@ NodeRanges MultiRingPlan::for_node(const std::string& node, std::uint64_t round,
   return out;
 }
 
-NodeRanges MultiRingPlan::for_node(const std::string& node) const {
-  for (const auto& part : pipelines_) {
-    for (std::size_t s = 0; s < part.nodes.size(); ++s) {
-      if (part.nodes[s] != node) continue;
-      NodeRanges out;
-      out.node = node;
-      out.shard_first = offsets_[std::size_t(part.boundaries[s])];
-      out.shard_last = offsets_[std::size_t(part.boundaries[s + 1])];
-      for (const auto& r : rings()) {
-        if (std::find(r.members.begin(), r.members.end(), node) != r.members.end())
-          out.ranges.push_back(r);
-      }
-      return out;
-    }
+std::pair<std::size_t, std::size_t> MultiRingPlan::place(const std::string& node) const {
+  for (std::size_t p = 0; p < pipelines_.size(); ++p) {
+    const auto& nodes = pipelines_[p].nodes;
+    if (const auto it = std::find(nodes.begin(), nodes.end(), node); it != nodes.end())
+      return {p, std::size_t(it - nodes.begin())};
   }
   throw std::invalid_argument("multi-ring plan: node '" + node + "' is in no pipeline");
+}
+
+NodeRanges MultiRingPlan::shard_of(const std::string& node, std::size_t pipeline,
+                                   std::size_t stage) const {
+  const auto& b = pipelines_[pipeline].boundaries;
+  NodeRanges out;
+  out.node = node;
+  out.shard_first = offsets_[std::size_t(b[stage])];
+  out.shard_last = offsets_[std::size_t(b[stage + 1])];
+  return out;
+}
+
+NodeRanges MultiRingPlan::for_node(const std::string& node) const {
+  const auto [pipeline, stage] = place(node);
+  NodeRanges out = shard_of(node, pipeline, stage);
+  for (const auto& r : rings()) {
+    if (std::find(r.members.begin(), r.members.end(), node) != r.members.end())
+      out.ranges.push_back(r);
+  }
+  return out;
 }
 
 }  // namespace rookery::reduce

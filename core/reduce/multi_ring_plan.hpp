@@ -16,6 +16,7 @@
 // pipelines; the others come as empty partitions, which keep their places in the grid).
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rookery::reduce {
@@ -67,6 +68,10 @@ class MultiRingPlan {
   std::uint64_t block_offset(std::int64_t block) const { return offsets_.at(std::size_t(block)); }
 
  private:
+  // {pipeline, stage} of `node`; throws std::invalid_argument when it is in none.
+  std::pair<std::size_t, std::size_t> place(const std::string& node) const;
+  // `node`'s shard span at that place, with no ranges yet.
+  NodeRanges shard_of(const std::string& node, std::size_t pipeline, std::size_t stage) const;
   // The ranges cut by the union of `pipelines`' boundaries (all known), one member each.
   std::vector<ReduceRange> ranges_of(const std::vector<std::size_t>& pipelines) const;
 
