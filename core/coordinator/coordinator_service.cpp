@@ -372,14 +372,11 @@ class JobCoordinator {
     // The member list: the changes since the node's, or the next page of the whole. One the
     // node misses a removal in goes at once; newcomers alone wait for the budget.
     out.set_members_digest(membership_.published_digest());
-    if (h.members_digest() != membership_.published_digest()) {
-      const auto changes = membership_.member_log().since(h.members_digest());
-      const std::size_t keys =
-          changes ? changes->added.size() + changes->removed.size()
-                  : std::min(kMembersPerPage, membership_.published_members().size());
+    if (const auto part =
+            net::member_list_part(membership_.member_log(), h, kMembersPerPage)) {
       if (membership_.misses_removal(h.members_digest()) ||
-          bulk_replies_.try_acquire(keys * kKeyBytesOnWire)) {
-        net::add_member_list(membership_.member_log(), h, kMembersPerPage, out);
+          bulk_replies_.try_acquire(part->keys() * kKeyBytesOnWire)) {
+        net::add_member_list(membership_.member_log(), h, *part, out);
       }
     }
     if (v->reach == pb::REACH_REVERSED && replanner_.needs_relay(key)) {

@@ -50,26 +50,44 @@ std::optional<MemberListLog::Changes> MemberListLog::since(std::uint64_t digest)
   return out;
 }
 
+std::optional<MemberListPart> member_list_part(const MemberListLog& log,
+                                               const wire::pb::Heartbeat& h, std::size_t page) {
+  if (h.members_digest() == log.digest()) return std::nullopt;
+  MemberListPart part;
+  if (auto changes = log.since(h.members_digest());
+      changes && changes->added.size() + changes->removed.size() <= page) {
+    part.changes = std::move(changes);
+    return part;
+  }
+  const auto& list = log.list();
+  if (h.members_pending() == log.digest() && h.members_have() < list.size())
+    part.first = h.members_have();
+  part.last = std::min(list.size(), part.first + std::max<std::size_t>(page, 1));
+  return part;
+}
+
+void add_member_list(const MemberListLog& log, const wire::pb::Heartbeat& h,
+                     const MemberListPart& part, wire::pb::HeartbeatReply& out) {
+  out.set_members_digest(log.digest());
+  if (part.changes) {
+    out.set_members_base(h.members_digest());
+    for (const auto& k : part.changes->added) out.add_members_added(k);
+    for (const auto& k : part.changes->removed) out.add_members_removed(k);
+    return;
+  }
+  const auto& list = log.list();
+  out.set_members_page_first(static_cast<std::uint32_t>(part.first));
+  out.set_members_total(static_cast<std::uint32_t>(list.size()));
+  for (std::size_t i = part.first; i < part.last; ++i) out.add_members(list[i]);
+}
+
 std::size_t add_member_list(const MemberListLog& log, const wire::pb::Heartbeat& h,
                             std::size_t page, wire::pb::HeartbeatReply& out) {
   out.set_members_digest(log.digest());
-  if (h.members_digest() == log.digest()) return 0;
-  if (const auto changes = log.since(h.members_digest());
-      changes && changes->added.size() + changes->removed.size() <= page) {
-    out.set_members_base(h.members_digest());
-    for (const auto& k : changes->added) out.add_members_added(k);
-    for (const auto& k : changes->removed) out.add_members_removed(k);
-    return changes->added.size() + changes->removed.size();
-  }
-  const auto& list = log.list();
-  std::size_t first = 0;
-  if (h.members_pending() == log.digest() && h.members_have() < list.size())
-    first = h.members_have();
-  const std::size_t last = std::min(list.size(), first + std::max<std::size_t>(page, 1));
-  out.set_members_page_first(static_cast<std::uint32_t>(first));
-  out.set_members_total(static_cast<std::uint32_t>(list.size()));
-  for (std::size_t i = first; i < last; ++i) out.add_members(list[i]);
-  return last - first;
+  const auto part = member_list_part(log, h, page);
+  if (!part) return 0;
+  add_member_list(log, h, *part, out);
+  return part->keys();
 }
 
 void MemberListFollower::describe(wire::pb::Heartbeat& h) const {

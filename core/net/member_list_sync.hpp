@@ -55,9 +55,23 @@ class MemberListLog {
   std::uint64_t digest_ = 0;
 };
 
-// Fills `out` with what a node whose heartbeat says `h` should be sent of `log`'s list: nothing
-// when it holds the latest, the changes since its list when `log` kept them, else the next page
-// (at most `page` keys) of the list it is assembling, or the first. Returns the keys added.
+// What of `log`'s list a node whose heartbeat says `h` should be sent: the changes since its
+// list when `log` kept them and they fit a page, else the next page (at most `page` keys) of the
+// list it is assembling, or the first. Chosen once, so a reply is sized by what it will carry.
+struct MemberListPart {
+  std::optional<MemberListLog::Changes> changes;  // set: these, from the node's list
+  std::size_t first = 0, last = 0;                // else: these keys of the list, in key order
+  std::size_t keys() const {
+    return changes ? changes->added.size() + changes->removed.size() : last - first;
+  }
+};
+// Nullopt when the node holds the latest list.
+std::optional<MemberListPart> member_list_part(const MemberListLog& log,
+                                               const wire::pb::Heartbeat& h, std::size_t page);
+// Fills `out` with `part` (from member_list_part(log, h, ...)), and the latest digest.
+void add_member_list(const MemberListLog& log, const wire::pb::Heartbeat& h,
+                     const MemberListPart& part, wire::pb::HeartbeatReply& out);
+// Both at once. Returns the keys added to `out`.
 std::size_t add_member_list(const MemberListLog& log, const wire::pb::Heartbeat& h,
                             std::size_t page, wire::pb::HeartbeatReply& out);
 

@@ -138,10 +138,16 @@ class TestMemberListSync : public QObject {
     QVERIFY(log.since(held).has_value());
     wire::pb::Heartbeat h;
     node.follower.describe(h);
+    // The part chosen is what the reply carries, and what the coordinator sizes the reply by:
+    // a page of at most 100 keys, not the 150 changes.
+    const auto part = net::member_list_part(log, h, 100);
+    QVERIFY(part && !part->changes);
+    QCOMPARE(part->keys(), std::size_t(100));
     wire::pb::HeartbeatReply r;
-    net::add_member_list(log, h, 100, r);
+    QCOMPARE(net::add_member_list(log, h, 100, r), part->keys());
     QCOMPARE(r.members_base(), std::uint64_t(0));  // 150 changes do not fit a page of 100
     QVERIFY(r.members_total() > 0);
+    QCOMPARE(std::size_t(r.members_size()), part->keys());
     node.catch_up(log, 100);
     QCOMPARE(node.admitted, members);
   }
