@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <stdexcept>
+#include <string>
 
 namespace rookery::cluster {
 
@@ -34,7 +36,11 @@ std::int64_t first_uncovered(const std::vector<HeldRange>& all, const std::strin
 }  // namespace
 
 CoverageReport check_coverage(const std::vector<std::vector<HeldRange>>& pipelines,
-                              std::uint64_t seed) {
+                              std::uint64_t seed,
+                              const std::vector<std::vector<std::size_t>>& views) {
+  if (!views.empty() && views.size() != pipelines.size())
+    throw std::invalid_argument("check_coverage: " + std::to_string(views.size()) + " views for " +
+                                std::to_string(pipelines.size()) + " pipelines");
   std::vector<HeldRange> all;
   for (const auto& p : pipelines) all.insert(all.end(), p.begin(), p.end());
   // Each stage looks only at holders overlapping it (a large swarm's plan has thousands of
@@ -69,6 +75,16 @@ CoverageReport check_coverage(const std::vector<std::vector<HeldRange>>& pipelin
     for (const auto i : picked) near.push_back(all[i]);
     return near;
   };
+  // The holders of pipeline p's view overlapping [a, b): a few dozen pipelines' seats at most.
+  const auto in_view = [&](std::size_t p, std::int64_t a, std::int64_t b) {
+    std::vector<HeldRange> near;
+    for (const auto q : views[p]) {
+      for (const auto& h : pipelines.at(q)) {
+        if (h.first < h.last && h.first < b && a < h.last) near.push_back(h);
+      }
+    }
+    return near;
+  };
   CoverageReport report;
   for (std::size_t p = 0; p < pipelines.size(); ++p) {
     for (std::size_t s = 0; s < pipelines[p].size(); ++s) {
@@ -84,9 +100,10 @@ CoverageReport check_coverage(const std::vector<std::vector<HeldRange>>& pipelin
       } else if (h.first >= h.last) {
         c.why = "holds no blocks";
       } else {
-        auto near = overlapping(h.first, h.last, true);
+        auto near =
+            views.empty() ? overlapping(h.first, h.last, true) : in_view(p, h.first, h.last);
         auto chains = find_verifier_chains(near, h.first, h.last, {h.key}, rng, 2);
-        if (chains.size() < 2) {  // perhaps the sample missed someone
+        if (chains.size() < 2 && views.empty()) {  // perhaps the sample missed someone
           near = overlapping(h.first, h.last, false);
           chains = find_verifier_chains(near, h.first, h.last, {h.key}, rng, 2);
         }

@@ -11,6 +11,7 @@
 // of two stages or more is checkable; `chains` says how many independent chains (at most
 // two) the swarm gives it: with two, a lying verifier cannot fail an honest stage alone.
 // Pure; the coordinator logs it and reports it in the run's status.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -44,8 +45,13 @@ struct CoverageReport {
 
 // Coverage of pipelines given as each stage's key and blocks, in stage order. `seed` fixes the
 // chains drawn (the count of chains does not depend on it unless a draw misses a pair).
+// `views`, unless empty: the pipelines whose holders each pipeline's stages can draw verifiers
+// from (views[p], p among them), where nodes see only part of the plan
+// (coordinator/plan_view.hpp). A stage's checker in its own pipeline knows those holders only,
+// so its chains come from them, and a block held outside them counts as held by nobody.
 CoverageReport check_coverage(const std::vector<std::vector<HeldRange>>& pipelines,
-                              std::uint64_t seed = 0);
+                              std::uint64_t seed = 0,
+                              const std::vector<std::vector<std::size_t>>& views = {});
 // The same for a planner's plan (stages named by node_id).
 CoverageReport check_coverage(const ClusterPlan& plan, std::uint64_t seed = 0);
 

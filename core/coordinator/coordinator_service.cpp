@@ -86,6 +86,7 @@ class JobCoordinator {
         bulk_replies_(config.bulk_reply_bytes_per_s),
         load_(config.load_report_interval, state.path()) {
     if (own_relay) relays_.add(*own_relay, config.relay_max_nodes, /*last_resort=*/true);
+    run_status_.set_averaging_max_group(job_.averaging_max_group);
     const auto& plan = replanner_.current();
     membership_.resume(plan);
     sync_relay_members_locked();

@@ -90,7 +90,7 @@ int seat_for_reversal(Assignment& plan, const std::map<std::string, Member>& mem
   if (swaps > 0) {
     plan.predicted_samples_per_s = predicted_rate(plan, members, job);
     plan.coverage.reset();  // its seats name other keys now
-    plan.coverage = check_coverage_of(plan);
+    plan.coverage = check_coverage_of(plan, job.averaging_max_group);
   }
   return swaps;
 }

@@ -39,9 +39,9 @@ void RunStatus::sample_loss(const std::map<std::string, Volunteer>& live) {
 }
 
 void RunStatus::answer(const wire::pb::RunStatusRequest& r, const std::string& asker,
-                       const std::string& job_id,
-                       const Assignment& plan, std::uint32_t replans, const Membership& membership,
-                       const SeatOf& seat_of, wire::pb::RunStatus& out) {
+                       const std::string& job_id, const Assignment& plan, std::uint32_t replans,
+                       const Membership& membership, const SeatOf& seat_of,
+                       wire::pb::RunStatus& out) {
   const auto now = clock_.steady_now();
   const auto age = now - built_at_;
   const bool stale = builds_ == 0 || age >= kStatusFresh || plan.version != plan_version_ ||
@@ -108,7 +108,7 @@ void RunStatus::build(const std::string& job_id, const Assignment& plan, std::ui
   out.set_replans(replans);
   if (!coverage_ || coverage_plan_ != plan.version || plan.coverage) {
     const bool new_plan = !coverage_ || coverage_plan_ != plan.version;
-    coverage_ = check_coverage_of(plan);
+    coverage_ = check_coverage_of(plan, averaging_max_group_);
     coverage_plan_ = plan.version;
     // Once per plan, the first time a dashboard or a volunteer asks (every node asks every
     // few seconds): which seats spot-checks reach, seat by seat in a small swarm.
@@ -187,8 +187,8 @@ void RunStatus::build(const std::string& job_id, const Assignment& plan, std::ui
   for (std::size_t i = 0; i < order.size(); ++i) {
     const bool tie =
         i > 0 && rows_[order[i]].confirmed_samples() == rows_[order[i - 1]].confirmed_samples();
-    const auto rank = tie ? by_key_[rows_[order[i - 1]].key()].second
-                          : static_cast<std::uint32_t>(i + 1);
+    const auto rank =
+        tie ? by_key_[rows_[order[i - 1]].key()].second : static_cast<std::uint32_t>(i + 1);
     by_key_[rows_[order[i]].key()] = {order[i], rank};
   }
   for (const auto& [k, b] : membership.banned()) {

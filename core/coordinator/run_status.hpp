@@ -47,6 +47,9 @@ class RunStatus {
   // The model archive, whose snapshots, restorations and evaluations (the validation curve,
   // the latest sample of what the model does) answers carry. None: the coordinator keeps none.
   void set_archive(const RunArchive* archive) { archive_ = archive; }
+  // The job's averaging groups: where nodes see views of the plan, the check coverage worked
+  // out here counts the verifiers each seat's view holds (check_coverage_of).
+  void set_averaging_max_group(std::int64_t max_group) { averaging_max_group_ = max_group; }
 
   // Every kLossSampleEvery: records the mean of the losses the live volunteers report.
   void sample_loss(const std::map<std::string, Volunteer>& live);
@@ -54,9 +57,9 @@ class RunStatus {
   using SeatOf = std::function<std::pair<int, int>(const std::string&)>;
   // The answer to a dashboard's request; `asker`: the volunteer that asked (empty: the owner's
   // dashboard), whose own row and rank the answer carries whatever page it asked for.
-  void answer(const wire::pb::RunStatusRequest& r, const std::string& asker, const std::string& job_id,
-              const Assignment& plan, std::uint32_t replans, const Membership& membership,
-              const SeatOf& seat_of, wire::pb::RunStatus& out);
+  void answer(const wire::pb::RunStatusRequest& r, const std::string& asker,
+              const std::string& job_id, const Assignment& plan, std::uint32_t replans,
+              const Membership& membership, const SeatOf& seat_of, wire::pb::RunStatus& out);
   // Answers built so far (each lists every live volunteer).
   std::uint64_t builds() const { return builds_; }
 
@@ -67,10 +70,11 @@ class RunStatus {
   CoordinatorState& state_;
   const clock::Clock& clock_;
   std::chrono::steady_clock::time_point last_loss_sample_;
-  wire::pb::RunStatus cached_;  // all but the volunteers' rows and the loss curve
+  wire::pb::RunStatus cached_;           // all but the volunteers' rows and the loss curve
   std::vector<wire::pb::RunNode> rows_;  // every live volunteer, in key order
   std::map<std::string, std::pair<std::size_t, std::uint32_t>> by_key_;  // row, rank
   const RunArchive* archive_ = nullptr;
+  std::int64_t averaging_max_group_ = 0;
   // The loss and validation curves, by points asked, this build.
   std::map<std::uint32_t, std::pair<std::vector<LossSample>, std::vector<LossSample>>> curves_;
   std::chrono::steady_clock::time_point built_at_{};

@@ -148,7 +148,7 @@ std::optional<Assignment> reseat_for_second_opinion(const Assignment& plan,
   Assignment out = plan;
   std::swap(out.pipelines[a][from].key, out.pipelines[best->first][best->second].key);
   out.predicted_samples_per_s = best_rate;
-  out.coverage = check_coverage_of(out);  // its seats name other keys now
+  out.coverage = check_coverage_of(out, job.averaging_max_group);  // other keys now
   return out;
 }
 

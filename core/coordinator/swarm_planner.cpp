@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "cluster/coverage_steering.hpp"
+#include "coordinator/plan_view.hpp"
 #include "coordinator/verdicts.hpp"
 #include "model/cost.hpp"
 #include "net/identity.hpp"
@@ -162,7 +163,7 @@ Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Plan
             [](const auto& a, const auto& b) { return a.front().key < b.front().key; });
   out.unassigned = plan.unassigned;
   out.predicted_samples_per_s = plan.samples_per_s;
-  out.coverage = check_coverage_of(out);
+  out.coverage = check_coverage_of(out, job.averaging_max_group);
   if (out.pipelines.empty()) {
     out.infeasible = plan.unassigned.empty()
                          ? verdict::make(wire::pb::Verdict::NO_PIPELINE_HOLDS_MODEL,
@@ -172,14 +173,19 @@ Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job, Plan
   return out;
 }
 
-std::shared_ptr<const cluster::CoverageReport> check_coverage_of(const Assignment& plan) {
+std::shared_ptr<const cluster::CoverageReport> check_coverage_of(const Assignment& plan,
+                                                                 std::int64_t averaging_max_group) {
   if (plan.coverage) return plan.coverage;
   std::vector<std::vector<cluster::HeldRange>> seats;
   for (const auto& p : plan.pipelines) {
     auto& held = seats.emplace_back();
     for (const auto& s : p) held.push_back({s.key, s.first_block, s.last_block});
   }
-  return std::make_shared<const cluster::CoverageReport>(cluster::check_coverage(seats));
+  std::vector<std::vector<std::size_t>> views;
+  if (const PlanViews v(plan.pipelines.size(), averaging_max_group); !v.whole()) {
+    for (std::size_t p = 0; p < plan.pipelines.size(); ++p) views.push_back(v.of(p));
+  }
+  return std::make_shared<const cluster::CoverageReport>(cluster::check_coverage(seats, 0, views));
 }
 
 std::string describe_coverage(const cluster::CoverageReport& coverage, bool per_seat) {

@@ -93,8 +93,11 @@ Assignment plan_swarm(std::vector<Member> members, const job::JobSpec& job,
                       Planner planner = Planner::ours, const Assignment* previous = nullptr);
 
 // Which of `plan`'s seats spot-checks can reach: the coverage planned with it, or worked out
-// now (the seats in stage order, pipeline by pipeline).
-std::shared_ptr<const cluster::CoverageReport> check_coverage_of(const Assignment& plan);
+// now (the seats in stage order, pipeline by pipeline). Where the job averages in groups of at
+// most `averaging_max_group` and nodes see views of the plan (plan_view.hpp), each seat's
+// verifiers come from its view, as its checkers draw them.
+std::shared_ptr<const cluster::CoverageReport> check_coverage_of(const Assignment& plan,
+                                                                 std::int64_t averaging_max_group);
 
 // The coverage for a log line: the summary, then either every seat ("abc12[0,3) exact x2",
 // pipelines apart by "|") or, when `per_seat` is false, the first few seats nobody can check

@@ -6,12 +6,17 @@
 //    averages in one ring, or a plan that fits one group, sends everybody the whole plan.
 //  - The ban vote counts the witnesses of the accused's view: its ring partners there, who can
 //    ban a liar by their majority (the whole plan's 599 ring partners never could).
+//  - The check coverage counts the verifiers each seat's view holds, as its checkers draw
+//    them: a seat whose only exact replica is outside its view is checked by chains.
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <filesystem>
+#include <functional>
+#include <stdexcept>
 
 #include "clock/clock.hpp"
+#include "cluster/check_coverage.hpp"
 #include "coordinator/ban_vote.hpp"
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/membership.hpp"
@@ -32,16 +37,17 @@ std::string key_of(int i) {
   return k;
 }
 
-// Pipelines of kStages seats over 10 blocks, cut in one of two ways.
-coordinator::Assignment large_plan() {
+// Pipelines of kStages seats over 10 blocks, cut in one of two ways: shifted by `shift(p)`.
+coordinator::Assignment large_plan(const std::function<std::int64_t(int)>& shift = [](int p) {
+  return p % 2;
+}) {
   coordinator::Assignment plan;
   plan.version = 3;
   for (int p = 0; p < kPipelines; ++p) {
     auto& pipeline = plan.pipelines.emplace_back();
-    const std::int64_t shift = p % 2;
     for (int s = 0; s < kStages; ++s) {
-      const std::int64_t first = s == 0 ? 0 : 2 * s + shift;
-      const std::int64_t last = s + 1 == kStages ? 10 : 2 * (s + 1) + shift;
+      const std::int64_t first = s == 0 ? 0 : 2 * s + shift(p);
+      const std::int64_t last = s + 1 == kStages ? 10 : 2 * (s + 1) + shift(p);
       pipeline.push_back({key_of(p * kStages + s), first, last});
     }
   }
@@ -158,6 +164,38 @@ class TestPlanView : public QObject {
     QVERIFY(!index.vote(liar, strangers)->ban);
     QCOMPARE(index.counts(liar)->ring_partners, viewed->ring_partners.size());
     QCOMPARE(index.counts(liar)->sends_to, viewed->sends_to.size());
+  }
+
+  void theCoverageCountsTheVerifiersInEachView() {
+    // Every pipeline cut one way but pipeline 0 and one outside its view, cut the other: each
+    // is the other's only exact replica, which neither's checkers know of.
+    const coordinator::PlanViews views(kPipelines, kGroup);
+    int far = 1;
+    while (views.sees(0, std::size_t(far))) ++far;
+    const auto plan = large_plan([&](int p) { return p == 0 || p == far ? 1 : 0; });
+    const auto whole = coordinator::check_coverage_of(plan, 0);
+    const auto viewed = coordinator::check_coverage_of(plan, kGroup);
+    QCOMPARE(whole->stages.size(), std::size_t(kPipelines * kStages));
+    QCOMPARE(viewed->stages.size(), whole->stages.size());
+    qInfo("pipeline 0 and pipeline %d: whole plan %s; views %s", far,
+          cluster::summary(*whole).c_str(), cluster::summary(*viewed).c_str());
+    for (int s = 0; s < kStages; ++s) {
+      QCOMPARE(whole->stages[std::size_t(s)].kind, cluster::CheckKind::Exact);
+      // Composed of the other cut's holders in its view: still checked.
+      QCOMPARE(viewed->stages[std::size_t(s)].kind, cluster::CheckKind::Composed);
+    }
+    QCOMPARE(whole->exact, kPipelines * kStages);
+    QCOMPARE(viewed->exact, (kPipelines - 2) * kStages);
+    QCOMPARE(viewed->composed, 2 * kStages);
+    QCOMPARE(viewed->unchecked, 0);
+    // A view that holds no other holder of a block: nobody can check that seat.
+    std::vector<std::vector<cluster::HeldRange>> two{{{"a", 0, 5}, {"b", 5, 10}},
+                                                     {{"c", 0, 5}, {"d", 5, 10}}};
+    const auto apart = cluster::check_coverage(two, 0, {{0}, {1}});
+    QCOMPARE(apart.unchecked, 4);
+    QCOMPARE(apart.stages[0].why, std::string("block 0 is held by nobody else"));
+    QCOMPARE(cluster::check_coverage(two, 0, {{0, 1}, {0, 1}}).exact, 4);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, cluster::check_coverage(two, 0, {{0, 1}}));
   }
 };
 

@@ -141,7 +141,7 @@ class TestRunStatus : public QObject {
     auto planned = plan_;
     planned.version = 2;
     planned.pipelines = {{seat(0, 0, 3), seat(1, 3, 6)}, {seat(3, 0, 3), seat(4, 3, 6)}};
-    planned.coverage = coordinator::check_coverage_of(planned);
+    planned.coverage = coordinator::check_coverage_of(planned, 0);
     plan_ = planned;
     status_->answer(
         r, {}, "job", plan_, 2, *membership_, [&](const std::string& k) { return plan_.find(k); },

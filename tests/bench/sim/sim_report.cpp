@@ -40,6 +40,11 @@ void print_reports(const std::vector<SimReport>& runs) {
       [](const SimReport& r) { return per(r.seated_volunteer_s, r.simulated_s); });
   row("pipelines (last plan)", "%.0f", [](const SimReport& r) { return double(r.pipelines_last); });
   row("  cut classes", "%.0f", [](const SimReport& r) { return double(r.classes_last); });
+  row("  seats checked: exact replica in view", "%.0f",
+      [](const SimReport& r) { return double(r.exact_last); });
+  row("  seats checked: chains in view only", "%.0f",
+      [](const SimReport& r) { return double(r.composed_last); });
+  row("  seats unchecked", "%.0f", [](const SimReport& r) { return double(r.unchecked_last); });
   row("plans installed", "%.0f", [](const SimReport& r) { return double(r.plans_installed); });
   row("planning time, mean (s)", "%.3f",
       [](const SimReport& r) { return per(r.planning_s_total, r.plans_measured); });

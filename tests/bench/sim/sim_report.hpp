@@ -35,6 +35,9 @@ struct SimReport {
   int repeated_seats = 0;   // seats of a volunteer seated already in the same plan, all plans
   int shard_fetches = 0, restored_blocks = 0;
   int pipelines_last = 0, classes_last = 0;
+  // Seats of the last plan spot-checks reach, from the holders each seat's view holds
+  // (cluster/check_coverage.hpp): by an exact replica, by chains only, by nobody.
+  int exact_last = 0, composed_last = 0, unchecked_last = 0;
 
   // Churn and routing.
   int joins = 0, departures = 0, seated_departures = 0, rerouted = 0;

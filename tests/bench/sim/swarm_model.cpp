@@ -14,6 +14,7 @@
 #include "coordinator/membership.hpp"
 #include "coordinator/plan_delivery.hpp"
 #include "coordinator/replanner.hpp"
+#include "coordinator/swarm_planner.hpp"
 #include "coordinator/sybil_limits.hpp"
 #include "event_queue.hpp"
 #include "pipeline_flow.hpp"
@@ -298,6 +299,10 @@ class SwarmSim {
     }
     report_.pipelines_last = flow_.pipelines();
     report_.classes_last = flow_.classes();
+    const auto coverage = coordinator::check_coverage_of(plan, job_.averaging_max_group);
+    report_.exact_last = coverage->exact;
+    report_.composed_last = coverage->composed;
+    report_.unchecked_last = coverage->unchecked;
     if (repeated == 0) averaging_rounds(plan);  // MultiRingPlan refuses a node seated twice
     plan_messages(plan);
   }
