@@ -107,16 +107,16 @@ bool RePlanner::needs_relay(const std::string& key) const {
 }
 
 void RePlanner::tick(const std::map<std::string, Volunteer>& live) {
-  collect();
+  collect(live);
   const auto now = clock_.steady_now();
   if (dirty_ && now - changed_at_ >= settle_ && planning_.idle()) {
     replan(live);
-    collect();
+    collect(live);
   }
   if (now - last_reconsider_ >= kReconsiderEvery && planning_.idle()) {
     last_reconsider_ = now;
     reconsider(live);
-    collect();
+    collect(live);
   }
 }
 
@@ -180,7 +180,7 @@ void RePlanner::replan(const std::map<std::string, Volunteer>& live) {
   planning_.submit(std::move(job));
 }
 
-void RePlanner::collect() {
+void RePlanner::collect(const std::map<std::string, Volunteer>& live) {
   auto done = planning_.take();
   if (!done) return;
   last_planning_time_ = done->took;
@@ -197,6 +197,7 @@ void RePlanner::collect() {
     // Made before a ban: it may seat the banned volunteer. The ban's own plan follows.
     return;
   }
+  keep_second_opinions(*done->plan, live);
   if (reconsidering) {
     if (done->plan->same_layout(current_) ||
         !worth_replanning(done->current_rate, done->plan->predicted_samples_per_s)) {
@@ -271,6 +272,29 @@ std::optional<BanVerdict> RePlanner::vote(const std::string& accused, const BanR
   }
   if (opinion.move) move_for_second_opinion(accused, *opinion.move, opinion.avoid, live);
   return verdict;
+}
+
+void RePlanner::keep_second_opinions(Assignment& next,
+                                     const std::map<std::string, Volunteer>& live) const {
+  const auto redo = second_opinions_.undone_by(next, job_.averaging_max_group);
+  if (redo.empty()) return;
+  std::map<std::string, Member> members;
+  for (const auto& p : next.pipelines) {
+    for (const auto& s : p) {
+      if (const auto it = live.find(s.key); it != live.end())
+        members.emplace(s.key, it->second.member);
+    }
+  }
+  for (const auto& r : redo) {
+    auto again = reseat_for_second_opinion(next, members, job_, r.accused, r.side, r.avoid);
+    if (!again) continue;
+    const auto [p, s] = again->find(r.accused);
+    spdlog::info(
+        "volunteer {}: the new plan seats it before its catchers again; kept at pipeline {} "
+        "stage {} for its second opinion",
+        net::short_key(r.accused), p + 1, s + 1);
+    next = std::move(*again);
+  }
 }
 
 void RePlanner::move_for_second_opinion(const std::string& accused, WitnessSide side,

@@ -89,7 +89,9 @@ class RePlanner {
   std::vector<Member> plannable_members(const std::map<std::string, Volunteer>& live) const;
   void reconsider(const std::map<std::string, Volunteer>& live);
   void replan(const std::map<std::string, Volunteer>& live);
-  void collect();
+  void collect(const std::map<std::string, Volunteer>& live);
+  // `next` with every second opinion it would undo moved again (SecondOpinions::undone_by).
+  void keep_second_opinions(Assignment& next, const std::map<std::string, Volunteer>& live) const;
   void install(Assignment next, std::size_t planned_volunteers);
   void index_current();
   void move_for_second_opinion(const std::string& accused, WitnessSide side,

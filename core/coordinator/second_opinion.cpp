@@ -1,5 +1,6 @@
 #include "coordinator/second_opinion.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -84,6 +85,30 @@ void SecondOpinions::moved(const std::string& accused, WitnessSide side) {
   ++it->second.moves;
 }
 
+std::vector<SecondOpinions::Redo> SecondOpinions::undone_by(
+    const Assignment& plan, std::int64_t averaging_max_group) const {
+  std::vector<Redo> out;
+  for (const auto& [accused, r] : records_) {
+    if (r.moves == 0) continue;
+    const auto seen = ban_witnesses(plan, accused, averaging_max_group);
+    if (!seen) continue;  // not seated: nothing to judge it by there
+    std::set<std::string> catchers = r.activations.catchers;
+    catchers.insert(r.gradients.catchers.begin(), r.gradients.catchers.end());
+    for (const auto side : {WitnessSide::activations, WitnessSide::gradients}) {
+      const Side& s = side == WitnessSide::activations ? r.activations : r.gradients;
+      if (s.moved_for.empty()) continue;
+      const auto& facing = side_of(*seen, side);
+      const bool fresh = std::any_of(facing.begin(), facing.end(),
+                                     [&](const std::string& k) { return !catchers.contains(k); });
+      if (!fresh) {
+        out.push_back({accused, side, catchers});
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 std::optional<Assignment> reseat_for_second_opinion(const Assignment& plan,
                                                     const std::map<std::string, Member>& members,
                                                     const job::JobSpec& job,
@@ -148,7 +173,8 @@ std::optional<Assignment> reseat_for_second_opinion(const Assignment& plan,
   Assignment out = plan;
   std::swap(out.pipelines[a][from].key, out.pipelines[best->first][best->second].key);
   out.predicted_samples_per_s = best_rate;
-  out.coverage = check_coverage_of(out, job.averaging_max_group);  // other keys now
+  out.coverage.reset();  // its seats name other keys now: the old plan's would name the old ones
+  out.coverage = check_coverage_of(out, job.averaging_max_group);
   return out;
 }
 

@@ -18,6 +18,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "coordinator/ban_vote.hpp"
 #include "coordinator/swarm_planner.hpp"
@@ -50,6 +51,16 @@ class SecondOpinions {
   // The accused was moved for a second opinion on `side`: its catchers there so far will not
   // move it again.
   void moved(const std::string& accused, WitnessSide side);
+  // A second opinion a new plan would undo: an accused moved for one, seated in `plan` where
+  // every witness of the side it was moved for is one of its catchers (a fresh plan, made for
+  // a join or for throughput, knows nothing of the move and may well seat it back). The move
+  // to make again in `plan`, so that no second opinion is lost before it is given.
+  struct Redo {
+    std::string accused;
+    WitnessSide side;
+    std::set<std::string> avoid;
+  };
+  std::vector<Redo> undone_by(const Assignment& plan, std::int64_t averaging_max_group) const;
   // Banned, or gone for good: its record goes.
   void forget(const std::string& accused) { records_.erase(accused); }
   bool tracks(const std::string& accused) const { return records_.contains(accused); }

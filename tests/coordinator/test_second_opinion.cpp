@@ -88,7 +88,8 @@ class TestSecondOpinion : public QObject {
 
  private Q_SLOTS:
   void aLoneCatchMovesTheAccusedAndASecondCatchBansIt() {
-    const auto plan = unlike_cuts();
+    auto plan = unlike_cuts();
+    plan.coverage = coordinator::check_coverage_of(plan, 0);  // as plan_swarm's plans come
     const auto job = demo_job();
     const auto m = members(plan, 0.5);
     // The plan's own vote cannot ban b: one witness on each side.
@@ -114,7 +115,13 @@ class TestSecondOpinion : public QObject {
     QVERIFY(moved_to && !moved_to->sends_to.empty());
     QVERIFY(!moved_to->sends_to.contains("c"));
     QVERIFY(next->predicted_samples_per_s > 0);
+    // Its coverage is the new plan's, seat by seat, not the one it was moved from.
     QVERIFY(next->coverage);
+    QCOMPARE(next->coverage->stages.size(), keys(*next).size());
+    for (const auto& c : next->coverage->stages) {
+      const auto& seat = next->pipelines[std::size_t(c.pipeline)][std::size_t(c.stage)];
+      QCOMPARE(c.key, seat.key);
+    }
     o.moved("b", *out.move);
 
     // Its old accuser still says so, and it is asked no second move for it.
@@ -130,6 +137,41 @@ class TestSecondOpinion : public QObject {
     qInfo("b moved from pipeline 1 stage 2 to pipeline %d stage %d; banned: %s",
           next->find("b").first + 1, next->find("b").second + 1,
           coordinator::verdict::words(out.vote.why).c_str());
+  }
+
+  // A fresh plan knows nothing of a move: one that seats the accused before its catcher again
+  // would undo the second opinion before it is given (a real swarm's periodic check did that,
+  // to regain the throughput the move cost). undone_by names it, and the move is made again.
+  void aNewPlanDoesNotUndoTheMove() {
+    const auto plan = unlike_cuts();
+    const auto job = demo_job();
+    const auto m = members(plan, 0.5);
+    SecondOpinions o;
+    QVERIFY(o.undone_by(plan, 0).empty());  // nobody moved yet
+    const auto out = consider(o, plan, "b", {"c"});
+    QVERIFY(out.move);
+    const auto next =
+        coordinator::reseat_for_second_opinion(plan, m, job, "b", *out.move, out.avoid);
+    QVERIFY(next);
+    o.moved("b", *out.move);
+    QVERIFY(o.undone_by(*next, 0).empty());  // the move itself keeps it
+    // The old layout again, as a fresh plan would make it: b sends to its catcher c only.
+    const auto redo = o.undone_by(plan, 0);
+    QCOMPARE(redo.size(), std::size_t(1));
+    QCOMPARE(redo[0].accused, std::string("b"));
+    QCOMPARE(redo[0].side, WitnessSide::activations);
+    QCOMPARE(redo[0].avoid, (std::set<std::string>{"c"}));
+    const auto again = coordinator::reseat_for_second_opinion(plan, m, job, redo[0].accused,
+                                                              redo[0].side, redo[0].avoid);
+    QVERIFY(again);
+    QVERIFY(o.undone_by(*again, 0).empty());
+    QVERIFY(!coordinator::ban_witnesses(*again, "b")->sends_to.contains("c"));
+    // A plan that leaves it out, or once it is banned: nothing to keep.
+    auto without = plan;
+    without.pipelines[0][1].key = "g";
+    QVERIFY(o.undone_by(without, 0).empty());
+    o.forget("b");
+    QVERIFY(o.undone_by(plan, 0).empty());
   }
 
   void oneLiarBansNobody() {
