@@ -148,6 +148,18 @@ std::optional<Assignment> reseat_for_second_opinion(const Assignment& plan,
         fresh = fresh && !avoid.contains(it->second == accused ? at.key : it->second);
       }
       if (!seen || !fresh) continue;  // that end of the model, or a catcher again
+      // Nor a catcher after it, on a move for its gradients: a stage refuses all work of a
+      // sender it caught, so its micro-batches would end there and no gradient of it would
+      // ever reach the fresh witness before it (seen in a real swarm: a last stage moved into
+      // its catcher's seat was never judged again).
+      if (side == WitnessSide::gradients) {
+        const auto [after_lo, after_hi] = by_first.equal_range(at.last_block);
+        bool catcher_after = false;
+        for (auto it = after_lo; it != after_hi; ++it)
+          catcher_after =
+              catcher_after || avoid.contains(it->second == accused ? at.key : it->second);
+        if (catcher_after) continue;
+      }
       if (++tried > kMaxSecondOpinionCandidates) break;
       auto mine = plan.pipelines[a];
       auto theirs = plan.pipelines[p];

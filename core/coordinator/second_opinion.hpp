@@ -78,7 +78,9 @@ class SecondOpinions {
 };
 
 // `plan` with `accused` swapped into another member's seat where its witnesses on `side` are at
-// least one and none of `avoid`, and both pipelines involved still fit their members' memory
+// least one and none of `avoid`, no stage after it is one of `avoid` (a catcher refuses all its
+// work, so none of it would reach a fresh witness before it either), and both pipelines
+// involved still fit their members' memory
 // (predicted_rate counts them): of those (the first kMaxSecondOpinionCandidates), the one
 // predicting the most samples/s. nullopt when no seat does.
 std::optional<Assignment> reseat_for_second_opinion(const Assignment& plan,

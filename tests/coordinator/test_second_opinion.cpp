@@ -174,6 +174,27 @@ class TestSecondOpinion : public QObject {
     QVERIFY(o.undone_by(plan, 0).empty());
   }
 
+  // A last stage caught on its gradients by the stage before it: moved into its catcher's
+  // seat it would face a fresh witness before it, but its catcher after it would refuse all its
+  // work, so no gradient of it would ever reach the fresh one. Moved where no catcher is after
+  // it.
+  void noCatcherAfterAMoveForGradients() {
+    const auto plan = unlike_cuts();
+    const auto m = members(plan, 0.5);
+    SecondOpinions o;
+    const auto out = consider(o, plan, "c", {"b"});
+    QVERIFY(out.move);
+    QCOMPARE(*out.move, WitnessSide::gradients);
+    const auto next =
+        coordinator::reseat_for_second_opinion(plan, m, demo_job(), "c", *out.move, out.avoid);
+    QVERIFY(next);
+    const auto w = coordinator::ban_witnesses(*next, "c");
+    QVERIFY(w && !w->returns_gradients_to.empty());
+    QVERIFY(!w->returns_gradients_to.contains("b"));
+    QVERIFY2(!w->sends_to.contains("b"), "moved in front of its catcher");
+    qInfo("c moved to pipeline %d stage %d", next->find("c").first + 1, next->find("c").second + 1);
+  }
+
   void oneLiarBansNobody() {
     // c lies about honest b: b is moved, its new witnesses do not catch it, and c's word stays
     // one catch against their silence, wherever b sits, and however often c repeats it.
