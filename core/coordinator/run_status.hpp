@@ -1,10 +1,10 @@
 #pragma once
 // The run as a dashboard sees it: each live volunteer's seat, speed, profile and credited work,
 // the pipelines' throughput, the bans, the totals and the loss curve (sampled from the
-// volunteers' heartbeats every few seconds into the state file). Every node asks for it every
-// few seconds, and the model archive's part: its snapshots, the blocks that came back from one,
-// and the evaluation of the latest (the validation curve beside the training loss, and what the
-// model writes). Every node asks for it every few seconds, so status requests cost what they carry: an answer holds one page of the
+// volunteers' heartbeats every few seconds into the state file), and the model archive's part:
+// its snapshots, the blocks that came back from one, and the evaluation of the latest (the
+// validation curve beside the training loss, and what the model writes). Every node asks for it
+// every few seconds, so status requests cost what they carry: an answer holds one page of the
 // volunteers (kDefaultStatusPage unless asked otherwise), and the volunteers' rows are built at
 // most once per kStatusFresh (sooner when the plan, the bans or the members change) and copied
 // page by page to the requests in between.
