@@ -274,17 +274,28 @@ std::optional<BanVerdict> RePlanner::vote(const std::string& accused, const BanR
   return verdict;
 }
 
-void RePlanner::keep_second_opinions(Assignment& next,
-                                     const std::map<std::string, Volunteer>& live) const {
-  const auto redo = second_opinions_.undone_by(next, job_.averaging_max_group);
-  if (redo.empty()) return;
+namespace {
+
+// The live members of `plan`'s seats, as a reseat for a second opinion weighs them.
+std::map<std::string, Member> seated_members(const Assignment& plan,
+                                             const std::map<std::string, Volunteer>& live) {
   std::map<std::string, Member> members;
-  for (const auto& p : next.pipelines) {
+  for (const auto& p : plan.pipelines) {
     for (const auto& s : p) {
       if (const auto it = live.find(s.key); it != live.end())
         members.emplace(s.key, it->second.member);
     }
   }
+  return members;
+}
+
+}  // namespace
+
+void RePlanner::keep_second_opinions(Assignment& next,
+                                     const std::map<std::string, Volunteer>& live) const {
+  const auto redo = second_opinions_.undone_by(next, job_.averaging_max_group);
+  if (redo.empty()) return;
+  const auto members = seated_members(next, live);
   for (const auto& r : redo) {
     auto again = reseat_for_second_opinion(next, members, job_, r.accused, r.side, r.avoid);
     if (!again) continue;
@@ -301,13 +312,7 @@ void RePlanner::move_for_second_opinion(const std::string& accused, WitnessSide 
                                         const std::set<std::string>& avoid,
                                         const std::map<std::string, Volunteer>& live) {
   second_opinions_.moved(accused, side);  // found a seat or not, this catch is answered
-  std::map<std::string, Member> members;
-  for (const auto& p : current_.pipelines) {
-    for (const auto& s : p) {
-      if (const auto it = live.find(s.key); it != live.end())
-        members.emplace(s.key, it->second.member);
-    }
-  }
+  const auto members = seated_members(current_, live);
   const char* what = side == WitnessSide::activations ? "activations" : "gradients";
   auto next = reseat_for_second_opinion(current_, members, job_, accused, side, avoid);
   if (!next) {
