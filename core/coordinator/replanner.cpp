@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "coordinator/verdicts.hpp"
@@ -289,6 +293,27 @@ std::map<std::string, Member> seated_members(const Assignment& plan,
   return members;
 }
 
+// What a reseat for a second opinion changed, for the log: where the accused now sits, and
+// which catcher gave up its seat when the accused stayed where it was.
+std::string reseat_in_words(const Assignment& before, const Assignment& after,
+                            const std::string& accused, const std::set<std::string>& catchers) {
+  const auto [p, s] = after.find(accused);
+  if (before.find(accused) != std::make_pair(p, s))
+    return fmt::format("moved to pipeline {} stage {}", p + 1, s + 1);
+  for (std::size_t q = 0; q < before.pipelines.size(); ++q) {
+    for (std::size_t t = 0; t < before.pipelines[q].size(); ++t) {
+      const auto& was = before.pipelines[q][t].key;
+      if (was != after.pipelines[q][t].key && catchers.contains(was)) {
+        const auto [wp, ws] = after.find(was);
+        return fmt::format(
+            "kept at pipeline {} stage {}, its catcher {} moved to pipeline {} stage {}", p + 1,
+            s + 1, net::short_key(was), wp + 1, ws + 1);
+      }
+    }
+  }
+  return fmt::format("kept at pipeline {} stage {}", p + 1, s + 1);
+}
+
 }  // namespace
 
 void RePlanner::keep_second_opinions(Assignment& next,
@@ -299,11 +324,10 @@ void RePlanner::keep_second_opinions(Assignment& next,
   for (const auto& r : redo) {
     auto again = reseat_for_second_opinion(next, members, job_, r.accused, r.side, r.avoid);
     if (!again) continue;
-    const auto [p, s] = again->find(r.accused);
     spdlog::info(
-        "volunteer {}: the new plan seats it before its catchers again; kept at pipeline {} "
-        "stage {} for its second opinion",
-        net::short_key(r.accused), p + 1, s + 1);
+        "volunteer {}: in the new plan only its catchers would witness it again; {} for its "
+        "second opinion",
+        net::short_key(r.accused), reseat_in_words(next, *again, r.accused, r.avoid));
     next = std::move(*again);
   }
 }
@@ -322,11 +346,8 @@ void RePlanner::move_for_second_opinion(const std::string& accused, WitnessSide 
         net::short_key(accused), what);
     return;
   }
-  const auto [p, s] = next->find(accused);
-  spdlog::warn(
-      "volunteer {}: its only witness caught its {}; moved to pipeline {} stage {} for a second "
-      "opinion",
-      net::short_key(accused), what, p + 1, s + 1);
+  spdlog::warn("volunteer {}: its only witness caught its {}; {} for a second opinion",
+               net::short_key(accused), what, reseat_in_words(current_, *next, accused, avoid));
   if (!planning_.idle()) {
     // The plan in flight was made with the old seats: it is dropped, and made again.
     ++urgent_epoch_;

@@ -10,6 +10,12 @@ namespace rookery::coordinator {
 
 namespace {
 
+// A seat by its place in a plan.
+struct SeatAt {
+  std::size_t p = 0, s = 0;  // pipeline, stage
+  bool operator==(const SeatAt&) const = default;
+};
+
 const std::set<std::string>& side_of(const BanWitnesses& w, WitnessSide side) {
   return side == WitnessSide::activations ? w.sends_to : w.returns_gradients_to;
 }
@@ -116,74 +122,99 @@ std::optional<Assignment> reseat_for_second_opinion(const Assignment& plan,
                                                     const std::set<std::string>& avoid) {
   const auto [pa, sa] = plan.find(accused);
   if (pa < 0) return std::nullopt;
-  const auto a = static_cast<std::size_t>(pa);
-  const auto from = static_cast<std::size_t>(sa);
+  const SeatAt home{static_cast<std::size_t>(pa), static_cast<std::size_t>(sa)};
+  const auto key_at = [&plan](SeatAt x) -> const std::string& {
+    return plan.pipelines[x.p][x.s].key;
+  };
+  const auto seat_at = [&plan](SeatAt x) -> const Seat& { return plan.pipelines[x.p][x.s]; };
   // Seats by where their blocks start and end, and each pipeline's rate as it is: a candidate
   // then costs the evaluation of the two pipelines it changes, not a scan and a timing of the
   // whole plan (this runs under the coordinator's lock).
-  std::multimap<std::int64_t, std::string> by_first, by_last;
+  std::multimap<std::int64_t, SeatAt> by_first, by_last;
   std::vector<double> rates;
   double total = 0;
-  for (const auto& pipeline : plan.pipelines) {
-    for (const auto& seat : pipeline) {
-      by_first.emplace(seat.first_block, seat.key);
-      by_last.emplace(seat.last_block, seat.key);
+  for (std::size_t p = 0; p < plan.pipelines.size(); ++p) {
+    for (std::size_t s = 0; s < plan.pipelines[p].size(); ++s) {
+      by_first.emplace(plan.pipelines[p][s].first_block, SeatAt{p, s});
+      by_last.emplace(plan.pipelines[p][s].last_block, SeatAt{p, s});
     }
-    rates.push_back(pipeline_rate(pipeline, members, job));
+    rates.push_back(pipeline_rate(plan.pipelines[p], members, job));
     total += rates.back();
   }
-  std::optional<std::pair<std::size_t, std::size_t>> best;
+  // The seats that see the work on `side` of a member at `seat`, and those after it.
+  const auto witnesses_of = [&](const Seat& seat) {
+    return side == WitnessSide::activations ? by_first.equal_range(seat.last_block)
+                                            : by_last.equal_range(seat.first_block);
+  };
+  // Whether swapping the members at `u` and `v` gives the accused witnesses on `side`, none of
+  // them one of `avoid`, and, on a move for its gradients, no catcher after it: a stage refuses
+  // all work of a sender it caught, so its micro-batches would end there and no gradient of it
+  // would ever reach the fresh witness before it (seen in a real swarm: a last stage moved into
+  // its catcher's seat was never judged again).
+  const auto opens_a_second_opinion = [&](SeatAt u, SeatAt v) {
+    const auto member_at = [&](SeatAt x) -> const std::string& {
+      return x == u ? key_at(v) : x == v ? key_at(u) : key_at(x);
+    };
+    const Seat& seat = seat_at(u == home ? v : v == home ? u : home);
+    const auto [lo, hi] = witnesses_of(seat);
+    if (lo == hi) return false;  // that end of the model: nobody sees that work of it
+    for (auto it = lo; it != hi; ++it) {
+      if (avoid.contains(member_at(it->second))) return false;  // a catcher again
+    }
+    if (side == WitnessSide::gradients) {
+      const auto [after_lo, after_hi] = by_first.equal_range(seat.last_block);
+      for (auto it = after_lo; it != after_hi; ++it) {
+        if (avoid.contains(member_at(it->second))) return false;
+      }
+    }
+    return true;
+  };
+  // Two kinds of swap: the accused into another member's seat, or a catcher that witnesses it
+  // now out of its seat, for a member that is none of `avoid` (where the accused has no other
+  // seat, as a pipeline's last stage whose only other candidate is its catcher's).
+  std::vector<std::pair<SeatAt, SeatAt>> swaps;
+  const auto all_seats = [&](SeatAt u, auto&& wanted) {
+    for (std::size_t p = 0; p < plan.pipelines.size(); ++p) {
+      for (std::size_t s = 0; s < plan.pipelines[p].size(); ++s) {
+        if (swaps.size() >= static_cast<std::size_t>(kMaxSecondOpinionCandidates)) return;
+        const SeatAt v{p, s};
+        if (!(v == u) && wanted(v) && opens_a_second_opinion(u, v)) swaps.emplace_back(u, v);
+      }
+    }
+  };
+  all_seats(home, [](SeatAt) { return true; });
+  const auto [wlo, whi] = witnesses_of(seat_at(home));
+  for (auto it = wlo; it != whi; ++it) {
+    if (!avoid.contains(key_at(it->second))) continue;
+    all_seats(it->second, [&](SeatAt v) { return !(v == home) && !avoid.contains(key_at(v)); });
+  }
+  std::optional<std::pair<SeatAt, SeatAt>> best;
   double best_rate = 0;
-  int tried = 0;
-  for (std::size_t p = 0; p < plan.pipelines.size() && tried < kMaxSecondOpinionCandidates; ++p) {
-    for (std::size_t s = 0; s < plan.pipelines[p].size(); ++s) {
-      const Seat& at = plan.pipelines[p][s];
-      if (at.key == accused) continue;
-      // The accused's witnesses on `side` once it sits at `at`, its partner in its old seat.
-      const auto [lo, hi] = side == WitnessSide::activations ? by_first.equal_range(at.last_block)
-                                                             : by_last.equal_range(at.first_block);
-      bool seen = false, fresh = true;  // no catcher so far sees that work of it there
-      for (auto it = lo; it != hi; ++it) {
-        seen = true;
-        fresh = fresh && !avoid.contains(it->second == accused ? at.key : it->second);
-      }
-      if (!seen || !fresh) continue;  // that end of the model, or a catcher again
-      // Nor a catcher after it, on a move for its gradients: a stage refuses all work of a
-      // sender it caught, so its micro-batches would end there and no gradient of it would
-      // ever reach the fresh witness before it (seen in a real swarm: a last stage moved into
-      // its catcher's seat was never judged again).
-      if (side == WitnessSide::gradients) {
-        const auto [after_lo, after_hi] = by_first.equal_range(at.last_block);
-        bool catcher_after = false;
-        for (auto it = after_lo; it != after_hi; ++it)
-          catcher_after =
-              catcher_after || avoid.contains(it->second == accused ? at.key : it->second);
-        if (catcher_after) continue;
-      }
-      if (++tried > kMaxSecondOpinionCandidates) break;
-      auto mine = plan.pipelines[a];
-      auto theirs = plan.pipelines[p];
-      double rate = total - rates[a];
-      if (p == a) {
-        std::swap(mine[from].key, mine[s].key);
-        const double r = pipeline_rate(mine, members, job);
-        if (!(r > 0)) continue;  // a member short of memory for the blocks it would take
-        rate += r;
-      } else {
-        std::swap(mine[from].key, theirs[s].key);
-        const double r = pipeline_rate(mine, members, job), q = pipeline_rate(theirs, members, job);
-        if (!(r > 0) || !(q > 0)) continue;
-        rate += r - rates[p] + q;
-      }
-      if (!best || rate > best_rate) {
-        best = {p, s};
-        best_rate = rate;
-      }
+  for (const auto& [u, v] : swaps) {
+    auto first = plan.pipelines[u.p];
+    double rate = total - rates[u.p];
+    if (u.p == v.p) {
+      std::swap(first[u.s].key, first[v.s].key);
+      const double r = pipeline_rate(first, members, job);
+      if (!(r > 0)) continue;  // a member short of memory for the blocks it would take
+      rate += r;
+    } else {
+      auto second = plan.pipelines[v.p];
+      std::swap(first[u.s].key, second[v.s].key);
+      const double r = pipeline_rate(first, members, job);
+      const double q = pipeline_rate(second, members, job);
+      if (!(r > 0) || !(q > 0)) continue;
+      rate += r - rates[v.p] + q;
+    }
+    if (!best || rate > best_rate) {
+      best = {u, v};
+      best_rate = rate;
     }
   }
   if (!best) return std::nullopt;
   Assignment out = plan;
-  std::swap(out.pipelines[a][from].key, out.pipelines[best->first][best->second].key);
+  const auto [u, v] = *best;
+  std::swap(out.pipelines[u.p][u.s].key, out.pipelines[v.p][v.s].key);
   out.predicted_samples_per_s = best_rate;
   out.coverage.reset();  // its seats name other keys now: the old plan's would name the old ones
   out.coverage = check_coverage_of(out, job.averaging_max_group);

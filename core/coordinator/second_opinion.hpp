@@ -7,12 +7,13 @@
 // caught by it and its work refused, but it is never banned, and its pipeline stays dead.
 //
 // So when a lone witness catches a volunteer, the coordinator swaps the accused into another
-// member's seat whose witnesses on that side are other peers (reseat_for_second_opinion). If one
-// of those catches it too, two peers that each saw its work have caught it. From the first lone
-// catch on, the vote counts the witnesses and the catchers of every seat the accused held, on
-// each side apart: at least two catchers, and a majority of those witnesses. One liar still
-// cannot ban anybody: it is one catcher on whichever seat, and the honest witnesses of the
-// accused's other seats count against it. Pure bookkeeping and a pure search over plain
+// member's seat whose witnesses on that side are other peers, or, where it has no such seat,
+// swaps its catcher out of the seat that witnesses it for another member
+// (reseat_for_second_opinion). If one of those new witnesses catches it too, two peers that each
+// saw its work have caught it. From the first lone catch on, the vote counts every witness and
+// catcher the accused has had in any plan, on each side apart: at least two catchers, and a
+// majority of those witnesses. One liar still cannot ban anybody: it is one catcher on whichever
+// seat, and the honest witnesses the accused has had since count against it. Pure bookkeeping and a pure search over plain
 // structs, as ban_vote.hpp.
 #include <map>
 #include <optional>
@@ -31,7 +32,7 @@ enum class WitnessSide { activations, gradients };
 
 // A volunteer is moved at most this many times for second opinions (each move is a new plan).
 inline constexpr int kMaxSecondOpinionMoves = 2;
-// Seats whose witnesses would be fresh that a move weighs at most (each costs the timing of two
+// Swaps that would give fresh witnesses that a move weighs at most (each costs the timing of two
 // pipelines, under the coordinator's lock): the first ones in plan order.
 inline constexpr int kMaxSecondOpinionCandidates = 512;
 
@@ -77,12 +78,15 @@ class SecondOpinions {
   std::map<std::string, Record> records_;
 };
 
-// `plan` with `accused` swapped into another member's seat where its witnesses on `side` are at
-// least one and none of `avoid`, no stage after it is one of `avoid` (a catcher refuses all its
-// work, so none of it would reach a fresh witness before it either), and both pipelines
-// involved still fit their members' memory
-// (predicted_rate counts them): of those (the first kMaxSecondOpinionCandidates), the one
-// predicting the most samples/s. nullopt when no seat does.
+// `plan` with two members swapped so that `accused` faces witnesses on `side` that are at least
+// one and none of `avoid` (its catchers so far), and, on a move for its gradients, no stage
+// after it is one of `avoid` (a catcher refuses all its work, so none of it would reach a fresh
+// witness before it either). Either the accused takes another member's seat, or, where it has no
+// such seat (a pipeline's last stage, whose only candidate is its catcher's seat), a catcher
+// that witnesses it gives up its seat to a member that is none of `avoid`. Both pipelines
+// involved must still fit their members' memory (predicted_rate counts them): of the first
+// kMaxSecondOpinionCandidates such swaps, the one predicting the most samples/s. nullopt when
+// none does.
 std::optional<Assignment> reseat_for_second_opinion(const Assignment& plan,
                                                     const std::map<std::string, Member>& members,
                                                     const job::JobSpec& job,

@@ -1,14 +1,16 @@
-// Check coverage with a real coordinator: six rookery-node processes, each holding half the
-// model, join a rookery-coordinator planning with its own planner (`ours`, which cuts each
-// pipeline to its volunteers, so a seat need not have an exact replica). One volunteer lies with
-// every message it sends through the pipeline ('--fault corrupt-work'). The run's status
-// reports every seat's check coverage (exact, composed or none, with the chains), none is
-// unchecked with two pipelines, and the liar, wherever it sits, is caught and banned. Where the
-// planner cuts both pipelines alike, each seat has an exact replica and two witnesses a side;
-// where it cuts them differently, a seat has one witness a side, whose catch moves the liar to
-// another seat for a second opinion (coordinator/second_opinion.hpp; the move alone is tested
-// with played volunteers in test_coordinator_ban_vote). Checks composed of chains are run by
-// real nodes in tests/pipeline/test_spot_check_chains.
+// Check coverage with a real coordinator, and second opinions run by real nodes: five
+// rookery-node processes of two sizes join a rookery-coordinator planning with its own planner
+// (`ours`, which cuts each pipeline to its volunteers): two large ones (each 0.8 of what the
+// whole model needs) make a pipeline of two halves, three small ones (0.48) a pipeline of three
+// thirds, so no seat has an exact replica and each has one witness a side. One small volunteer
+// lies with every message it sends through the pipeline ('--fault corrupt-work'). The run's
+// status reports every seat's check coverage (exact, composed or none, with the chains), none is
+// unchecked with two pipelines, and the liar, wherever it sits, is caught by its lone witness,
+// moved (or its witness swapped out) for a second opinion (coordinator/second_opinion.hpp; the
+// moves alone are tested in test_second_opinion, with played volunteers in
+// test_coordinator_ban_vote), caught again and banned. The volunteers benchmark their devices for
+// a second: five starting at once measure steadier speeds, and so are planned the same way run to
+// run. Checks composed of chains are run by real nodes in tests/pipeline/test_spot_check_chains.
 #include <QElapsedTimer>
 #include <QTest>
 
@@ -25,7 +27,8 @@ class TestCoordinatorCheckCoverage : public LyingStageSwarm {
 
  private Q_SLOTS:
   void everySeatsCoverageIsReportedAndALiarIsBanned() {
-    const auto liar = start_with_liar("coverage-demo", "ours");
+    const auto liar =
+        start_with_liar("coverage-demo", "ours", {0.8, 0.8, 0.48, 0.48, 0.48}, QStringLiteral("1"));
     QVERIFY2(liar, "the swarm did not start");
     // The liar's seat, whichever the planner chose, while it still has one.
     int seat_pipeline = -1, seat_stage = -1, seat_stages = 0;

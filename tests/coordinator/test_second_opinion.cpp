@@ -195,6 +195,58 @@ class TestSecondOpinion : public QObject {
     qInfo("c moved to pipeline %d stage %d", next->find("c").first + 1, next->find("c").second + 1);
   }
 
+  // The layout five real volunteers of two sizes were planned in: two large ones cut the model
+  // in halves, three small ones in thirds, and no small one holds the second half. A last stage
+  // there, caught on its gradients by the stage before it, has no seat to move to (its
+  // catcher's would put the catcher after it, and it cannot hold the second half): its catcher
+  // gives up its seat instead, to a fresh witness, which catches it too, and that bans it. Were
+  // the catcher the liar, the fresh witness's silence would keep the honest accused.
+  void aLastStageIsJudgedAgainByAFreshWitness() {
+    Assignment plan;
+    plan.pipelines = {{{"p", 0, 3}, {"q", 3, 6}}, {{"a", 0, 2}, {"b", 2, 4}, {"c", 4, 6}}};
+    const auto job = demo_job();
+    auto m = members(plan, 0.48);
+    const double need = static_cast<double>(cluster::model_memory_bytes(
+        coordinator::block_profiles(job), coordinator::training_settings(job)));
+    for (const auto* large : {"p", "q"})
+      m[large].profile.free_memory_bytes = static_cast<std::int64_t>(0.8 * need);
+    QVERIFY(predicted_rate(plan, m, job) > 0);
+    SecondOpinions o;
+    auto out = consider(o, plan, "c", {"b"});
+    QVERIFY(out.move && !out.vote.ban);
+    QCOMPARE(*out.move, WitnessSide::gradients);
+    const auto next =
+        coordinator::reseat_for_second_opinion(plan, m, job, "c", *out.move, out.avoid);
+    QVERIFY2(next, "no second opinion for a last stage");
+    QCOMPARE(keys(*next), keys(plan));
+    QVERIFY(cuts(*next) == cuts(plan));
+    QVERIFY2(next->find("c") == plan.find("c"), "moved although no seat of a small one fits");
+    const auto w = coordinator::ban_witnesses(*next, "c");
+    QVERIFY(w);
+    QCOMPARE(w->returns_gradients_to.size(), std::size_t(1));
+    const std::string fresh = *w->returns_gradients_to.begin();
+    QVERIFY(fresh != "b" && fresh != "c");
+    QVERIFY(next->find("b") != plan.find("b"));
+    QVERIFY(next->find(fresh) == plan.find("b"));  // the two swapped
+    o.moved("c", *out.move);
+    QVERIFY(o.undone_by(*next, 0).empty());
+    // The old layout again, as a fresh plan would make it: the swap is made again.
+    QCOMPARE(o.undone_by(plan, 0).size(), std::size_t(1));
+    // The fresh witness's silence keeps c: b alone caught it.
+    SecondOpinions honest = o;
+    out = honest.consider("c", *w, {"b"});
+    QVERIFY(!out.vote.ban && !out.move);
+    // The fresh witness catches it too: banned.
+    out = o.consider("c", *w, {"b", fresh});
+    QVERIFY(out.vote.ban);
+    QCOMPARE(out.vote.why.code(), wire::pb::Verdict::GRADIENTS_CAUGHT_IN_SPOT_CHECKS);
+    qInfo(
+        "c kept at pipeline 2 stage 3; b moved to pipeline %d stage %d, %s took its seat; "
+        "banned: %s",
+        next->find("b").first + 1, next->find("b").second + 1, fresh.c_str(),
+        coordinator::verdict::words(out.vote.why).c_str());
+  }
+
   void oneLiarBansNobody() {
     // c lies about honest b: b is moved, its new witnesses do not catch it, and c's word stays
     // one catch against their silence, wherever b sits, and however often c repeats it.
