@@ -81,11 +81,12 @@ int main(int argc, char** argv) {
                  "coordinator's model archive x-100; 'lying-aggregator' hands out its ring "
                  "chunks' aggregates x-1000; 'lying-aggregator-commitments' the same, claiming "
                  "an input commitment its partner never made; 'altering-forwarder' alters the "
-                 "averaged bytes it forwards")
+                 "averaged bytes it forwards; 'false-spot-checks' reports every stage that sends "
+                 "it work as caught in spot-checks without checking")
       ->check(CLI::IsMember({"", "sign-flip-averaging", "corrupt-activations", "corrupt-gradients",
                              "corrupt-work", "inflate-work", "corrupt-data", "corrupt-shards",
                              "lying-aggregator", "lying-aggregator-commitments",
-                             "altering-forwarder"}))
+                             "altering-forwarder", "false-spot-checks"}))
       ->group("Fault injection (tests only: peers ban such a node; see rookery-node(1))");
   std::string join_job, invite_token, host;
   std::int64_t memory_limit_mb = 0;

@@ -168,6 +168,11 @@ StageWorkload::StageWorkload(std::pair<pipeline::StagePlan, std::size_t> placed,
     spdlog::warn(
         "fault injection: this stage alters the averaged bytes it forwards around its rings (a "
         "Byzantine forwarder)");
+  } else if (o.fault == "false-spot-checks") {
+    c.fault = pipeline::Fault::FalseSpotChecks;
+    spdlog::warn(
+        "fault injection: this stage reports every stage that sends it work as caught in "
+        "spot-checks, unchecked (a slanderer)");
   } else if (o.fault == "inflate-work" || o.fault == "corrupt-data" ||
              o.fault == "corrupt-shards") {
     // The stage is honest; the coordinated workload's heartbeats claim ten times its work,

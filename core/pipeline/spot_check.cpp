@@ -145,6 +145,13 @@ bool SpotChecker::is_caught(const std::string& sender) const {
   return caught_.count(sender) > 0;
 }
 
+std::vector<std::string> SpotChecker::senders() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> out;
+  for (const auto& [key, record] : senders_) out.push_back(key);
+  return out;
+}
+
 SpotCheckStats SpotChecker::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;

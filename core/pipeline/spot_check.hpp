@@ -159,6 +159,8 @@ class SpotChecker {
   std::vector<Expired> expire(Clock::time_point now);
 
   bool is_caught(const std::string& sender) const;
+  // Every sender whose work it has seen (Z85 keys).
+  std::vector<std::string> senders() const;
   // Whether an incomparable check of `sender` may still let its work be used: it passed a
   // check before, or its checks have been incomparable so long that no check can be had
   // (replicas that never average: nothing could ever vouch for anyone). A sender nobody has

@@ -640,7 +640,10 @@ void SpotCheckProtocol::add_stats(StageStats& s) const {
     s.spot_checks_inconclusive += c.inconclusive;
     s.spot_checks_unanswered += c.unanswered;
     s.spot_checks_incomparable += c.incomparable;
-    for (const auto& k : c.caught) {
+    // Fault injection (tests): a slanderer names every sender as caught, checked or not (it
+    // still uses their work). The coordinator bans nobody on one stage's word.
+    const auto named = config_.fault == Fault::FalseSpotChecks ? b->checker->senders() : c.caught;
+    for (const auto& k : named) {
       if (std::find(s.caught_peers.begin(), s.caught_peers.end(), k) == s.caught_peers.end())
         s.caught_peers.push_back(k);
     }

@@ -68,6 +68,7 @@ enum class Fault {
   LyingAggregator,     // as a ring chunk's owner, hands out its aggregate x-1000 + 1
   AlteringForwarder,   // alters (x-1000 + 1) the averaged bytes it forwards around the ring
   LyingAggregatorCommitments,  // LyingAggregator, and signs for an input its partner never sent
+  FalseSpotChecks,  // reports every stage that sends it work as caught in spot-checks, unchecked
 };
 
 inline bool corrupts_activations(Fault f) {
@@ -160,7 +161,7 @@ struct StageStats {
   std::int64_t spot_checks_failed = 0;
   std::int64_t spot_checks_inconclusive = 0;
   std::int64_t spot_checks_unanswered =
-      0;                        // the input never came: that work dropped, nobody blamed
+      0;  // the input never came: that work dropped, nobody blamed
   // No verifier's replica stood close enough to the sender's (pipeline/common_point.hpp):
   // the work is used, nobody blamed.
   std::int64_t spot_checks_incomparable = 0;

@@ -11,7 +11,9 @@
 // test_coordinator_ban_vote), caught again and banned. The volunteers benchmark their devices for
 // a second: five starting at once measure steadier speeds, and so are planned the same way run to
 // run. Checks composed of chains are run by real nodes in tests/pipeline/test_spot_check_chains.
+// The other way round, a slanderer among them: test_coordinator_slander.
 #include <QElapsedTimer>
+#include <QFile>
 #include <QTest>
 
 #include <algorithm>
@@ -82,6 +84,13 @@ class TestCoordinatorCheckCoverage : public LyingStageSwarm {
     qInfo("the liar's seat: %s; %u seat(s) without an exact replica",
           pb::CheckCoverage_Name(liar_check).c_str(), composed);
     QVERIFY2(banned, "the lying stage was not banned within 150 s");
+    // Where no seat had an exact replica, each had one witness a side: its catch alone bans
+    // nobody, so the ban came through a second opinion.
+    if (composed == 5) {
+      QFile log(coordinator_.dir.filePath("data/logs/coordinator.log"));
+      QVERIFY(log.open(QIODevice::ReadOnly));
+      QVERIFY2(log.readAll().contains("for a second opinion"), "banned without a second opinion");
+    }
     verify_liar_banned(s, *liar, seat_pipeline, seat_stage, seat_stages, t.elapsed() / 1000.0);
   }
 };

@@ -47,11 +47,12 @@ class LyingStageSwarm : public SwarmTest {
   // Writes the demo job `job_name`, starts the coordinator with `planner`, and a volunteer for
   // each of `shares` (its memory, as a share of what the whole model needs), each benchmarking
   // its device for `benchmark_seconds` (its planned FLOP/s; longer is steadier when several start
-  // at once); the last one lies. The liar's key, or nothing when something did not start.
+  // at once); the last one lies, with `fault`. The liar's key, or nothing when something did not
+  // start.
   std::optional<std::string> start_with_liar(
       const QString& job_name, const QString& planner,
       const std::vector<double>& shares = std::vector<double>(6, 0.5),
-      const QString& benchmark_seconds = "0.05") {
+      const QString& benchmark_seconds = "0.05", const QString& fault = "corrupt-work") {
     if (!dir_.isValid()) return std::nullopt;
     const QString job_path = dir_.filePath("job.json");
     const auto job = write_demo_job(job_path, job_name.toStdString(), [](job::JobSpec& j) {
@@ -71,9 +72,7 @@ class LyingStageSwarm : public SwarmTest {
       const auto memory_mb = std::max<std::int64_t>(
           1, static_cast<std::int64_t>(shares[std::size_t(i)] * static_cast<double>(need)) >> 20);
       QStringList extra{"--memory-limit-mb", QString::number(memory_mb)};
-      if (i == liar_)
-        extra << "--fault"
-              << "corrupt-work";
+      if (i == liar_) extra << "--fault" << fault;
       if (!volunteers_.add(job_name, extra)) return std::nullopt;
     }
     return volunteers_.keys[std::size_t(liar_)].toStdString();
