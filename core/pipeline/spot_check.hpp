@@ -10,7 +10,9 @@
 //      the input of every micro-batch in flight for its own backward, so an honest X always
 //      has it, and a stage that will not show its input fails the check. Past the first
 //      stage, X shows the forward it computed from exactly as it came, signed for X by the
-//      stage that sent it (signed_work.hpp; that stage must hold the blocks before X's):
+//      stage that sent it (signed_work.hpp; that stage must hold the blocks before X's, and
+//      one the checker's plan seats elsewhere leaves the check unanswered: work that crossed
+//      a plan change, which nodes make at their own instants):
 //      the verifiers start from those bytes, so X gets no say in what they run (an input
 //      chosen to swing the verifiers' outputs would make the check incomparable,
 //      common_point.hpp), and neither does the sender, which cannot disown what it signed. A

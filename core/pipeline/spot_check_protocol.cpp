@@ -298,11 +298,17 @@ std::optional<at::Tensor> SpotCheckProtocol::signed_input(CheckedWork work, std:
     return std::nullopt;
   };
   const std::string what = gradients ? "gradient" : "input";
+  if (from.empty()) return fail("named nobody as the sender of its " + what);
   if (!neighbour) {
-    return fail(from.empty() ? "named nobody as the sender of its " + what
-                             : "named a stage that does not hold the blocks " +
-                                   std::string(gradients ? "after" : "before") +
-                                   " it as the sender of its " + what);
+    // Unanswered, not failed: nodes switch to a new plan at their own instants, so work that
+    // crossed a plan change names a sender seated next to X in the plan X ran, which ours may
+    // seat elsewhere (a real swarm's honest stage was caught this way right after a second
+    // opinion swapped two seats). Nobody is blamed, the work is dropped and X stays suspect, so
+    // a liar that names a wrong sender gains nothing: its work dies here.
+    end_check(work, mb, SpotVerdict::Unanswered,
+              "named " + net::short_key(from) + ", which this stage's plan does not seat " +
+                  (gradients ? "after" : "before") + " it, as the sender of its " + what);
+    return std::nullopt;
   }
   const WorkParty party{config_.job.id, shown.signed_pipeline(), mb, checked, gradients};
   if (!work_signed_by(from, shown.signature(), party, msg.tensors))
