@@ -7,9 +7,11 @@
 // (coordinator/second_opinion.hpp), whose honest witness keeps the accused: nobody is banned,
 // and the swarm trains on.
 // Labelled slow, not for its time (about 30 s) but for what it found: in one run of fourteen an
-// honest stage caught an honest first stage in the first seconds of the run, and the slanderer,
-// seated as the accused's fresh witness, made that two catches: a ban. An honest false catch is
-// what second opinions exist to absorb; one that meets a liar is not absorbed yet.
+// honest stage caught an honest stage right after a second opinion swapped seats, and the
+// slanderer, seated as the accused's fresh witness, made that two catches: a ban. Node logs of
+// later runs showed one honest false failure across a plan change (the checked stage named the
+// sender of the plan it ran), now unanswered rather than failed (spot_check_protocol.cpp); that
+// first run kept no node logs, so its cause is not proven the same.
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTest>
@@ -57,11 +59,13 @@ class TestCoordinatorSlander : public LyingStageSwarm {
                          QString::fromStdString(s->banned(0).reason())));
     }
     QVERIFY2(first_plan, "the five were never planned in two pipelines");
+    const QString first_move =
+        moved_at < 0 ? QString() : QString(", the first after %1 s").arg(moved_at / 1000.0);
     qInfo(
-        "first plan: %u seats exact, %u composed; %d second opinion(s) logged, the first after "
-        "%.1f s; nobody banned after %.1f s",
-        first_plan->exact(), first_plan->composed(), second_opinions_logged(), moved_at / 1000.0,
-        t.elapsed() / 1000.0);
+        "first plan: %u seats exact, %u composed; %d second opinion(s) logged%s; nobody "
+        "banned after %.1f s",
+        first_plan->exact(), first_plan->composed(), second_opinions_logged(),
+        qPrintable(first_move), t.elapsed() / 1000.0);
     // Where no seat has an exact replica, each has one witness a side: the slanderer's catch
     // was a lone witness's, which moves someone.
     if (first_plan->composed() == 5)
