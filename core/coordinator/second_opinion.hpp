@@ -13,8 +13,8 @@
 // saw its work have caught it. From the first lone catch on, the vote counts every witness and
 // catcher the accused has had in any plan, on each side apart: at least two catchers, and a
 // majority of those witnesses. One liar still cannot ban anybody: it is one catcher on whichever
-// seat, and the honest witnesses the accused has had since count against it. Pure bookkeeping and a pure search over plain
-// structs, as ban_vote.hpp.
+// seat, and the honest witnesses the accused has had since count against it. Pure bookkeeping
+// and a pure search over plain structs, as ban_vote.hpp.
 #include <map>
 #include <optional>
 #include <set>
