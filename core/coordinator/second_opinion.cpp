@@ -141,7 +141,7 @@ std::optional<Assignment> reseat_for_second_opinion(const Assignment& plan,
     rates.push_back(pipeline_rate(plan.pipelines[p], members, job));
     total += rates.back();
   }
-  // The seats that see the work on `side` of a member at `seat`, and those after it.
+  // The seats that see the work on `side` of a member at `seat`.
   const auto witnesses_of = [&](const Seat& seat) {
     return side == WitnessSide::activations ? by_first.equal_range(seat.last_block)
                                             : by_last.equal_range(seat.first_block);
@@ -169,9 +169,9 @@ std::optional<Assignment> reseat_for_second_opinion(const Assignment& plan,
     }
     return true;
   };
-  // Two kinds of swap: the accused into another member's seat, or a catcher that witnesses it
-  // now out of its seat, for a member that is none of `avoid` (where the accused has no other
-  // seat, as a pipeline's last stage whose only other candidate is its catcher's).
+  // Two kinds of swap, both weighed: the accused into another member's seat, or a catcher that
+  // witnesses it now out of its seat, for a member that is none of `avoid` (the only kind a
+  // pipeline's last stage may have, whose only other candidate is its catcher's seat).
   std::vector<std::pair<SeatAt, SeatAt>> swaps;
   const auto all_seats = [&](SeatAt u, auto&& wanted) {
     for (std::size_t p = 0; p < plan.pipelines.size(); ++p) {

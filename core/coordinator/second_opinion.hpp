@@ -7,8 +7,8 @@
 // caught by it and its work refused, but it is never banned, and its pipeline stays dead.
 //
 // So when a lone witness catches a volunteer, the coordinator swaps the accused into another
-// member's seat whose witnesses on that side are other peers, or, where it has no such seat,
-// swaps its catcher out of the seat that witnesses it for another member
+// member's seat whose witnesses on that side are other peers, or swaps its catcher out of the
+// seat that witnesses it for another member, whichever keeps more throughput
 // (reseat_for_second_opinion). If one of those new witnesses catches it too, two peers that each
 // saw its work have caught it. From the first lone catch on, the vote counts every witness and
 // catcher the accused has had in any plan, on each side apart: at least two catchers, and a
@@ -81,9 +81,9 @@ class SecondOpinions {
 // `plan` with two members swapped so that `accused` faces witnesses on `side` that are at least
 // one and none of `avoid` (its catchers so far), and, on a move for its gradients, no stage
 // after it is one of `avoid` (a catcher refuses all its work, so none of it would reach a fresh
-// witness before it either). Either the accused takes another member's seat, or, where it has no
-// such seat (a pipeline's last stage, whose only candidate is its catcher's seat), a catcher
-// that witnesses it gives up its seat to a member that is none of `avoid`. Both pipelines
+// witness before it either). Either the accused takes another member's seat, or a catcher that
+// witnesses it gives up its seat to a member that is none of `avoid` (the only way for a
+// pipeline's last stage, whose only candidate seat is its catcher's). Both pipelines
 // involved must still fit their members' memory (predicted_rate counts them): of the first
 // kMaxSecondOpinionCandidates such swaps, the one predicting the most samples/s. nullopt when
 // none does.
