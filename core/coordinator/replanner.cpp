@@ -300,16 +300,12 @@ std::string reseat_in_words(const Assignment& before, const Assignment& after,
   const auto [p, s] = after.find(accused);
   if (before.find(accused) != std::make_pair(p, s))
     return fmt::format("moved to pipeline {} stage {}", p + 1, s + 1);
-  for (std::size_t q = 0; q < before.pipelines.size(); ++q) {
-    for (std::size_t t = 0; t < before.pipelines[q].size(); ++t) {
-      const auto& was = before.pipelines[q][t].key;
-      if (was != after.pipelines[q][t].key && catchers.contains(was)) {
-        const auto [wp, ws] = after.find(was);
-        return fmt::format(
-            "kept at pipeline {} stage {}, its catcher {} moved to pipeline {} stage {}", p + 1,
-            s + 1, net::short_key(was), wp + 1, ws + 1);
-      }
-    }
+  for (const auto& c : catchers) {
+    const auto [cp, cs] = after.find(c);
+    if (before.find(c) != std::make_pair(cp, cs))
+      return fmt::format(
+          "kept at pipeline {} stage {}, its catcher {} moved to pipeline {} stage {}", p + 1,
+          s + 1, net::short_key(c), cp + 1, cs + 1);
   }
   return fmt::format("kept at pipeline {} stage {}", p + 1, s + 1);
 }
