@@ -16,6 +16,7 @@
 #include "coordinator/load_report.hpp"
 #include "coordinator/membership.hpp"
 #include "coordinator/plan_delivery.hpp"
+#include "coordinator/own_relay.hpp"
 #include "coordinator/owner_dashboard.hpp"
 #include "coordinator/plan_thread.hpp"
 #include "coordinator/relay_broker.hpp"
@@ -47,8 +48,6 @@ namespace {
 constexpr std::int64_t kMaxProbeBytes = 16 << 20;
 // Joins dialled back at once (each waits up to kDialBackTimeout for an answer).
 constexpr std::size_t kDialBackThreads = 8;
-// The ZAP allow-list of the relay on the owner's host: the job's members.
-constexpr const char* kRelayDomain = "rookery.relay";
 // A member's key in a HeartbeatReply: 40 Z85 characters, a tag and a length.
 constexpr std::size_t kKeyBytesOnWire = 42;
 // Keys of the member list a reply carries at most (a page of the list, or changes): 126 KiB,
@@ -333,7 +332,7 @@ class JobCoordinator {
   void sync_relay_members_locked() {
     if (!relay_auth_) return;
     const auto& members = membership_.members();
-    relay_auth_->replace(kRelayDomain, {members.begin(), members.end()});
+    relay_auth_->replace(kOwnRelayDomain, {members.begin(), members.end()});
   }
 
   // A volunteer whose owner chose to leave the job: planned around at once (its totals and its
@@ -592,27 +591,14 @@ int CoordinatorService::run() {
   }
   net::SecureContext ctx(1);
   Admission::apply_allow_list(ctx.auth(), config_.allowed_keys);
-  // The relay of last resort on this host: its control, data and public ports listen where
-  // the coordinator does.
   std::unique_ptr<reach::RelayServer> relay;
   std::optional<pb::RelayOffer> own_relay;
-  if (config_.relay && !config_.job_path.empty()) {
-    reach::RelayServerOptions ro;
-    ro.host = reach::host_of(config_.bind);
-    if (ro.host.empty() || ro.host == "0.0.0.0") ro.host = "*";
-    ro.domain = kRelayDomain;
-    ro.bytes_per_second = config_.relay_bytes_per_s;
-    ro.max_nodes = config_.relay_max_nodes;
-    try {
-      relay = std::make_unique<reach::RelayServer>(ctx, identity, ro);
-    } catch (const std::exception& e) {
-      spdlog::error("cannot start the relay: {}", e.what());
-      return 2;
-    }
-    own_relay.emplace();
-    own_relay->set_control_port(relay->control_port());
-    own_relay->set_key(identity.public_key);
-    own_relay->set_bytes_per_s(config_.relay_bytes_per_s);
+  try {
+    if (config_.relay && !config_.job_path.empty())
+      relay = start_own_relay(config_, ctx, identity, own_relay);
+  } catch (const std::exception& e) {
+    spdlog::error("cannot start the relay: {}", e.what());
+    return 2;
   }
   std::unique_ptr<JobCoordinator> swarm;
   if (!config_.job_path.empty()) {
