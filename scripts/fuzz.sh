@@ -16,7 +16,7 @@ CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithD
   -DROOKERY_BUILD_GUI=OFF -DROOKERY_BUILD_BENCH=OFF -DROOKERY_CUDA=OFF >/dev/null
 # stage_plan and checkpoint need LibTorch, which clang 14 cannot compile against in C++20
 # (see tests/fuzz/CMakeLists.txt): their corpora are replayed by the normal test run instead.
-targets=(wire_decode job_spec invite_link)
+targets=(wire_decode job_spec invite_link aggregation_proof)
 ninja -C "$build" -j"${JOBS:-2}" "${targets[@]/#/fuzz_}"
 status=0
 for t in "${targets[@]}"; do

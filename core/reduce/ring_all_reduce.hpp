@@ -66,6 +66,10 @@ struct RingOutcome {
   // in the same order; they are out of the round. The coordinator's ban vote counts them.
   std::vector<std::string> caught;
   std::vector<std::string> evidence;
+  // Owners this member found wrong as a validator, each proved to anyone who knows the members'
+  // keys (reduce/aggregation_proof.hpp): an AggregationProof, encoded. The coordinator bans on
+  // one.
+  std::vector<std::vector<std::byte>> proofs;
   bool averaged() const { return contributors.size() > 1; }
 };
 
@@ -145,6 +149,8 @@ class RingAllReduce {
   bool verified_gather(Attempt& a);
   bool verified_all_gather(Attempt& a);
   void validate(Attempt& a);
+  void prove(Attempt& a, std::uint32_t chunk, std::uint32_t segment,
+             const std::vector<IncomingSegment>* sent);
 
   // The round's buffers (the working one, the copy the gathering aggregators send from) come
   // from here, `size` values long with whatever they held, so a round does not fault in fresh

@@ -20,6 +20,9 @@ struct VerifiedAttempt {
   HeldCommitments held;  // every member's input commitment, key and result commitment
   std::vector<std::size_t> first_segment;   // chunk c's segments are digests [first[c], first[c+1])
   std::vector<std::vector<float>> claimed;  // per chunk this member validates: the owner's result
+  // ... and its bytes per segment as they came (held without a copy), for a proof
+  std::vector<std::vector<IncomingSegment>> claimed_bytes;
+  std::vector<std::vector<std::byte>> proofs;  // AggregationProofs this member made, encoded
   VerdictMessage verdict;
   // Fault::lying_owner_commitments: the input commitment it claims to hold for one member.
   std::optional<std::pair<std::size_t, InputCommitment>> fabricated;

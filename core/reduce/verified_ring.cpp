@@ -10,6 +10,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "reduce/aggregation_proof.hpp"
 #include "reduce/ring_attempt.hpp"
 
 namespace rookery::reduce {
@@ -34,6 +35,13 @@ wire::Payload encoded(const RingOptions& o, std::span<const float> values,
   wire::encode_f32(o.codec, values, bytes, o.int8_block);
   digest = digest_of(std::span<const std::byte>(bytes));
   return wire::Payload::own(std::move(bytes));
+}
+
+std::vector<std::byte> encoded_bytes(const RingOptions& o, std::span<const float> values) {
+  Digest unused;
+  const auto payload = encoded(o, values, {}, unused);
+  const auto* p = static_cast<const std::byte*>(payload.data);
+  return {p, p + payload.size};
 }
 
 // Thrown where an input's origin or a forwarder sent bytes this member cannot accept and cannot
@@ -84,6 +92,7 @@ void RingAllReduce::begin_verified(Attempt& a) {
   v->held.keys.resize(a.n);
   v->held.results.resize(a.n);
   v->claimed.resize(a.n);
+  v->claimed_bytes.resize(a.n);
   v->verdict.chunks.assign(a.n, ChunkVerdict::none);
   v->first_segment.assign(a.n + 1, 0);
   for (std::uint32_t c = 0; c < a.n; ++c) {
@@ -289,7 +298,10 @@ bool RingAllReduce::verified_all_gather(Attempt& a) {
     }
     const bool validating =
         std::find(v.validators[c].begin(), v.validators[c].end(), r) != v.validators[c].end();
-    if (validating) v.claimed[c].resize(a.bounds[c + 1] - a.bounds[c]);
+    if (validating) {
+      v.claimed[c].resize(a.bounds[c + 1] - a.bounds[c]);
+      v.claimed_bytes[c].resize(segs.size());
+    }
     for (std::uint32_t i = 0; i < segs.size(); ++i) {
       auto got = transport_.mailbox().take(a.prev, a.tag(Phase::AllGather, k, i), deadline());
       auto receipt_blob =
@@ -335,6 +347,7 @@ bool RingAllReduce::verified_all_gather(Attempt& a) {
       if (validating) {
         got.segment->decode_into(
             std::span<float>(v.claimed[c]).subspan(segs[i].first - a.bounds[c], len));
+        v.claimed_bytes[c][i] = *got.segment;
       }
       if (a.in_place) {
         a.gathered.emplace_back(segs[i].first, std::move(*got.segment));
@@ -360,11 +373,15 @@ void RingAllReduce::validate(Attempt& a) {
     for (auto b : result.left_out) left += b != 0;
     // An owner may leave out a minority of the others (its exclusion list), never itself, and
     // must have aggregated the input commitments we hold (if not, the verdicts show who lied).
-    bool ok = 2 * left < n && !result.left_out[owner];
+    const bool fair = 2 * left < n && !result.left_out[owner];
+    bool ok = fair;
     for (std::size_t j = 0; j < n && ok; ++j) ok = result.inputs[j] == v.held.inputs[j]->id(v.ctx);
+    const bool claims_ours = ok;  // else the verdicts show who lied: no proof of ours
     const auto segs = a.segments(c);
     std::vector<std::vector<float>> theirs(n);
+    std::vector<IncomingSegment> sent(n);  // the segment as each came (no copy), for a proof
     std::vector<float> recomputed;
+    std::uint32_t wrong = 0;  // the segment found wrong
     for (std::uint32_t i = 0; i < segs.size() && ok; ++i) {
       const std::size_t len = segs[i].last - segs[i].first;
       std::vector<Contribution> kept;
@@ -385,6 +402,7 @@ void RingAllReduce::validate(Attempt& a) {
           theirs[j].resize(len);
           got.segment->decode_into(theirs[j]);
           values = theirs[j];
+          sent[j] = *got.segment;
         }
         if (!result.left_out[j])
           kept.push_back({a.view[j], v.held.inputs[j]->weight, values, j == owner});
@@ -399,6 +417,7 @@ void RingAllReduce::validate(Attempt& a) {
       ok = result_matches(
           std::span<const float>(v.claimed[c]).subspan(segs[i].first - a.bounds[c], len),
           recomputed, options_.codec);
+      if (!ok) wrong = i;
     }
     v.verdict.chunks[c] = ok ? ChunkVerdict::accepted : ChunkVerdict::rejected;
     if (!ok) {
@@ -406,8 +425,53 @@ void RingAllReduce::validate(Attempt& a) {
           "ring {:016x} round {} attempt {}: the aggregate of chunk {} from {} does not "
           "match its committed inputs",
           a.ring->key, a.round, a.number, c, a.view[owner]);
+      if (!fair) prove(a, c, 0, nullptr);  // the result commitment alone proves it
+      if (claims_ours) prove(a, c, wrong, &sent);
     }
   }
+}
+
+// A proof that chunk `c`'s owner lied, from what this validator holds (aggregation_proof.hpp):
+// `sent`, segment `i` as each other member sent it, or null where the owner's result commitment
+// alone proves it. Only with identities, which the proof's checker needs, and only where every
+// slice came in the ring's codec (a proof carries one).
+void RingAllReduce::prove(Attempt& a, std::uint32_t c, std::uint32_t i,
+                          const std::vector<IncomingSegment>* sent) {
+  auto& v = *a.verified;
+  if (!v.held.bound) return;
+  AggregationProof p;
+  p.ctx = v.ctx;
+  p.owner = static_cast<std::uint32_t>(a.owner_of(c));
+  p.segment = i;
+  p.input_digest = static_cast<std::uint32_t>(v.first_segment[c] + i);
+  const auto segs = a.segments(c);
+  p.values = static_cast<std::uint32_t>(segs[i].last - segs[i].first);
+  p.codec = options_.codec;
+  p.int8_block = options_.int8_block;
+  p.view = a.view;
+  for (std::size_t j = 0; j < a.n; ++j) p.inputs.push_back(v.held.inputs[j]->encode());
+  p.result = v.held.results[c]->encode();
+  p.slices.resize(a.n);
+  if (sent) {
+    const auto as_ours = [&](const IncomingSegment& s) {
+      // (the wire carries a block size with int8 only)
+      return s.codec == options_.codec &&
+             (s.codec != wire::Codec::Int8Block || s.block_size == options_.int8_block) &&
+             s.bytes.size() == wire::encoded_bytes(p.codec, p.values, p.int8_block);
+    };
+    for (std::size_t j = 0; j < a.n; ++j) {
+      if (j == a.r) {
+        p.slices[j] = encoded_bytes(options_, a.values.subspan(segs[i].first, p.values));
+        continue;
+      }
+      if (!as_ours((*sent)[j])) return;
+      p.slices[j].assign((*sent)[j].bytes.begin(), (*sent)[j].bytes.end());
+    }
+    const auto& claimed = v.claimed_bytes[c][i];
+    if (!as_ours(claimed)) return;
+    p.claimed.assign(claimed.bytes.begin(), claimed.bytes.end());
+  }
+  v.proofs.push_back(p.encode());
 }
 
 void RingAllReduce::send_verdict(Attempt& a) {
@@ -457,6 +521,8 @@ AttemptJudgement RingAllReduce::judge_verified(Attempt& a, const std::vector<std
     if (blob) verdicts[m] = VerdictMessage::decode(*blob);
   }
   auto judgement = judge_attempt(v.ctx, verdicts, v.validators, v.held);
+  for (auto& proof : v.proofs) outcome.proofs.push_back(std::move(proof));
+  v.proofs.clear();
   for (const auto& [b, why] : judgement.blamed) {
     spdlog::warn("ring {:016x} round {} attempt {}: {} caught: {}", a.ring->key, a.round, a.number,
                  a.view[b], why);
