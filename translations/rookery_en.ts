@@ -312,6 +312,10 @@
         <source>this PC&apos;s measured speed, memory or network look implausible</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>a ring partner proved that it signed an aggregate other than that of the inputs it signed for</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
         <source>%1 of its %n ring partner(s) reject its averaging contributions</source>
         <translation>

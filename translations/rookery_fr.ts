@@ -312,6 +312,10 @@
         <source>this PC&apos;s measured speed, memory or network look implausible</source>
         <translation>la vitesse, la mémoire ou le réseau mesurés de ce PC semblent invraisemblables</translation>
     </message>
+    <message>
+        <source>a ring partner proved that it signed an aggregate other than that of the inputs it signed for</source>
+        <translation>un partenaire d&apos;anneau a prouvé qu&apos;il a signé un agrégat autre que celui des entrées qu&apos;il a signées</translation>
+    </message>
     <message numerus="yes">
         <source>%1 of its %n ring partner(s) reject its averaging contributions</source>
         <translation>

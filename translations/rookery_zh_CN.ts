@@ -311,6 +311,10 @@
         <source>this PC&apos;s measured speed, memory or network look implausible</source>
         <translation>本机测得的速度、内存或网络看起来不合理</translation>
     </message>
+    <message>
+        <source>a ring partner proved that it signed an aggregate other than that of the inputs it signed for</source>
+        <translation>一个环伙伴证明它签署的聚合结果并非它所签署的输入的聚合</translation>
+    </message>
     <message numerus="yes">
         <source>%1 of its %n ring partner(s) reject its averaging contributions</source>
         <translation>

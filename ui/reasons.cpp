@@ -190,6 +190,10 @@ QString Reasons::verdict(const pb::Reason& d) {
       return tr("%1 of its %n ring partner(s) reject its averaging contributions", nullptr,
                 n(d.limit()))
           .arg(n(d.value()));
+    case pb::VERDICT_AGGREGATE_PROVEN_WRONG:
+      return tr(
+          "a ring partner proved that it signed an aggregate other than that of the inputs "
+          "it signed for");
     case pb::VERDICT_CAUGHT_IN_SPOT_CHECKS:
       return tr("%1 of the %n stage(s) it sends to caught its activations wrong in spot-checks",
                 nullptr, n(d.limit()))

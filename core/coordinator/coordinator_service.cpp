@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "coordinator/admission.hpp"
+#include "coordinator/aggregation_proofs.hpp"
 #include "coordinator/ban_vote.hpp"
 #include "coordinator/coordinator_state.hpp"
 #include "coordinator/dataset_server.hpp"
@@ -83,7 +84,8 @@ class JobCoordinator {
         run_status_(state, clock),
         dataset_(std::move(dataset), config.data_bytes_per_s),
         bulk_replies_(config.bulk_reply_bytes_per_s),
-        load_(config.load_report_interval, state.path()) {
+        load_(config.load_report_interval, state.path()),
+        proofs_(job_) {
     if (own_relay) relays_.add(*own_relay, config.relay_max_nodes, /*last_resort=*/true);
     run_status_.set_averaging_max_group(job_.averaging_max_group);
     const auto& plan = replanner_.current();
@@ -129,6 +131,8 @@ class JobCoordinator {
       leave(req.peer_key, h.leave(), *reply.header.mutable_leave_reply());
     } else if (h.has_bandwidth_probe()) {
       net::answer_bandwidth_probe(msg, kMaxProbeBytes, reply);
+    } else if (h.has_proof_report()) {
+      ban_on_proof(req.peer_key, msg, reply);
     } else if (h.has_shard_request()) {
       serve_archive(req.peer_key, h.shard_request(), reply);
     } else {
@@ -372,8 +376,7 @@ class JobCoordinator {
     // The member list: the changes since the node's, or the next page of the whole. One the
     // node misses a removal in goes at once; newcomers alone wait for the budget.
     out.set_members_digest(membership_.published_digest());
-    if (const auto part =
-            net::member_list_part(membership_.member_log(), h, kMembersPerPage)) {
+    if (const auto part = net::member_list_part(membership_.member_log(), h, kMembersPerPage)) {
       if (membership_.misses_removal(h.members_digest()) ||
           bulk_replies_.try_acquire(part->keys() * kKeyBytesOnWire)) {
         net::add_member_list(membership_.member_log(), h, *part, out);
@@ -486,10 +489,27 @@ class JobCoordinator {
     if (membership_.ban_of(accused) || !membership_.find(accused)) return;
     const auto vote = replanner_.vote(accused, membership_.reports_on(accused), membership_.live());
     if (!vote || !vote->ban) return;
-    spdlog::warn("banning volunteer {}: {}", net::short_key(accused), verdict::words(vote->why));
-    membership_.ban(accused, vote->why);
-    gone_locked(accused);
+    ban_locked(accused, vote->why, "");
+  }
+
+  // Out of the swarm at once, and re-planned: it must stop receiving traffic. `on`: whose word.
+  void ban_locked(const std::string& key, const pb::Verdict& why, const std::string& on) {
+    spdlog::warn("banning volunteer {}{}: {}", net::short_key(key), on, verdict::words(why));
+    membership_.ban(key, why);
+    gone_locked(key);
     replanner_.changed_urgently();
+  }
+
+  // A member's proof that a ring partner signed a false aggregate, checked outside the lock:
+  // one that proves it bans the partner, however many others saw it.
+  void ban_on_proof(const std::string& reporter, const wire::Message& m, net::Reply& reply) {
+    if (!member_or_refuse(reporter, "checking proofs", reply)) return;
+    auto& out = *reply.header.mutable_proof_reply();
+    const auto liar = proofs_.answer(reporter, m, out);
+    std::lock_guard lock(mutex_);
+    if (liar.empty() || membership_.ban_of(liar) || !membership_.find(liar)) return;
+    ban_locked(liar, verdict::make(pb::Verdict::AGGREGATE_PROVEN_WRONG, out.why()),
+               " on " + net::short_key(reporter) + "'s proof");
   }
 
   // Blocks from the model archive's latest snapshot, for a member taking over blocks that no
@@ -541,6 +561,7 @@ class JobCoordinator {
   std::uint64_t oversized_plan_ = 0;  // the last plan too large to send (logged once)
   OriginCounts joining_;              // joins waiting for their dial-back, for the caps
   LoadReport load_;
+  AggregationProofs proofs_;             // thread-safe on its own: checked outside the lock
   std::unique_ptr<RunArchive> archive_;  // none with archiving off; its archivist's thread
                                          // reads the members above
   // Last: its threads complete joins with the members above.

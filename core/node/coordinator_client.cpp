@@ -133,6 +133,9 @@ void CoordinatorClient::run() {
         continue;
       }
     }
+    // A proof goes before the heartbeat that names its owner among the excluded: the coordinator
+    // bans on it alone, before counting the partners that exclude it.
+    report_proof(*client);
     std::uint64_t links_reported = 0;
     const auto r = heartbeat(*client, error, links_reported);
     if (!r) {
@@ -386,6 +389,29 @@ std::optional<pb::HeartbeatReply> CoordinatorClient::heartbeat(net::RpcClient& c
     return std::nullopt;
   }
   return r.message->header.heartbeat_reply();
+}
+
+void CoordinatorClient::report_proof(net::RpcClient& client) {
+  const auto proof = parts_.work.unanswered_proof();
+  if (!proof) return;
+  pb::Envelope e;
+  e.mutable_proof_report();
+  auto bytes = std::make_shared<std::vector<std::byte>>(*proof);
+  std::vector<wire::OutgoingTensor> tensors;
+  tensors.push_back(wire::OutgoingTensor::raw("proof", wire::DType::U8,
+                                              {static_cast<std::int64_t>(bytes->size())},
+                                              {bytes->data(), bytes->size(), bytes}));
+  const auto r = client.request(std::move(e), std::move(tensors), kRequestTimeout);
+  if (!r.ok() || !r.message->header.has_proof_reply()) return;  // sent again with the next beat
+  const auto& reply = r.message->header.proof_reply();
+  if (reply.retry()) return;
+  parts_.work.proof_answered(*proof);
+  if (reply.proves()) {
+    spdlog::info("the coordinator holds this node's proof against a ring partner: {}", reply.why());
+  } else {
+    spdlog::warn("the coordinator found this node's proof against a ring partner wanting: {}",
+                 reply.why());
+  }
 }
 
 }  // namespace rookery::node

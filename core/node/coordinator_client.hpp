@@ -83,6 +83,9 @@ class CoordinatorClient {
   std::optional<wire::pb::HeartbeatReply> heartbeat(net::RpcClient& client, std::string& error,
                                                     std::uint64_t& links_reported);
   void apply_members(const wire::pb::HeartbeatReply& r);
+  // Sends the coordinator a proof that a ring partner lied as an aggregator, if one is
+  // unanswered (one per heartbeat: a proof carries a segment of every member's input).
+  void report_proof(net::RpcClient& client);
   // The coordinator asks for a proof of work with each join: true once it is found (the client
   // joins again at once, carrying it); false when there is none to do, or it was stopped.
   bool prove_join_work(const wire::pb::JoinReply& refused);

@@ -99,6 +99,8 @@ void to_reason(const pb::Verdict& v, pb::Reason& out) {
       return out.set_code(pb::VERDICT_RING_PARTNERS_REJECT);
     case pb::Verdict::CAUGHT_IN_SPOT_CHECKS:
       return out.set_code(pb::VERDICT_CAUGHT_IN_SPOT_CHECKS);
+    case pb::Verdict::AGGREGATE_PROVEN_WRONG:
+      return out.set_code(pb::VERDICT_AGGREGATE_PROVEN_WRONG);
     case pb::Verdict::GRADIENTS_CAUGHT_IN_SPOT_CHECKS:
       return out.set_code(pb::VERDICT_GRADIENTS_CAUGHT_IN_SPOT_CHECKS);
     case pb::Verdict::SPARE:

@@ -1,5 +1,7 @@
 #include "node/work_report.hpp"
 
+#include "reduce/aggregate_commitments.hpp"
+
 namespace rookery::node {
 
 namespace {
@@ -11,7 +13,26 @@ void WorkReport::stage_stats(pipeline::StageStats stats) {
   std::lock_guard lock(mutex_);
   excluded_ = std::move(stats.excluded_peers);
   caught_ = std::move(stats.caught_peers);
+  proofs_ = std::move(stats.aggregation_proofs);
   live_receipts_ = std::move(stats.receipts);
+}
+
+std::optional<std::vector<std::byte>> WorkReport::unanswered_proof() {
+  std::lock_guard lock(mutex_);
+  for (const auto& p : proofs_) {
+    if (!answered_.contains(digest(p))) return p;
+  }
+  return std::nullopt;
+}
+
+void WorkReport::proof_answered(std::span<const std::byte> proof) {
+  std::lock_guard lock(mutex_);
+  answered_.insert(digest(proof));
+}
+
+std::string WorkReport::digest(std::span<const std::byte> proof) {
+  const auto d = reduce::digest_of(proof);
+  return {reinterpret_cast<const char*>(d.data()), d.size()};
 }
 
 void WorkReport::stage_retired(const Receipts& receipts) {

@@ -10,6 +10,8 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -38,12 +40,19 @@ class WorkReport {
   // The stage trains other blocks: the speed it shows is measured on those only.
   void new_blocks();
 
+  // A proof that an excluded ring partner lied as an aggregator (reduce/aggregation_proof.hpp)
+  // that the coordinator has not answered yet, if any; the node sends it on its own.
+  std::optional<std::vector<std::byte>> unanswered_proof();
+  // The coordinator answered `proof` (whether or not it proved anything): not sent again.
+  void proof_answered(std::span<const std::byte> proof);
+
   // Fills the work, receipts and peers of a heartbeat sent at `now`: the counters' totals as
   // they are now, and rates from their differences since earlier heartbeats.
   void describe(wire::pb::Heartbeat& h, RateWindow::TimePoint now);
 
  private:
   static void add(Receipts& into, const Receipts& from);
+  static std::string digest(std::span<const std::byte> proof);
   // Adds the work since the previous snapshot to the rate windows.
   void sample_locked(const WorkCounters& c, RateWindow::TimePoint now);
 
@@ -57,6 +66,8 @@ class WorkReport {
   RateWindow busy_{std::chrono::seconds(30)};   // FLOP and compute time
   std::vector<std::string> excluded_;           // ring partners our aggregator leaves out
   std::vector<std::string> caught_;             // senders our spot-checks caught
+  std::vector<std::vector<std::byte>> proofs_;  // that excluded partners lied as aggregators
+  std::set<std::string> answered_;              // digests of the proofs the coordinator answered
   Receipts retired_receipts_, live_receipts_;
 };
 

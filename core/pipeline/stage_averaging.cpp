@@ -8,6 +8,7 @@
 
 #include "net/identity.hpp"
 #include "pipeline/stage_optimizer.hpp"
+#include "reduce/aggregation_proof.hpp"
 #include "reduce/averager.hpp"
 #include "reduce/averaging_groups.hpp"
 #include "reduce/centered_clip.hpp"
@@ -289,6 +290,25 @@ bool StageAveraging::apply_finished(StageOptimizer& optimizer) {
                    i < ring.outcome.evidence.size() ? ring.outcome.evidence[i] : "");
     }
   }
+  // Owners this stage found wrong as a validator, with a proof anyone can check: excluded at
+  // once (even where no other validator could second it), and the proof goes to the coordinator.
+  for (const auto& ring : result->rings) {
+    for (const auto& bytes : ring.outcome.proofs) {
+      const auto proof = reduce::AggregationProof::decode(bytes);
+      if (!proof || proof->owner >= proof->view.size()) continue;
+      const auto& owner = proof->view[proof->owner];
+      if (owner == own_key_) continue;
+      if (!exclusion_->excluded(owner)) {
+        exclusion_->exclude(owner);
+        spdlog::warn(
+            "averaging: excluding ring partner {}: its aggregate in ring '{}' is not "
+            "that of its committed inputs, proved",
+            net::short_key(owner), ring.buffer);
+      }
+      proofs_[owner] = bytes;
+    }
+  }
+  std::erase_if(proofs_, [&](const auto& p) { return !exclusion_->excluded(p.first); });
   const std::vector<reduce::PeerExclusion::Tally> tallies{aggregation_tally_->counts(),
                                                           state_tally_->counts()};
   for (const auto& member : exclusion_->end_round(tallies)) {
@@ -305,6 +325,8 @@ bool StageAveraging::apply_finished(StageOptimizer& optimizer) {
   }
   counters_.update([&](StageStats& s) {
     s.excluded_peers = exclusion_->excluded_members();
+    s.aggregation_proofs.clear();
+    for (const auto& [owner, bytes] : proofs_) s.aggregation_proofs.push_back(bytes);
     (partnered ? s.averaging_rounds : s.averaging_alone)++;
     if (state_applied) ++s.averaging_state_rounds;
     s.averaging_last_round = result->round;

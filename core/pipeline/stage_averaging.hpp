@@ -43,6 +43,7 @@
 // optimizer's moments follow the same sweeps.
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -130,6 +131,8 @@ class StageAveraging {
   // The optimizer state's verdicts, tallied apart (PeerExclusion judges each tally alone).
   std::shared_ptr<reduce::AggregationTally> state_tally_;
   std::shared_ptr<reduce::PeerExclusion> exclusion_;
+  // The newest proof that each excluded partner lied as a chunk's owner, while it is excluded.
+  std::map<std::string, std::vector<std::byte>> proofs_;
   std::vector<std::string> averaged_state_;  // optimizer buffers the rounds carry (empty: none)
   std::int64_t samples_since_average_ = 0;
   std::uint64_t last_window_ = 0;  // the last averaging window this stage saw

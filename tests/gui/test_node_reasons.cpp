@@ -114,6 +114,12 @@ class TestNodeReasons : public QObject {
         {v::counted(V::RING_PARTNERS_REJECT, 3, 4), true, pb::COORDINATOR_BANNED,
          pb::VERDICT_RING_PARTNERS_REJECT,
          "3 of its 4 ring partner(s) reject its averaging contributions"},
+        {v::make(V::AGGREGATE_PROVEN_WRONG,
+                 "its signed aggregate of segment 0 of chunk 2 is not "
+                 "the aggregate of the 4 inputs it signed for"),
+         true, pb::COORDINATOR_BANNED, pb::VERDICT_AGGREGATE_PROVEN_WRONG,
+         "a ring partner proved that it signed an aggregate other than that of the inputs it "
+         "signed for"},
         {v::counted(V::CAUGHT_IN_SPOT_CHECKS, 2, 3), true, pb::COORDINATOR_BANNED,
          pb::VERDICT_CAUGHT_IN_SPOT_CHECKS,
          "2 of the 3 stage(s) it sends to caught its activations wrong in spot-checks"},
