@@ -52,7 +52,7 @@ class Reader {
     std::uint32_t n = 0;
     if (!get(n) || in_.size() / sizeof(T) < n) return false;
     v.resize(n);
-    std::memcpy(v.data(), in_.data(), n * sizeof(T));
+    if (n != 0) std::memcpy(v.data(), in_.data(), n * sizeof(T));  // empty: data() may be null
     in_ = in_.subspan(n * sizeof(T));
     return true;
   }
