@@ -333,6 +333,31 @@ RingOutcome RingAllReduce::run(const RingSpec& ring, std::uint64_t round, Shared
   return run_round(ring, round, std::move(input), output, /*in_place=*/false, weight);
 }
 
+// Every honest member judged the same verdicts and caught the same liar, so they all start
+// the next rounds without it and commit in their first attempt, where a liar left in would cost
+// every round an attempt (and, under load, whole rounds: a retry that times out once more
+// falls below the quorum). After `caught_rounds` it is heard again, and caught again if it
+// still lies. A member that missed the verdicts starts with the liar in its view; its first
+// attempt fails on the mismatched views, and it retries among the members it heard.
+std::vector<std::string> RingAllReduce::starting_view(const RingSpec& ring, std::uint64_t round,
+                                                      std::size_t quorum) {
+  std::lock_guard lock(caught_mutex_);
+  if (caught_until_.empty()) return ring.members;
+  std::vector<std::string> view;
+  for (const auto& m : ring.members) {
+    const auto c = caught_until_.find(m);
+    if (c == caught_until_.end() || c->second <= round || m == transport_.self()) view.push_back(m);
+  }
+  return view.size() >= quorum ? view : ring.members;
+}
+
+void RingAllReduce::leave_out_caught(const std::string& member, std::uint64_t round) {
+  if (options_.caught_rounds == 0 || member == transport_.self()) return;
+  std::lock_guard lock(caught_mutex_);
+  std::erase_if(caught_until_, [&](const auto& c) { return c.second <= round; });
+  caught_until_[member] = round + options_.caught_rounds;
+}
+
 RingOutcome RingAllReduce::run_round(const RingSpec& ring, std::uint64_t round, SharedValues input,
                                      std::span<float> output, bool in_place, double weight) {
   const std::span<const float> values = input.values;
@@ -351,7 +376,6 @@ RingOutcome RingAllReduce::run_round(const RingSpec& ring, std::uint64_t round, 
     std::copy(values.begin(), values.end(), copy->begin());
     sendable = {*copy, copy};
   }
-  std::vector<std::string> view = ring.members;
   // A robust aggregator (CenteredClip) commits only among a majority of the ring and at least
   // three members (two in a ring of two): in a view of two, a liar's input is half of every
   // median it is judged against, and it moved an honest replica's loss to thousands in
@@ -361,6 +385,7 @@ RingOutcome RingAllReduce::run_round(const RingSpec& ring, std::uint64_t round, 
       options_.aggregator->is_weighted_mean()
           ? 2
           : std::max(std::min<std::size_t>(3, ring.members.size()), ring.members.size() / 2 + 1);
+  std::vector<std::string> view = starting_view(ring, round, quorum);
   RingOutcome outcome;
   outcome.contributors = {self};
   outcome.total_weight = weight;
@@ -417,7 +442,10 @@ RingOutcome RingAllReduce::run_round(const RingSpec& ring, std::uint64_t round, 
     if (a.verified) {
       const auto judgement = judge_verified(a, heard, deadline, outcome);
       all_ok = all_ok && judgement.commit;
-      for (const auto& [b, why] : judgement.blamed) out_of_round.insert(view[b]);
+      for (const auto& [b, why] : judgement.blamed) {
+        out_of_round.insert(view[b]);
+        leave_out_caught(view[b], round);
+      }
       for (const auto b : judgement.sit_out) out_of_round.insert(view[b]);
     }
     if (all_ok) {

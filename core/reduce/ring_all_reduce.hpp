@@ -17,6 +17,7 @@
 // RingAllReduce::run for the agreement step.
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -43,6 +44,9 @@ struct RingOptions {
   // liars caught with evidence left out of the round. The same on every member of a ring.
   bool verify = false;
   std::uint32_t validators = 2;  // per chunk (all other members when fewer)
+  // A member caught with evidence starts none of this ring's next `caught_rounds` rounds (0:
+  // every round starts with the whole ring), while the others still make a quorum.
+  std::uint32_t caught_rounds = 40;
   // An attack, for the tests and rookery-node --fault: lie as a chunk's owner (its aggregate
   // x -1000 + 1), or alter the bytes it forwards in the all-gather (the same, signed as sent),
   // or lie as an owner about its aggregate and about the input commitments it holds (its
@@ -133,6 +137,11 @@ class RingAllReduce {
   void send_values(Attempt& a, const std::string& to, SegmentTag tag, double weight,
                    std::span<const float> values, const std::shared_ptr<const void>& owner);
   void send_vote(Attempt& a, bool ok);
+  // The view a round's first attempt starts from: the ring, less the members caught lying in
+  // an earlier round that are still left out (verified aggregation).
+  std::vector<std::string> starting_view(const RingSpec& ring, std::uint64_t round,
+                                         std::size_t quorum);
+  void leave_out_caught(const std::string& member, std::uint64_t round);
 
   // Verified aggregation (verified_ring.cpp).
   void begin_verified(Attempt& a);
@@ -164,6 +173,8 @@ class RingAllReduce {
   std::unique_ptr<SigningKey> signing_key_;  // with verify
   std::mutex pool_mutex_;
   std::vector<std::shared_ptr<std::vector<float>>> pool_;
+  std::mutex caught_mutex_;
+  std::map<std::string, std::uint64_t> caught_until_;  // member -> first round it starts again
 };
 
 }  // namespace rookery::reduce
