@@ -51,6 +51,26 @@ bool result_matches(std::span<const float> claimed, std::span<const float> recom
   return true;
 }
 
+bool exclusions_fair(std::span<const std::uint8_t> left_out, std::size_t owner) {
+  const auto left = std::count_if(left_out.begin(), left_out.end(), [](auto b) { return b != 0; });
+  return owner < left_out.size() && !left_out[owner] && 2 * std::size_t(left) < left_out.size();
+}
+
+bool segment_matches(const Aggregator& aggregator, std::span<const std::string> view,
+                     std::span<const double> weights,
+                     std::span<const std::span<const float>> values,
+                     std::span<const std::uint8_t> left_out, std::size_t owner,
+                     std::span<const float> claimed, wire::Codec codec,
+                     std::vector<float>& recomputed) {
+  std::vector<Contribution> kept;
+  for (std::size_t j = 0; j < view.size(); ++j) {
+    if (!left_out[j]) kept.push_back({view[j], weights[j], values[j], j == owner});
+  }
+  recomputed.resize(claimed.size());
+  aggregator.aggregate(kept, recomputed);
+  return result_matches(claimed, recomputed, codec);
+}
+
 std::vector<std::byte> VerdictMessage::encode() const {
   Writer w;
   w.put(table);

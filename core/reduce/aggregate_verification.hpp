@@ -55,6 +55,7 @@
 #include <vector>
 
 #include "reduce/aggregate_commitments.hpp"
+#include "reduce/aggregator.hpp"
 #include "wire/codec.hpp"
 
 namespace rookery::reduce {
@@ -69,6 +70,22 @@ std::vector<std::size_t> validators_of(const AttemptContext& ctx, std::uint32_t 
 // a relative 1e-4 of the slice's largest value, which absorbs float reordering between CPUs.
 bool result_matches(std::span<const float> claimed, std::span<const float> recomputed,
                     wire::Codec codec);
+
+// Whether an owner may leave out the members its result does (`left_out`, one flag per view
+// member): a minority of the others, never itself.
+bool exclusions_fair(std::span<const std::uint8_t> left_out, std::size_t owner);
+
+// The rule a validator and the coordinator's proof check both apply to one segment of an
+// owner's result: is `claimed` (decoded) `aggregator`'s aggregate of the members' `values` (one
+// per view member) that `left_out` keeps, each with its committed weight, centred on the
+// owner's own? `recomputed` receives the aggregate. Throws what the aggregator throws where
+// there is nothing to aggregate.
+bool segment_matches(const Aggregator& aggregator, std::span<const std::string> view,
+                     std::span<const double> weights,
+                     std::span<const std::span<const float>> values,
+                     std::span<const std::uint8_t> left_out, std::size_t owner,
+                     std::span<const float> claimed, wire::Codec codec,
+                     std::vector<float>& recomputed);
 
 enum class ChunkVerdict : std::uint8_t { none = 0, accepted = 1, rejected = 2 };
 

@@ -1,5 +1,6 @@
 #include "reduce/aggregation_proof.hpp"
 
+#include <algorithm>
 #include <exception>
 
 #include "reduce/aggregate_verification.hpp"
@@ -86,13 +87,14 @@ ProofCheck check_aggregation_proof(const AggregationProof& p, const Aggregator& 
   if (result->left_out.size() != n || result->inputs.size() != n ||
       p.segment >= result->digests.size())
     return nothing("the result commitment is malformed");
-  std::size_t left = 0;
-  for (auto b : result->left_out) left += b != 0;
-  if (result->left_out[p.owner] || 2 * left >= n)
+  if (!exclusions_fair(result->left_out, p.owner)) {
+    const auto left = std::count_if(result->left_out.begin(), result->left_out.end(),
+                                    [](auto b) { return b != 0; });
     return {true, owner,
             "it signed a result that leaves out " + std::to_string(left) + " of " +
                 std::to_string(n) + " members" +
                 (result->left_out[p.owner] ? ", itself among them" : "")};
+  }
   for (std::size_t j = 0; j < n; ++j) {
     if (result->inputs[j] != inputs[j].id(p.ctx))
       return nothing("the owner signed for another input commitment of member " +
@@ -111,17 +113,20 @@ ProofCheck check_aggregation_proof(const AggregationProof& p, const Aggregator& 
   }
   // Only now, with every byte shown, the values (no larger than the proof times 4).
   std::vector<std::vector<float>> values(n, std::vector<float>(p.values));
-  std::vector<Contribution> kept;
+  std::vector<std::span<const float>> spans(n);
+  std::vector<double> weights(n);
+  std::size_t kept = 0;
   try {
     for (std::size_t j = 0; j < n; ++j) {
       wire::decode_f32(p.codec, p.slices[j], values[j], p.int8_block);
-      if (!result->left_out[j])
-        kept.push_back({p.view[j], inputs[j].weight, values[j], j == p.owner});
+      spans[j] = values[j];
+      weights[j] = inputs[j].weight;
+      kept += result->left_out[j] == 0;
     }
-    std::vector<float> claimed(p.values), recomputed(p.values);
+    std::vector<float> claimed(p.values), recomputed;
     wire::decode_f32(p.codec, p.claimed, claimed, p.int8_block);
-    aggregator.aggregate(kept, recomputed);
-    if (result_matches(claimed, recomputed, p.codec))
+    if (segment_matches(aggregator, p.view, weights, spans, result->left_out, p.owner, claimed,
+                        p.codec, recomputed))
       return nothing("the owner's result is the aggregate of its committed inputs");
   } catch (const std::exception& e) {
     return nothing(std::string("the segment cannot be recomputed: ") + e.what());
@@ -129,7 +134,7 @@ ProofCheck check_aggregation_proof(const AggregationProof& p, const Aggregator& 
   return {true, owner,
           "its signed aggregate of segment " + std::to_string(p.segment) + " of chunk " +
               std::to_string(result->chunk) + " is not the aggregate of the " +
-              std::to_string(kept.size()) + " inputs it signed for"};
+              std::to_string(kept) + " inputs it signed for"};
 }
 
 }  // namespace rookery::reduce

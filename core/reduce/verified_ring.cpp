@@ -369,11 +369,9 @@ void RingAllReduce::validate(Attempt& a) {
     if (std::find(vs.begin(), vs.end(), r) == vs.end()) continue;
     const std::size_t owner = a.owner_of(c);
     const auto& result = *v.held.results[c];
-    std::size_t left = 0;
-    for (auto b : result.left_out) left += b != 0;
     // An owner may leave out a minority of the others (its exclusion list), never itself, and
     // must have aggregated the input commitments we hold (if not, the verdicts show who lied).
-    const bool fair = 2 * left < n && !result.left_out[owner];
+    const bool fair = exclusions_fair(result.left_out, owner);
     bool ok = fair;
     for (std::size_t j = 0; j < n && ok; ++j) ok = result.inputs[j] == v.held.inputs[j]->id(v.ctx);
     const bool claims_ours = ok;  // else the verdicts show who lied: no proof of ours
@@ -381,14 +379,15 @@ void RingAllReduce::validate(Attempt& a) {
     std::vector<std::vector<float>> theirs(n);
     std::vector<IncomingSegment> sent(n);  // the segment as each came (no copy), for a proof
     std::vector<float> recomputed;
+    std::vector<double> weights(n);
+    for (std::size_t j = 0; j < n; ++j) weights[j] = v.held.inputs[j]->weight;
+    std::vector<std::span<const float>> values(n);
     std::uint32_t wrong = 0;  // the segment found wrong
     for (std::uint32_t i = 0; i < segs.size() && ok; ++i) {
       const std::size_t len = segs[i].last - segs[i].first;
-      std::vector<Contribution> kept;
       for (std::size_t j = 0; j < n; ++j) {
-        std::span<const float> values;
         if (j == r) {
-          values = a.values.subspan(segs[i].first, len);
+          values[j] = a.values.subspan(segs[i].first, len);
         } else {
           auto got =
               transport_.mailbox().take(a.view[j], a.tag(Phase::Gather, step_of(kData, c), i),
@@ -401,22 +400,19 @@ void RingAllReduce::validate(Attempt& a) {
             throw Dispute(j, "slice from " + a.view[j] + " is not the one it committed to");
           theirs[j].resize(len);
           got.segment->decode_into(theirs[j]);
-          values = theirs[j];
+          values[j] = theirs[j];
           sent[j] = *got.segment;
         }
-        if (!result.left_out[j])
-          kept.push_back({a.view[j], v.held.inputs[j]->weight, values, j == owner});
       }
-      recomputed.resize(len);
       try {
-        options_.aggregator->verifiable().aggregate(kept, recomputed);
+        ok = segment_matches(
+            options_.aggregator->verifiable(), a.view, weights, values, result.left_out, owner,
+            std::span<const float>(v.claimed[c]).subspan(segs[i].first - a.bounds[c], len),
+            options_.codec, recomputed);
       } catch (const std::exception&) {
         ok = false;  // nothing to aggregate: the owner cannot have had a result either
         break;
       }
-      ok = result_matches(
-          std::span<const float>(v.claimed[c]).subspan(segs[i].first - a.bounds[c], len),
-          recomputed, options_.codec);
       if (!ok) wrong = i;
     }
     v.verdict.chunks[c] = ok ? ChunkVerdict::accepted : ChunkVerdict::rejected;
