@@ -8,7 +8,6 @@
 
 #include "net/identity.hpp"
 #include "pipeline/stage_optimizer.hpp"
-#include "reduce/aggregation_proof.hpp"
 #include "reduce/averager.hpp"
 #include "reduce/averaging_groups.hpp"
 #include "reduce/centered_clip.hpp"
@@ -293,10 +292,7 @@ bool StageAveraging::apply_finished(StageOptimizer& optimizer) {
   // Owners this stage found wrong as a validator, with a proof anyone can check: excluded at
   // once (even where no other validator could second it), and the proof goes to the coordinator.
   for (const auto& ring : result->rings) {
-    for (const auto& bytes : ring.outcome.proofs) {
-      const auto proof = reduce::AggregationProof::decode(bytes);
-      if (!proof || proof->owner >= proof->view.size()) continue;
-      const auto& owner = proof->view[proof->owner];
+    for (const auto& [owner, bytes] : ring.outcome.proofs) {
       if (owner == own_key_) continue;
       if (!exclusion_->excluded(owner)) {
         exclusion_->exclude(owner);

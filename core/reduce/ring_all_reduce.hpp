@@ -61,6 +61,13 @@ struct RingSpec {
   std::vector<std::string> members;  // ring order, the same on every member; includes self
 };
 
+// An owner a member found wrong as a validator, and the proof of it
+// (reduce/aggregation_proof.hpp).
+struct OwnerProof {
+  std::string owner;             // its member name (public key)
+  std::vector<std::byte> proof;  // an AggregationProof, encoded
+};
+
 struct RingOutcome {
   std::vector<std::string> contributors;  // whose values are in the result, in ring order
   double total_weight = 0;
@@ -71,9 +78,8 @@ struct RingOutcome {
   std::vector<std::string> caught;
   std::vector<std::string> evidence;
   // Owners this member found wrong as a validator, each proved to anyone who knows the members'
-  // keys (reduce/aggregation_proof.hpp): an AggregationProof, encoded. The coordinator bans on
-  // one.
-  std::vector<std::vector<std::byte>> proofs;
+  // keys. The coordinator bans on one.
+  std::vector<OwnerProof> proofs;
   bool averaged() const { return contributors.size() > 1; }
 };
 

@@ -467,7 +467,7 @@ void RingAllReduce::prove(Attempt& a, std::uint32_t c, std::uint32_t i,
     if (!as_ours(claimed)) return;
     p.claimed.assign(claimed.bytes.begin(), claimed.bytes.end());
   }
-  v.proofs.push_back(p.encode());
+  v.proofs.push_back({a.view[p.owner], p.encode()});
 }
 
 void RingAllReduce::send_verdict(Attempt& a) {

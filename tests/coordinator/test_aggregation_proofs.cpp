@@ -31,7 +31,7 @@ Proofs made(const job::AggregatorSpec& aggregator) {
   out.liar = run.outcomes[1].contributors.at(0);
   for (std::size_t m = 0; m < 4; ++m) {
     if (m != 1) {
-      for (auto& p : run.outcomes[m].proofs) out.bytes.push_back(std::move(p));
+      for (auto& p : run.outcomes[m].proofs) out.bytes.push_back(std::move(p.proof));
     }
   }
   const auto first = reduce::AggregationProof::decode(out.bytes.at(0));

@@ -22,9 +22,11 @@ std::vector<AggregationProof> proofs_of(const testing::Run& run, int except) {
   std::vector<AggregationProof> out;
   for (std::size_t m = 0; m < run.outcomes.size(); ++m) {
     if (int(m) == except) continue;
-    for (const auto& bytes : run.outcomes[m].proofs) {
+    for (const auto& [owner, bytes] : run.outcomes[m].proofs) {
       auto p = AggregationProof::decode(bytes);
       if (!p) qFatal("a proof the ring made does not decode");
+      if (p->owner >= p->view.size() || p->view[p->owner] != owner)
+        qFatal("a proof the ring made names another owner than it says");
       out.push_back(std::move(*p));
     }
   }
