@@ -313,8 +313,8 @@
         <translation>die gemessene Geschwindigkeit, der Speicher oder das Netz dieses PCs wirken unplausibel</translation>
     </message>
     <message>
-        <source>a ring partner proved that it signed an aggregate other than that of the inputs it signed for</source>
-        <translation>ein Ring-Partner hat bewiesen, dass er ein anderes Mittel signiert hat als das der Eingaben, die er signiert hat</translation>
+        <source>a ring partner proved, by its own signatures, that it handed the ring false averaged values</source>
+        <translation>ein Ring-Partner hat anhand seiner eigenen Signaturen bewiesen, dass er dem Ring falsche gemittelte Werte übergeben hat</translation>
     </message>
     <message numerus="yes">
         <source>%1 of its %n ring partner(s) reject its averaging contributions</source>

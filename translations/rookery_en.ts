@@ -313,7 +313,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>a ring partner proved that it signed an aggregate other than that of the inputs it signed for</source>
+        <source>a ring partner proved, by its own signatures, that it handed the ring false averaged values</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">

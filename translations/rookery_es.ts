@@ -313,8 +313,8 @@
         <translation>la velocidad, la memoria o la red medidas de este PC no parecen plausibles</translation>
     </message>
     <message>
-        <source>a ring partner proved that it signed an aggregate other than that of the inputs it signed for</source>
-        <translation>un compañero de anillo demostró que firmó un agregado distinto del de las entradas que firmó</translation>
+        <source>a ring partner proved, by its own signatures, that it handed the ring false averaged values</source>
+        <translation>un compañero de anillo demostró, con sus propias firmas, que entregó al anillo valores promediados falsos</translation>
     </message>
     <message numerus="yes">
         <source>%1 of its %n ring partner(s) reject its averaging contributions</source>

@@ -313,8 +313,8 @@
         <translation>la vitesse, la mémoire ou le réseau mesurés de ce PC semblent invraisemblables</translation>
     </message>
     <message>
-        <source>a ring partner proved that it signed an aggregate other than that of the inputs it signed for</source>
-        <translation>un partenaire d&apos;anneau a prouvé qu&apos;il a signé un agrégat autre que celui des entrées qu&apos;il a signées</translation>
+        <source>a ring partner proved, by its own signatures, that it handed the ring false averaged values</source>
+        <translation>un partenaire d&apos;anneau a prouvé, par ses propres signatures, qu&apos;il a transmis à l&apos;anneau de fausses valeurs moyennées</translation>
     </message>
     <message numerus="yes">
         <source>%1 of its %n ring partner(s) reject its averaging contributions</source>

@@ -312,8 +312,8 @@
         <translation>本机测得的速度、内存或网络看起来不合理</translation>
     </message>
     <message>
-        <source>a ring partner proved that it signed an aggregate other than that of the inputs it signed for</source>
-        <translation>一个环伙伴证明它签署的聚合结果并非它所签署的输入的聚合</translation>
+        <source>a ring partner proved, by its own signatures, that it handed the ring false averaged values</source>
+        <translation>一个环伙伴凭其自身的签名证明它向环交付了虚假的平均值</translation>
     </message>
     <message numerus="yes">
         <source>%1 of its %n ring partner(s) reject its averaging contributions</source>

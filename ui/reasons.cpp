@@ -192,8 +192,8 @@ QString Reasons::verdict(const pb::Reason& d) {
           .arg(n(d.value()));
     case pb::VERDICT_AGGREGATE_PROVEN_WRONG:
       return tr(
-          "a ring partner proved that it signed an aggregate other than that of the inputs "
-          "it signed for");
+          "a ring partner proved, by its own signatures, that it handed the ring false "
+          "averaged values");
     case pb::VERDICT_CAUGHT_IN_SPOT_CHECKS:
       return tr("%1 of the %n stage(s) it sends to caught its activations wrong in spot-checks",
                 nullptr, n(d.limit()))

@@ -5,7 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "net/identity.hpp"
-#include "reduce/aggregation_proof.hpp"
+#include "reduce/ring_proof.hpp"
 #include "reduce/centered_clip.hpp"
 
 namespace rookery::coordinator {
@@ -39,11 +39,12 @@ AggregationProofs::Answer AggregationProofs::check(const std::string& reporter,
     if (last_checked_.size() > kRemembered) last_checked_.clear();
   }
   const auto start = std::chrono::steady_clock::now();
-  const auto proof = reduce::AggregationProof::decode(bytes);
+  const auto proof = reduce::decode_ring_proof(bytes);
   if (!proof) return {false, false, {}, "the proof does not decode"};
-  if (std::find(proof->view.begin(), proof->view.end(), reporter) == proof->view.end())
+  const auto& view = proof->view();
+  if (std::find(view.begin(), view.end(), reporter) == view.end())
     return {false, false, {}, "the proof is of a ring its reporter is not in"};
-  const auto verdict = reduce::check_aggregation_proof(*proof, aggregator_->verifiable());
+  const auto verdict = reduce::check_ring_proof(*proof, aggregator_->verifiable());
   const Answer answer{verdict.proves, false, verdict.owner, verdict.why};
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -52,7 +53,7 @@ AggregationProofs::Answer AggregationProofs::check(const std::string& reporter,
                  net::short_key(reporter), net::short_key(answer.owner), bytes.size() >> 10, ms,
                  answer.why);
   } else {
-    spdlog::warn("volunteer {} sent an aggregation proof that proves nothing ({} KiB): {}",
+    spdlog::warn("volunteer {} sent a proof that proves nothing ({} KiB): {}",
                  net::short_key(reporter), bytes.size() >> 10, answer.why);
   }
   std::lock_guard lock(mutex_);

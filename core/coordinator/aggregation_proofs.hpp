@@ -1,13 +1,15 @@
 #pragma once
-// The coordinator's own check of the proofs volunteers send it: that a ring partner, as a
-// chunk's owner, signed an aggregate that is not the aggregate of the inputs it signed for
-// (reduce/aggregation_proof.hpp). Unlike the ban vote, which counts witnesses, this needs one
-// reporter and no trust in it: the coordinator re-verifies every signature and digest and
-// recomputes the segment with the job's aggregator, so one honest validator bans a lying owner
-// even where no second one exists (a ring of two pipelines), and a lying reporter cannot get an
-// honest owner banned. Each distinct proof is checked once and its verdict remembered; a
-// reporter gets one new proof checked every few seconds (a proof carries a segment of every
-// ring member's input, and is checked on the request thread). Thread-safe.
+// The coordinator's own check of the proofs volunteers send it (reduce/ring_proof.hpp): that a
+// ring partner, as a chunk's owner, signed an aggregate that is not the aggregate of the inputs
+// it signed for (reduce/aggregation_proof.hpp), or, as a forwarder, sent on bytes other than
+// the owner's result it signed it held (reduce/forwarding_proof.hpp). Unlike the ban vote,
+// which counts witnesses, this needs one reporter and no trust in it: the coordinator
+// re-verifies every signature and digest and recomputes a segment with the job's aggregator, so
+// one honest member bans a liar even where no second one exists (a ring of two pipelines, or
+// of three), and a lying reporter cannot get an honest member banned. Each distinct proof is
+// checked once and its verdict remembered; a reporter gets one new proof checked every few
+// seconds (a proof of an aggregate carries a segment of every ring member's input, and is
+// checked on the request thread). Thread-safe.
 #include <array>
 #include <chrono>
 #include <cstddef>

@@ -500,7 +500,7 @@ class JobCoordinator {
     replanner_.changed_urgently();
   }
 
-  // A member's proof that a ring partner signed a false aggregate, checked outside the lock:
+  // A member's proof that a ring partner lied as an owner or a forwarder, checked outside the lock:
   // one that proves it bans the partner, however many others saw it.
   void ban_on_proof(const std::string& reporter, const wire::Message& m, net::Reply& reply) {
     if (!member_or_refuse(reporter, "checking proofs", reply)) return;

@@ -74,7 +74,7 @@ std::string words(const pb::Verdict& v) {
     case pb::Verdict::RING_PARTNERS_REJECT:
       return counts(" of its ") + " ring partners reject its averaging contributions";
     case pb::Verdict::AGGREGATE_PROVEN_WRONG:
-      return "a ring partner proved it wrong as an aggregator: " + v.detail();
+      return "a ring partner proved it handed the ring false averaged values: " + v.detail();
     case pb::Verdict::CAUGHT_IN_SPOT_CHECKS:
       return counts(" of the ") + " stages it sends to caught its activations wrong in spot-checks";
     case pb::Verdict::GRADIENTS_CAUGHT_IN_SPOT_CHECKS:

@@ -40,7 +40,7 @@ class WorkReport {
   // The stage trains other blocks: the speed it shows is measured on those only.
   void new_blocks();
 
-  // A proof that an excluded ring partner lied as an aggregator (reduce/aggregation_proof.hpp)
+  // A proof that an excluded ring partner lied, as an owner or forwarder (reduce/ring_proof.hpp)
   // that the coordinator has not answered yet, if any; the node sends it on its own.
   std::optional<std::vector<std::byte>> unanswered_proof();
   // The coordinator answered `proof` (whether or not it proved anything): not sent again.
@@ -66,7 +66,7 @@ class WorkReport {
   RateWindow busy_{std::chrono::seconds(30)};   // FLOP and compute time
   std::vector<std::string> excluded_;           // ring partners our aggregator leaves out
   std::vector<std::string> caught_;             // senders our spot-checks caught
-  std::vector<std::vector<std::byte>> proofs_;  // that excluded partners lied as aggregators
+  std::vector<std::vector<std::byte>> proofs_;  // that excluded partners lied
   std::set<std::string> answered_;              // digests of the proofs the coordinator answered
   Receipts retired_receipts_, live_receipts_;
 };

@@ -289,19 +289,18 @@ bool StageAveraging::apply_finished(StageOptimizer& optimizer) {
                    i < ring.outcome.evidence.size() ? ring.outcome.evidence[i] : "");
     }
   }
-  // Owners this stage found wrong as a validator, with a proof anyone can check: excluded at
-  // once (even where no other validator could second it), and the proof goes to the coordinator.
+  // Partners this stage proved liars (an owner's false aggregate, a forwarder's altered bytes),
+  // with a proof anyone can check: excluded at once (even where no other member could second
+  // it), and the proof goes to the coordinator.
   for (const auto& ring : result->rings) {
-    for (const auto& [owner, bytes] : ring.outcome.proofs) {
-      if (owner == own_key_) continue;
-      if (!exclusion_->excluded(owner)) {
-        exclusion_->exclude(owner);
-        spdlog::warn(
-            "averaging: excluding ring partner {}: its aggregate in ring '{}' is not "
-            "that of its committed inputs, proved",
-            net::short_key(owner), ring.buffer);
+    for (const auto& [liar, bytes] : ring.outcome.proofs) {
+      if (liar == own_key_) continue;
+      if (!exclusion_->excluded(liar)) {
+        exclusion_->exclude(liar);
+        spdlog::warn("averaging: excluding ring partner {}: proved a liar in ring '{}'",
+                     net::short_key(liar), ring.buffer);
       }
-      proofs_[owner] = bytes;
+      proofs_[liar] = bytes;
     }
   }
   std::erase_if(proofs_, [&](const auto& p) { return !exclusion_->excluded(p.first); });

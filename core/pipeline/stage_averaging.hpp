@@ -131,7 +131,7 @@ class StageAveraging {
   // The optimizer state's verdicts, tallied apart (PeerExclusion judges each tally alone).
   std::shared_ptr<reduce::AggregationTally> state_tally_;
   std::shared_ptr<reduce::PeerExclusion> exclusion_;
-  // The newest proof that each excluded partner lied as a chunk's owner, while it is excluded.
+  // The newest proof that each excluded partner lied (reduce/ring_proof.hpp), while excluded.
   std::map<std::string, std::vector<std::byte>> proofs_;
   std::vector<std::string> averaged_state_;  // optimizer buffers the rounds carry (empty: none)
   std::int64_t samples_since_average_ = 0;

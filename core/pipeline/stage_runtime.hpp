@@ -150,7 +150,7 @@ struct StageStats {
   double averaging_seconds = 0;             // the last applied round, start to finish
   std::uint64_t averaging_bytes_sent = 0;   // by this stage's rings, every buffer
   std::vector<std::string> excluded_peers;  // ring partners left out of this stage's aggregates
-  // Proofs that excluded partners lied as chunk owners (reduce/aggregation_proof.hpp), encoded:
+  // Proofs that excluded partners lied as owners or forwarders (reduce/ring_proof.hpp), tagged:
   // the newest of each, while it is excluded, for the coordinator to check and ban on.
   std::vector<std::vector<std::byte>> aggregation_proofs;
   struct RingPartner {

@@ -125,6 +125,10 @@ std::vector<std::byte> ResultCommitment::signed_part(const AttemptContext& ctx) 
   return std::move(w.out);
 }
 
+Digest ResultCommitment::id(const AttemptContext& ctx) const {
+  return digest_of(std::span<const std::byte>(signed_part(ctx)));
+}
+
 void ResultCommitment::sign(const AttemptContext& ctx, const SigningKey& key) {
   signature = key.sign(signed_part(ctx));
 }
@@ -161,6 +165,7 @@ std::vector<std::byte> ForwardReceipt::signed_part(const AttemptContext& ctx) co
   w.put(chunk);
   w.put(segment);
   w.put(digest);
+  w.put(result);
   return std::move(w.out);
 }
 
@@ -177,6 +182,7 @@ std::vector<std::byte> ForwardReceipt::encode() const {
   w.put(chunk);
   w.put(segment);
   w.put(digest);
+  w.put(result);
   w.put(signature);
   return std::move(w.out);
 }
@@ -184,7 +190,8 @@ std::vector<std::byte> ForwardReceipt::encode() const {
 std::optional<ForwardReceipt> ForwardReceipt::decode(std::span<const std::byte> bytes) {
   Reader r(bytes);
   ForwardReceipt f;
-  if (!r.get(f.chunk) || !r.get(f.segment) || !r.get(f.digest) || !r.get(f.signature) || !r.done())
+  if (!r.get(f.chunk) || !r.get(f.segment) || !r.get(f.digest) || !r.get(f.result) ||
+      !r.get(f.signature) || !r.done())
     return std::nullopt;
   return f;
 }

@@ -94,6 +94,7 @@ struct ResultCommitment {
   std::vector<Digest> inputs;  // InputCommitment::id of each view member's, in view order
   Signature signature{};
   std::vector<std::byte> signed_part(const AttemptContext& ctx) const;
+  Digest id(const AttemptContext& ctx) const;  // the digest of its signed part
   void sign(const AttemptContext& ctx, const SigningKey& key);
   bool valid(const AttemptContext& ctx, const PublicSigningKey& key) const;
   std::vector<std::byte> encode() const;
@@ -101,11 +102,15 @@ struct ResultCommitment {
   friend bool operator==(const ResultCommitment&, const ResultCommitment&) = default;
 };
 
-// A forwarder's signed word that it sent `digest` for (chunk, segment): the receiver checks it
-// against the owner's commitment and, when they differ, holds both as evidence.
+// A forwarder's signed word that it sent `digest` for (chunk, segment), having checked it
+// against the owner's result commitment `result` (its id): the receiver checks it against the
+// owner's commitment and, when they differ, holds both as evidence. When `result` is the very
+// commitment the digest contradicts, the forwarder's own signature convicts it
+// (forwarding_proof.hpp): an honest forwarder never sends bytes its commitment does not name.
 struct ForwardReceipt {
   std::uint32_t chunk = 0, segment = 0;
   Digest digest{};
+  Digest result{};  // ResultCommitment::id of the owner's commitment the forwarder held
   Signature signature{};
   std::vector<std::byte> signed_part(const AttemptContext& ctx) const;
   void sign(const AttemptContext& ctx, const SigningKey& key);

@@ -61,11 +61,11 @@ struct RingSpec {
   std::vector<std::string> members;  // ring order, the same on every member; includes self
 };
 
-// An owner a member found wrong as a validator, and the proof of it
-// (reduce/aggregation_proof.hpp).
-struct OwnerProof {
-  std::string owner;             // its member name (public key)
-  std::vector<std::byte> proof;  // an AggregationProof, encoded
+// A partner a member proved a liar, and the proof (reduce/ring_proof.hpp: of a false aggregate
+// or of altered forwarded bytes, tagged with its kind).
+struct PartnerProof {
+  std::string member;            // the liar's member name (public key)
+  std::vector<std::byte> proof;  // tag_proof(kind, the proof encoded)
 };
 
 struct RingOutcome {
@@ -77,9 +77,9 @@ struct RingOutcome {
   // in the same order; they are out of the round. The coordinator's ban vote counts them.
   std::vector<std::string> caught;
   std::vector<std::string> evidence;
-  // Owners this member found wrong as a validator, each proved to anyone who knows the members'
-  // keys. The coordinator bans on one.
-  std::vector<OwnerProof> proofs;
+  // Partners this member proved liars (as a validator, an owner's aggregate; as a receiver, a
+  // forwarder's bytes), each to anyone who knows the members' keys. The coordinator bans on one.
+  std::vector<PartnerProof> proofs;
   bool averaged() const { return contributors.size() > 1; }
 };
 

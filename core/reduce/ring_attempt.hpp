@@ -22,7 +22,7 @@ struct VerifiedAttempt {
   std::vector<std::vector<float>> claimed;  // per chunk this member validates: the owner's result
   // ... and its bytes per segment as they came (held without a copy), for a proof
   std::vector<std::vector<IncomingSegment>> claimed_bytes;
-  std::vector<OwnerProof> proofs;  // the AggregationProofs this member made
+  std::vector<PartnerProof> proofs;  // the proofs this member made
   VerdictMessage verdict;
   // Fault::lying_owner_commitments: the input commitment it claims to hold for one member.
   std::optional<std::pair<std::size_t, InputCommitment>> fabricated;

@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "reduce/aggregation_proof.hpp"
+#include "reduce/ring_proof.hpp"
 #include "reduce/ring_attempt.hpp"
 
 namespace rookery::reduce {
@@ -257,7 +258,7 @@ bool RingAllReduce::verified_gather(Attempt& a) {
       send_blob(a, m, a.tag(Phase::Gather, step_of(kResult, owned), 0), signed_result);
   }
   for (std::uint32_t i = 0; i < results.size(); ++i) {
-    ForwardReceipt receipt{owned, i, result.digests[i], {}};
+    ForwardReceipt receipt{owned, i, result.digests[i], result.id(v.ctx), {}};
     receipt.sign(v.ctx, *signing_key_);
     send_blob(a, a.next, a.tag(Phase::Gather, step_of(kReceipt, 0), i), receipt.encode());
     OutgoingSegment out;
@@ -316,6 +317,19 @@ bool RingAllReduce::verified_all_gather(Attempt& a) {
             receipt->valid(v.ctx, *v.held.keys[prev])) {
           v.verdict.evidence.push_back({static_cast<std::uint32_t>(prev),
                                         static_cast<std::uint32_t>(owner), *receipt, *held});
+          if (v.held.bound && receipt->result == held->id(v.ctx) && v.held.inputs[prev] &&
+              v.held.inputs[owner]) {
+            // It signed that it held this very commitment: its own signatures convict it.
+            ForwardingProof p{v.ctx,
+                              static_cast<std::uint32_t>(prev),
+                              static_cast<std::uint32_t>(owner),
+                              a.view,
+                              v.held.inputs[prev]->encode(),
+                              v.held.inputs[owner]->encode(),
+                              held->encode(),
+                              receipt->encode()};
+            v.proofs.push_back({a.prev, tag_proof(ProofKind::forwarding, p.encode())});
+          }
           spdlog::warn(
               "ring {:016x} round {} attempt {}: {} forwarded chunk {} segment {} "
               "altered; its signed receipt is evidence",
@@ -328,7 +342,7 @@ bool RingAllReduce::verified_all_gather(Attempt& a) {
       }
       if (k + 2 < n) {
         // Forward the owner's bytes as they came, with our signed receipt of their digest.
-        ForwardReceipt receipt{c, i, d, {}};
+        ForwardReceipt receipt{c, i, d, held->id(v.ctx), {}};
         auto out = OutgoingSegment::forwarding(*got.segment, a.tag(Phase::AllGather, k + 1, i));
         if (options_.fault == RingOptions::Fault::altering_forwarder) {
           std::vector<float> altered(len);
@@ -467,7 +481,7 @@ void RingAllReduce::prove(Attempt& a, std::uint32_t c, std::uint32_t i,
     if (!as_ours(claimed)) return;
     p.claimed.assign(claimed.bytes.begin(), claimed.bytes.end());
   }
-  v.proofs.push_back({a.view[p.owner], p.encode()});
+  v.proofs.push_back({a.view[p.owner], tag_proof(ProofKind::aggregate, p.encode())});
 }
 
 void RingAllReduce::send_verdict(Attempt& a) {

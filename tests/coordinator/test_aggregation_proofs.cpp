@@ -7,7 +7,7 @@
 #include <QtTest/QtTest>
 
 #include "coordinator/aggregation_proofs.hpp"
-#include "reduce/aggregation_proof.hpp"
+#include "reduce/ring_proof.hpp"
 #include "reduce/centered_clip.hpp"
 #include "reduce/verified_round.hpp"
 
@@ -34,8 +34,7 @@ Proofs made(const job::AggregatorSpec& aggregator) {
       for (auto& p : run.outcomes[m].proofs) out.bytes.push_back(std::move(p.proof));
     }
   }
-  const auto first = reduce::AggregationProof::decode(out.bytes.at(0));
-  out.members = first->view;
+  out.members = reduce::decode_ring_proof(out.bytes.at(0))->view();
   return out;
 }
 
@@ -47,8 +46,8 @@ job::JobSpec job_with(job::AggregatorKind kind) {
 
 std::string reporter_of(const Proofs& p, std::size_t proof) {
   // Any member but the owner: the first proof's reporter is one of the honest three.
-  const auto decoded = reduce::AggregationProof::decode(p.bytes.at(proof));
-  for (const auto& m : decoded->view) {
+  const auto decoded = reduce::decode_ring_proof(p.bytes.at(proof));
+  for (const auto& m : decoded->view()) {
     if (m != p.liar) return m;
   }
   return {};

@@ -1,30 +1,46 @@
-// libFuzzer target: a proof of a lying aggregator (core/reduce/aggregation_proof.hpp), which the
-// coordinator decodes and checks from any member's report. Every input that decodes is checked
-// with the mean and with CenteredClip, and must re-encode to the same bytes; a check never
-// throws, and a proof that proves names its owner among the members.
+// libFuzzer target: the proofs of a lying ring partner (core/reduce/ring_proof.hpp), which the
+// coordinator decodes and checks from any member's report: tagged with their kind, a false
+// aggregate (aggregation_proof.hpp) or altered forwarded bytes (forwarding_proof.hpp). The bytes
+// are read as each of the two proofs and as a tagged one. Every proof that decodes must
+// re-encode to the same bytes, and is checked (an aggregate with the mean and with
+// CenteredClip); a check never throws, and a proof that proves names a member of its ring.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <span>
 
-#include "reduce/aggregation_proof.hpp"
 #include "reduce/centered_clip.hpp"
+#include "reduce/ring_proof.hpp"
+
+namespace {
+using namespace rookery::reduce;
+
+void check_names_a_member(const ProofCheck& check, const std::vector<std::string>& view) {
+  if (check.proves && std::find(view.begin(), view.end(), check.owner) == view.end()) std::abort();
+}
+
+template <typename Proof>
+void same_again(const Proof& proof, std::span<const std::byte> bytes) {
+  const auto again = proof.encode();
+  if (!std::equal(again.begin(), again.end(), bytes.begin(), bytes.end())) std::abort();
+}
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace rookery::reduce;
   static const WeightedMean mean;
   static const auto clip = make_aggregator(rookery::job::AggregatorSpec{});
   const auto bytes = std::as_bytes(std::span(data, size));
-  const auto proof = AggregationProof::decode(bytes);
-  if (!proof) return 0;
-  const auto again = proof->encode();
-  if (!std::equal(again.begin(), again.end(), bytes.begin(), bytes.end())) std::abort();
-  for (const Aggregator* a : {static_cast<const Aggregator*>(&mean), &clip->verifiable()}) {
-    const auto check = check_aggregation_proof(*proof, *a);
-    if (check.proves &&
-        std::find(proof->view.begin(), proof->view.end(), check.owner) == proof->view.end())
-      std::abort();
+  if (const auto proof = AggregationProof::decode(bytes)) {
+    same_again(*proof, bytes);
+    for (const Aggregator* a : {static_cast<const Aggregator*>(&mean), &clip->verifiable()})
+      check_names_a_member(check_aggregation_proof(*proof, *a), proof->view);
   }
+  if (const auto proof = ForwardingProof::decode(bytes)) {
+    same_again(*proof, bytes);
+    check_names_a_member(check_forwarding_proof(*proof), proof->view);
+  }
+  if (const auto proof = decode_ring_proof(bytes))
+    check_names_a_member(check_ring_proof(*proof, mean), proof->view());
   return 0;
 }

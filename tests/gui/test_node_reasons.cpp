@@ -118,8 +118,8 @@ class TestNodeReasons : public QObject {
                  "its signed aggregate of segment 0 of chunk 2 is not "
                  "the aggregate of the 4 inputs it signed for"),
          true, pb::COORDINATOR_BANNED, pb::VERDICT_AGGREGATE_PROVEN_WRONG,
-         "a ring partner proved that it signed an aggregate other than that of the inputs it "
-         "signed for"},
+         "a ring partner proved, by its own signatures, that it handed the ring false averaged "
+         "values"},
         {v::counted(V::CAUGHT_IN_SPOT_CHECKS, 2, 3), true, pb::COORDINATOR_BANNED,
          pb::VERDICT_CAUGHT_IN_SPOT_CHECKS,
          "2 of the 3 stage(s) it sends to caught its activations wrong in spot-checks"},

@@ -9,6 +9,7 @@
 #include <QtTest/QtTest>
 
 #include "reduce/aggregation_proof.hpp"
+#include "reduce/ring_proof.hpp"
 #include "reduce/aggregator.hpp"
 #include "verified_round.hpp"
 
@@ -23,8 +24,10 @@ std::vector<AggregationProof> proofs_of(const testing::Run& run, int except) {
   for (std::size_t m = 0; m < run.outcomes.size(); ++m) {
     if (int(m) == except) continue;
     for (const auto& [owner, bytes] : run.outcomes[m].proofs) {
-      auto p = AggregationProof::decode(bytes);
-      if (!p) qFatal("a proof the ring made does not decode");
+      auto ring_proof = decode_ring_proof(bytes);
+      if (!ring_proof) qFatal("a proof the ring made does not decode");
+      auto* p = std::get_if<AggregationProof>(&ring_proof->proof);
+      if (!p) qFatal("a lying owner's ring made a proof of another kind");
       if (p->owner >= p->view.size() || p->view[p->owner] != owner)
         qFatal("a proof the ring made names another owner than it says");
       out.push_back(std::move(*p));
