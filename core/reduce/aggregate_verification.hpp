@@ -27,11 +27,10 @@
 //     blamed (with one liar among them the round then completes without it).
 //   Residue: without identities (in-process tests) a fresh key binds only for the member that
 //   got it, so a contradicted owner sits out unblamed; an owner whose verdict never came (it
-//   could not show its commitments) sits out unblamed; and the coordinator does not check the
-//   evidence itself, it counts the ring partners that exclude a member (ban_vote), which every
-//   honest partner holding the evidence does. The evidence (signed result, the author's
-//   signed commitment, both under keys its identity signed) is transferable, so a coordinator
-//   could check it and ban on one report; ban_vote does not yet.
+//   could not show its commitments) sits out unblamed. A validator that finds an owner's result
+//   wrong also makes a proof the coordinator checks itself and bans on (aggregation_proof.hpp);
+//   an owner that lies about the commitments it holds as well leaves no such proof, and the
+//   coordinator counts the ring partners that exclude it (ban_vote).
 //   Validators are drawn per (ring, round, attempt, chunk) from a seeded shuffle: the load is
 //   spread over the ring, and no fixed pair can be arranged to cover for an owner.
 // - Forwarders. The all-gather forwards the owner's bytes hop by hop; each hop comes with the
@@ -43,7 +42,11 @@
 //   is blamed only when its own verdict says it held the commitment the evidence shows (an
 //   owner that signed two results could otherwise make an honest forwarder look guilty to
 //   members holding the other one); if not, the forwarder and the owner sit out unblamed. A
-//   receipt that does not verify proves nothing: the two sit out, nobody is blamed.
+//   receipt that does not verify proves nothing: the two sit out, nobody is blamed. A receipt
+//   names the result commitment its forwarder checked the bytes against, so when that is the
+//   one they contradict, the receiver makes a proof the coordinator bans on
+//   (forwarding_proof.hpp). A member caught with evidence starts none of the ring's next rounds
+//   for a while (RingOptions::caught_rounds), so it costs no round an attempt.
 // - Commit needs every vote ok, every verdict in, equal table digests and nothing rejected: a
 //   poisoned chunk is never committed, whoever notices it.
 #include <cstdint>
