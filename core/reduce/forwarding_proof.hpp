@@ -1,8 +1,8 @@
 #pragma once
 // A proof, checkable by anyone who knows the ring members' public keys (the coordinator
 // included), that a member forwarded a segment of a chunk's result other than the one the
-// chunk's owner signed, knowing it. A receiver whose bytes contradict the owner's result
-// commitment (verified_ring.cpp) makes one from what it holds:
+// chunk's owner signed, knowing it. Every member that judged the forwarder caught on the
+// evidence in the verdicts (verified_ring.cpp) makes one from what it holds:
 // - the forwarder's and the owner's input commitments, signed by their CURVE identities: each
 //   names the fresh key its author signs the rest with;
 // - the owner's result commitment, signed by the owner's fresh key;

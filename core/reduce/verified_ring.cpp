@@ -6,6 +6,7 @@
 //   receipt; verdict -> every member, before the vote.
 #include <cstring>
 #include <limits>
+#include <set>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
@@ -36,6 +37,27 @@ wire::Payload encoded(const RingOptions& o, std::span<const float> values,
   wire::encode_f32(o.codec, values, bytes, o.int8_block);
   digest = digest_of(std::span<const std::byte>(bytes));
   return wire::Payload::own(std::move(bytes));
+}
+
+// A proof that the forwarder of `e` altered what it forwarded, where its receipt names the very
+// commitment its bytes contradict (its own signatures convict it), from the input commitments
+// this member holds; null where they do not bind to identities or the receipt names another.
+std::optional<ForwardingProof> forwarding_proof(const VerifiedAttempt& v,
+                                                const std::vector<std::string>& view,
+                                                const ForwardEvidence& e) {
+  const auto n = view.size();
+  if (!v.held.bound || e.forwarder >= n || e.owner >= n || e.forwarder == e.owner ||
+      !v.held.inputs[e.forwarder] || !v.held.inputs[e.owner] ||
+      e.receipt.result != e.commitment.id(v.ctx))
+    return std::nullopt;
+  return ForwardingProof{v.ctx,
+                         e.forwarder,
+                         e.owner,
+                         view,
+                         v.held.inputs[e.forwarder]->encode(),
+                         v.held.inputs[e.owner]->encode(),
+                         e.commitment.encode(),
+                         e.receipt.encode()};
 }
 
 std::vector<std::byte> encoded_bytes(const RingOptions& o, std::span<const float> values) {
@@ -317,19 +339,6 @@ bool RingAllReduce::verified_all_gather(Attempt& a) {
             receipt->valid(v.ctx, *v.held.keys[prev])) {
           v.verdict.evidence.push_back({static_cast<std::uint32_t>(prev),
                                         static_cast<std::uint32_t>(owner), *receipt, *held});
-          if (v.held.bound && receipt->result == held->id(v.ctx) && v.held.inputs[prev] &&
-              v.held.inputs[owner]) {
-            // It signed that it held this very commitment: its own signatures convict it.
-            ForwardingProof p{v.ctx,
-                              static_cast<std::uint32_t>(prev),
-                              static_cast<std::uint32_t>(owner),
-                              a.view,
-                              v.held.inputs[prev]->encode(),
-                              v.held.inputs[owner]->encode(),
-                              held->encode(),
-                              receipt->encode()};
-            v.proofs.push_back({a.prev, tag_proof(ProofKind::forwarding, p.encode())});
-          }
           spdlog::warn(
               "ring {:016x} round {} attempt {}: {} forwarded chunk {} segment {} "
               "altered; its signed receipt is evidence",
@@ -531,6 +540,21 @@ AttemptJudgement RingAllReduce::judge_verified(Attempt& a, const std::vector<std
     if (blob) verdicts[m] = VerdictMessage::decode(*blob);
   }
   auto judgement = judge_attempt(v.ctx, verdicts, v.validators, v.held);
+  // A forwarder caught on evidence: every member that judged it so holds the evidence (from the
+  // verdict that carried it) and makes the proof, so each of them reports it to the coordinator
+  // before its heartbeat names the forwarder excluded, and the ban rests on the proof.
+  std::set<std::uint32_t> proved;
+  for (const auto& verdict : verdicts) {
+    for (std::size_t i = 0; verdict && i < verdict->evidence.size(); ++i) {
+      const auto& e = verdict->evidence[i];
+      if (e.forwarder == a.r || !judgement.blamed.count(e.forwarder) || proved.count(e.forwarder))
+        continue;
+      if (const auto p = forwarding_proof(v, a.view, e)) {
+        v.proofs.push_back({a.view[e.forwarder], tag_proof(ProofKind::forwarding, p->encode())});
+        proved.insert(e.forwarder);
+      }
+    }
+  }
   for (auto& proof : v.proofs) outcome.proofs.push_back(std::move(proof));
   v.proofs.clear();
   for (const auto& [b, why] : judgement.blamed) {

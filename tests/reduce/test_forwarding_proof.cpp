@@ -1,6 +1,7 @@
 // Proofs of an altering forwarder that anyone can check (reduce/forwarding_proof.hpp), made by
-// the real verified ring: the member after the forwarder holds one, in rings of three and four,
-// with and without a codec, and the check names the forwarder; an honest round makes none. The
+// the real verified ring: every honest member holds one (the forwarder's next member caught it,
+// the others judged its evidence), in rings of three and four, with and without a codec, and
+// the check names the forwarder; an honest round makes none. The
 // forwarder's own signatures decide: a receipt for the bytes the owner signed, or one naming
 // another result commitment than the proof shows, proves nothing. A proof bent against an
 // honest member proves nothing: another member named the forwarder, the forwarder's input
@@ -96,20 +97,23 @@ class TestForwardingProof : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
-  void theReceiverOfAlteredBytesProvesTheForwarder_data() {
+  void everyHonestMemberProvesTheForwarder_data() {
     QTest::addColumn<int>("members");
     QTest::addColumn<int>("codec");
     QTest::newRow("ring of three") << 3 << int(wire::Codec::None);
     QTest::newRow("ring of four, int8") << 4 << int(wire::Codec::Int8Block);
   }
-  void theReceiverOfAlteredBytesProvesTheForwarder() {
+  void everyHonestMemberProvesTheForwarder() {
     QFETCH(int, members);
     QFETCH(int, codec);
     const auto run = testing::verified_round(members, 9'001, wire::Codec(codec), false, kLiar,
                                              RingOptions::Fault::altering_forwarder, true);
     const auto liar = run.outcomes[kLiar].contributors.at(0);
     const auto proofs = proofs_of(run, kLiar);
-    QVERIFY2(!proofs.empty(), "the forwarder's next member made no proof");
+    for (int m = 0; m < members; ++m) {
+      if (m != kLiar) QCOMPARE(run.outcomes[std::size_t(m)].proofs.size(), std::size_t(1));
+    }
+    QCOMPARE(int(proofs.size()), members - 1);
     for (const auto& p : proofs) {
       const auto check = check_forwarding_proof(p);
       QVERIFY2(check.proves, check.why.c_str());
